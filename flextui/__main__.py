@@ -1,0 +1,5 @@
+"""Allow `python -m flextui`."""
+
+from flextui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,259 @@
+"""SQLite page cache: answers at once with what was seen before, and how old it is.
+
+Over a slow jump-host link the user should see the last known page
+immediately and the fresh one when it arrives (stale-while-revalidate). Keys
+are profile + operation + parameters; values are the raw JSON pages with
+every secret-bearing field removed (`scrub_secrets`), so token values,
+registry secrets, passwords and JWTs never reach the disk.
+
+The file is private (0600), uses WAL with a busy timeout so two instances can
+share it, is rebuilt when corrupt, and a locked or unwritable file only
+disables caching for the moment: the app never fails because of its cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("flextui.cache")
+
+# Field names that carry secrets in any of the services (compared case-insensitively).
+SECRET_KEYS = frozenset(
+    k.lower()
+    for k in (
+        "tokenValue",
+        "token_value",
+        "accessToken",
+        "access_token",
+        "password",
+        "secret",
+        "new-password",
+        "new-secret",
+        "existing-secret",
+        "jwt",
+        "token",
+        "authorization",
+    )
+)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS pages (
+    key TEXT PRIMARY KEY,
+    profile TEXT NOT NULL,
+    op TEXT NOT NULL,
+    stored_at REAL NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pages_profile ON pages(profile);
+"""
+
+
+# Any field whose name contains one of these is a secret too ("registrySecret", "userPassword", "jwtToken").
+SECRET_PARTS = ("password", "secret", "jwt")
+
+
+def is_secret_key(key: Any) -> bool:
+    lowered = str(key).lower()
+    return lowered in SECRET_KEYS or any(part in lowered for part in SECRET_PARTS)
+
+
+def scrub_secrets(value: Any) -> Any:
+    """A copy of a JSON value without any field whose name carries a secret."""
+    if isinstance(value, dict):
+        return {k: scrub_secrets(v) for k, v in value.items() if not is_secret_key(k)}
+    if isinstance(value, list):
+        return [scrub_secrets(v) for v in value]
+    return value
+
+
+def cache_key(profile: str, op: str, params: dict[str, Any]) -> str:
+    """A stable key for a profile, an operation and its parameters."""
+    canonical = json.dumps(params, sort_keys=True, default=str, separators=(",", ":"))
+    digest = hashlib.sha256(canonical.encode()).hexdigest()[:32]
+    return f"{profile}\x1f{op}\x1f{digest}"
+
+
+def _is_locked(exc: BaseException) -> bool:
+    """A lock held by another connection (try later), as opposed to a broken file."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+class PageCache:
+    """The page cache at `path` (":memory:" for a throwaway one)."""
+
+    # While another process holds the file locked, opening is tried again after this many seconds.
+    reopen_seconds = 30.0
+
+    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 1000) -> None:
+        self.path = str(path)
+        self.busy_timeout_ms = busy_timeout_ms
+        self._db: sqlite3.Connection | None = None
+        self.disabled_reason: str | None = None
+        self._reopen_at: float | None = None  # set while the file was locked at opening
+        self._open()
+
+    # -- opening ----------------------------------------------------------------
+
+    def _open(self) -> None:
+        self._reopen_at = None
+        try:
+            self._db = self._connect()
+        except sqlite3.DatabaseError as exc:
+            if self.path == ":memory:":
+                raise
+            if _is_locked(exc):  # another instance holds it: not corrupt, so keep its file
+                log.info("cache file %s is locked (%s); running without a cache for now", self.path, exc)
+                self._disable(f"cache busy: {exc}")
+                self._reopen_at = time.monotonic() + self.reopen_seconds
+                return
+            log.warning("cache file %s is unreadable (%s); rebuilding it", self.path, exc)
+            self._discard_file()
+            try:
+                self._db = self._connect()
+            except (sqlite3.Error, OSError) as exc2:  # still broken: run without a cache
+                self._disable(f"cache unavailable: {exc2}")
+        except OSError as exc:  # the directory or file cannot be created or opened
+            log.warning("cache file %s cannot be opened (%s); running without a cache", self.path, exc)
+            self._disable(f"cache unavailable: {exc}")
+
+    def _ready(self) -> bool:
+        """Whether a connection is open, trying again once a lock seen at opening may be gone."""
+        if self._db is None and self._reopen_at is not None and time.monotonic() >= self._reopen_at:
+            self._open()
+            if self._db is not None:
+                self.disabled_reason = None
+        return self._db is not None
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            os.close(fd)
+            os.chmod(self.path, 0o600)
+        db = sqlite3.connect(self.path, timeout=self.busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            if self.path != ":memory:":
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = NORMAL")
+            db.executescript(SCHEMA)
+            db.execute("SELECT count(*) FROM pages").fetchone()
+        except sqlite3.Error:
+            db.close()
+            raise
+        for suffix in ("-wal", "-shm"):
+            side = self.path + suffix
+            if os.path.exists(side):
+                os.chmod(side, 0o600)
+        return db
+
+    def _discard_file(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(self.path + suffix)
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                log.warning("cannot remove %s: %s", self.path + suffix, exc)
+
+    def _disable(self, reason: str) -> None:
+        self.disabled_reason = reason
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+        self._db = None
+
+    def _recover(self, exc: sqlite3.Error) -> None:
+        """A failure while in use: locked means skip this time; corrupt means rebuild."""
+        if _is_locked(exc):
+            log.info("cache busy: %s", exc)
+            return
+        log.warning("cache error (%s); rebuilding %s", exc, self.path)
+        self._disable(str(exc))
+        if self.path != ":memory:":
+            self._discard_file()
+            try:
+                self._db = self._connect()
+                self.disabled_reason = None
+            except (sqlite3.Error, OSError) as exc2:
+                self._disable(f"cache unavailable: {exc2}")
+
+    # -- use ----------------------------------------------------------------------
+
+    @property
+    def available(self) -> bool:
+        return self._db is not None
+
+    def get(self, key: str) -> tuple[Any, float] | None:
+        """The stored value and when it was stored (epoch seconds), or None."""
+        if not self._ready():
+            return None
+        try:
+            row = self._db.execute("SELECT body, stored_at FROM pages WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error as exc:
+            self._recover(exc)
+            return None
+        if row is None:
+            return None
+        try:
+            return json.loads(row[0]), float(row[1])
+        except (ValueError, TypeError):
+            return None
+
+    def put(self, key: str, profile: str, op: str, value: Any, *, stored_at: float | None = None) -> None:
+        """Store a value (callers pass it through `scrub_secrets` first)."""
+        if not self._ready():
+            return
+        try:
+            body = json.dumps(value, separators=(",", ":"), default=str)
+            self._db.execute(
+                "INSERT OR REPLACE INTO pages(key, profile, op, stored_at, body) VALUES (?, ?, ?, ?, ?)",
+                (key, profile, op, stored_at if stored_at is not None else time.time(), body),
+            )
+        except sqlite3.Error as exc:
+            self._recover(exc)
+
+    def clear(self, profile: str | None = None) -> int:
+        """Remove the cached pages of one profile (or all); return how many."""
+        if not self._ready():
+            return 0
+        try:
+            if profile is None:
+                cur = self._db.execute("DELETE FROM pages")
+            else:
+                cur = self._db.execute("DELETE FROM pages WHERE profile = ?", (profile,))
+            self._db.execute("VACUUM")
+            return cur.rowcount
+        except sqlite3.Error as exc:
+            self._recover(exc)
+            return 0
+
+    def stats(self) -> dict[str, int]:
+        """Number of pages per profile."""
+        if not self._ready():
+            return {}
+        try:
+            rows = self._db.execute("SELECT profile, count(*) FROM pages GROUP BY profile").fetchall()
+        except sqlite3.Error as exc:
+            self._recover(exc)
+            return {}
+        return {profile: count for profile, count in rows}
+
+    def close(self) -> None:
+        self._reopen_at = None
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._db = None

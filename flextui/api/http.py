@@ -1,0 +1,365 @@
+"""One httpx.AsyncClient per profile, with auth, retries, error mapping and the cache.
+
+Every service module (`tokens.py`, `registry.py`, …) talks through a
+`Session`: it turns a service name and a path into a URL, refuses mutating
+calls on read-only profiles before anything is sent, retries idempotent reads
+with backoff (honouring `Retry-After` on 429), maps failures to the typed
+errors of `errors.py`, and reports request activity to listeners (the TUI's
+status line). Request logs carry method, path, status and time only: never
+headers or bodies, so credentials and token values cannot leak into them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+import httpx
+
+from flextui.api.cache import PageCache, cache_key, scrub_secrets
+from flextui.api.errors import ApiError, Offline, RateLimited, ReadOnly, Unreachable, from_status
+
+log = logging.getLogger("flextui.http")
+
+T = TypeVar("T")
+
+
+class Service(StrEnum):
+    """The FlexNet Operations services and the path each hangs under on an instance."""
+
+    TOKENS = "tokens"
+    REGISTRY = "registry"
+    DATA = "data"
+    ENTITLEMENTS = "entitlements"
+    PRODUCTS = "products"
+    USERS = "users"
+
+
+SERVICE_PREFIX: dict[Service, str] = {
+    Service.TOKENS: "/flexnet",
+    Service.REGISTRY: "/registry",
+    Service.DATA: "/data",
+    Service.ENTITLEMENTS: "/entitlements-api",
+    Service.PRODUCTS: "/products-api",
+    Service.USERS: "/users-accounts-api",
+}
+
+MUTATING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+
+
+class BearerAuth(httpx.Auth):
+    """`Authorization: Bearer <token>` (an `rna_…` access token)."""
+
+    def __init__(self, token: str) -> None:
+        self._token = token
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        request.headers["Authorization"] = f"Bearer {self._token}"
+        yield request
+
+    def __repr__(self) -> str:  # never show the token
+        return "BearerAuth(***)"
+
+
+@dataclass(frozen=True, slots=True)
+class RequestEvent:
+    """One request's life, for the status line: `phase` is "start" or "end"."""
+
+    phase: str
+    method: str
+    path: str
+    in_flight: int
+    status: int | None = None
+    elapsed: float | None = None
+    error: str | None = None
+
+
+@dataclass(slots=True)
+class Fetched(Generic[T]):
+    """A value and where it came from: `age` is seconds since it was cached, None if fresh."""
+
+    value: T
+    age: float | None = None
+
+    @property
+    def from_cache(self) -> bool:
+        return self.age is not None
+
+
+@dataclass
+class RetryPolicy:
+    """How idempotent reads are retried."""
+
+    attempts: int = 3
+    backoff: float = 0.25
+    max_retry_after: float = 30.0
+
+
+def error_message(response: httpx.Response) -> tuple[str, str | None]:
+    """A readable message (and the field it names, if any) from an error response.
+
+    FlexNet services answer errors in several shapes: `{"statusMessage": …}`
+    (tokens), `{"message": …}` (registry, beta APIs), `{"status": …}`, or plain
+    text. Control characters are dropped; the message is capped.
+    """
+    text = ""
+    field_name: str | None = None
+    try:
+        body = response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
+        body = None
+    if isinstance(body, dict):
+        for key in ("statusMessage", "message", "error", "detail", "status"):
+            value = body.get(key)
+            if isinstance(value, str) and value.strip():
+                text = value
+                break
+        fld = body.get("field")
+        field_name = fld if isinstance(fld, str) else None
+    elif isinstance(body, str):
+        text = body
+    if not text:
+        text = response.text.strip() or response.reason_phrase or "request failed"
+    text = "".join(ch if ch.isprintable() else " " for ch in text)[:300]
+    return text, field_name
+
+
+class Session:
+    """A profile's connection: one client, its auth flows, read-only rule and cache."""
+
+    def __init__(
+        self,
+        instance_url: str,
+        *,
+        name: str = "default",
+        auth: httpx.Auth | None = None,
+        user: str | None = None,
+        read_only: bool = False,
+        transport: httpx.AsyncBaseTransport | None = None,
+        overrides: dict[str, str] | None = None,
+        verify: bool | str = True,
+        proxy: str | None = None,
+        timeout: float = 30.0,
+        cache: PageCache | None = None,
+        offline: bool = False,
+        fresh_seconds: float = 60.0,
+        retry: RetryPolicy | None = None,
+        registry_tenant: str | None = None,
+    ) -> None:
+        self.name = name
+        self.instance_url = instance_url.rstrip("/")
+        self.user = user
+        self.read_only = read_only
+        self.cache = cache
+        self.offline = offline
+        self.fresh_seconds = fresh_seconds
+        self.retry = retry or RetryPolicy()
+        self.registry_tenant = registry_tenant
+        self.overrides = {Service(k): v.rstrip("/") for k, v in (overrides or {}).items()}
+        self.auth = auth
+        self._service_auth: dict[Service, httpx.Auth] = {}
+        self.listeners: list[Callable[[RequestEvent], None]] = []
+        self.in_flight = 0
+        self.requests_sent = 0
+        kwargs: dict[str, Any] = {"timeout": httpx.Timeout(timeout, connect=min(10.0, timeout))}
+        if transport is not None:
+            kwargs["transport"] = transport
+        else:
+            kwargs["verify"] = verify
+            if proxy:
+                kwargs["proxy"] = proxy
+        self.client = httpx.AsyncClient(follow_redirects=False, **kwargs)
+
+    # -- plumbing -------------------------------------------------------------
+
+    def base(self, service: Service) -> str:
+        """The base URL of a service: an override, or the instance URL plus its prefix."""
+        return self.overrides.get(service) or self.instance_url + SERVICE_PREFIX[service]
+
+    def url(self, service: Service, path: str) -> str:
+        return self.base(service) + (path if path.startswith("/") else "/" + path)
+
+    def set_service_auth(self, service: Service, auth: httpx.Auth) -> None:
+        """Use another auth flow for one service (the registry's JWT flow)."""
+        self._service_auth[service] = auth
+
+    def auth_for(self, service: Service) -> httpx.Auth | None:
+        return self._service_auth.get(service, self.auth)
+
+    def _emit(self, event: RequestEvent) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(event)
+            except Exception:  # a broken listener must not break a request
+                log.exception("request listener failed")
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # -- requests -------------------------------------------------------------
+
+    def check_writable(self, what: str = "this change") -> None:
+        """Raise ReadOnly on a read-only profile: called before any mutating request."""
+        if self.read_only:
+            raise ReadOnly(f"profile {self.name!r} is read-only: {what} was not sent")
+
+    async def request(
+        self,
+        service: Service,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | list[tuple[str, Any]] | None = None,
+        json_body: Any = None,
+        headers: dict[str, str] | None = None,
+        mutating: bool | None = None,
+        auth: httpx.Auth | None = None,
+        expect: tuple[int, ...] | None = None,
+    ) -> httpx.Response:
+        """Send a request and return the response, or raise a typed ApiError.
+
+        `mutating` defaults to the method (POST/PUT/PATCH/DELETE); reads sent as
+        POST (token search and verify, report POST) pass `mutating=False` and
+        are then allowed on read-only profiles and retried like other reads.
+        """
+        method = method.upper()
+        is_mutating = method in MUTATING_METHODS if mutating is None else mutating
+        if is_mutating:
+            self.check_writable(f"{method} {path}")
+        if self.offline:
+            raise Offline(f"offline: {method} {path} needs the network")
+        if isinstance(params, dict):
+            params = {k: v for k, v in params.items() if v is not None}
+        url = self.url(service, path)
+        attempts = 1 if is_mutating else max(1, self.retry.attempts)
+        use_auth = auth if auth is not None else self.auth_for(service)
+        last_error: ApiError | None = None
+        for attempt in range(attempts):
+            self.in_flight += 1
+            self.requests_sent += 1
+            self._emit(RequestEvent("start", method, path, self.in_flight))
+            started = time.monotonic()
+            status: int | None = None
+            last_error = None
+            try:
+                response = await self.client.request(
+                    method, url, params=params, json=json_body, headers=headers, auth=use_auth or httpx.USE_CLIENT_DEFAULT
+                )
+                status = response.status_code
+            except httpx.TimeoutException:
+                last_error = Unreachable(f"{method} {path} timed out")
+            except httpx.DecodingError as exc:  # e.g. a proxy mangled a gzip body: not an httpx crash
+                last_error = ApiError(f"{method} {path}: the answer could not be decoded: {exc}"[:300])
+            except httpx.RequestError as exc:
+                last_error = Unreachable(f"cannot reach {self.base(service)}: {type(exc).__name__}: {exc}"[:300])
+            else:
+                if expect and status in expect or (expect is None and status < 400):
+                    return response
+                message, field_name = error_message(response)
+                retry_after = _retry_after(response)
+                last_error = from_status(status, message, retry_after=retry_after, field=field_name)
+                if status not in RETRY_STATUSES:
+                    raise last_error
+            finally:
+                self.in_flight -= 1
+                elapsed = time.monotonic() - started
+                err_text = str(last_error) if last_error is not None else None
+                log.info("%s %s -> %s in %.0f ms", method, path, status or "error", elapsed * 1000)
+                self._emit(RequestEvent("end", method, path, self.in_flight, status, elapsed, err_text))
+            if attempt + 1 < attempts:
+                await asyncio.sleep(self._delay(attempt, last_error))
+        assert last_error is not None
+        raise last_error
+
+    def _delay(self, attempt: int, error: ApiError | None) -> float:
+        if isinstance(error, RateLimited) and error.retry_after is not None:
+            return min(error.retry_after, self.retry.max_retry_after)
+        return self.retry.backoff * (2**attempt) * (0.75 + random.random() / 2)
+
+    async def get_json(self, service: Service, path: str, **kwargs: Any) -> Any:
+        response = await self.request(service, "GET", path, **kwargs)
+        return decode_json(response)
+
+    async def send_json(self, service: Service, method: str, path: str, **kwargs: Any) -> Any:
+        response = await self.request(service, method, path, **kwargs)
+        return decode_json(response)
+
+    # -- cache ----------------------------------------------------------------
+
+    async def cached(
+        self,
+        op: str,
+        params: dict[str, Any],
+        fetch: Callable[[], Awaitable[Any]],
+        parse: Callable[[Any], T] = lambda raw: raw,  # type: ignore[assignment,return-value]
+        *,
+        force: bool = False,
+    ) -> AsyncIterator[Fetched[T]]:
+        """Stale-while-revalidate: yield the cached answer (with its age), then the fresh one.
+
+        Within `fresh_seconds` of caching, the cached answer is the only one (no
+        request is repeated). Offline, only the cache answers; a miss raises
+        `Offline`. `fetch` returns raw JSON; secrets are scrubbed before storing.
+        """
+        key = cache_key(self.name, op, params)
+        hit = self.cache.get(key) if self.cache is not None else None
+        if hit is not None:
+            raw, stored_at = hit
+            age = max(0.0, time.time() - stored_at)
+            yield Fetched(parse(raw), age)
+            if self.offline or (not force and age < self.fresh_seconds):
+                return
+        elif self.offline:
+            raise Offline(f"offline and nothing cached for {op}")
+        raw = await fetch()
+        if self.cache is not None:
+            self.cache.put(key, self.name, op, scrub_secrets(raw))
+        yield Fetched(parse(raw), None)
+
+    async def cached_value(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T] = lambda raw: raw) -> T:  # type: ignore[assignment,return-value]
+        """The freshest answer `cached` gives (for the CLI: no stale-first display)."""
+        result: Fetched[T] | None = None
+        async for result in self.cached(op, params, fetch, parse):
+            pass
+        assert result is not None
+        return result.value
+
+
+def decode_json(response: httpx.Response) -> Any:
+    if response.status_code == 204 or not response.content:
+        return None
+    try:
+        return response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as exc:
+        raise ApiError(f"the server sent something that is not JSON ({response.headers.get('content-type', '?')})", status=response.status_code) from exc
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("Retry-After")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None
+
+
+def envelope(raw: Any) -> Any:
+    """The `responseObject` of a token-service envelope (or the raw value if unwrapped)."""
+    if isinstance(raw, dict) and "responseObject" in raw:
+        return raw["responseObject"]
+    return raw

@@ -1,0 +1,389 @@
+"""The access token service (seed 000): models with the seed's rules, and its nine calls.
+
+The models validate what a form can know before sending (name length and
+characters, interval grammar, IMPERSONATED needs a description and a user,
+search needs a criterion), so the TUI shows errors inline and the server is
+only asked valid questions. Token values appear only in `CreatedToken`
+(create, rotate) and are never cached.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from enum import StrEnum
+from typing import Any
+from urllib.parse import quote
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from flextui.api.errors import ApiError
+from flextui.api.http import Fetched, Service, Session, envelope
+from flextui.api.intervals import IntervalError, parse_interval
+from flextui.api.paging import Page
+
+MASK_RE = re.compile(r"^\*{3,}$")
+NAME_FORBIDDEN = "*<>+$?.^|%]"
+HTML_RE = re.compile(r"<[^>]*>|&[#\w]+;")
+# Request fields an error message may start with ("tokenName must be 5 to 25 characters").
+TOKEN_FIELDS = (
+    "tokenName", "tokenDescription", "tokenType", "tokenCreator", "expiryStr", "username",
+    "expiresBefore", "expiresLaterThan", "issuedBefore", "pageSize", "page", "accessToken",
+)
+_FIELD_AT_START = re.compile(r"^(%s)\b" % "|".join(TOKEN_FIELDS))
+
+
+class TokenType(StrEnum):
+    NORMAL = "NORMAL"
+    IMPERSONATED = "IMPERSONATED"
+
+
+def check_token_name(name: str) -> str:
+    """Validate a token name by the seed's rules; return it or raise ValueError."""
+    if not 5 <= len(name) <= 25:
+        raise ValueError(f"must be 5 to 25 characters (now {len(name)})")
+    bad = sorted(set(name) & set(NAME_FORBIDDEN))
+    if bad:
+        raise ValueError("must not contain " + " ".join(bad))
+    if "\\\\\\\\" in name:
+        raise ValueError("must not contain four consecutive backslashes")
+    if HTML_RE.search(name):
+        raise ValueError("must not contain HTML (tags or entities such as &amp;)")
+    if any(not ch.isprintable() for ch in name):
+        raise ValueError("must not contain control characters")
+    return name
+
+
+def check_interval(value: str) -> str:
+    try:
+        parse_interval(value)
+    except IntervalError as exc:
+        raise ValueError(str(exc)) from None
+    return value
+
+
+def is_masked(value: Any) -> bool:
+    return isinstance(value, str) and bool(MASK_RE.match(value))
+
+
+def from_millis(ms: int | None) -> datetime | None:
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+
+
+class Token(BaseModel):
+    """A token as get, list, search and verify return it (never with its value)."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+
+    name: str = Field(alias="tokenName")
+    token_type: str = Field("NORMAL", alias="tokenType")
+    username: str | None = None
+    creator: str | None = Field(None, alias="tokenCreator")
+    description: str | None = Field(None, alias="tokenDescription")
+    expiry_str: str | None = Field(None, alias="expiryStr")
+    issued_ms: int | None = Field(None, alias="tokenIssueMillis")
+    expires_ms: int | None = Field(None, alias="tokenExpiryMillis")
+
+    @property
+    def masked(self) -> bool:
+        return any(is_masked(v) for v in (self.username, self.creator, self.description))
+
+    @property
+    def issued(self) -> datetime | None:
+        return from_millis(self.issued_ms)
+
+    @property
+    def expires(self) -> datetime | None:
+        return from_millis(self.expires_ms)
+
+    def expired(self, now_ms: int) -> bool:
+        return self.expires_ms is not None and self.expires_ms <= now_ms
+
+    def expires_within(self, now_ms: int, days: float) -> bool:
+        return self.expires_ms is not None and now_ms < self.expires_ms <= now_ms + days * 86_400_000
+
+
+class CreatedToken(Token):
+    """A token with its value: only from create and rotate, shown once, never stored."""
+
+    value: str = Field(alias="tokenValue", repr=False)
+
+
+class TokenCreate(BaseModel):
+    """The body of POST /uar/v1/token."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    name: str = Field(alias="tokenName")
+    expiry: str = Field(alias="expiryStr")
+    token_type: TokenType = Field(TokenType.NORMAL, alias="tokenType")
+    description: str = Field("", alias="tokenDescription", max_length=2000)
+    username: str | None = None
+
+    _name = field_validator("name")(classmethod(lambda cls, v: check_token_name(v)))
+    _expiry = field_validator("expiry")(classmethod(lambda cls, v: check_interval(v)))
+
+    @model_validator(mode="after")
+    def _impersonation(self) -> TokenCreate:
+        if self.token_type is TokenType.IMPERSONATED:
+            if not self.description.strip():
+                raise ValueError("tokenDescription: IMPERSONATED tokens need a description (the impersonation reason)")
+            if not (self.username or "").strip():
+                raise ValueError("username: IMPERSONATED tokens need the user they are for")
+        return self
+
+    def body(self) -> dict[str, Any]:
+        data = self.model_dump(by_alias=True, mode="json")
+        if self.token_type is TokenType.NORMAL:
+            data.pop("username", None)  # ignored by the server for NORMAL tokens
+        return data
+
+
+class TokenUpdate(BaseModel):
+    """The body of PUT /uar/v1/token/{name}: any of a new name, description, lifetime."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    name: str | None = Field(None, alias="tokenName")
+    description: str | None = Field(None, alias="tokenDescription", max_length=2000)
+    expiry: str | None = Field(None, alias="expiryStr")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        return None if v is None else check_token_name(v)
+
+    @field_validator("expiry")
+    @classmethod
+    def _expiry(cls, v: str | None) -> str | None:
+        return None if v is None else check_interval(v)
+
+    @model_validator(mode="after")
+    def _something(self) -> TokenUpdate:
+        if self.name is None and self.description is None and self.expiry is None:
+            raise ValueError("nothing to change: give a new name, description or lifetime")
+        return self
+
+    def body(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True, exclude_none=True)
+
+
+class TokenSearch(BaseModel):
+    """The criteria of POST /uar/v1/tokens/search (paging is added per request)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    name: str | None = Field(None, alias="tokenName")
+    token_type: TokenType | None = Field(None, alias="tokenType")
+    username: str | None = None
+    creator: str | None = Field(None, alias="tokenCreator")
+    expires_before: str | None = Field(None, alias="expiresBefore")
+    expires_later_than: str | None = Field(None, alias="expiresLaterThan")
+    issued_before: str | None = Field(None, alias="issuedBefore")
+
+    @field_validator("expires_before", "expires_later_than", "issued_before")
+    @classmethod
+    def _interval(cls, v: str | None) -> str | None:
+        return None if not v else check_interval(v)
+
+    @field_validator("name", "username", "creator")
+    @classmethod
+    def _blank(cls, v: str | None) -> str | None:
+        return v.strip() or None if v is not None else None
+
+    @model_validator(mode="after")
+    def _rules(self) -> TokenSearch:
+        if not any((self.name, self.username, self.creator, self.expires_before, self.expires_later_than, self.issued_before)):
+            raise ValueError("give at least one of name, user, creator, expires before/after or issued before")
+        if self.expires_before and self.expires_later_than:
+            now = datetime.now(timezone.utc)
+            if parse_interval(self.expires_before).after(now) <= parse_interval(self.expires_later_than).after(now):
+                raise ValueError("expiresBefore must be greater than expiresLaterThan")
+        if self.token_type is TokenType.NORMAL and self.username and self.creator and self.username != self.creator:
+            raise ValueError("for NORMAL tokens the user and the creator must be the same")
+        return self
+
+    @classmethod
+    def parse_expression(cls, text: str) -> TokenSearch:
+        """From the CLI form "name=api*,type=NORMAL,expiresBefore=30d"."""
+        keys = {
+            "name": "name", "tokenname": "name", "type": "token_type", "tokentype": "token_type",
+            "user": "username", "username": "username", "creator": "creator", "tokencreator": "creator",
+            "expiresbefore": "expires_before", "expireslaterthan": "expires_later_than",
+            "expiresafter": "expires_later_than", "issuedbefore": "issued_before",
+        }
+        values: dict[str, Any] = {}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, sep, value = part.partition("=")
+            field = keys.get(key.strip().lower().replace("-", "").replace("_", ""))
+            if not sep or field is None:
+                raise ValueError(f"cannot read {part!r}: use key=value with keys {', '.join(sorted(set(keys.values())))}")
+            values[field] = value.strip()
+        return cls(**values)
+
+    def body(self, page: int, page_size: int) -> dict[str, Any]:
+        data = self.model_dump(by_alias=True, exclude_none=True, mode="json")
+        data.update(page=page, pageSize=page_size)
+        return data
+
+
+class Verification(BaseModel):
+    """Whether a pasted token value is valid, with the token it names when it is."""
+
+    valid: bool
+    token: Token | None = None
+    reason: str | None = None
+
+
+def field_from_message(message: str, status: int | None = None) -> str | None:
+    """The request field an error message names, when the body does not say.
+
+    The token service's error body carries only `statusMessage` (notes §1.5),
+    so a form learns which input to mark from the message's first word.
+    """
+    match = _FIELD_AT_START.match(message or "")
+    if match:
+        return match.group(1)
+    if status == 409 and "token named" in (message or ""):
+        return "tokenName"
+    return None
+
+
+@contextmanager
+def _field_hints() -> Iterator[None]:
+    try:
+        yield
+    except ApiError as exc:
+        if exc.field is None:
+            exc.field = field_from_message(exc.message, exc.status)
+        raise
+
+
+def _tokens(raw: Any) -> list[Token]:
+    items = envelope(raw) or []
+    return [Token.model_validate(item) for item in items if isinstance(item, dict)]
+
+
+class TokensService:
+    """The nine calls of the access token service over a `Session`."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    @staticmethod
+    def _path(name: str) -> str:
+        return "/uar/v1/token/" + quote(name, safe="")
+
+    async def _get_json(self, path: str, **kwargs: Any) -> Any:
+        with _field_hints():
+            return await self.session.get_json(Service.TOKENS, path, **kwargs)
+
+    async def _send_json(self, method: str, path: str, **kwargs: Any) -> Any:
+        with _field_hints():
+            return await self.session.send_json(Service.TOKENS, method, path, **kwargs)
+
+    async def _list_raw(self, username: str | None, creator: str | None, page: int | None, page_size: int | None) -> Any:
+        params = {"username": username, "tokenCreator": creator, "page": page, "pageSize": page_size}
+        return await self._get_json("/uar/v1/tokens", params=params)
+
+    async def _count_raw(self, username: str | None, creator: str | None) -> Any:
+        return await self._get_json("/uar/v1/tokens/count", params={"username": username, "tokenCreator": creator})
+
+    @staticmethod
+    def _need_who(username: str | None, creator: str | None) -> None:
+        if not (username or creator):
+            raise ValueError("give a username or a token creator (or both)")
+
+    async def count(self, username: str | None = None, creator: str | None = None) -> int:
+        self._need_who(username, creator)
+        return int(envelope(await self._count_raw(username, creator)) or 0)
+
+    async def list(self, username: str | None = None, creator: str | None = None, page: int | None = None, page_size: int | None = None) -> list[Token]:
+        self._need_who(username, creator)
+        return _tokens(await self._list_raw(username, creator, page, page_size))
+
+    async def list_page(
+        self, username: str | None, creator: str | None, page: int, page_size: int, *, force: bool = False
+    ) -> AsyncIterator[Page[Token]]:
+        """A page with the total from the count endpoint: cached first (with age), then fresh."""
+        self._need_who(username, creator)
+        params = {"username": username, "creator": creator, "page": page, "size": page_size}
+
+        async def fetch() -> Any:
+            count_raw = await self._count_raw(username, creator)
+            items_raw = await self._list_raw(username, creator, page, page_size)
+            return {"total": envelope(count_raw), "items": envelope(items_raw)}
+
+        def parse(raw: Any) -> Page[Token]:
+            return Page(_tokens(raw.get("items")), page, page_size, int(raw.get("total") or 0))
+
+        async for got in self.session.cached("tokens.list", params, fetch, parse, force=force):
+            got.value.age = got.age
+            yield got.value
+
+    async def search(self, criteria: TokenSearch, page: int = 0, page_size: int = 50) -> list[Token]:
+        raw = await self._send_json("POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), mutating=False)
+        return _tokens(raw)
+
+    async def search_page(self, criteria: TokenSearch, page: int, page_size: int, *, force: bool = False) -> AsyncIterator[Page[Token]]:
+        params = {"criteria": criteria.body(page, page_size)}
+
+        async def fetch() -> Any:
+            raw = await self._send_json("POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), mutating=False)
+            return envelope(raw)
+
+        def parse(raw: Any) -> Page[Token]:
+            return Page(_tokens(raw), page, page_size, None)
+
+        async for got in self.session.cached("tokens.search", params, fetch, parse, force=force):
+            got.value.age = got.age
+            yield got.value
+
+    async def search_all(self, criteria: TokenSearch, page_size: int = 200) -> AsyncIterator[list[Token]]:
+        page = 0
+        while True:
+            items = await self.search(criteria, page, page_size)
+            if items:
+                yield items
+            if len(items) < page_size:
+                return
+            page += 1
+
+    async def get(self, name: str) -> Token:
+        raw = await self._get_json(self._path(name))
+        return Token.model_validate(envelope(raw))
+
+    async def create(self, spec: TokenCreate) -> CreatedToken:
+        self.session.check_writable(f"creating token {spec.name!r}")
+        raw = await self._send_json("POST", "/uar/v1/token", json_body=spec.body())
+        return CreatedToken.model_validate(envelope(raw))
+
+    async def update(self, name: str, change: TokenUpdate) -> None:
+        self.session.check_writable(f"updating token {name!r}")
+        await self._send_json("PUT", self._path(name), json_body=change.body())
+
+    async def delete(self, name: str) -> None:
+        self.session.check_writable(f"deleting token {name!r}")
+        await self._send_json("DELETE", self._path(name))
+
+    async def rotate(self, name: str) -> CreatedToken:
+        self.session.check_writable(f"rotating token {name!r}")
+        raw = await self._send_json("POST", self._path(name) + "/rotation")
+        return CreatedToken.model_validate(envelope(raw))
+
+    async def verify(self, value: str) -> Verification:
+        """Ask the server whether `value` is a valid token; a 400 means "not valid"."""
+        from flextui.api.errors import Invalid
+
+        value = value.strip()
+        if not value.startswith("rna_") or len(value) <= 4:
+            return Verification(valid=False, reason="not an access token: values start with rna_")
+        try:
+            raw = await self._send_json("POST", "/uar/v1/token/verification", json_body={"accessToken": value}, mutating=False)
+        except Invalid as exc:
+            return Verification(valid=False, reason=exc.message)
+        return Verification(valid=True, token=Token.model_validate(envelope(raw)))

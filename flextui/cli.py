@@ -1,0 +1,355 @@
+"""Command line: the TUI, the demo, the simulator, and headless commands over the same data layer.
+
+Everything that can fail before the TUI starts (config errors, secret
+prompts, a missing terminal) fails here, on the plain terminal, with a
+message that says how to fix it. Exit codes: 0 success; 1 other API error;
+2 bad usage, config or input; 3 authentication/permission; 4 not found;
+5 server error or rate limit; 6 unreachable/offline; 7 read-only profile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from flextui import __version__
+
+EXIT_USAGE = 2
+
+NO_TTY_MESSAGE = (
+    "flextui needs an interactive terminal, and this one has none (standard input or error is not a TTY).\n"
+    "  Over SSH, ask for one:   ssh -t HOST flextui\n"
+    "  In scripts, use the headless commands:   flextui get tokens --username U --format csv\n"
+)
+
+
+def _has_tty() -> bool:
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="flextui",
+        description="A terminal explorer for the FlexNet Operations REST APIs. Try it without an account: flextui demo",
+        epilog="Exit codes: 0 ok, 1 API error, 2 usage/config/input, 3 auth, 4 not found, 5 server, 6 unreachable/offline, 7 read-only.",
+    )
+    parser.add_argument("--version", action="version", version=f"flextui {__version__}")
+    parser.add_argument("--profile", "-p", help="profile name from the config file")
+    parser.add_argument("--url", help="ad hoc instance URL (with --user; password from FLEXTUI_PASSWORD or a prompt, or FLEXTUI_TOKEN)")
+    parser.add_argument("--user", help="ad hoc user name (e-mail)")
+    parser.add_argument("--read-only", action="store_true", help="refuse every change, whatever the profile says")
+    parser.add_argument("--offline", action="store_true", help="read only from the local cache; send nothing")
+    parser.add_argument("--theme", help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
+    parser.add_argument("--config", help="config file (default: see `flextui info`)")
+    parser.add_argument("--debug", action="store_true", help="log debug detail to the log file")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    tui = sub.add_parser("tui", help="open the TUI (the default), optionally at an area: flextui tui charts PROJECT")
+    tui.add_argument("area", nargs="*", help="area and argument, as after ':' in the app")
+
+    demo = sub.add_parser("demo", help="open the TUI on the embedded simulator (no account needed)")
+    _sim_options(demo)
+    demo.add_argument("--as", dest="as_user", choices=["admin", "producer", "customer"], default="admin", help="who to sign in as")
+    demo.add_argument("--demo-read-only", dest="demo_read_only", action="store_true", help=argparse.SUPPRESS)
+    demo.add_argument("area", nargs="*", help="area to open first, e.g. projects, reports, entitlements")
+
+    sim = sub.add_parser("sim", help="serve the simulator over HTTP (for tests, curl, or a profile)")
+    sim.add_argument("--host", default="127.0.0.1")
+    sim.add_argument("--port", type=int, default=8765)
+    _sim_options(sim)
+
+    sub.add_parser("info", help="where config, cache and log files live; versions; profiles")
+
+    cache = sub.add_parser("cache", help="manage the local page cache")
+    cache_sub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
+    clear = cache_sub.add_parser("clear", help="delete cached pages (of --profile, or all)")
+    clear.add_argument("--all", action="store_true", help="every profile's pages")
+
+    get = sub.add_parser("get", help="print resources headless: flextui get tokens --username U --format csv")
+    get.add_argument("kind", help="tokens, projects, members, artifacts, downloads, entitlements, line-items, products, users, accounts")
+    get.add_argument("target", nargs="?", help="project, PROJECT/REPOSITORY, or entitlement id, where the kind needs one")
+    get.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table")
+    get.add_argument("--username", help="tokens: the user the tokens are for")
+    get.add_argument("--creator", help="tokens: the creator")
+    get.add_argument("--search", help="tokens: criteria, e.g. 'name=api*,type=NORMAL,expiresBefore=30d'")
+    get.add_argument("--filter", action="append", default=[], help="KEY=VALUE filters for the kind (repeatable)")
+    get.add_argument("--page-size", type=int, default=200)
+    get.add_argument("--limit", type=int, help="stop after this many rows")
+    get.add_argument("--demo", action="store_true", help="ask the embedded simulator instead of a profile")
+    _sim_options(get, prefix=True)
+
+    report = sub.add_parser("report", help="data reports headless: list, types GROUP, run GROUP")
+    report.add_argument("action", choices=["list", "types", "run"])
+    report.add_argument("group", nargs="?")
+    report.add_argument("--filter", action="append", default=[], help="condition, e.g. 'accountID $sw 1012' (repeatable)")
+    report.add_argument("--past-days", type=int)
+    report.add_argument("--date-from")
+    report.add_argument("--date-to")
+    report.add_argument("--limit-records", type=int, default=2500, help="page size (1–2500)")
+    report.add_argument("--max-records", type=int, help="stop after this many records")
+    report.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table")
+    report.add_argument("--demo", action="store_true", help="ask the embedded simulator instead of a profile")
+    _sim_options(report, prefix=True)
+    return parser
+
+
+def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> None:
+    p = "--sim-" if prefix else "--"
+    parser.add_argument(f"{p}seed", dest="seed", type=int, default=7, help="simulator world seed")
+    parser.add_argument(f"{p}scale", dest="scale", default="1", help="world size: a number, or small/default/large (100)")
+    parser.add_argument(f"{p}latency", dest="latency", type=float, default=0.0, help="simulated latency per request, ms")
+
+
+def _setup_logging(debug: bool, *, to_file: bool) -> None:
+    from flextui.config import log_path
+
+    level = logging.DEBUG if debug else logging.INFO
+    if to_file:
+        path = log_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            os.close(fd)
+            handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+        except OSError:
+            handler = logging.NullHandler()
+    else:
+        handler = logging.StreamHandler(sys.stderr)
+        level = logging.DEBUG if debug else logging.WARNING
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger("flextui")
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.config:
+        os.environ["FLEXTUI_CONFIG"] = args.config
+    command = args.command or "tui"
+    from flextui.config import ConfigError
+
+    try:
+        if command == "info":
+            return cmd_info(args)
+        if command == "sim":
+            return cmd_sim(args)
+        if command == "cache":
+            return cmd_cache(args)
+        if command in ("get", "report"):
+            _setup_logging(args.debug, to_file=False)
+            return asyncio.run(cmd_headless(args))
+        if command in ("tui", "demo"):
+            if not _has_tty():
+                sys.stderr.write(NO_TTY_MESSAGE)
+                return EXIT_USAGE
+            _setup_logging(args.debug, to_file=True)
+            return cmd_tui(args, demo=command == "demo")
+    except ConfigError as exc:
+        sys.stderr.write(f"flextui: {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    parser.print_help()
+    return EXIT_USAGE
+
+
+# -- contexts ---------------------------------------------------------------------------------
+
+
+def _scale(text: str) -> float:
+    from flextui.sim.world import parse_scale
+
+    try:
+        return parse_scale(text)
+    except ValueError as exc:
+        from flextui.config import ConfigError
+
+        raise ConfigError(f"--scale: {exc}") from None
+
+
+def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
+    """The AppContext for the command line: the demo, an ad hoc URL, or a profile."""
+    from flextui.config import ConfigError, Profile, SecretSource, load_config
+    from flextui.context import demo_context, profile_context
+    from flextui.secrets import prompt_secret, resolve_secret
+
+    config = load_config()
+    settings = config.settings
+    if demo:
+        if args.offline:
+            raise ConfigError("--offline does not apply to the demo (the simulator is in-process)")
+        return demo_context(
+            seed=args.seed, scale=_scale(args.scale), latency_ms=args.latency,
+            read_only=args.read_only or getattr(args, "demo_read_only", False),
+            as_user=getattr(args, "as_user", "admin"), settings=settings, keys=config.keys, theme=args.theme,
+        )
+    if args.url:
+        token = os.environ.get("FLEXTUI_TOKEN")
+        if not args.user and not token:
+            raise ConfigError("--url needs --user (password from FLEXTUI_PASSWORD or a prompt), or FLEXTUI_TOKEN for token auth")
+        try:
+            profile = Profile(name="adhoc", url=args.url, user=args.user, auth="token" if token and not args.user else "basic",
+                              secret=SecretSource(env="FLEXTUI_TOKEN" if token and not args.user else "FLEXTUI_PASSWORD"))
+        except ValueError as exc:
+            raise ConfigError(f"--url: {exc}") from None
+        if profile.auth == "basic" and not os.environ.get("FLEXTUI_PASSWORD"):
+            secret = prompt_secret(f"Password for {args.user} at {args.url}: ")
+        else:
+            secret = resolve_secret(profile)
+    else:
+        profile = config.profile(args.profile or os.environ.get("FLEXTUI_PROFILE"))
+        secret = "" if args.offline else resolve_secret(profile)
+    ctx = profile_context(profile, secret, settings, keys=config.keys, offline=args.offline, read_only=args.read_only)
+    if args.theme:
+        ctx.theme = args.theme
+    return ctx
+
+
+def cmd_tui(args: argparse.Namespace, *, demo: bool) -> int:
+    ctx = make_context(args, demo=demo)
+    ctx.start = list(getattr(args, "area", []) or [])
+    from flextui.ui.app import FlexApp
+
+    app = FlexApp(ctx)
+    try:
+        app.run()
+    finally:
+        try:
+            asyncio.run(ctx.aclose())
+        except RuntimeError:
+            pass
+    return app.return_code or 0
+
+
+# -- simple commands ------------------------------------------------------------------------------
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    import platform
+
+    from flextui.config import ConfigError, cache_path, config_path, load_config, log_path
+
+    cfg = config_path()
+    print(f"flextui {__version__} (Python {platform.python_version()})")
+    try:
+        import textual
+
+        print(f"textual {textual.__version__}")
+    except Exception:
+        pass
+    print(f"config file: {cfg} ({'exists' if cfg.exists() else 'not created yet'})")
+    cache = cache_path()
+    size = cache.stat().st_size if cache.exists() else 0
+    print(f"cache file:  {cache} ({size:,} bytes)" if cache.exists() else f"cache file:  {cache} (empty)")
+    print(f"log file:    {log_path()}")
+    print(f"themes:      {cfg.parent / 'themes'} (your own *.toml themes)")
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        print(f"config problem: {exc}")
+        return EXIT_USAGE
+    if config.profiles:
+        print("profiles:")
+        for name, profile in config.profiles.items():
+            flags = [profile.auth] + (["read-only"] if profile.read_only else [])
+            default = " (default)" if name == config.settings.default_profile else ""
+            print(f"  {name}{default}: {profile.url} as {profile.user or '-'} [{', '.join(flags)}]")
+    else:
+        print("profiles: none yet (see README: Profiles); try `flextui demo`")
+    return 0
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    from flextui.context import open_cache
+
+    cache = open_cache()
+    profile = None if args.all or not args.profile else args.profile
+    removed = cache.clear(profile)
+    cache.close()
+    print(f"removed {removed} cached page{'s' if removed != 1 else ''}" + (f" of profile {profile}" if profile else ""))
+    return 0
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from flextui.sim.app import create_app
+    from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, World
+
+    world = World(seed=args.seed, scale=_scale(args.scale))
+    app = create_app(world, latency_ms=args.latency)
+    base = f"http://{args.host}:{args.port}"
+    print(f"FlexNet Operations simulator (seed {args.seed}, scale {world.scale:g}) at {base}")
+    print(f"  tokens        {base}/flexnet/uar/v1/…")
+    print(f"  registry      {base}/registry/api/v1/…   x-publisherid: {world.tenant_id}")
+    print(f"  data reports  {base}/data/api/v1/report/…")
+    print(f"  beta APIs     {base}/entitlements-api/v1, /products-api/v1, /users-accounts-api/v1")
+    print("users (simulated; not secrets):")
+    for role, (user, password) in (("privileged", ADMIN), ("producer", PRODUCER), ("customer", CUSTOMER)):
+        print(f"  {role:<10} {user}  password {password}")
+    print(f"try: FLEXTUI_PASSWORD={ADMIN[1]} flextui --url {base} --user {ADMIN[0]}")
+    sys.stdout.flush()
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", lifespan="off")
+    return 0
+
+
+# -- headless -------------------------------------------------------------------------------------
+
+
+async def cmd_headless(args: argparse.Namespace) -> int:
+    from flextui.api.errors import ApiError
+
+    try:
+        ctx = make_context(args, demo=args.demo)
+    except ValueError as exc:
+        sys.stderr.write(f"flextui: {exc}\n")
+        return EXIT_USAGE
+    try:
+        if args.command == "report":
+            from flextui.headless import run_report
+
+            return await run_report(ctx, args)
+        from flextui import kinds
+
+        kind = kinds.lookup(args.kind)
+        if kind is None or not kind.has_lister:
+            listable = ", ".join(k.id for k in kinds.KINDS if k.has_lister)
+            sys.stderr.write(f"flextui: cannot list {args.kind!r}; try one of: {listable}\n")
+            return EXIT_USAGE
+        rows = kind.lister_function()(ctx.session, args) if not getattr(kind.lister_function(), "wants_context", False) else kind.lister_function()(ctx, args)
+        count = await emit(rows, args.format, [c.key for c in kind.columns], limit=args.limit)
+        if count == 0:
+            sys.stderr.write("no rows\n")
+        return 0
+    except ApiError as exc:
+        sys.stderr.write(f"flextui: {exc}\n")
+        return exc.exit_code
+    except ValueError as exc:
+        sys.stderr.write(f"flextui: {exc}\n")
+        return EXIT_USAGE
+    finally:
+        await ctx.aclose()
+
+
+async def emit(rows: AsyncIterator[dict[str, Any]], fmt: str, preferred: list[str], *, limit: int | None = None, out: Any = None) -> int:
+    """Stream rows to stdout in a format; return how many were written."""
+    from flextui.export import TableWriter, writer_for
+
+    out = out or sys.stdout
+    writer = TableWriter(out, preferred) if fmt == "table" else writer_for(fmt)(out)
+    count = 0
+    async for row in rows:
+        if limit is not None and count >= limit:
+            break
+        writer.write(row)
+        count += 1
+    writer.close()
+    return count

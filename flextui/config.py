@@ -1,0 +1,250 @@
+"""Profiles and settings: a TOML file under the platformdirs config directory.
+
+A profile names an instance and how to sign in to it. Secrets are never
+required in the file: a profile says where its secret comes from (an
+environment variable, the OS keyring, a command, or a prompt at start). A
+file that does hold a secret must be private (mode 0600); otherwise it is
+refused with an explanation, because a password readable by other users of a
+shared jump host is a leak. Every error names the file, the field, and the fix.
+
+Example (`flextui info` prints the path)::
+
+    [settings]
+    default_profile = "prod"
+    theme = "flextui-dusk"
+
+    [keys]                       # binding id = keys (see `?` in the app)
+    "tokens.create" = "n"
+
+    [profiles.prod]
+    url = "https://acme.flexnetoperations.com"
+    user = "me@acme.example"
+    secret = { env = "FNO_PASSWORD" }    # or { keyring = true }, { command = "pass show fno" }, { prompt = true }
+    read_only = true
+    color = "error"
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+APP_NAME = "flextui"
+SERVICES = ("tokens", "registry", "data", "entitlements", "products", "users")
+PROFILE_COLORS = {
+    "error": "error", "red": "error", "danger": "error",
+    "warning": "warning", "yellow": "warning", "orange": "warning",
+    "success": "success", "green": "success",
+    "primary": "primary", "blue": "primary",
+    "accent": "accent", "magenta": "accent", "purple": "accent",
+    "secondary": "secondary", "cyan": "secondary",
+    "none": "none",
+}
+
+
+class ConfigError(Exception):
+    """The config file is wrong; the message names the file, the field and the fix."""
+
+
+def config_dir() -> Path:
+    return Path(os.environ.get("FLEXTUI_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME))
+
+
+def config_path() -> Path:
+    return Path(os.environ.get("FLEXTUI_CONFIG") or config_dir() / "config.toml")
+
+
+def cache_dir() -> Path:
+    return Path(platformdirs.user_cache_dir(APP_NAME))
+
+
+def cache_path() -> Path:
+    return cache_dir() / "pages.sqlite3"
+
+
+def log_path() -> Path:
+    return Path(platformdirs.user_state_dir(APP_NAME)) / "flextui.log"
+
+
+def filters_path() -> Path:
+    """Saved report filter sets (per profile inside the file)."""
+    return config_dir() / "filters.json"
+
+
+class SecretSource(BaseModel):
+    """Where a profile's password or token comes from (exactly one way)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    env: str | None = None
+    """Name of an environment variable holding the secret."""
+    keyring: bool | str = False
+    """Read it from the OS keyring (service "flextui", or the given service name), user = the profile's user."""
+    command: str | None = None
+    """A shell command whose first output line is the secret (e.g. `pass show fno/prod`)."""
+    prompt: bool = False
+    """Ask for it when the app starts."""
+
+    @model_validator(mode="after")
+    def _one(self) -> SecretSource:
+        chosen = [name for name in ("env", "keyring", "command", "prompt") if getattr(self, name)]
+        if len(chosen) > 1:
+            raise ValueError(f"choose one way to get the secret, not {' and '.join(chosen)}")
+        return self
+
+
+class Profile(BaseModel):
+    """One FlexNet Operations instance and how to reach it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = ""
+    """The profile's name (the table's key in the file)."""
+    url: str
+    """The instance address, e.g. https://acme.flexnetoperations.com (service paths are added)."""
+    urls: dict[str, str] = Field(default_factory=dict)
+    """Per-service base URL overrides: tokens, registry, data, entitlements, products, users."""
+    auth: Literal["basic", "token"] = "basic"
+    """basic: user + password; token: an `rna_…` access token as Bearer."""
+    user: str | None = None
+    """The user name (e-mail) for basic auth and the registry."""
+    secret: SecretSource = Field(default_factory=lambda: SecretSource(prompt=True))
+    """Where the password or token comes from; by default a prompt at start."""
+    password: str | None = Field(None, repr=False)
+    """A password in the file itself: allowed only when the file is private (0600)."""
+    token: str | None = Field(None, repr=False)
+    """An access token in the file itself: allowed only when the file is private (0600)."""
+    registry_tenant: str | None = None
+    """The registry's tenant id for the x-publisherid header."""
+    verify: bool | str = True
+    """Verify TLS: true, false, or a path to a CA bundle."""
+    proxy: str | None = None
+    """An HTTP(S) proxy URL."""
+    timeout: float = Field(30.0, gt=0, le=600)
+    """Seconds before a request is given up."""
+    read_only: bool = False
+    """Refuse every change (create, update, delete, rotate, reset)."""
+    color: str = "none"
+    """A colour cue for the header: error, warning, success, primary, accent, secondary or none."""
+    theme: str | None = None
+    """A theme for this profile (overrides the global one)."""
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must start with https:// (or http:// for a local simulator)")
+        return value.rstrip("/")
+
+    @field_validator("urls")
+    @classmethod
+    def _urls(cls, value: dict[str, str]) -> dict[str, str]:
+        for key in value:
+            if key not in SERVICES:
+                raise ValueError(f"unknown service {key!r}; use {', '.join(SERVICES)}")
+        return value
+
+    @field_validator("color")
+    @classmethod
+    def _color(cls, value: str) -> str:
+        if value.lower() not in PROFILE_COLORS:
+            raise ValueError(f"unknown colour {value!r}; use one of {', '.join(sorted(set(PROFILE_COLORS.values())))}")
+        return PROFILE_COLORS[value.lower()]
+
+    @property
+    def holds_secret(self) -> bool:
+        return bool(self.password or self.token)
+
+
+class Settings(BaseModel):
+    """Settings that are not per profile."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    default_profile: str | None = None
+    """The profile used when --profile is not given."""
+    theme: str = "textual-dark"
+    """The theme: one of flextui's (themes/) or Textual's, e.g. ansi-dark, ansi-light, nord."""
+    cache_fresh_seconds: float = Field(60.0, ge=0)
+    """Within this many seconds a cached page is shown without asking the server again."""
+    page_size: int = Field(50, ge=1, le=1000)
+    """Rows per page in resource lists."""
+    expiring_days: float = Field(7.0, gt=0)
+    """Tokens expiring within this many days are marked."""
+    clipboard: Literal["osc52", "show"] = "osc52"
+    """osc52: copy through the terminal; show: always show the value to select by hand."""
+
+
+class Config(BaseModel):
+    """The whole config file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    settings: Settings = Field(default_factory=Settings)
+    profiles: dict[str, Profile] = Field(default_factory=dict)
+    keys: dict[str, str] = Field(default_factory=dict)
+    path: Path | None = None
+
+    def profile(self, name: str | None) -> Profile:
+        name = name or self.settings.default_profile or (next(iter(self.profiles)) if len(self.profiles) == 1 else None)
+        if name is None:
+            where = self.path or config_path()
+            if not self.profiles:
+                raise ConfigError(
+                    f"no profiles in {where}: add one, e.g.\n\n[profiles.prod]\nurl = \"https://SITE.flexnetoperations.com\"\n"
+                    "user = \"you@example.com\"\n\nor try the simulator with `flextui demo`, or pass --url and --user."
+                )
+            raise ConfigError(f"{where}: several profiles ({', '.join(self.profiles)}); choose one with --profile or settings.default_profile")
+        if name not in self.profiles:
+            raise ConfigError(f"{self.path or config_path()}: no profile {name!r} (have: {', '.join(self.profiles) or 'none'})")
+        return self.profiles[name]
+
+
+def _field_path(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in loc if part not in ("function-after",))
+
+
+def load_config(path: Path | None = None) -> Config:
+    """Read and check the config file; a missing file is an empty config."""
+    path = path or config_path()
+    if not path.exists():
+        return Config(path=path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it: {exc.strerror}") from None
+    profiles = raw.get("profiles", {})
+    if isinstance(profiles, dict):
+        for name, body in profiles.items():
+            if isinstance(body, dict):
+                body.setdefault("name", name)
+    try:
+        config = Config.model_validate({**raw, "path": path})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = _field_path(first["loc"])
+        msg = first["msg"].removeprefix("Value error, ")
+        hint = ""
+        if first["type"] == "extra_forbidden":
+            hint = " (unknown field: check its spelling, or remove it)"
+        elif first["type"] == "missing":
+            hint = " (required: add it)"
+        raise ConfigError(f"{path}: field {where}: {msg}{hint}") from None
+    holders = [p.name for p in config.profiles.values() if p.holds_secret]
+    if holders:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            raise ConfigError(
+                f"{path} holds a secret (profile {', '.join(holders)}) but other users can read it (mode {mode:o}). "
+                f"Run `chmod 600 {path}`, or move the secret out: secret = {{ env = \"FNO_PASSWORD\" }}, "
+                "{ keyring = true }, { command = \"…\" } or { prompt = true }."
+            )
+    return config

@@ -1,0 +1,123 @@
+"""The running profile: its session, who is signed in, and how it is shown.
+
+Built by the CLI before the TUI starts (prompts and config errors happen on
+the plain terminal), and shared by the TUI and the headless commands. The
+demo context runs the simulator in-process with an in-memory cache, so the
+demo leaves nothing on disk.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from flextui.api.cache import PageCache
+from flextui.api.http import BearerAuth, Session
+from flextui.config import Profile, Settings, cache_path
+
+
+@dataclass
+class AppContext:
+    """What every screen needs to know about the profile in use."""
+
+    profile_name: str
+    session: Session
+    user: str | None
+    read_only: bool = False
+    color: str = "none"
+    settings: Settings = field(default_factory=Settings)
+    keys: dict[str, str] = field(default_factory=dict)
+    theme: str | None = None
+    demo: bool = False
+    now_ms: Callable[[], int] = lambda: int(time.time() * 1000)
+    start: list[str] = field(default_factory=list)  # e.g. ["tokens"] or ["charts", "proj"]
+    credentials: tuple[str, str] | None = field(default=None, repr=False)  # kept in memory for the registry's JWT flow
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    async def aclose(self) -> None:
+        await self.session.aclose()
+
+
+def open_cache() -> PageCache:
+    return PageCache(cache_path())
+
+
+def profile_context(
+    profile: Profile,
+    secret: str,
+    settings: Settings,
+    *,
+    keys: dict[str, str] | None = None,
+    offline: bool = False,
+    read_only: bool | None = None,
+    cache: PageCache | None = None,
+) -> AppContext:
+    """A context for a configured (or ad hoc) profile."""
+    auth: httpx.Auth = BearerAuth(secret) if profile.auth == "token" else httpx.BasicAuth(profile.user or "", secret)
+    ro = profile.read_only if read_only is None else (read_only or profile.read_only)
+    session = Session(
+        profile.url,
+        name=profile.name or "adhoc",
+        auth=auth,
+        user=profile.user,
+        read_only=ro,
+        overrides=profile.urls,
+        verify=profile.verify,
+        proxy=profile.proxy,
+        timeout=profile.timeout,
+        cache=cache if cache is not None else open_cache(),
+        offline=offline,
+        fresh_seconds=settings.cache_fresh_seconds,
+        registry_tenant=profile.registry_tenant,
+    )
+    creds = (profile.user, secret) if profile.auth == "basic" and profile.user else None
+    return AppContext(
+        profile.name or "adhoc", session, profile.user, ro, profile.color, settings, keys or {},
+        theme=profile.theme or settings.theme, credentials=creds,
+    )
+
+
+def demo_context(
+    *,
+    seed: int = 7,
+    scale: float = 1.0,
+    latency_ms: float = 0.0,
+    read_only: bool = False,
+    as_user: str = "admin",
+    settings: Settings | None = None,
+    keys: dict[str, str] | None = None,
+    fixed_now_ms: int | None = None,
+    theme: str | None = None,
+) -> AppContext:
+    """A context on the embedded simulator (no port, in-memory cache)."""
+    from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
+    from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, Clock, World
+
+    users = {"admin": ADMIN, "producer": PRODUCER, "customer": CUSTOMER}
+    if as_user not in users:
+        raise ValueError(f"demo user must be one of {', '.join(users)}")
+    user, password = users[as_user]
+    clock = Clock(fixed_now_ms)
+    world = World(seed=seed, scale=scale, clock=clock)
+    app = create_app(world, latency_ms=latency_ms)
+    settings = settings or Settings()
+    session = Session(
+        SIM_BASE_URL,
+        name="demo",
+        auth=httpx.BasicAuth(user, password),
+        user=user,
+        read_only=read_only,
+        transport=in_process_transport(app),
+        cache=PageCache(":memory:"),
+        fresh_seconds=settings.cache_fresh_seconds,
+        registry_tenant=world.tenant_id,
+    )
+    return AppContext(
+        "demo", session, user, read_only, "success", settings, keys or {},
+        theme=theme or settings.theme, demo=True, now_ms=clock.now_ms, credentials=(user, password),
+        extras={"world": world, "sim_app": app},
+    )

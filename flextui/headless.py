@@ -1,0 +1,52 @@
+"""Headless listers for `flextui get KIND`: the same data layer, printed as table/JSON/JSONL/CSV.
+
+Each lister is an async generator of row dicts (flat, JSON-friendly) so the
+CLI can stream any number of rows to any format without holding them all.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import AsyncIterator
+from typing import Any
+
+from flextui.api.http import Session
+from flextui.api.tokens import Token, TokenSearch, TokensService
+
+
+def token_row(token: Token) -> dict[str, Any]:
+    return {
+        "name": token.name,
+        "type": token.token_type,
+        "username": token.username,
+        "creator": token.creator,
+        "description": token.description,
+        "expiryStr": token.expiry_str,
+        "issued": token.issued.isoformat() if token.issued else None,
+        "expires": token.expires.isoformat() if token.expires else None,
+        "masked": token.masked,
+    }
+
+
+async def get_tokens(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:
+    service = TokensService(session)
+    if args.search:
+        criteria = TokenSearch.parse_expression(args.search)
+        if args.username and not criteria.username:
+            criteria = criteria.model_copy(update={"username": args.username})
+        if args.creator and not criteria.creator:
+            criteria = criteria.model_copy(update={"creator": args.creator})
+        async for page in service.search_all(criteria, page_size=args.page_size):
+            for token in page:
+                yield token_row(token)
+        return
+    if not (args.username or args.creator):
+        raise ValueError("give --username or --creator (or both), or --search 'name=api*'")
+    page = 0
+    while True:
+        items = await service.list(args.username, args.creator, page, args.page_size)
+        for token in items:
+            yield token_row(token)
+        if len(items) < args.page_size:
+            return
+        page += 1

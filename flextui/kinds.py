@@ -1,0 +1,215 @@
+"""The one registry of resource kinds.
+
+Each kind says its id and aliases (for `:` and the command palette), its
+columns, the screen that shows it, the headless lister that prints it, and
+what can be done to it. The command bar, the palette, key hints, help and the
+read-only rule are all derived from this table, so no screen can forget a
+check: an action listed in `MUTATING` is refused on a read-only profile here,
+hidden in the UI, and refused again by the data layer before any request.
+
+Screens and listers are named by dotted path ("module:attr") so this module
+stays import-light for the CLI.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass, field
+from typing import Any
+
+MUTATING = frozenset({"create", "update", "delete", "rotate", "reset", "add", "policies", "properties", "maintenance"})
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column: the key in a row dict, its title, and a preferred width."""
+
+    key: str
+    title: str
+    width: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A resource kind and everything the app derives from it."""
+
+    id: str
+    title: str
+    aliases: tuple[str, ...]
+    service: str
+    description: str
+    columns: tuple[Column, ...]
+    actions: frozenset[str]
+    screen: str | None = None
+    lister: str | None = None
+    argument: str | None = None  # e.g. "PROJECT" for `:charts PROJECT`
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.id, *self.aliases)
+
+    def can(self, action: str, *, read_only: bool) -> bool:
+        """Whether `action` is offered for this kind on a profile."""
+        if action not in self.actions:
+            return False
+        return not (read_only and action in MUTATING)
+
+    def screen_class(self) -> Any:
+        if self.screen is None:
+            raise LookupError(f"{self.id} has no screen")
+        return _resolve(self.screen)
+
+    def lister_function(self) -> Any:
+        if self.lister is None:
+            raise LookupError(f"{self.id} cannot be listed headless")
+        return _resolve(self.lister)
+
+    @property
+    def has_screen(self) -> bool:
+        return self.screen is not None and _module_exists(self.screen.partition(":")[0])
+
+    @property
+    def has_lister(self) -> bool:
+        return self.lister is not None and _module_exists(self.lister.partition(":")[0])
+
+
+def _resolve(path: str) -> Any:
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+C = Column
+KINDS: tuple[Kind, ...] = (
+    Kind(
+        "tokens", "Access tokens", ("token", "tok", "at"), "tokens",
+        "Access tokens by user or creator; search, create, rotate, edit, delete, verify",
+        (C("name", "Name", 25), C("type", "Type", 12), C("expires", "Expires", 27), C("username", "User", 28),
+         C("creator", "Creator", 28), C("issued", "Issued", 16), C("description", "Description", 30)),
+        frozenset({"list", "search", "get", "create", "update", "delete", "rotate", "verify", "export"}),
+        screen="flextui.ui.screens.tokens:TokensScreen", lister="flextui.headless:get_tokens",
+    ),
+    Kind(
+        "projects", "Registry projects", ("project", "proj", "registry"), "registry",
+        "Container registry projects (download packages) with repositories, charts and members",
+        (C("name", "Project", 32), C("repo_count", "Repos", 6), C("chart_count", "Charts", 6),
+         C("creation_time", "Created", 20), C("update_time", "Updated", 20)),
+        frozenset({"list", "get", "export"}),
+        screen="flextui.ui.screens.registry:ProjectsScreen", lister="flextui.headless:get_projects",
+    ),
+    Kind(
+        "charts", "Helm charts", ("chart",), "registry", "Helm charts of a registry project",
+        (C("name", "Chart", 32), C("version", "Version", 10), C("created", "Created", 20)),
+        frozenset({"list", "get", "delete"}), screen="flextui.ui.screens.registry:ProjectScreen", argument="PROJECT",
+    ),
+    Kind(
+        "repositories", "Repositories", ("repos", "repo", "images"), "registry", "Image repositories of a registry project",
+        (C("name", "Repository", 40), C("artifact_count", "Artifacts", 9), C("pull_count", "Pulls", 7)),
+        frozenset({"list", "delete"}), screen="flextui.ui.screens.registry:ProjectScreen", argument="PROJECT",
+    ),
+    Kind(
+        "artifacts", "Artifacts", ("artifact",), "registry", "Artifacts (tags, digests, sizes) of a repository",
+        (C("digest", "Digest", 20), C("tags", "Tags", 20), C("size", "Size", 10), C("push_time", "Pushed", 20), C("pull_time", "Pulled", 20)),
+        frozenset({"list", "export"}), lister="flextui.headless:get_artifacts", argument="PROJECT/REPOSITORY",
+    ),
+    Kind(
+        "members", "Project members", ("member",), "registry", "Who can pull from a registry project",
+        (C("entity_name", "Member", 36), C("role_name", "Role", 16), C("entity_type", "Type", 6)),
+        frozenset({"list", "export"}), screen="flextui.ui.screens.registry:ProjectScreen",
+        lister="flextui.headless:get_members", argument="PROJECT",
+    ),
+    Kind(
+        "downloads", "Download log", ("download", "dl"), "registry", "End customers' downloads across projects, per day",
+        (C("timestamp", "When", 20), C("artifact", "Artifact", 36), C("username", "User", 28), C("account", "Account", 20)),
+        frozenset({"list", "export"}), screen="flextui.ui.screens.registry:DownloadsScreen", lister="flextui.headless:get_downloads",
+    ),
+    Kind(
+        "secret", "Registry secret", ("secrets",), "registry", "Your registry secret: reveal, copy, reset; event status",
+        (), frozenset({"get", "reset"}), screen="flextui.ui.screens.registry:SecretScreen",
+    ),
+    Kind(
+        "reports", "Data reports", ("report", "rep", "data"), "data",
+        "Report catalogue, filter builder, 100k-row results, statistics and export",
+        (C("name", "Report", 20), C("columns", "Columns", 8), C("filters", "Filters", 40)),
+        frozenset({"list", "run", "export"}), screen="flextui.ui.screens.reports:ReportsScreen", argument="[GROUP]",
+    ),
+    Kind(
+        "entitlements", "Entitlements", ("ent", "entitlement", "ents"), "entitlements",
+        "Entitlement tree: account → entitlement → line items → products",
+        (C("entitlement_id", "Entitlement", 16), C("account", "Account", 24), C("status", "Status", 10),
+         C("line_items", "Items", 6), C("created", "Created", 12)),
+        frozenset({"list", "get", "create", "add", "policies", "properties", "maintenance", "export"}),
+        screen="flextui.ui.screens.entitlements:EntitlementsScreen", lister="flextui.headless:get_entitlements", argument="[ACCOUNT]",
+    ),
+    Kind(
+        "line-items", "Line items", ("lineitems", "li"), "entitlements", "Line items of an entitlement",
+        (C("activation_id", "Activation ID", 22), C("product", "Product", 24), C("quantity", "Qty", 6),
+         C("start_date", "Start", 10), C("expiry_date", "Expiry", 10), C("state", "State", 10)),
+        frozenset({"list", "export"}), lister="flextui.headless:get_line_items", argument="ENTITLEMENT",
+    ),
+    Kind(
+        "products", "Products", ("product", "prod", "catalog", "catalogue"), "products", "The product catalogue",
+        (C("name", "Product", 28), C("version", "Version", 10), C("state", "State", 10), C("license_technology", "Technology", 18)),
+        frozenset({"list", "get", "create", "export"}), screen="flextui.ui.screens.catalog:CatalogScreen", lister="flextui.headless:get_products",
+    ),
+    Kind(
+        "features", "Features", ("feature", "feat"), "products", "Licensed features",
+        (C("name", "Feature", 28), C("version", "Version", 10), C("state", "State", 10)),
+        frozenset({"list", "create", "export"}), screen="flextui.ui.screens.catalog:CatalogScreen", extra={"tab": "features"},
+    ),
+    Kind(
+        "feature-bundles", "Feature bundles", ("bundles", "bundle"), "products", "Feature bundles",
+        (C("name", "Bundle", 28), C("version", "Version", 10), C("state", "State", 10)),
+        frozenset({"list", "export"}), screen="flextui.ui.screens.catalog:CatalogScreen", extra={"tab": "bundles"},
+    ),
+    Kind(
+        "suites", "Suites", ("suite",), "products", "Product suites",
+        (C("name", "Suite", 28), C("version", "Version", 10), C("state", "State", 10)),
+        frozenset({"list", "get", "export"}), screen="flextui.ui.screens.catalog:CatalogScreen", extra={"tab": "suites"},
+    ),
+    Kind(
+        "part-numbers", "Part numbers", ("partnumbers", "parts", "pn"), "products", "Part numbers",
+        (C("name", "Part number", 24), C("product", "Product", 28), C("license_model", "License model", 16)),
+        frozenset({"list", "export"}), screen="flextui.ui.screens.catalog:CatalogScreen", extra={"tab": "parts"},
+    ),
+    Kind(
+        "maintenance", "Maintenance products", ("maint",), "products", "Maintenance products",
+        (C("name", "Maintenance", 28), C("version", "Version", 10), C("state", "State", 10)),
+        frozenset({"list", "export"}), screen="flextui.ui.screens.catalog:CatalogScreen", extra={"tab": "maintenance"},
+    ),
+    Kind(
+        "users", "Users", ("user", "usr"), "users", "Users and their accounts",
+        (C("user_name", "User", 32), C("display_name", "Name", 20), C("account", "Account", 24), C("status", "Status", 8)),
+        frozenset({"list", "get", "create", "export"}), screen="flextui.ui.screens.users:UsersScreen", lister="flextui.headless:get_users",
+    ),
+    Kind(
+        "accounts", "Accounts", ("account", "acct", "orgs"), "users", "Customer, partner and publisher accounts",
+        (C("account_id", "Account ID", 14), C("name", "Name", 28), C("account_type", "Type", 16), C("country", "Country", 7)),
+        frozenset({"list", "get", "create", "export"}), screen="flextui.ui.screens.users:UsersScreen",
+        lister="flextui.headless:get_accounts", extra={"tab": "accounts"},
+    ),
+)
+
+_BY_NAME: dict[str, Kind] = {name: kind for kind in KINDS for name in kind.names}
+
+
+def lookup(word: str) -> Kind | None:
+    """The kind called `word` (id or alias, case-insensitive)."""
+    return _BY_NAME.get(word.strip().lower())
+
+
+def get(kind_id: str) -> Kind:
+    return next(kind for kind in KINDS if kind.id == kind_id)
+
+
+def navigable() -> list[Kind]:
+    """Kinds whose screens exist in this build (the command bar offers these)."""
+    return [kind for kind in KINDS if kind.has_screen]

@@ -1,0 +1,1 @@
+"""The Textual app: imports flextui.api, never the other way round."""

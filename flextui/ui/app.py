@@ -1,0 +1,192 @@
+"""The Textual app: areas as modes, the `:` command bar, `/` filter, help, palette, themes.
+
+Each kind with a screen becomes a mode on first use, so an area keeps its
+state (query, page, cursor) when the user switches away and back. The app
+listens to the session's request events to drive the status line, applies
+the config's key remaps and theme, and exposes `open_kind` to the command
+bar and the palette.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from flextui import kinds
+from flextui.api.http import RequestEvent
+from flextui.context import AppContext
+from flextui.ui import clipboard
+from flextui.ui.commands import KindsProvider, run_command
+from flextui.ui.help import HelpScreen, help_rows
+from flextui.ui.themes import bundled_themes
+from flextui.ui.widgets.bars import StatusLine
+from flextui.ui.widgets.commandbar import CommandBar, FilterBar
+from flextui.ui.widgets.dialogs import ValueScreen
+
+log = logging.getLogger("flextui.ui")
+
+
+class FlexApp(App[None]):
+    """flextui's TUI for one profile."""
+
+    TITLE = "flextui"
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {KindsProvider}
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS = [
+        Binding("colon", "command", "Command", id="app.command"),
+        Binding("slash", "filter", "Filter", id="app.filter"),
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("escape", "back", "Back", show=False, id="app.back"),
+        Binding("ctrl+r", "refresh", "Refresh", show=False, id="app.refresh"),
+        Binding("q", "quit", "Quit", show=False, id="app.quit"),
+        Binding("ctrl+y", "show_clipboard", "Show copied", show=False, id="app.clip"),
+    ]
+
+    def __init__(self, ctx: AppContext, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ctx = ctx
+        for theme in bundled_themes():
+            self.register_theme(theme)
+        wanted = ctx.theme or "textual-dark"
+        self._theme_problem = ""
+        if wanted in self.available_themes:
+            self.theme = wanted
+        else:
+            self._theme_problem = f"no theme {wanted!r}; using textual-dark (see :theme for the list)"
+        ctx.session.listeners.append(self._on_request)
+
+    def on_mount(self) -> None:
+        if self.ctx.keys:
+            unknown = self._apply_keymap(self.ctx.keys)
+            if unknown:
+                self.notify("Unknown binding ids in [keys]: " + ", ".join(unknown) + " (press ? for the list)", severity="warning", markup=False, timeout=10)
+        if self._theme_problem:
+            self.notify(self._theme_problem, severity="warning", markup=False)
+        start = self.ctx.start or ["tokens"]
+        kind = kinds.lookup(start[0])
+        if kind is None or not kind.has_screen:
+            self.notify(f"Unknown area {start[0]!r}; showing tokens", severity="warning", markup=False)
+            kind, start = kinds.get("tokens"), ["tokens"]
+        self.open_kind(kind, " ".join(start[1:]) or None)
+
+    def _apply_keymap(self, keys: dict[str, str]) -> list[str]:
+        self.set_keymap(keys)
+        known = set()
+        for cls in _binding_classes():
+            for binding in getattr(cls, "BINDINGS", []):
+                if isinstance(binding, Binding) and binding.id:
+                    known.add(binding.id)
+        return sorted(k for k in keys if k not in known)
+
+    # -- areas ----------------------------------------------------------------------------
+
+    def open_kind(self, kind: kinds.Kind, argument: str | None) -> None:
+        """Show a kind's area (a mode, kept between visits), and its screen for `argument`.
+
+        A screen class may name `HOME`, the base screen of its area (e.g. a
+        project screen's home is the projects list); `for_kind(kind, arg)`
+        builds a screen for a kind and an argument.
+        """
+        cls = kind.screen_class()
+        home = getattr(cls, "HOME", None) or cls
+        mode = f"{home.__module__}.{home.__qualname__}"
+        if mode not in self._modes:
+            self.add_mode(mode, lambda: _make(home, kind if home is cls else None, None))
+        self.switch_mode(mode)
+        if argument is not None or home is not cls:
+            self.push_screen(_make(cls, kind, argument))
+        else:
+            def show() -> None:
+                if hasattr(self.screen, "show_kind"):
+                    self.screen.show_kind(kind)  # type: ignore[attr-defined]
+
+            self.call_after_refresh(show)
+
+    # -- status line ------------------------------------------------------------------------
+
+    def _on_request(self, event: RequestEvent) -> None:
+        try:
+            for status in self.screen.query(StatusLine):
+                status.in_flight = event.in_flight
+        except Exception:  # no screen yet, or it is closing
+            pass
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def action_command(self) -> None:
+        bars = self.screen.query(CommandBar)
+        if bars:
+            bars.first().open()
+
+    def action_filter(self) -> None:
+        bars = self.screen.query(FilterBar)
+        if bars:
+            bars.first().open()
+
+    def on_command_bar_command_entered(self, event: CommandBar.CommandEntered) -> None:
+        run_command(self, event.text)
+
+    def on_filter_bar_filter_changed(self, event: FilterBar.FilterChanged) -> None:
+        apply = getattr(self.screen, "apply_filter", None)
+        if apply is not None:
+            apply(event.text)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(help_rows(self), type(self.screen).__name__))
+
+    def action_back(self) -> None:
+        if len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def action_refresh(self) -> None:
+        refresh = getattr(self.screen, "action_reload", None)
+        if refresh is not None:
+            refresh()
+
+    def action_show_clipboard(self) -> None:
+        value = self.clipboard
+        if not value:
+            self.notify("Nothing copied yet", markup=False)
+            return
+        self.push_screen(ValueScreen("Last copied value", value))
+
+    def copy_text(self, text: str, what: str) -> None:
+        """Copy with OSC 52; show the value instead when that cannot work."""
+        if self.ctx.settings.clipboard == "show":
+            self.push_screen(ValueScreen(f"Copy {what}", text))
+            return
+        result = clipboard.copy(self, text)
+        if result.sent:
+            self.notify(f"Copied {what} ({result.size} characters). Not in your clipboard? ctrl+y shows it.", markup=False)
+        else:
+            self.push_screen(ValueScreen(f"Copy {what} by hand ({result.reason})", text))
+
+    async def on_unmount(self) -> None:
+        if self._on_request in self.ctx.session.listeners:
+            self.ctx.session.listeners.remove(self._on_request)
+
+
+def _make(cls: Any, kind: kinds.Kind | None, argument: str | None) -> Any:
+    factory = getattr(cls, "for_kind", None)
+    return factory(kind, argument) if factory is not None else cls()
+
+
+def _binding_classes() -> list[type]:
+    from textual.widget import Widget
+
+    found: list[type] = [FlexApp]
+    stack = list(Widget.__subclasses__())
+    from textual.screen import Screen
+
+    stack += Screen.__subclasses__()
+    while stack:
+        cls = stack.pop()
+        if cls.__module__.startswith("flextui."):
+            found.append(cls)
+        stack.extend(cls.__subclasses__())
+    return found

@@ -1,0 +1,75 @@
+"""The command palette's provider and the `:` command interpreter, both from the kinds registry."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from flextui import kinds
+
+
+class KindsProvider(Provider):
+    """"Open Access tokens" etc. for every kind with a screen."""
+
+    async def discover(self) -> Hits:
+        for kind in kinds.navigable():
+            if kind.argument and not kind.argument.startswith("["):
+                continue
+            yield DiscoveryHit(f"Open {kind.title}", partial(self.app.open_kind, kind, None), help=f":{kind.id} — {kind.description}")  # type: ignore[attr-defined]
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for kind in kinds.navigable():
+            if kind.argument and not kind.argument.startswith("["):
+                continue
+            text = f"Open {kind.title} (:{kind.id} {' '.join(kind.aliases)})"
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), partial(self.app.open_kind, kind, None), help=kind.description)  # type: ignore[attr-defined]
+
+
+def parse_command(text: str) -> tuple[str, list[str]]:
+    parts = text.strip().lstrip(":").split()
+    if not parts:
+        return "", []
+    return parts[0].lower(), parts[1:]
+
+
+def run_command(app: Any, text: str) -> None:
+    """Carry out a `:` command; unknown words get a helpful message."""
+    word, args = parse_command(text)
+    if not word:
+        return
+    if word in ("q", "quit", "exit"):
+        app.exit()
+        return
+    if word in ("help", "h", "?"):
+        app.action_help()
+        return
+    if word == "theme":
+        if not args:
+            app.notify("Themes: " + ", ".join(sorted(app.available_themes)), markup=False, timeout=10)
+            return
+        if args[0] not in app.available_themes:
+            app.notify(f"No theme {args[0]!r}. Try :theme to list them.", severity="error", markup=False)
+            return
+        app.theme = args[0]
+        return
+    if word in ("refresh", "r"):
+        app.action_refresh()
+        return
+    if word == "clip":
+        app.action_show_clipboard()
+        return
+    kind = kinds.lookup(word)
+    if kind is None or not kind.has_screen:
+        names = ", ".join(k.id for k in kinds.navigable())
+        app.notify(f"Unknown command {word!r}. Try: {names}, theme, help, quit.", severity="error", markup=False)
+        return
+    needs = kind.argument and not kind.argument.startswith("[")
+    if needs and not args:
+        app.notify(f":{kind.id} needs {kind.argument}", severity="error", markup=False)
+        return
+    app.open_kind(kind, " ".join(args) or None)

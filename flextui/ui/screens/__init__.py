@@ -1,0 +1,1 @@
+"""One screen module per area: tokens, registry, reports, entitlements, catalog, users."""

@@ -1,0 +1,128 @@
+"""What every area screen shares: the chrome, safe workers, and the read-only rule.
+
+`AreaScreen.run_api` is the one place worker failures are handled: an
+`ApiError` becomes the status line's error (and a toast), anything else is
+logged and shown the same way; workers never use `exit_on_error`, so one
+failed request never takes the app down. `check_action` hides every action
+whose capability the kinds registry marks as mutating when the profile is
+read-only, so no screen can forget that check.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.worker import Worker
+
+from flextui import kinds
+from flextui.api.errors import ApiError
+from flextui.context import AppContext
+from flextui.ui.widgets.bars import StatusLine, TitleBar
+from flextui.ui.widgets.commandbar import CommandBar, FilterBar
+
+log = logging.getLogger("flextui.ui")
+
+
+class AreaScreen(Screen[None]):
+    """Base of every area screen. Subclasses set KIND and implement `compose_body`."""
+
+    KIND: ClassVar[str] = ""
+    ACTION_CAPABILITY: ClassVar[dict[str, str]] = {}
+    """Maps action names to kinds-registry capabilities (e.g. "delete_token": "delete")."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.data_age: float | None = None
+        self._has_data = False
+
+    @property
+    def ctx(self) -> AppContext:
+        return self.app.ctx  # type: ignore[attr-defined]
+
+    @property
+    def kind(self) -> kinds.Kind:
+        return kinds.get(self.KIND)
+
+    @property
+    def area_title(self) -> str:
+        return self.kind.title
+
+    def compose(self) -> ComposeResult:
+        ctx = self.ctx
+        yield TitleBar(ctx.profile_name, ctx.user, ctx.read_only, ctx.color)
+        yield from self.compose_body()
+        yield FilterBar()
+        yield CommandBar()
+        yield StatusLine()
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def on_screen_resume(self) -> None:
+        self.query_one(TitleBar).area = self.area_title
+        self.status.in_flight = self.ctx.session.in_flight
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    # -- read-only and capabilities -------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        capability = self.ACTION_CAPABILITY.get(action)
+        if capability is None:
+            return True
+        return self.kind.can(capability, read_only=self.ctx.read_only)
+
+    # -- data age and errors ---------------------------------------------------------
+
+    def show_age(self, age: float | None) -> None:
+        self.data_age = age
+        self._has_data = True
+        self.status.set_age(age)
+        if age is None:
+            self.status.error = ""
+
+    def report_error(self, error: BaseException, *, doing: str = "") -> None:
+        """Show a failure in the status line and as a toast; never raise."""
+        if isinstance(error, ApiError):
+            text = str(error)
+        else:
+            log.exception("unexpected failure while %s", doing or "working", exc_info=error)
+            text = f"unexpected {type(error).__name__}: {error}"
+        if doing:
+            text = f"{doing}: {text}"
+        try:
+            self.status.error = text
+        except Exception:  # the screen may be gone
+            pass
+        self.app.notify(text, severity="error", markup=False, timeout=8)
+
+    def say(self, text: str) -> None:
+        """A short success message (toast + status)."""
+        self.status.error = ""
+        self.status.info = text
+        self.app.notify(text, markup=False)
+
+    def run_api(self, job: Callable[[], Awaitable[Any]], *, group: str, doing: str = "", exclusive: bool = True) -> Worker[Any]:
+        """Run `job` in a worker whose failures are reported, never fatal."""
+
+        async def runner() -> Any:
+            try:
+                return await job()
+            except Exception as exc:  # every failure becomes a message
+                self.report_error(exc, doing=doing)
+                return None
+
+        return self.run_worker(runner(), group=group, exclusive=exclusive, exit_on_error=False, description=doing)
+
+    # -- filter ------------------------------------------------------------------------
+
+    def apply_filter(self, text: str) -> None:
+        """Filter the visible rows (`/`); subclasses apply it to their table."""

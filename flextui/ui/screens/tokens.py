@@ -1,0 +1,471 @@
+"""The access-token area: list by user/creator with counts, search, detail, and every action.
+
+The list asks `/tokens/count` for the total so the pager can say "page 3 of
+12"; pages come from the cache first (with their age) and then fresh. Rows
+expiring within `settings.expiring_days` are marked ⚠, masked rows (values
+the caller may not see) are dimmed and marked. New token values are shown
+once, in a modal that copies them, and are then dropped: they are never
+stored, cached or logged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Input, Label, Static
+
+from flextui.api.errors import ApiError
+from flextui.api.intervals import IntervalError, parse_interval
+from flextui.api.paging import Page
+from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
+from flextui.textutil import absolute, clean, relative
+from flextui.ui.screens.base import AreaScreen
+from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
+from flextui.ui.widgets.forms import FieldSpec, FormScreen
+from flextui.ui.widgets.table import ResourceTable
+
+TYPE_OPTIONS = [("NORMAL: for yourself", "NORMAL"), ("IMPERSONATED: for another user", "IMPERSONATED")]
+LIFETIME_HINT = "e.g. 30d, 6M, 1y2M3d, 12h (y M d h m; M = months, m = minutes)"
+
+
+def theme_style(app: Any, name: str, extra: str = "") -> str:
+    color = getattr(app.current_theme, name, None) or ""
+    return f"{extra} {color}".strip()
+
+
+class TokensScreen(AreaScreen):
+    """List, search and act on access tokens."""
+
+    KIND = "tokens"
+    ACTION_CAPABILITY: ClassVar[dict[str, str]] = {
+        "create": "create", "rotate": "rotate", "edit": "update", "delete": "delete",
+    }
+
+    BINDINGS = [
+        Binding("n", "create", "New", id="tokens.create"),
+        Binding("r", "rotate", "Rotate", id="tokens.rotate"),
+        Binding("e", "edit", "Edit", id="tokens.edit"),
+        Binding("d,delete", "delete", "Delete", id="tokens.delete"),
+        Binding("s", "search", "Search", id="tokens.search"),
+        Binding("v", "verify", "Verify", id="tokens.verify"),
+        Binding("c", "copy_name", "Copy name", show=False, id="tokens.copy"),
+        Binding("x", "list_mode", "Back to list", show=False, id="tokens.list"),
+        Binding("right_square_bracket", "page(1)", "Next", id="tokens.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Prev", id="tokens.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh", show=False, id="tokens.reload"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page = 0
+        self.total: int | None = None
+        self.search: TokenSearch | None = None
+        self.tokens: list[Token] = []
+
+    @property
+    def service(self) -> TokensService:
+        return TokensService(self.ctx.session)
+
+    @property
+    def page_size(self) -> int:
+        return self.ctx.settings.page_size
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(classes="toolbar"):
+            yield Label("User")
+            yield Input(value=self.ctx.user or "", placeholder="user e-mail", id="q-user", compact=True)
+            yield Label("Creator")
+            yield Input(placeholder="creator e-mail", id="q-creator", compact=True)
+        yield Label("", id="pager", classes="pager")
+        table = ResourceTable(self.kind.columns, cell=self._cell, id="tokens-table")
+        table.row_style = self._row_style
+        yield table
+
+    def on_mount(self) -> None:
+        self.query_one(ResourceTable).focus()
+        self.action_reload()
+
+    # -- loading ---------------------------------------------------------------------------
+
+    def action_reload(self) -> None:
+        self.run_api(self._load, group="tokens-load", doing="loading tokens")
+
+    async def _load(self) -> None:
+        user = self.query_one("#q-user", Input).value.strip() or None
+        creator = self.query_one("#q-creator", Input).value.strip() or None
+        if self.search is not None:
+            pages = self.service.search_page(self.search, self.page, self.page_size)
+        else:
+            if not (user or creator):
+                self.query_one("#pager", Label).update("Give a user or a creator (or both), then press enter.")
+                return
+            pages = self.service.list_page(user, creator, self.page, self.page_size)
+        async for page in pages:
+            self._show(page)
+
+    def _show(self, page: Page[Token]) -> None:
+        self.tokens = page.items
+        self.total = page.total
+        self.query_one(ResourceTable).set_rows([self._row(t) for t in page.items])
+        self.show_age(page.age)
+        self._update_pager()
+
+    def _update_pager(self) -> None:
+        now = self.ctx.now_ms()
+        days = self.ctx.settings.expiring_days
+        soon = sum(1 for t in self.tokens if t.expires_within(now, days))
+        masked = sum(1 for t in self.tokens if t.masked)
+        if self.search is not None:
+            parts = [f"search: {self._search_text()}", f"page {self.page + 1}", f"{len(self.tokens)} shown"]
+            if len(self.tokens) == self.page_size:
+                parts.append("] for more")
+        else:
+            total = self.total or 0
+            pages = max(1, -(-total // self.page_size))
+            parts = [f"page {self.page + 1} of {pages}", f"{total} token{'s' if total != 1 else ''}"]
+        if soon:
+            parts.append(f"⚠ {soon} expiring within {days:g} days")
+        if masked:
+            parts.append(f"⊘ {masked} masked")
+        table = self.query_one(ResourceTable)
+        if table.filter_text:
+            parts.append(f"filter {table.filter_text!r}: {len(table.visible_rows)} rows")
+        self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
+
+    def _search_text(self) -> str:
+        assert self.search is not None
+        data = self.search.model_dump(by_alias=True, exclude_none=True, mode="json")
+        return ", ".join(f"{k}={v}" for k, v in data.items())
+
+    # -- rows ------------------------------------------------------------------------------
+
+    def _row(self, token: Token) -> dict[str, Any]:
+        return {"name": token.name, "token": token}
+
+    def _cell(self, row: dict[str, Any], key: str) -> Text:
+        token: Token = row["token"]
+        now = self.ctx.now_ms()
+        if key == "name":
+            text = Text(clean(token.name))
+            if token.masked:
+                text.append(" ⊘")
+            return text
+        if key == "type":
+            return Text(token.token_type)
+        if key == "expires":
+            if token.expires_ms is None:
+                return Text("")
+            label = f"{relative(token.expires_ms, now)} · {absolute(token.expires_ms)}"
+            if token.expired(now):
+                return Text("expired · " + absolute(token.expires_ms), style=theme_style(self.app, "error"))
+            if token.expires_within(now, self.ctx.settings.expiring_days):
+                return Text("⚠ " + label, style=theme_style(self.app, "warning", "bold"))
+            return Text(label)
+        if key == "issued":
+            return Text(absolute(token.issued_ms))
+        value = {"username": token.username, "creator": token.creator, "description": token.description}.get(key)
+        return Text(clean(value or ""), no_wrap=True, overflow="ellipsis")
+
+    def _row_style(self, row: dict[str, Any]) -> str:
+        return "dim italic" if row["token"].masked else ""
+
+    def selected(self) -> Token | None:
+        row = self.query_one(ResourceTable).current_row()
+        return row["token"] if row else None
+
+    def apply_filter(self, text: str) -> None:
+        self.query_one(ResourceTable).set_filter(text)
+        self._update_pager()
+
+    # -- query bar ---------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#q-user, #q-creator")
+    def _list(self, event: Any) -> None:
+        event.stop()
+        self.search = None
+        self.page = 0
+        self.action_reload()
+        self.query_one(ResourceTable).focus()
+
+    def action_list_mode(self) -> None:
+        if self.search is not None:
+            self.search = None
+            self.page = 0
+            self.action_reload()
+
+    def action_page(self, delta: int) -> None:
+        target = self.page + delta
+        if target < 0:
+            return
+        if self.search is None and self.total is not None and target * self.page_size >= max(self.total, 1):
+            return
+        if self.search is not None and delta > 0 and len(self.tokens) < self.page_size:
+            return
+        self.page = target
+        self.action_reload()
+
+    @on(DataTable.RowSelected, "#tokens-table")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        token = self.selected()
+        if token is not None:
+            self.app.push_screen(TokenDetailScreen(token, self.ctx.now_ms(), self.ctx.read_only), self._after_detail)
+
+    def _after_detail(self, action: str | None) -> None:
+        if action:
+            self.call_later(self.run_action, action)
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        current = self.search
+        fields = [
+            FieldSpec("tokenName", "Name (* matches anything)", value=(current.name if current else "") or "", errors=("name",)),
+            FieldSpec("tokenType", "Type", kind="select", options=[("Any", ""), ("NORMAL", "NORMAL"), ("IMPERSONATED", "IMPERSONATED")],
+                      value=(current.token_type.value if current and current.token_type else ""), errors=("token_type",)),
+            FieldSpec("username", "User", value=(current.username if current else "") or ""),
+            FieldSpec("tokenCreator", "Creator", value=(current.creator if current else "") or "", errors=("creator",)),
+            FieldSpec("expiresBefore", "Expires before (from now)", placeholder="e.g. 30d", hint=LIFETIME_HINT, value=(current.expires_before if current else "") or "", errors=("expires_before",)),
+            FieldSpec("expiresLaterThan", "Expires later than (from now)", placeholder="e.g. 1d", value=(current.expires_later_than if current else "") or "", errors=("expires_later_than",)),
+            FieldSpec("issuedBefore", "Issued before (ago)", placeholder="e.g. 90d", value=(current.issued_before if current else "") or "", errors=("issued_before",)),
+        ]
+
+        def build(values: dict[str, Any]) -> TokenSearch:
+            return TokenSearch.model_validate({k: (v or None) for k, v in values.items()})
+
+        async def send(model: TokenSearch) -> TokenSearch:
+            return model
+
+        def done(model: TokenSearch | None) -> None:
+            if model is not None:
+                self.search = model
+                self.page = 0
+                self.action_reload()
+
+        self.app.push_screen(FormScreen("Search tokens", fields, build, send, submit_label="Search"), done)
+
+    def action_create(self) -> None:
+        if self.ctx.read_only:
+            return
+        fields = [
+            FieldSpec("tokenName", "Name (5–25 characters)", errors=("name",), placeholder="e.g. ci-deploy-prod"),
+            FieldSpec("tokenType", "Type", kind="select", options=TYPE_OPTIONS, value="NORMAL", errors=("token_type",)),
+            FieldSpec("username", "For user (e-mail)", visible_when=lambda v: v.get("tokenType") == "IMPERSONATED",
+                      hint="the user the token acts as"),
+            FieldSpec("tokenDescription", "Description", errors=("description",), hint="required for IMPERSONATED: the reason"),
+            FieldSpec("expiryStr", "Lifetime", value="30d", hint=LIFETIME_HINT, errors=("expiry",)),
+        ]
+
+        def build(values: dict[str, Any]) -> TokenCreate:
+            data = dict(values)
+            if data.get("tokenType") != "IMPERSONATED":
+                data.pop("username", None)
+            return TokenCreate.model_validate(data)
+
+        async def send(model: TokenCreate) -> Any:
+            return await self.service.create(model)
+
+        def done(created: Any) -> None:
+            if created is not None:
+                self._show_value(created, "created")
+
+        self.app.push_screen(FormScreen("New access token", fields, build, send, submit_label="Create"), done)
+
+    def _show_value(self, created: Any, verb: str) -> None:
+        value = created.value
+        created.value = ""  # the screen is the only holder from here on
+        self.app.push_screen(ValueScreen(f"Token {created.name} {verb}: its value", value, once=True))
+        self.say(f"Token {created.name} {verb}")
+        self.action_reload_fresh()
+
+    def action_reload_fresh(self) -> None:
+        async def job() -> None:
+            user = self.query_one("#q-user", Input).value.strip() or None
+            creator = self.query_one("#q-creator", Input).value.strip() or None
+            if self.search is not None:
+                pages = self.service.search_page(self.search, self.page, self.page_size, force=True)
+            elif user or creator:
+                pages = self.service.list_page(user, creator, self.page, self.page_size, force=True)
+            else:
+                return
+            async for page in pages:
+                if page.age is None:
+                    self._show(page)
+
+        self.run_api(job, group="tokens-load", doing="refreshing tokens")
+
+    @work(group="tokens-action", exit_on_error=False)
+    async def action_rotate(self) -> None:
+        token = self.selected()
+        if token is None or self.ctx.read_only:
+            return
+        ok = await self.app.push_screen_wait(
+            ConfirmScreen(f"Rotate token {token.name}?",
+                          f"A new value replaces the current one, which stops working at once.\n"
+                          f"Everything else stays: {token.token_type}, user {token.username}, expires {absolute(token.expires_ms)}.",
+                          "Rotate"))
+        if not ok:
+            return
+        try:
+            created = await self.service.rotate(token.name)
+        except ApiError as exc:
+            self.report_error(exc, doing=f"rotating {token.name}")
+            return
+        self._show_value(created, "rotated")
+
+    @work(group="tokens-action", exit_on_error=False)
+    async def action_delete(self) -> None:
+        token = self.selected()
+        if token is None or self.ctx.read_only:
+            return
+        ok = await self.app.push_screen_wait(
+            ConfirmScreen(f"Delete token {token.name}?",
+                          f"{token.token_type} token for {token.username}, created by {token.creator}, "
+                          f"expires {absolute(token.expires_ms)}.\nIt stops working at once. This cannot be undone.",
+                          "Delete"))
+        if not ok:
+            return
+        try:
+            await self.service.delete(token.name)
+        except ApiError as exc:
+            self.report_error(exc, doing=f"deleting {token.name}")
+            return
+        self.say(f"Token {token.name} deleted")
+        self.action_reload_fresh()
+
+    def action_edit(self) -> None:
+        token = self.selected()
+        if token is None or self.ctx.read_only:
+            return
+        issued = absolute(token.issued_ms)
+        fields = [
+            FieldSpec("tokenName", "Name", value=token.name, errors=("name",)),
+            FieldSpec("tokenDescription", "Description", value=token.description or "", errors=("description",)),
+            FieldSpec("expiryStr", "Lifetime from issue", value="", placeholder=token.expiry_str or "e.g. 90d",
+                      hint=f"issued {issued}; leave empty to keep the expiry. " + LIFETIME_HINT, errors=("expiry",)),
+        ]
+
+        def build(values: dict[str, Any]) -> TokenUpdate:
+            change: dict[str, Any] = {}
+            if values["tokenName"] != token.name:
+                change["tokenName"] = values["tokenName"]
+            if values["tokenDescription"] != (token.description or ""):
+                change["tokenDescription"] = values["tokenDescription"]
+            if values["expiryStr"].strip():
+                lifetime = values["expiryStr"].strip()
+                try:
+                    expiry = parse_interval(lifetime).after_ms(token.issued_ms or self.ctx.now_ms())
+                except IntervalError:
+                    expiry = None
+                if expiry is not None and expiry <= self.ctx.now_ms():
+                    raise ValueError(f"{lifetime} after the issue time ({issued}) is already past: choose a longer lifetime")
+                change["expiryStr"] = lifetime
+            return TokenUpdate.model_validate(change)
+
+        async def send(model: TokenUpdate) -> TokenUpdate:
+            await self.service.update(token.name, model)
+            return model
+
+        def done(model: TokenUpdate | None) -> None:
+            if model is not None:
+                self.say(f"Token {model.name or token.name} updated")
+                self.action_reload_fresh()
+
+        self.app.push_screen(FormScreen(f"Edit token {token.name}", fields, build, send, submit_label="Save"), done)
+
+    def action_verify(self) -> None:
+        fields = [FieldSpec("value", "Token value (rna_…)", kind="password", hint="paste the value; it is sent to the server only")]
+
+        def build(values: dict[str, Any]) -> str:
+            value = values["value"].strip()
+            if not value.startswith("rna_") or len(value) < 8:
+                raise ValueError("value: token values start with rna_")
+            return value
+
+        async def send(value: str) -> Any:
+            return await self.service.verify(value)
+
+        def done(result: Any) -> None:
+            if result is None:
+                return
+            if result.valid and result.token is not None:
+                t = result.token
+                body = (f"Name     {t.name}\nType     {t.token_type}\nUser     {t.username}\nCreator  {t.creator}\n"
+                        f"Issued   {absolute(t.issued_ms)}\nExpires  {absolute(t.expires_ms)} ({relative(t.expires_ms, self.ctx.now_ms())})")
+                if t.masked:
+                    body += "\n\n⊘ Some details are masked: you may not view this token's owner."
+                self.app.push_screen(MessageScreen("✓ The token is valid", clean_block(body), tone="good"))
+            else:
+                self.app.push_screen(MessageScreen("✗ The token is not valid", clean_block(result.reason or "unknown reason"), tone="bad"))
+
+        self.app.push_screen(FormScreen("Verify a token", fields, build, send, submit_label="Verify"), done)
+
+    def action_copy_name(self) -> None:
+        token = self.selected()
+        if token is not None:
+            self.app.copy_text(token.name, f"token name {token.name}")  # type: ignore[attr-defined]
+
+
+def clean_block(text: str) -> str:
+    """Clean each line of a multi-line block (keeping the line breaks)."""
+    return "\n".join(clean(line) for line in text.split("\n"))
+
+
+class TokenDetailScreen(ModalScreen[str | None]):
+    """Every field of one token, with its actions."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Close", id="token_detail.close"),
+        Binding("r", "choose('rotate')", "Rotate", id="token_detail.rotate"),
+        Binding("e", "choose('edit')", "Edit", id="token_detail.edit"),
+        Binding("d", "choose('delete')", "Delete", id="token_detail.delete"),
+        Binding("c", "choose('copy_name')", "Copy name", id="token_detail.copy"),
+    ]
+
+    DEFAULT_CSS = """
+    TokenDetailScreen { align: center middle; }
+    TokenDetailScreen > Vertical { width: 90; max-width: 98%; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
+    TokenDetailScreen #detail-title { text-style: bold; margin-bottom: 1; }
+    TokenDetailScreen #detail-hint { color: $text-muted; margin-top: 1; }
+    """
+
+    def __init__(self, token: Token, now_ms: int, read_only: bool) -> None:
+        super().__init__()
+        self.token = token
+        self.now_ms = now_ms
+        self.read_only = read_only
+
+    def compose(self) -> ComposeResult:
+        t = self.token
+        lines = [
+            ("Name", t.name), ("Type", t.token_type), ("User", t.username or ""), ("Creator", t.creator or ""),
+            ("Description", t.description or ""), ("Lifetime", t.expiry_str or ""),
+            ("Issued", f"{absolute(t.issued_ms)} ({relative(t.issued_ms, self.now_ms)})"),
+            ("Expires", f"{absolute(t.expires_ms)} ({relative(t.expires_ms, self.now_ms)})"),
+        ]
+        body = Text()
+        for label, value in lines:
+            body.append(f"{label:<12}", style="bold")
+            body.append(clean(value) + "\n")
+        if t.masked:
+            body.append("\n⊘ Masked: you may not view some details of this token.\n", style="italic")
+        if t.expires_within(self.now_ms, 7):
+            body.append("\n⚠ Expires within 7 days.\n", style="bold")
+        hint = "c copy name · escape close" if self.read_only else "r rotate · e edit · d delete · c copy name · escape close"
+        with Vertical():
+            yield Label(Text(f"Token {clean(t.name)}"), id="detail-title")
+            yield Static(body, id="detail-body")
+            yield Label(hint, id="detail-hint")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and self.read_only and parameters and parameters[0] != "copy_name":
+            return False
+        return True
+
+    def action_choose(self, action: str) -> None:
+        self.dismiss(action)

@@ -1,0 +1,1 @@
+"""Reusable widgets: resource table, forms, confirmations, the data grid."""

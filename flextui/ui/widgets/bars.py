@@ -1,0 +1,129 @@
+"""The header (profile, read-only badge, colour cue, area) and the status line.
+
+The status line answers the questions a support engineer asks of a screen:
+who am I signed in as, is anything loading, how old is what I see, and what
+went wrong last. Every text here is built from `Text`, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.reactive import reactive
+from textual.widgets import Label, Static
+
+from flextui.textutil import age_text, clean
+
+
+class TitleBar(Horizontal):
+    """`flextui │ profile │ READ-ONLY │ Area`   user."""
+
+    DEFAULT_CSS = """
+    TitleBar { height: 1; background: $panel; }
+    TitleBar > Label { padding: 0 1; height: 1; }
+    TitleBar > #tb-app { text-style: bold; color: $primary; }
+    TitleBar > #tb-profile { text-style: bold; }
+    TitleBar > #tb-profile.cue-error { background: $error; color: $text; }
+    TitleBar > #tb-profile.cue-warning { background: $warning; color: $text; }
+    TitleBar > #tb-profile.cue-success { background: $success; color: $text; }
+    TitleBar > #tb-profile.cue-primary { background: $primary; color: $text; }
+    TitleBar > #tb-profile.cue-accent { background: $accent; color: $text; }
+    TitleBar > #tb-profile.cue-secondary { background: $secondary; color: $text; }
+    TitleBar > #tb-ro { background: $warning; color: $text; text-style: bold; }
+    TitleBar > #tb-area { color: $text; width: 1fr; }
+    TitleBar > #tb-user { color: $text-muted; }
+    """
+
+    area: reactive[str] = reactive("", layout=True)
+
+    def __init__(self, profile: str, user: str | None, read_only: bool, cue: str) -> None:
+        super().__init__(id="titlebar")
+        self._profile = profile
+        self._user = user
+        self._read_only = read_only
+        self._cue = cue
+
+    def compose(self) -> ComposeResult:
+        yield Label("flextui", id="tb-app")
+        profile = Label(Text(clean(self._profile)), id="tb-profile")
+        if self._cue != "none":
+            profile.add_class(f"cue-{self._cue}")
+        yield profile
+        if self._read_only:
+            yield Label("READ-ONLY", id="tb-ro")
+        yield Label("", id="tb-area")
+        yield Label(Text(clean(self._user or "")), id="tb-user")
+
+    def watch_area(self, area: str) -> None:
+        if self.is_mounted:
+            self.query_one("#tb-area", Label).update(Text("▸ " + clean(area)))
+
+
+class StatusLine(Horizontal):
+    """user · activity · data age · last error."""
+
+    DEFAULT_CSS = """
+    StatusLine { height: 1; background: $panel; color: $text-muted; }
+    StatusLine > Label { padding: 0 1; height: 1; }
+    StatusLine > #st-activity { color: $accent; }
+    StatusLine > #st-age { color: $text-muted; }
+    StatusLine > #st-age.-stale { color: $warning; }
+    StatusLine > #st-error { color: $error; width: 1fr; }
+    StatusLine > #st-info { color: $text; width: 1fr; }
+    """
+
+    in_flight: reactive[int] = reactive(0)
+    age: reactive[float | None] = reactive(None, always_update=True)
+    shown: reactive[bool] = reactive(False)
+    error: reactive[str] = reactive("")
+    info: reactive[str] = reactive("")
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="st-activity")
+        yield Label("", id="st-age")
+        yield Label("", id="st-error")
+        yield Label("", id="st-info")
+
+    def on_mount(self) -> None:
+        self.query_one("#st-info").display = False
+
+    def watch_in_flight(self, n: int) -> None:
+        if self.is_mounted:
+            self.query_one("#st-activity", Label).update("⟳ loading" if n == 1 else (f"⟳ {n} requests" if n else "● idle"))
+
+    def set_age(self, age: float | None) -> None:
+        """Show the age of what is on screen (None = fresh)."""
+        self.shown = True
+        self.age = age
+
+    def watch_age(self, age: float | None) -> None:
+        if self.is_mounted and self.shown:
+            label = self.query_one("#st-age", Label)
+            label.update(age_text(age))
+            label.set_class(age is not None and age >= 300, "-stale")
+
+    def watch_error(self, error: str) -> None:
+        if self.is_mounted:
+            self.query_one("#st-error", Label).update(Text("✗ " + clean(error)) if error else "")
+            self.query_one("#st-error").display = bool(error) or not self.info
+            self.query_one("#st-info").display = not error and bool(self.info)
+
+    def watch_info(self, info: str) -> None:
+        if self.is_mounted:
+            self.query_one("#st-info", Label).update(Text(clean(info)))
+            self.query_one("#st-info").display = not self.error and bool(info)
+            self.query_one("#st-error").display = bool(self.error) or not info
+
+
+class Hint(Static):
+    """A one-line muted hint or inline error under a form field."""
+
+    DEFAULT_CSS = """
+    Hint { color: $text-muted; height: auto; padding: 0 1; }
+    Hint.-error { color: $error; }
+    """
+
+    def show(self, text: str, *, error: bool = False) -> None:
+        self.update(Text(clean(text)))
+        self.set_class(error, "-error")

@@ -1,0 +1,156 @@
+"""Modal dialogs: confirm a destructive action (naming what is destroyed), show a value.
+
+`ConfirmScreen` focuses Cancel, so an absent-minded Enter never destroys
+anything. `ValueScreen` shows a value to read or select by hand: a new token
+value (shown once), or the clipboard fallback for terminals without OSC 52.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static, TextArea
+
+from flextui.textutil import clean
+from flextui.ui import clipboard
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask before acting: `title`, what is affected, and the verb on the button."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss(False)", "Cancel", id="confirm.cancel"),
+        Binding("y", "confirm", "Yes", show=False, id="confirm.yes"),
+    ]
+
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Vertical { width: 72; max-width: 95%; height: auto; border: thick $error; background: $surface; padding: 1 2; }
+    ConfirmScreen.-safe > Vertical { border: thick $primary; }
+    ConfirmScreen #confirm-title { text-style: bold; margin-bottom: 1; }
+    ConfirmScreen #confirm-body { margin-bottom: 1; }
+    ConfirmScreen Horizontal { height: auto; align-horizontal: right; }
+    ConfirmScreen Button { margin-left: 2; }
+    """
+
+    def __init__(self, title: str, body: str, verb: str = "Delete", *, danger: bool = True) -> None:
+        super().__init__()
+        self._title = title
+        self._body = body
+        self._verb = verb
+        self._danger = danger
+
+    def compose(self) -> ComposeResult:
+        if not self._danger:
+            self.add_class("-safe")
+        with Vertical():
+            yield Label(Text(clean(self._title)), id="confirm-title")
+            yield Static(Text(self._body), id="confirm-body")
+            with Horizontal():
+                yield Button("Cancel", id="cancel")
+                yield Button(self._verb, id="confirm", variant="error" if self._danger else "primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm")
+
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+
+class ValueScreen(ModalScreen[None]):
+    """Show a value to copy or select by hand; `once` adds the shown-once warning."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="value.close"),
+        Binding("c", "copy", "Copy", id="value.copy"),
+    ]
+
+    DEFAULT_CSS = """
+    ValueScreen { align: center middle; }
+    ValueScreen > Vertical { width: 90; max-width: 98%; height: auto; max-height: 90%; border: thick $accent; background: $surface; padding: 1 2; }
+    ValueScreen #value-title { text-style: bold; }
+    ValueScreen #value-warning { color: $warning; text-style: bold; margin: 1 0; }
+    ValueScreen TextArea { height: auto; max-height: 12; min-height: 3; }
+    ValueScreen #value-note { color: $text-muted; margin-top: 1; }
+    ValueScreen Horizontal { height: auto; align-horizontal: right; margin-top: 1; }
+    ValueScreen Button { margin-left: 2; }
+    """
+
+    def __init__(self, title: str, value: str, *, once: bool = False, note: str = "") -> None:
+        super().__init__()
+        self._title = title
+        self._value = value
+        self._once = once
+        self._note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text(clean(self._title)), id="value-title")
+            if self._once:
+                yield Label(
+                    "⚠ This value is shown once. Copy it now: it cannot be read again, and flextui never stores it.",
+                    id="value-warning",
+                )
+            area = TextArea(self._value, read_only=True, soft_wrap=True, id="value-text", show_line_numbers=False)
+            yield area
+            yield Label(Text(self._note or "Select the text with the mouse (shift+drag in most terminals) if copying does not reach your clipboard."), id="value-note")
+            with Horizontal():
+                yield Button("Copy", id="copy", variant="primary")
+                yield Button("Done", id="done")
+
+    def on_mount(self) -> None:
+        self.query_one("#copy", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "copy":
+            self.action_copy()
+        else:
+            self.action_close()
+
+    def action_copy(self) -> None:
+        result = clipboard.copy(self.app, self._value)
+        if result.sent:
+            self.app.notify(f"Copied {result.size} characters via OSC 52", markup=False)
+        else:
+            self.app.notify(f"Could not copy: {result.reason}. Select the text by hand.", severity="warning", markup=False)
+
+    def action_close(self) -> None:
+        self._value = ""
+        self.dismiss(None)
+
+
+class MessageScreen(ModalScreen[None]):
+    """A titled message (e.g. a verification result); any of escape/enter closes it."""
+
+    BINDINGS = [Binding("escape,enter", "dismiss", "Close", id="message.close")]
+
+    DEFAULT_CSS = """
+    MessageScreen { align: center middle; }
+    MessageScreen > Vertical { width: 80; max-width: 96%; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
+    MessageScreen.-bad > Vertical { border: thick $error; }
+    MessageScreen.-good > Vertical { border: thick $success; }
+    MessageScreen #message-title { text-style: bold; margin-bottom: 1; }
+    """
+
+    def __init__(self, title: str, body: str, *, tone: str = "") -> None:
+        super().__init__()
+        self._title = title
+        self._body = body
+        self._tone = tone
+
+    def compose(self) -> ComposeResult:
+        if self._tone:
+            self.add_class(f"-{self._tone}")
+        with Vertical():
+            yield Label(Text(clean(self._title)), id="message-title")
+            yield Static(Text(self._body), id="message-body")
+            yield Button("Close", id="message-close")
+
+    def on_button_pressed(self) -> None:
+        self.dismiss(None)

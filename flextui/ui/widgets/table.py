@@ -1,0 +1,100 @@
+"""A resource table: rows are dicts, cells are `Text`, and `/` filters what is shown.
+
+Resource lists are paged (tens to a few hundred rows at a time), which the
+built-in DataTable handles well; the data-report results use the virtual
+`DataGrid` instead. Cells are always `rich.text.Text` built from cleaned
+strings, so server data is never parsed as markup and never emits control
+characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import DataTable
+
+from flextui.kinds import Column
+from flextui.textutil import clean
+
+CellFn = Callable[[dict[str, Any], str], Text | str]
+
+
+def matches(row: dict[str, Any], text: str, columns: Sequence[Column]) -> bool:
+    """Whether a row matches a `/` filter: case-insensitive substring; `!` inverts."""
+    inverse = text.startswith("!")
+    needle = (text[1:] if inverse else text).strip().lower()
+    if not needle:
+        return True
+    found = any(needle in clean(row.get(c.key)).lower() for c in columns)
+    return found != inverse
+
+
+class ResourceTable(DataTable[Any]):
+    """A DataTable of row dicts with columns from the kinds registry."""
+
+    BINDINGS = [
+        Binding("end", "scroll_bottom", "Last row", show=False, id="table.last"),
+        Binding("home", "scroll_top", "First row", show=False, id="table.first"),
+    ]
+
+    DEFAULT_CSS = """
+    ResourceTable { height: 1fr; }
+    """
+
+    def __init__(self, columns: Sequence[Column], *, cell: CellFn | None = None, row_key: str = "name", id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self.spec = list(columns)
+        self.cell_fn = cell
+        self.row_key = row_key
+        self.rows_all: list[dict[str, Any]] = []
+        self.filter_text = ""
+        self.row_style: Callable[[dict[str, Any]], str] | None = None
+
+    def on_mount(self) -> None:
+        for column in self.spec:
+            self.add_column(column.title, key=column.key, width=column.width)
+
+    def _cell(self, row: dict[str, Any], key: str) -> Text:
+        value = self.cell_fn(row, key) if self.cell_fn else row.get(key)
+        if isinstance(value, Text):
+            return value
+        return Text(clean(value), no_wrap=True, overflow="ellipsis")
+
+    def set_rows(self, rows: list[dict[str, Any]], *, keep_cursor: bool = True) -> None:
+        """Replace the rows, keeping the cursor on the same item when it is still there."""
+        current = self.current_row() if keep_cursor else None
+        self.rows_all = list(rows)
+        self._refill(current)
+
+    def set_filter(self, text: str) -> None:
+        current = self.current_row()
+        self.filter_text = text
+        self._refill(current)
+
+    @property
+    def visible_rows(self) -> list[dict[str, Any]]:
+        return [r for r in self.rows_all if matches(r, self.filter_text, self.spec)]
+
+    def _refill(self, current: dict[str, Any] | None) -> None:
+        self.clear()
+        target = 0
+        for index, row in enumerate(self.visible_rows):
+            cells = [self._cell(row, c.key) for c in self.spec]
+            style = self.row_style(row) if self.row_style else ""
+            if style:
+                for cell in cells:
+                    cell.stylize(style)
+            self.add_row(*cells, key=str(index))
+            if current is not None and row.get(self.row_key) == current.get(self.row_key):
+                target = index
+        if self.row_count:
+            self.move_cursor(row=target, animate=False)
+
+    def current_row(self) -> dict[str, Any] | None:
+        rows = self.visible_rows
+        if not rows or self.cursor_row < 0 or self.cursor_row >= len(rows):
+            return None
+        return rows[self.cursor_row]

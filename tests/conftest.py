@@ -1,0 +1,115 @@
+"""Shared fixtures: a frozen-clock world, its simulator, and sessions against it.
+
+The environment is cleaned before anything imports Textual, whose constants
+are read at import time (NO_COLOR or TEXTUAL_THEME would change snapshots).
+Caches, config and keyrings live in temporary directories: no test touches
+the user's files or the internet.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("NO_COLOR", "TEXTUAL_THEME", "TEXTUAL_COLOR_SYSTEM", "TEXTUAL_ANIMATIONS", "TEXTUAL_FPS", "FORCE_COLOR",
+             "FLEXTUI_PASSWORD", "FLEXTUI_TOKEN", "FLEXTUI_PROFILE", "FLEXTUI_CONFIG"):
+    os.environ.pop(_var, None)
+
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from flextui.api.cache import PageCache
+from flextui.api.http import RetryPolicy, Session
+from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
+from flextui.sim.faults import FaultPlan
+from flextui.sim.world import ADMIN, Clock, World
+
+FIXED_NOW_MS = int(datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc).timestamp() * 1000)
+
+
+@pytest.fixture(autouse=True)
+def _private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point config, cache and state directories at a temporary home."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(FIXED_NOW_MS)
+
+
+@pytest.fixture
+def world(clock: Clock) -> World:
+    return World(seed=7, scale=1.0, clock=clock)
+
+
+@pytest.fixture
+def faults() -> FaultPlan:
+    return FaultPlan()
+
+
+@pytest.fixture
+def sim_app(world: World, faults: FaultPlan) -> Any:
+    return create_app(world, faults=faults)
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> PageCache:
+    return PageCache(tmp_path / "cache.sqlite3")
+
+
+def make_session(app: Any, *, user: tuple[str, str] = ADMIN, cache: PageCache | None = None, **kwargs: Any) -> Session:
+    """A session on the in-process simulator as `user` (fast retries for tests)."""
+    kwargs.setdefault("retry", RetryPolicy(attempts=3, backoff=0.001))
+    return Session(
+        SIM_BASE_URL,
+        auth=httpx.BasicAuth(*user),
+        user=user[0],
+        transport=in_process_transport(app),
+        cache=cache,
+        **kwargs,
+    )
+
+
+@pytest.fixture
+async def session(sim_app: Any, cache: PageCache) -> AsyncIterator[Session]:
+    s = make_session(sim_app, cache=cache)
+    yield s
+    await s.aclose()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def live_server(world: World) -> Iterator[str]:
+    """The simulator over real HTTP on loopback; yields its base URL."""
+    import uvicorn
+
+    port = _free_port()
+    config = uvicorn.Config(create_app(world), host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("simulator did not start")
+        time.sleep(0.01)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=5)

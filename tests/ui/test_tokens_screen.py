@@ -1,0 +1,359 @@
+"""Pilot tests of the tokens area: every action, as a user drives it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Input, Select
+
+from flextui.sim.tokens import token_store
+from flextui.sim.world import ADMIN, CUSTOMER
+from flextui.ui.screens.tokens import TokenDetailScreen, TokensScreen
+from flextui.ui.widgets.bars import StatusLine
+from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
+from flextui.ui.widgets.forms import FormScreen
+from flextui.ui.widgets.table import ResourceTable
+from tests.ui.conftest import build_app, settle, world_of
+
+
+def table(app: Any) -> ResourceTable:
+    return app.screen.query_one(ResourceTable)
+
+
+def names(app: Any) -> list[str]:
+    return [row["name"] for row in table(app).visible_rows]
+
+
+def pager(app: Any) -> str:
+    return str(app.screen.query_one("#pager").render())
+
+
+async def fill(pilot: Any, field: str, text: str) -> None:
+    widget = pilot.app.screen.query_one(f"#field-{field}")
+    if isinstance(widget, Select):
+        widget.value = text
+    else:
+        assert isinstance(widget, Input)
+        widget.value = text
+    await pilot.pause()
+
+
+async def test_lists_tokens_of_the_signed_in_user_with_count() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TokensScreen)
+        store = token_store(world_of(app))
+        now = world_of(app).now_ms()
+        expected = sorted(t.name for t in store.by_name.values() if t.username == ADMIN[0] and t.expiry_ms > now)
+        assert names(app) == expected
+        assert f"{len(expected)} tokens" in pager(app)
+        assert "page 1 of 1" in pager(app)
+        assert "expiring within 7 days" in pager(app)
+
+
+async def test_expiring_soon_is_marked_and_expired_is_hidden() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        rows = {row["name"]: row for row in table(app).visible_rows}
+        soon = [n for n, r in rows.items() if "⚠" in table(app)._cell(r, "expires").plain]
+        assert soon, "some of admin's tokens expire within days"
+        assert all(not r["token"].expired(world_of(app).now_ms()) for r in rows.values())
+
+
+async def test_masked_rows_are_marked_for_a_customer() -> None:
+    app = build_app(as_user="customer")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        masked = [r for r in table(app).visible_rows if r["token"].masked]
+        assert masked, "the customer sees the impersonated token made for them, masked"
+        assert "⊘" in table(app)._cell(masked[0], "name").plain
+        assert "masked" in pager(app)
+
+
+async def test_create_normal_token_shows_value_once_and_never_caches_it() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        assert isinstance(app.screen, FormScreen)
+        await fill(pilot, "tokenName", "ui-created-token")
+        await fill(pilot, "expiryStr", "90d")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, ValueScreen)
+        store = token_store(world_of(app))
+        created = store.by_name["ui-created-token"]
+        shown = app.screen.query_one("#value-text").text
+        assert shown == created.value
+        assert "shown once" in str(app.screen.query_one("#value-warning").render())
+        cache = app.ctx.session.cache
+        rows = cache._db.execute("SELECT body FROM pages").fetchall()
+        assert rows and all(created.value not in body for (body,) in rows)
+        await pilot.press("c")
+        assert app.clipboard == created.value
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, TokensScreen)
+        assert "ui-created-token" in names(app)
+
+
+async def test_create_validates_inline_before_any_request() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        sent = app.ctx.session.requests_sent
+        await pilot.press("n")
+        await fill(pilot, "tokenName", "abc")
+        await fill(pilot, "expiryStr", "3Y")
+        hint = app.screen.query_one("#hint-tokenName")
+        assert "5 to 25" in str(hint.render())
+        assert "cannot read" in str(app.screen.query_one("#hint-expiryStr").render())
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, FormScreen), "the form stays open with the input kept"
+        assert app.screen.query_one("#field-tokenName", Input).value == "abc"
+        assert app.ctx.session.requests_sent == sent
+
+
+async def test_impersonated_needs_description_and_user() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await fill(pilot, "tokenName", "support-case-42")
+        await fill(pilot, "tokenType", "IMPERSONATED")
+        assert app.screen.query_one("#row-username").display
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, FormScreen)
+        assert "description" in str(app.screen.query_one("#hint-tokenDescription").render()).lower()
+        await fill(pilot, "tokenDescription", "Support case 42")
+        await fill(pilot, "username", CUSTOMER[0])
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, ValueScreen)
+        token = token_store(world_of(app)).by_name["support-case-42"]
+        assert token.token_type == "IMPERSONATED" and token.username == CUSTOMER[0] and token.creator == ADMIN[0]
+
+
+async def test_server_error_is_shown_next_to_its_field() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        existing = names(app)[0]
+        await pilot.press("n")
+        await fill(pilot, "tokenName", existing)
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, FormScreen)
+        assert "already exists" in str(app.screen.query_one("#hint-tokenName").render())
+        assert app.screen.query_one("#field-tokenName", Input).value == existing
+
+
+async def test_rotate_confirms_then_shows_new_value() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        name = names(app)[0]
+        old = token_store(world_of(app)).by_name[name].value
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert name in str(app.screen.query_one("#confirm-title").render())
+        await pilot.press("escape")
+        await settle(pilot)
+        assert token_store(world_of(app)).by_name[name].value == old
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert isinstance(app.screen, ValueScreen)
+        new = token_store(world_of(app)).by_name[name].value
+        assert new != old and app.screen.query_one("#value-text").text == new
+
+
+async def test_delete_confirmation_names_the_token() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        name = names(app)[0]
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert name in str(app.screen.query_one("#confirm-title").render())
+        assert "cannot be undone" in str(app.screen.query_one("#confirm-body").render())
+        await pilot.press("enter")  # focus is on Cancel: enter must not delete
+        await settle(pilot)
+        assert name in token_store(world_of(app)).by_name
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert name not in token_store(world_of(app)).by_name
+        assert name not in names(app)
+
+
+async def test_edit_renames_and_changes_description() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        name = names(app)[0]
+        await pilot.press("e")
+        await pilot.pause()
+        await fill(pilot, "tokenName", "renamed-token")
+        await fill(pilot, "tokenDescription", "new words")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        store = token_store(world_of(app)).by_name
+        assert name not in store and store["renamed-token"].description == "new words"
+        assert "renamed-token" in names(app)
+
+
+async def test_edit_refuses_a_lifetime_already_past() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        old_rows = [r for r in table(app).visible_rows if r["token"].issued_ms < world_of(app).now_ms() - 5 * 86_400_000]
+        table(app).move_cursor(row=table(app).visible_rows.index(old_rows[0]))
+        sent = app.ctx.session.requests_sent
+        await pilot.press("e")
+        await pilot.pause()
+        await fill(pilot, "expiryStr", "1h")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, FormScreen)
+        assert "already past" in str(app.screen.query_one("#form-error").render())
+        assert app.ctx.session.requests_sent == sent
+
+
+async def test_verify_valid_and_invalid_values() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        value = token_store(world_of(app)).by_name[names(app)[0]].value
+        await pilot.press("v")
+        await fill(pilot, "value", value)
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, MessageScreen)
+        assert "valid" in str(app.screen.query_one("#message-title").render())
+        assert names(app.screen_stack[-2])[0] if False else True
+        await pilot.press("escape")
+        await pilot.press("v")
+        await fill(pilot, "value", "rna_" + "0" * 44)
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert "not valid" in str(app.screen.query_one("#message-title").render())
+
+
+async def test_search_by_name_pattern() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await fill(pilot, "tokenName", "ci-deploy*")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        shown = names(app)
+        assert shown and all(n.startswith("ci-deploy") for n in shown)
+        assert "search: tokenName=ci-deploy*" in pager(app)
+        await pilot.press("x")
+        await settle(pilot)
+        assert "page 1 of" in pager(app)
+
+
+async def test_filter_and_inverse_filter() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        everything = names(app)
+        first = everything[0]
+        await pilot.press("slash")
+        await pilot.press(*first)
+        await pilot.pause()
+        assert names(app) == [first]
+        bar = app.screen.query_one("#filterbar", Input)
+        bar.value = "!" + first
+        await pilot.pause()
+        assert first not in names(app) and len(names(app)) == len(everything) - 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert names(app) == everything
+
+
+async def test_read_only_hides_and_refuses_changes() -> None:
+    app = build_app(read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "READ-ONLY" in str(app.screen.query_one("#tb-ro").render())
+        before = dict(token_store(world_of(app)).by_name)
+        for key in ("n", "r", "e", "d"):
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, TokensScreen), key
+        assert token_store(world_of(app)).by_name.keys() == before.keys()
+        bindings = {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}
+        assert not {"create", "rotate", "edit", "delete"} & bindings
+
+
+async def test_detail_view_and_its_actions() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        name = names(app)[0]
+        table(app).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TokenDetailScreen)
+        body = str(app.screen.query_one("#detail-body").render())
+        assert name in body and "Expires" in body
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+
+
+async def test_server_strings_never_parsed_as_markup() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        store = token_store(world_of(app))
+        token = store.by_name[names(app)[0]]
+        token.description = "[/] \x1b[2J [bold]x[/bold]"
+        app.screen.action_reload_fresh()
+        await settle(pilot)
+        row = next(r for r in table(app).visible_rows if r["name"] == token.name)
+        assert table(app)._cell(row, "description").plain == "[/] ␛[2J [bold]x[/bold]"
+        text = app.export_screenshot()
+        assert "\x1b[2J" not in text
+
+
+async def test_network_fault_is_reported_not_fatal() -> None:
+    from flextui.sim.faults import FaultPlan
+
+    app = build_app()
+    plan = FaultPlan()
+    app.ctx.extras["sim_app"].plan = plan
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        plan.add(r"GET /flexnet/uar/v1/tokens", drop=True, times=10)
+        app.screen.action_reload_fresh()
+        await settle(pilot)
+        assert app.is_running
+        assert "cannot reach" in str(app.screen.query_one(StatusLine).error)
+
+
+async def test_paging_with_brackets() -> None:
+    app = build_app()
+    app.ctx.settings.page_size = 3
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = names(app)
+        assert len(first) == 3 and "page 1 of" in pager(app)
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert "page 2 of" in pager(app) and names(app) != first
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        assert names(app) == first
