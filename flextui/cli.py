@@ -314,7 +314,7 @@ async def cmd_headless(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         if args.command == "report":
-            from flextui.headless import run_report
+            from flextui.headless.reports import run_report
 
             return await run_report(ctx, args)
         from flextui import kinds
@@ -324,7 +324,8 @@ async def cmd_headless(args: argparse.Namespace) -> int:
             listable = ", ".join(k.id for k in kinds.KINDS if k.has_lister)
             sys.stderr.write(f"flextui: cannot list {args.kind!r}; try one of: {listable}\n")
             return EXIT_USAGE
-        rows = kind.lister_function()(ctx.session, args) if not getattr(kind.lister_function(), "wants_context", False) else kind.lister_function()(ctx, args)
+        lister = kind.lister_function()
+        rows = lister(ctx, args) if getattr(lister, "wants_context", False) else lister(ctx.session, args)
         count = await emit(rows, args.format, [c.key for c in kind.columns], limit=args.limit)
         if count == 0:
             sys.stderr.write("no rows\n")
@@ -341,15 +342,22 @@ async def cmd_headless(args: argparse.Namespace) -> int:
 
 async def emit(rows: AsyncIterator[dict[str, Any]], fmt: str, preferred: list[str], *, limit: int | None = None, out: Any = None) -> int:
     """Stream rows to stdout in a format; return how many were written."""
-    from flextui.export import TableWriter, writer_for
+    from flextui.export import format_for
+    from flextui.tableout import TableWriter
 
     out = out or sys.stdout
-    writer = TableWriter(out, preferred) if fmt == "table" else writer_for(fmt)(out)
+    writer = None
     count = 0
     async for row in rows:
         if limit is not None and count >= limit:
             break
-        writer.write(row)
+        if writer is None:
+            columns = [k for k in preferred if k in row] + [k for k in row if k not in preferred]
+            writer = TableWriter(out, columns) if fmt == "table" else format_for(fmt).open(out, columns)
+        writer.write([row])
         count += 1
-    writer.close()
+    if writer is not None:
+        writer.close()
+    elif fmt == "json":
+        out.write("[]\n")
     return count

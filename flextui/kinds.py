@@ -95,7 +95,7 @@ KINDS: tuple[Kind, ...] = (
         (C("name", "Name", 25), C("type", "Type", 12), C("expires", "Expires", 27), C("username", "User", 28),
          C("creator", "Creator", 28), C("issued", "Issued", 16), C("description", "Description", 30)),
         frozenset({"list", "search", "get", "create", "update", "delete", "rotate", "verify", "export"}),
-        screen="flextui.ui.screens.tokens:TokensScreen", lister="flextui.headless:get_tokens",
+        screen="flextui.ui.screens.tokens:TokensScreen", lister="flextui.headless.tokens:get_tokens",
     ),
     Kind(
         "projects", "Registry projects", ("project", "proj", "registry"), "registry",
@@ -103,7 +103,7 @@ KINDS: tuple[Kind, ...] = (
         (C("name", "Project", 32), C("repo_count", "Repos", 6), C("chart_count", "Charts", 6),
          C("creation_time", "Created", 20), C("update_time", "Updated", 20)),
         frozenset({"list", "get", "export"}),
-        screen="flextui.ui.screens.registry:ProjectsScreen", lister="flextui.headless:get_projects",
+        screen="flextui.ui.screens.registry:ProjectsScreen", lister="flextui.headless.registry:get_projects",
     ),
     Kind(
         "charts", "Helm charts", ("chart",), "registry", "Helm charts of a registry project",
@@ -118,18 +118,18 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "artifacts", "Artifacts", ("artifact",), "registry", "Artifacts (tags, digests, sizes) of a repository",
         (C("digest", "Digest", 20), C("tags", "Tags", 20), C("size", "Size", 10), C("push_time", "Pushed", 20), C("pull_time", "Pulled", 20)),
-        frozenset({"list", "export"}), lister="flextui.headless:get_artifacts", argument="PROJECT/REPOSITORY",
+        frozenset({"list", "export"}), lister="flextui.headless.registry:get_artifacts", argument="PROJECT/REPOSITORY",
     ),
     Kind(
         "members", "Project members", ("member",), "registry", "Who can pull from a registry project",
         (C("entity_name", "Member", 36), C("role_name", "Role", 16), C("entity_type", "Type", 6)),
         frozenset({"list", "export"}), screen="flextui.ui.screens.registry:ProjectScreen",
-        lister="flextui.headless:get_members", argument="PROJECT",
+        lister="flextui.headless.registry:get_members", argument="PROJECT",
     ),
     Kind(
         "downloads", "Download log", ("download", "dl"), "registry", "End customers' downloads across projects, per day",
         (C("timestamp", "When", 20), C("artifact", "Artifact", 36), C("username", "User", 28), C("account", "Account", 20)),
-        frozenset({"list", "export"}), screen="flextui.ui.screens.registry:DownloadsScreen", lister="flextui.headless:get_downloads",
+        frozenset({"list", "export"}), screen="flextui.ui.screens.registry:DownloadsScreen", lister="flextui.headless.registry:get_downloads",
     ),
     Kind(
         "secret", "Registry secret", ("secrets",), "registry", "Your registry secret: reveal, copy, reset; event status",
@@ -147,18 +147,18 @@ KINDS: tuple[Kind, ...] = (
         (C("entitlement_id", "Entitlement", 16), C("account", "Account", 24), C("status", "Status", 10),
          C("line_items", "Items", 6), C("created", "Created", 12)),
         frozenset({"list", "get", "create", "add", "policies", "properties", "maintenance", "export"}),
-        screen="flextui.ui.screens.entitlements:EntitlementsScreen", lister="flextui.headless:get_entitlements", argument="[ACCOUNT]",
+        screen="flextui.ui.screens.entitlements:EntitlementsScreen", lister="flextui.headless.entitlements:get_entitlements", argument="[ACCOUNT]",
     ),
     Kind(
         "line-items", "Line items", ("lineitems", "li"), "entitlements", "Line items of an entitlement",
         (C("activation_id", "Activation ID", 22), C("product", "Product", 24), C("quantity", "Qty", 6),
          C("start_date", "Start", 10), C("expiry_date", "Expiry", 10), C("state", "State", 10)),
-        frozenset({"list", "export"}), lister="flextui.headless:get_line_items", argument="ENTITLEMENT",
+        frozenset({"list", "export"}), lister="flextui.headless.entitlements:get_line_items", argument="ENTITLEMENT",
     ),
     Kind(
         "products", "Products", ("product", "prod", "catalog", "catalogue"), "products", "The product catalogue",
         (C("name", "Product", 28), C("version", "Version", 10), C("state", "State", 10), C("license_technology", "Technology", 18)),
-        frozenset({"list", "get", "create", "export"}), screen="flextui.ui.screens.catalog:CatalogScreen", lister="flextui.headless:get_products",
+        frozenset({"list", "get", "create", "export"}), screen="flextui.ui.screens.catalog:CatalogScreen", lister="flextui.headless.products:get_products",
     ),
     Kind(
         "features", "Features", ("feature", "feat"), "products", "Licensed features",
@@ -188,13 +188,13 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "users", "Users", ("user", "usr"), "users", "Users and their accounts",
         (C("user_name", "User", 32), C("display_name", "Name", 20), C("account", "Account", 24), C("status", "Status", 8)),
-        frozenset({"list", "get", "create", "export"}), screen="flextui.ui.screens.users:UsersScreen", lister="flextui.headless:get_users",
+        frozenset({"list", "get", "create", "export"}), screen="flextui.ui.screens.users:UsersScreen", lister="flextui.headless.users:get_users",
     ),
     Kind(
         "accounts", "Accounts", ("account", "acct", "orgs"), "users", "Customer, partner and publisher accounts",
         (C("account_id", "Account ID", 14), C("name", "Name", 28), C("account_type", "Type", 16), C("country", "Country", 7)),
         frozenset({"list", "get", "create", "export"}), screen="flextui.ui.screens.users:UsersScreen",
-        lister="flextui.headless:get_accounts", extra={"tab": "accounts"},
+        lister="flextui.headless.users:get_accounts", extra={"tab": "accounts"},
     ),
 )
 

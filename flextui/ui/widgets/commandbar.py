@@ -1,21 +1,25 @@
-"""The `:` command bar and the `/` filter bar, docked above the status line.
+"""The `:` command bar and the `/` filter bar, shown above the status line.
 
-Both are hidden until their key is pressed. The command bar completes kind
-names and aliases from the kinds registry; the filter bar filters the
-screen's rows as you type (`!text` shows the rows that do not match).
+Both are hidden until their key is pressed and give focus back to whatever
+had it when they close. The command bar completes kind names and aliases
+from the kinds registry; the filter bar filters the screen's rows as you type
+(`!text` shows the rows that do not match).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
 from textual.suggester import SuggestFromList
+from textual.widget import Widget
 from textual.widgets import Input
 
 from flextui import kinds
 
-EXTRA_COMMANDS = ["theme ", "help", "quit", "refresh", "clip", "info"]
+EXTRA_COMMANDS = ["theme ", "help", "quit", "refresh", "clip"]
 
 
 def command_words() -> list[str]:
@@ -23,15 +27,39 @@ def command_words() -> list[str]:
     return sorted(set(words)) + EXTRA_COMMANDS
 
 
-class CommandBar(Input):
+class _Bar(Input):
+    """A one-line input that opens on demand and hands focus back when it closes."""
+
+    DEFAULT_CSS = """
+    _Bar { display: none; height: 1; padding: 0 1; background: $boost; }
+    _Bar.-open { display: block; }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(select_on_focus=False, compact=True, **kwargs)
+        self._return_to: Widget | None = None
+
+    def open(self) -> None:
+        focused = self.screen.focused
+        self._return_to = focused if focused is not self else self._return_to
+        self.add_class("-open")
+        self.focus()
+
+    def close(self) -> None:
+        self.remove_class("-open")
+        target = self._return_to
+        self._return_to = None
+        if target is not None and target.is_attached and target.focusable:
+            target.focus()
+        else:
+            self.screen.set_focus(None)
+            self.screen.focus_next()
+
+
+class CommandBar(_Bar):
     """`:tokens`, `:charts PROJECT`, `:theme nord`, `:q`."""
 
     BINDINGS = [Binding("escape", "close", "Close", id="commandbar.close")]
-
-    DEFAULT_CSS = """
-    CommandBar { dock: bottom; display: none; height: 1; border: none; padding: 0 1; background: $boost; }
-    CommandBar.-open { display: block; }
-    """
 
     class CommandEntered(Message):
         """A command was entered (without the leading colon)."""
@@ -42,17 +70,15 @@ class CommandBar(Input):
 
     def __init__(self) -> None:
         super().__init__(placeholder=":command  (tokens, projects, reports, entitlements, theme NAME, quit)", id="commandbar",
-                         suggester=SuggestFromList(command_words(), case_sensitive=False), select_on_focus=False)
+                         suggester=SuggestFromList(command_words(), case_sensitive=False))
 
     def open(self) -> None:
         self.value = ""
-        self.add_class("-open")
-        self.focus()
+        super().open()
 
     def action_close(self) -> None:
-        self.remove_class("-open")
         self.value = ""
-        self.screen.focus_next()
+        self.close()
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:
@@ -63,15 +89,10 @@ class CommandBar(Input):
             self.post_message(self.CommandEntered(text))
 
 
-class FilterBar(Input):
-    """`/text` filters rows as you type; `!text` inverts; escape clears."""
+class FilterBar(_Bar):
+    """`/text` filters rows as you type; `!text` inverts; enter keeps it; escape clears."""
 
     BINDINGS = [Binding("escape", "clear", "Clear filter", id="filterbar.clear")]
-
-    DEFAULT_CSS = """
-    FilterBar { dock: bottom; display: none; height: 1; border: none; padding: 0 1; background: $boost; }
-    FilterBar.-open { display: block; }
-    """
 
     class FilterChanged(Message):
         """The filter text changed ("" = no filter)."""
@@ -81,11 +102,7 @@ class FilterBar(Input):
             self.text = text
 
     def __init__(self) -> None:
-        super().__init__(placeholder="/filter rows  (!text = rows without text; enter keeps it, escape clears)", id="filterbar", select_on_focus=False)
-
-    def open(self) -> None:
-        self.add_class("-open")
-        self.focus()
+        super().__init__(placeholder="/filter rows  (!text = rows without text; enter keeps it, escape clears)", id="filterbar")
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
@@ -95,12 +112,17 @@ class FilterBar(Input):
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:
         event.stop()
-        if not self.value:
-            self.remove_class("-open")
-        self.screen.focus_next()
+        if self.value:
+            self._keep_open_unfocused()
+        else:
+            self.close()
+
+    def _keep_open_unfocused(self) -> None:
+        target = self._return_to
+        if target is not None and target.is_attached:
+            target.focus()
 
     def action_clear(self) -> None:
         self.value = ""
-        self.remove_class("-open")
         self.post_message(self.FilterChanged(""))
-        self.screen.focus_next()
+        self.close()

@@ -1,8 +1,4 @@
-"""Headless listers for `flextui get KIND`: the same data layer, printed as table/JSON/JSONL/CSV.
-
-Each lister is an async generator of row dicts (flat, JSON-friendly) so the
-CLI can stream any number of rows to any format without holding them all.
-"""
+"""Headless token listing: `flextui get tokens` by user/creator or by search criteria."""
 
 from __future__ import annotations
 
@@ -22,8 +18,8 @@ def token_row(token: Token) -> dict[str, Any]:
         "creator": token.creator,
         "description": token.description,
         "expiryStr": token.expiry_str,
-        "issued": token.issued.isoformat() if token.issued else None,
-        "expires": token.expires.isoformat() if token.expires else None,
+        "issued": token.issued.isoformat(timespec="seconds") if token.issued else None,
+        "expires": token.expires.isoformat(timespec="seconds") if token.expires else None,
         "masked": token.masked,
     }
 

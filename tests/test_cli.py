@@ -1,0 +1,104 @@
+"""The command line: version, help, info, no-terminal guard, headless token listing, exit codes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flextui import __version__
+from flextui.cli import main
+from flextui.sim.world import ADMIN
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLEXTUI_")}
+    return subprocess.run([sys.executable, "-m", "flextui", *args], input=stdin, capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_version_and_help() -> None:
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"flextui {__version__}"
+    done = run("--help")
+    assert done.returncode == 0 and "flextui demo" in done.stdout and "Exit codes" in done.stdout
+
+
+def test_without_a_terminal_the_tui_explains_and_exits() -> None:
+    for args in (("demo",), ()):
+        done = run(*args)
+        assert done.returncode == 2
+        assert "ssh -t" in done.stderr and "flextui get" in done.stderr
+
+
+def test_info_names_the_files(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["info"]) == 0
+    out = capsys.readouterr().out
+    assert "config file:" in out and "cache file:" in out and "log file:" in out
+    assert os.environ["XDG_CONFIG_HOME"] in out
+
+
+def test_get_tokens_in_each_format(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["get", "tokens", "--demo", "--username", ADMIN[0], "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows and all(r["username"] == ADMIN[0] for r in rows)
+    assert "tokenValue" not in rows[0] and "value" not in rows[0]
+    assert main(["get", "tokens", "--demo", "--username", ADMIN[0], "-o", "jsonl"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(line)["name"] for line in lines] == [r["name"] for r in rows]
+    assert main(["get", "tokens", "--demo", "--username", ADMIN[0], "-o", "csv"]) == 0
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["name"] for r in table] == [r["name"] for r in rows]
+    assert main(["get", "tokens", "--demo", "--username", ADMIN[0]]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("name") and rows[0]["name"] in out
+
+
+def test_get_tokens_search_and_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["get", "tokens", "--demo", "--search", "name=ci-*,type=NORMAL", "-o", "json", "--limit", "2"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 2 and all(r["name"].startswith("ci-") and r["type"] == "NORMAL" for r in rows)
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["get", "tokens", "--demo"], 2, "--username or --creator"),
+        (["get", "tokens", "--demo", "--search", "colour=red"], 2, "cannot read"),
+        (["get", "nonsense", "--demo"], 2, "cannot list"),
+        (["get", "tokens", "--demo", "--username", "someone@else.example", "--sim-seed", "7"], 0, ""),
+        (["get", "tokens"], 2, "no profiles"),
+    ],
+)
+def test_exit_codes(capsys: pytest.CaptureFixture[str], args: list[str], code: int, message: str) -> None:
+    assert main(args) == code
+    assert message in capsys.readouterr().err
+
+
+def test_control_characters_never_reach_the_terminal(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from flextui.sim import tokens as sim_tokens
+
+    original = sim_tokens.TokenStore._generate
+
+    def poisoned(self: sim_tokens.TokenStore) -> None:
+        original(self)
+        for token in self.by_name.values():
+            token.description = "[/] \x1b[2J"
+
+    monkeypatch.setattr(sim_tokens.TokenStore, "_generate", poisoned)
+    assert main(["get", "tokens", "--demo", "--username", ADMIN[0]]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "[/] ␛[2J" in out
+
+
+def test_profile_errors_name_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[profiles.x]\nurl = "nope"\n')
+    assert main(["--config", str(cfg), "get", "tokens", "--username", "u"]) == 2
+    err = capsys.readouterr().err
+    assert str(cfg) in err and "profiles.x.url" in err

@@ -1,0 +1,100 @@
+"""Profiles, secrets and config errors (each names the file, the field and the fix)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from flextui.config import ConfigError, load_config
+from flextui.secrets import SecretError, resolve_secret
+
+
+def write(tmp_path: Path, text: str, mode: int = 0o600) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    os.chmod(path, mode)
+    return path
+
+
+def test_missing_file_is_an_empty_config(tmp_path: Path) -> None:
+    config = load_config(tmp_path / "none.toml")
+    assert config.profiles == {}
+    with pytest.raises(ConfigError, match="flextui demo"):
+        config.profile(None)
+
+
+def test_profile_with_env_secret_and_overrides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, """
+[settings]
+default_profile = "prod"
+[profiles.prod]
+url = "https://acme.flexnetoperations.com/"
+user = "me@acme.example"
+secret = { env = "FNO_PW" }
+read_only = true
+color = "red"
+[profiles.prod.urls]
+registry = "https://registry.example/registry"
+""", mode=0o644)
+    config = load_config(path)
+    profile = config.profile(None)
+    assert profile.name == "prod" and profile.url == "https://acme.flexnetoperations.com"
+    assert profile.read_only and profile.color == "error" and profile.urls["registry"].startswith("https://registry")
+    monkeypatch.setenv("FNO_PW", "s3cret")
+    assert resolve_secret(profile) == "s3cret"
+    monkeypatch.delenv("FNO_PW")
+    with pytest.raises(SecretError, match="FNO_PW is not set"):
+        resolve_secret(profile)
+
+
+def test_secret_in_a_readable_file_is_refused(tmp_path: Path) -> None:
+    text = '[profiles.p]\nurl = "https://x.example"\nuser = "u"\npassword = "hunter2"\n'
+    with pytest.raises(ConfigError, match="chmod 600") as err:
+        load_config(write(tmp_path, text, mode=0o644))
+    assert "hunter2" not in str(err.value)
+    config = load_config(write(tmp_path, text, mode=0o600))
+    assert resolve_secret(config.profile("p")) == "hunter2"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('[profiles.p]\nurl = "ftp://x"\n', "field profiles.p.url: must start with https://"),
+        ('[profiles.p]\nurl = "https://x"\ntimeout = -1\n', "field profiles.p.timeout"),
+        ('[profiles.p]\nurl = "https://x"\ncolour = "red"\n', "unknown field"),
+        ('[profiles.p]\nuser = "u"\n', "profiles.p.url: Field required (required: add it)"),
+        ('[profiles.p]\nurl = "https://x"\ncolor = "chartreuse"\n', "unknown colour"),
+        ('[profiles.p]\nurl = "https://x"\nsecret = { env = "A", prompt = true }\n', "choose one way"),
+        ('[profiles.p]\nurl = "https://x"\n[profiles.p.urls]\nregistri = "https://y"\n', "unknown service"),
+        ("[profiles.p\n", "not valid TOML"),
+    ],
+)
+def test_config_errors_name_file_and_field(tmp_path: Path, body: str, expected: str) -> None:
+    path = write(tmp_path, body)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(path) in str(err.value) and expected in str(err.value)
+
+
+def test_unknown_profile_lists_the_known_ones(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, '[profiles.a]\nurl = "https://a"\n[profiles.b]\nurl = "https://b"\n'))
+    with pytest.raises(ConfigError, match="several profiles"):
+        config.profile(None)
+    with pytest.raises(ConfigError, match="have: a, b"):
+        config.profile("c")
+
+
+def test_secret_from_command(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, '[profiles.p]\nurl = "https://a"\nsecret = { command = "echo from-command" }\n'))
+    assert resolve_secret(config.profile("p")) == "from-command"
+    config = load_config(write(tmp_path, '[profiles.p]\nurl = "https://a"\nsecret = { command = "false" }\n'))
+    with pytest.raises(SecretError, match="exited 1"):
+        resolve_secret(config.profile("p"))
+
+
+def test_prompt_without_terminal_says_how_to_fix(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, '[profiles.p]\nurl = "https://a"\nuser = "u"\n'))
+    with pytest.raises(SecretError, match="FLEXTUI_PASSWORD"):
+        resolve_secret(config.profile("p"), interactive=False)
