@@ -1,0 +1,672 @@
+"""The entitlement service (seed 002, beta): request models with every seed rule, and its calls.
+
+The request models check what a form can know before sending (ID
+characters and lengths, autoGenerate vs a given ID, dates, enums, lengths,
+permanent vs expiry, the mandatory custom attribute) with the rules of
+`validation.py`, which the simulator applies too. `errors_by_field` turns
+their ValidationError into `{field path: message}` with the same paths the
+server puts in an error's `field`, so a form marks the right widget either
+way. What only the server knows (product in the catalogue, IDs already
+used, account exists) comes back as `Invalid`/`Conflict` with `.field`.
+
+Response models ignore unknown fields and accept both the request names
+and the GraphQL names (`isPermanent`/`permanent`, `lineItemStatus`/
+`lineItemState`), because the real bodies are undocumented (notes §4).
+Pages are 1-based (`FIRST_PAGE`). Lists are cached stale-while-revalidate;
+after a mutation, list again with `force=True`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from flextui.api import validation as v
+from flextui.api.http import Service, Session
+from flextui.api.paging import Page, iterate_pages
+from flextui.api.timestamps import lenient_timestamp
+from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, FieldProblem, IdText, NonBlank, errors_by_field
+
+__all__ = [
+    "FIRST_PAGE", "DEFAULT_LIMIT", "MAX_LIMIT", "errors_by_field",
+    "Attribute", "LicenseModelRef", "ProductRef", "AccountRef", "LineItemCreate", "EntitlementCreate",
+    "PolicyTerm", "LineItemPolicies", "PropertyLicenseModel", "PropertyProduct", "PropertyAttribute",
+    "LineItemProperties", "AdditionalProperties", "MaintenanceProductRef", "MaintenanceLineItemCreate",
+    "EntitlementFilter", "LineItemFilter", "EntitlementAccount", "AttributeValue", "Entitlement",
+    "LineItemLicenseModel", "LineItemProduct", "LineItem", "ResponseItem", "MutationResult", "EntitlementsService",
+]
+
+Description = Annotated[str, AfterValidator(v.max_length(v.DESCRIPTION_MAX))]
+ShipToEmail = Annotated[str, AfterValidator(v.max_length(v.SHIP_TO_MAX))]
+ShipToAddress = Annotated[str, AfterValidator(v.check_ship_to_address)]
+OrderType = Annotated[str, AfterValidator(v.check_order_type)]
+Status = Annotated[str, AfterValidator(v.check_status)]
+Quantity = Annotated[int, AfterValidator(v.check_quantity)]
+PerCopy = Annotated[int, AfterValidator(v.check_quantity_per_copy)]
+Count = Annotated[int, AfterValidator(lambda n: v.check_int_range(n, 0))]
+TermUnit = Annotated[str, AfterValidator(v.check_policy_term_unit)]
+
+
+def _blank_to_none(value: Any) -> Any:
+    return None if value == "" else value
+
+
+class _Request(BaseModel):
+    """A request body: JSON names on the wire, Python names in code, no unknown fields.
+
+    Strict, like the server: JSON types only ("5" is not a number, "yes" not a boolean), so
+    the client refuses exactly what the simulator refuses.
+    """
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", strict=True)
+
+    def body(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+class _Response(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+
+
+# -- creating entitlements and line items ---------------------------------------------------------
+
+
+class Attribute(_Request):
+    """A custom attribute (name and string value)."""
+
+    name: NonBlank
+    value: str = ""
+
+
+class LicenseModelRef(_Request):
+    license_model_name: str | None = Field(None, alias="licenseModelName")
+    issuer: str | None = None
+    serial_number: str | None = Field(None, alias="serialNumber")
+    vendor_string: str | None = Field(None, alias="vendorString")
+    notice: str | None = None
+
+
+class ProductRef(_Request):
+    """The product a line item grants: name and version (both required), optional license model."""
+
+    product_name: NonBlank = Field(alias="productName")
+    product_version: NonBlank = Field(alias="productVersion")
+    license_model: LicenseModelRef | None = Field(None, alias="licenseModel")
+
+
+class AccountRef(_Request):
+    """An account an entitlement belongs to; type and partner tier are always sent (the schema requires them)."""
+
+    account_id: NonBlank = Field(alias="accountId")
+    account_name: str | None = Field(None, alias="accountName")
+    account_type: Annotated[str, AfterValidator(v.choice(v.ACCOUNT_TYPES))] = Field("CUSTOMER", alias="accountType")
+    partner_tier_name: Annotated[str, AfterValidator(v.choice(v.PARTNER_TIERS))] = Field("END_CUSTOMER", alias="partnerTierName")
+    is_current_owner: bool = Field(False, alias="isCurrentOwner")
+    contact_email: ShipToEmail | None = Field(None, alias="contactEmail")
+
+
+def _attribute_names(attributes: Sequence[Attribute]) -> None:
+    try:
+        v.check_attribute_names([a.name for a in attributes])
+    except FieldProblem as exc:
+        raise FieldProblem(v.join_path("attributes", exc.field), exc.message) from None
+
+
+class LineItemCreate(_Request):
+    """One line item of POST /entitlement or POST /entitlement/{id}/line-items."""
+
+    activation_id: IdText | None = Field(None, alias="activationId")
+    auto_generate: bool = Field(False, alias="autoGenerate")
+    product: list[ProductRef] = Field(alias="product")
+    quantity: Quantity = 1
+    quantity_per_copy: PerCopy = Field(1, alias="quantityPerCopy")
+    is_activatable: bool | None = Field(None, alias="isActivatable")
+    is_permanent: bool = Field(False, alias="isPermanent")
+    start_date: DateText = Field(alias="startDate")
+    expiry_date: DateText | None = Field(None, alias="expiryDate")
+    attributes: list[Attribute] = Field(default_factory=list)
+    auto_deploy: bool = Field(False, alias="autoDeploy")
+    order_type: OrderType = Field(v.DEFAULT_ORDER_TYPE, alias="orderType")
+    line_item_status: Status | None = Field(None, alias="lineItemStatus")
+
+    _blank = field_validator("activation_id", "expiry_date", "line_item_status", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @field_validator("product")
+    @classmethod
+    def _one_product(cls, value: list[ProductRef]) -> list[ProductRef]:
+        if len(value) != 1:
+            raise ValueError("a line item holds exactly one product" if value else "is required: give the product name and version")
+        return value
+
+    @model_validator(mode="after")
+    def _rules(self) -> LineItemCreate:
+        v.check_given_id(self.activation_id, self.auto_generate, "activationId")
+        v.check_term(self.start_date, self.expiry_date, self.is_permanent)
+        _attribute_names(self.attributes)
+        return self
+
+
+class EntitlementCreate(_Request):
+    """The body of POST /entitlement."""
+
+    entitlement_id: IdText | None = Field(None, alias="entitlementId")
+    auto_generate: bool = Field(False, alias="autoGenerate")
+    description: Description = ""
+    allow_portal_login: bool = Field(False, alias="allowPortalLogin")
+    ship_to_email: ShipToEmail = Field("", alias="shipToEmail")
+    ship_to_address: ShipToAddress = Field("", alias="shipToAddress")
+    accounts: list[AccountRef] = Field(default_factory=list)
+    line_items: list[LineItemCreate] = Field(alias="lineItems")
+    auto_deploy: bool = Field(False, alias="autoDeploy")
+    email_template_variation: NonBlank | None = Field(None, alias="emailTemplateVariation")
+    attributes: list[Attribute] = Field(default_factory=list)
+    status: Status | None = None
+
+    _blank = field_validator("entitlement_id", "email_template_variation", "status", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @field_validator("line_items")
+    @classmethod
+    def _some_items(cls, value: list[LineItemCreate]) -> list[LineItemCreate]:
+        if not value:
+            raise ValueError("needs at least 1 line item")
+        return value
+
+    @model_validator(mode="after")
+    def _rules(self) -> EntitlementCreate:
+        v.check_given_id(self.entitlement_id, self.auto_generate, "entitlementId")
+        v.check_auto_deploy_status(self.auto_deploy, self.status)
+        _attribute_names(self.attributes)
+        try:
+            v.check_mandatory_attributes(a.name for a in self.attributes if a.value.strip())
+        except ValueError as exc:
+            raise FieldProblem("attributes", str(exc)) from None
+        seen: dict[str, str] = {}
+        if self.entitlement_id:
+            seen[self.entitlement_id] = "entitlementId"
+        for i, item in enumerate(self.line_items):
+            if item.activation_id:
+                if item.activation_id in seen:
+                    raise FieldProblem(f"lineItems[{i}].activationId", f"{item.activation_id!r} is already used by {seen[item.activation_id]}")
+                seen[item.activation_id] = f"lineItems[{i}].activationId"
+        return self
+
+
+def _unique_activation_ids(items: Sequence[Any], key: str) -> None:
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        if item.activation_id:
+            if item.activation_id in seen:
+                raise FieldProblem(f"{key}[{i}].activationId", f"{item.activation_id!r} is given twice")
+            seen.add(item.activation_id)
+
+
+class LineItemsCreate(_Request):
+    """The body of POST /entitlement/{id}/line-items."""
+
+    line_items: list[LineItemCreate] = Field(alias="lineItems", min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self) -> LineItemsCreate:
+        _unique_activation_ids(self.line_items, "lineItems")
+        return self
+
+
+# -- policies, properties, maintenance ----------------------------------------------------------------
+
+
+class PolicyTerm(_Request):
+    """Rehosts, returns or repairs: how many are allowed, per how long."""
+
+    allowed_count: Count | None = Field(None, alias="allowedCount")
+    policy_term_duration: Count | None = Field(None, alias="policyTermDuration")
+    policy_term_unit: TermUnit | None = Field(None, alias="policyTermUnit")
+
+    _blank = field_validator("policy_term_unit", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @model_validator(mode="after")
+    def _together(self) -> PolicyTerm:
+        if self.policy_term_duration is not None and self.policy_term_unit is None:
+            raise FieldProblem("policyTermUnit", "is required with policyTermDuration")
+        if self.policy_term_unit is not None and self.policy_term_duration is None:
+            raise FieldProblem("policyTermDuration", "is required with policyTermUnit")
+        return self
+
+
+class LineItemPolicies(_Request):
+    """The body of PATCH /entitlement/{id}/line-items/{activationId}/policies (at least one field)."""
+
+    rehosts: PolicyTerm | None = None
+    returns: PolicyTerm | None = None
+    repairs: PolicyTerm | None = None
+    extra_activations: Count | None = Field(None, alias="extraActivations")
+    cancel_license: bool | None = Field(None, alias="cancelLicense")
+    virtual_license: bool | None = Field(None, alias="virtualLicense")
+    acpi_generation_id_license: bool | None = Field(None, alias="acpiGenerationIdLicense")
+
+    @model_validator(mode="after")
+    def _something(self) -> LineItemPolicies:
+        if all(getattr(self, name) is None for name in type(self).model_fields):
+            raise ValueError("give at least one policy: rehosts, returns, repairs, extraActivations or a flag")
+        return self
+
+
+class PropertyLicenseModel(_Request):
+    name: str | None = None
+    issuer: str | None = None
+    serial_number: str | None = Field(None, alias="serialNumber")
+    vendor_string: str | None = Field(None, alias="vendorString")
+    notice: str | None = None
+    overdraft: Count | None = None
+    max_borrow_interval: str | None = Field(None, alias="maxBorrowInterval")
+    auto_provision: bool | None = Field(None, alias="autoProvision")
+    grace_period_days: Count | None = Field(None, alias="gracePeriodDays")
+
+
+class PropertyProduct(_Request):
+    """A new product for a line item: name and version together, or a part number."""
+
+    product_name: str | None = Field(None, alias="productName")
+    product_version: str | None = Field(None, alias="productVersion")
+    part_number: v.PartNumberText | None = Field(None, alias="partNumber")
+    license_model: PropertyLicenseModel | None = Field(None, alias="licenseModel")
+
+    _blank = field_validator("product_name", "product_version", "part_number", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @model_validator(mode="after")
+    def _pair(self) -> PropertyProduct:
+        if bool(self.product_name) != bool(self.product_version):
+            raise FieldProblem("productVersion" if self.product_name else "productName", "give productName and productVersion together")
+        return self
+
+
+class PropertyAttribute(_Request):
+    """An attribute in the properties update: the value is free-form, `type` e.g. line_item."""
+
+    name: NonBlank
+    value: Any = None
+    type: str | None = None
+
+
+class LineItemProperties(_Request):
+    activation_id: NonBlank = Field(alias="activationId")
+    order_type: OrderType | None = Field(None, alias="orderType")
+    parent_activation_id: str | None = Field(None, alias="parentActivationId")
+    deploy: bool | None = None
+    product: PropertyProduct | None = None
+    attributes: list[PropertyAttribute] | None = None
+
+    _blank = field_validator("order_type", "parent_activation_id", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @model_validator(mode="after")
+    def _rules(self) -> LineItemProperties:
+        if self.parent_activation_id and self.parent_activation_id == self.activation_id:
+            raise FieldProblem("parentActivationId", "a line item cannot be its own parent")
+        if self.attributes:
+            try:
+                v.check_attribute_names([a.name for a in self.attributes])
+            except FieldProblem as exc:
+                raise FieldProblem(v.join_path("attributes", exc.field), exc.message) from None
+        return self
+
+
+class AdditionalProperties(_Request):
+    """The body of PATCH /entitlement/{id}/additional-properties."""
+
+    line_items: list[LineItemProperties] = Field(alias="lineItems", min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self) -> AdditionalProperties:
+        _unique_activation_ids(self.line_items, "lineItems")
+        return self
+
+
+class MaintenanceProductRef(_Request):
+    """A maintenance product: name and version, or its part number."""
+
+    maintenance_product_name: str | None = Field(None, alias="maintenanceProductName")
+    maintenance_product_version: str | None = Field(None, alias="maintenanceProductVersion")
+    part_number: v.PartNumberText | None = Field(None, alias="partNumber")
+
+    _blank = field_validator("maintenance_product_name", "maintenance_product_version", "part_number", mode="before")(
+        classmethod(lambda cls, x: _blank_to_none(x))
+    )
+
+    @model_validator(mode="after")
+    def _named(self) -> MaintenanceProductRef:
+        if not ((self.maintenance_product_name and self.maintenance_product_version) or self.part_number):
+            raise FieldProblem("maintenanceProductName", "give maintenanceProductName and maintenanceProductVersion, or partNumber")
+        return self
+
+
+class MaintenanceLineItemCreate(_Request):
+    """One item of POST /entitlement/{id}/maintenance-line-items."""
+
+    activation_id: IdText | None = Field(None, alias="activationId")
+    auto_generate: bool = Field(False, alias="autoGenerate")
+    maintenance_product: MaintenanceProductRef = Field(alias="maintenanceProduct")
+    parent_activation_id: str | None = Field(None, alias="parentActivationId")
+    quantity: Quantity = 1
+    is_permanent: bool = Field(False, alias="isPermanent")
+    start_date: DateText = Field(alias="startDate")
+    expiry_date: DateText | None = Field(None, alias="expiryDate")
+    attributes: list[Attribute] = Field(default_factory=list)
+    auto_deploy: bool = Field(False, alias="autoDeploy")
+    order_type: OrderType = Field(v.DEFAULT_ORDER_TYPE, alias="orderType")
+
+    _blank = field_validator("activation_id", "expiry_date", "parent_activation_id", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @model_validator(mode="after")
+    def _rules(self) -> MaintenanceLineItemCreate:
+        v.check_given_id(self.activation_id, self.auto_generate, "activationId")
+        v.check_term(self.start_date, self.expiry_date, self.is_permanent)
+        _attribute_names(self.attributes)
+        return self
+
+
+class MaintenanceLineItemsCreate(_Request):
+    line_items: list[MaintenanceLineItemCreate] = Field(alias="maintenanceLineItems", min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self) -> MaintenanceLineItemsCreate:
+        _unique_activation_ids(self.line_items, "maintenanceLineItems")
+        return self
+
+
+# -- filters ------------------------------------------------------------------------------------------
+
+
+class EntitlementFilter(_Request):
+    """Query of GET /entitlements (besides page and limit)."""
+
+    activation_id: str | None = Field(None, alias="activationId")
+    account_id: str | None = Field(None, alias="accountId")
+    account_name: str | None = Field(None, alias="accountName")
+    contact_email: str | None = Field(None, alias="contactEmail")
+    product: str | None = None
+    version: str | None = None
+    part_number: str | None = Field(None, alias="partNumber")
+    status: Annotated[str, AfterValidator(v.check_status_filter)] | None = None
+    sort_by: Annotated[str, AfterValidator(v.choice(v.ENTITLEMENT_SORT_KEYS))] | None = None
+    sort_order: Annotated[str, AfterValidator(v.check_sort_order)] | None = None
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _blank(cls, value: Any) -> Any:
+        return value.strip() or None if isinstance(value, str) else value
+
+    def params(self) -> dict[str, Any]:
+        return self.body()
+
+
+class LineItemFilter(_Request):
+    """Query of GET /entitlement/{id}/line-items (besides page and limit)."""
+
+    activation_id: str | None = Field(None, alias="activationId")
+    product_name: str | None = Field(None, alias="productName")
+    start_date: DateText | None = Field(None, alias="startDate")
+    license_model_name: str | None = Field(None, alias="licenseModelName")
+    status: Annotated[str, AfterValidator(v.check_status_filter)] | None = None
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _blank(cls, value: Any) -> Any:
+        return value.strip() or None if isinstance(value, str) else value
+
+    def params(self) -> dict[str, Any]:
+        return self.body()
+
+
+# -- responses ----------------------------------------------------------------------------------------
+
+
+class EntitlementAccount(_Response):
+    account_id: str | None = Field(None, alias="accountId")
+    account_name: str | None = Field(None, alias="accountName")
+    account_type: str | None = Field(None, alias="accountType")
+    partner_tier_name: str | None = Field(None, alias="partnerTierName")
+    is_current_owner: bool | None = Field(None, validation_alias=AliasChoices("isCurrentOwner", "currentOwner"))
+    contact_email: str | None = Field(None, alias="contactEmail")
+
+
+class AttributeValue(_Response):
+    name: str
+    value: Any = None
+
+
+class Entitlement(_Response):
+    """An entitlement as the list (and the simulator's single read) shows it, without line items."""
+
+    entitlement_id: str = Field(alias="entitlementId")
+    description: str | None = None
+    status: str | None = None
+    ship_to_email: str | None = Field(None, alias="shipToEmail")
+    ship_to_address: str | None = Field(None, alias="shipToAddress")
+    allow_portal_login: bool | None = Field(None, alias="allowPortalLogin")
+    email_template_variation: str | None = Field(None, alias="emailTemplateVariation")
+    created_on: Any = Field(None, alias="createdOn")
+    updated_on: Any = Field(None, alias="updatedOn")
+    accounts: list[EntitlementAccount] = Field(default_factory=list)
+    attributes: list[AttributeValue] = Field(default_factory=list)
+    line_item_count: int | None = Field(None, alias="lineItemCount")
+
+    @property
+    def created(self) -> datetime | None:
+        return lenient_timestamp(self.created_on)
+
+    @property
+    def updated(self) -> datetime | None:
+        return lenient_timestamp(self.updated_on)
+
+    @property
+    def owner(self) -> EntitlementAccount | None:
+        owners = [a for a in self.accounts if a.is_current_owner]
+        return (owners or self.accounts or [None])[0]
+
+    def attribute(self, name: str) -> Any:
+        return next((a.value for a in self.attributes if a.name == name), None)
+
+
+class LineItemLicenseModel(_Response):
+    license_model_name: str | None = Field(None, validation_alias=AliasChoices("licenseModelName", "name"))
+    issuer: str | None = None
+    serial_number: str | None = Field(None, alias="serialNumber")
+    vendor_string: str | None = Field(None, alias="vendorString")
+    notice: str | None = None
+
+
+class LineItemProduct(_Response):
+    product_name: str | None = Field(None, alias="productName")
+    product_version: str | None = Field(None, validation_alias=AliasChoices("productVersion", "version"))
+    part_number: str | None = Field(None, alias="partNumber")
+    quantity: int | None = None
+    license_model: LineItemLicenseModel | None = Field(None, alias="licenseModel")
+
+    @field_validator("license_model", mode="before")
+    @classmethod
+    def _model_name(cls, value: Any) -> Any:
+        return {"licenseModelName": value} if isinstance(value, str) else value
+
+
+class LineItem(_Response):
+    activation_id: str = Field(alias="activationId")
+    entitlement_id: str | None = Field(None, alias="entitlementId")
+    state: str | None = Field(None, validation_alias=AliasChoices("lineItemState", "lineItemStatus", "status"))
+    order_type: str | None = Field(None, alias="orderType")
+    permanent: bool | None = Field(None, validation_alias=AliasChoices("permanent", "isPermanent"))
+    start_date: str | None = Field(None, alias="startDate")
+    expiry_date: str | None = Field(None, alias="expiryDate")
+    duration: int | None = None
+    quantity: int | None = None
+    quantity_per_copy: int | None = Field(None, alias="quantityPerCopy")
+    products: list[LineItemProduct] = Field(default_factory=list, validation_alias=AliasChoices("products", "product"))
+    attributes: list[AttributeValue] = Field(default_factory=list)
+    policies: dict[str, Any] = Field(default_factory=dict)
+    parent_activation_id: str | None = Field(None, alias="parentActivationId")
+    maintenance: bool = False
+    created_on: Any = Field(None, alias="createdOn")
+
+    @field_validator("products", mode="before")
+    @classmethod
+    def _listed(cls, value: Any) -> Any:
+        return [value] if isinstance(value, dict) else value or []
+
+    @field_validator("policies", mode="before")
+    @classmethod
+    def _policies(cls, value: Any) -> Any:
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def product(self) -> LineItemProduct | None:
+        return self.products[0] if self.products else None
+
+
+class ResponseItem(_Response):
+    activation_id: str | None = Field(None, alias="activationId")
+    status: str | None = None
+    error_msg: str | None = Field(None, alias="errorMsg")
+
+
+class MutationResult(_Response):
+    """What a mutation answered: status, the IDs it touched, per-item results."""
+
+    status: str | None = None
+    message: str | None = None
+    entitlement_id: str | None = Field(None, alias="entitlementId")
+    activation_ids: list[str] = Field(default_factory=list, alias="activationIds")
+    response_items: list[ResponseItem] = Field(default_factory=list, alias="responseItems")
+    entitlement: Entitlement | None = None
+    policies: dict[str, Any] | None = None
+    response: dict[str, Any] | None = None
+
+    @property
+    def failed(self) -> list[ResponseItem]:
+        return [item for item in self.response_items if item.status and item.status.lower() not in ("success", "ok")]
+
+
+def _page(raw: Any, key: str, model: type[Any], page: int, limit: int) -> Page[Any]:
+    raw = raw if isinstance(raw, dict) else {"items": raw or []}
+    items = raw.get(key) or []
+    total = raw.get("total")
+    return Page(
+        [model.model_validate(item) for item in items if isinstance(item, dict)],
+        int(raw.get("page") or page),
+        int(raw.get("limit") or limit),
+        int(total) if isinstance(total, int) else None,
+    )
+
+
+def _check_paging(page: int, limit: int) -> None:
+    v.check_page(page)
+    v.check_limit(limit)
+
+
+class EntitlementsService:
+    """The entitlement service's calls over a `Session` (pages are 1-based)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    @staticmethod
+    def _path(entitlement_id: str, *rest: str) -> str:
+        return "/v1/entitlement/" + "/".join(quote(part, safe="") for part in (entitlement_id, *rest))
+
+    # -- reads --
+
+    async def _list_raw(self, params: dict[str, Any]) -> Any:
+        return await self.session.get_json(Service.ENTITLEMENTS, "/v1/entitlements", params=params)
+
+    async def list(self, filters: EntitlementFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Entitlement]:
+        """One page of entitlements, fresh from the server."""
+        _check_paging(page, limit)
+        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
+        return _page(await self._list_raw(params), "entitlements", Entitlement, page, limit)
+
+    async def list_page(
+        self, filters: EntitlementFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False
+    ) -> AsyncIterator[Page[Entitlement]]:
+        """A page of entitlements: the cached one first (with its age), then the fresh one."""
+        _check_paging(page, limit)
+        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
+
+        async def fetch() -> Any:
+            return await self._list_raw(params)
+
+        async for got in self.session.cached("entitlements.list", params, fetch, lambda raw: _page(raw, "entitlements", Entitlement, page, limit), force=force):
+            got.value.age = got.age
+            yield got.value
+
+    async def iterate(self, filters: EntitlementFilter | None = None, limit: int = 200, max_items: int | None = None) -> AsyncIterator[list[Entitlement]]:
+        """Every matching entitlement, page by page (for exports)."""
+
+        async def fetch(number: int) -> list[Entitlement]:
+            return (await self.list(filters, number, limit)).items
+
+        async for items in iterate_pages(fetch, first=FIRST_PAGE, page_size=limit, max_items=max_items):
+            yield items
+
+    async def get(self, entitlement_id: str) -> Entitlement:
+        """One entitlement (GET /v1/entitlement/{id}: the simulator's; the seed lists no single read)."""
+        raw = await self.session.get_json(Service.ENTITLEMENTS, self._path(entitlement_id))
+        body = raw.get("entitlement", raw) if isinstance(raw, dict) else raw
+        return Entitlement.model_validate(body)
+
+    async def _items_raw(self, entitlement_id: str, params: dict[str, Any]) -> Any:
+        return await self.session.get_json(Service.ENTITLEMENTS, self._path(entitlement_id, "line-items"), params=params)
+
+    async def line_items(
+        self, entitlement_id: str, filters: LineItemFilter | None = None, page: int = FIRST_PAGE, limit: int = MAX_LIMIT
+    ) -> Page[LineItem]:
+        """The line items of one entitlement in ONE request (all of them with the default limit)."""
+        _check_paging(page, limit)
+        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
+        return _page(await self._items_raw(entitlement_id, params), "lineItems", LineItem, page, limit)
+
+    async def line_items_page(
+        self, entitlement_id: str, filters: LineItemFilter | None = None, page: int = FIRST_PAGE, limit: int = MAX_LIMIT, *, force: bool = False
+    ) -> AsyncIterator[Page[LineItem]]:
+        """`line_items`, cached first then fresh: one request per fresh answer (the lazy tree's call)."""
+        _check_paging(page, limit)
+        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
+
+        async def fetch() -> Any:
+            return await self._items_raw(entitlement_id, params)
+
+        key = {"entitlement": entitlement_id, **params}
+        async for got in self.session.cached("entitlements.line_items", key, fetch, lambda raw: _page(raw, "lineItems", LineItem, page, limit), force=force):
+            got.value.age = got.age
+            yield got.value
+
+    # -- mutations --
+
+    async def create(self, spec: EntitlementCreate) -> MutationResult:
+        self.session.check_writable("creating an entitlement")
+        raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", "/v1/entitlement", json_body=spec.body())
+        return MutationResult.model_validate(raw or {})
+
+    async def add_line_items(self, entitlement_id: str, items: Sequence[LineItemCreate]) -> MutationResult:
+        self.session.check_writable(f"adding line items to {entitlement_id}")
+        body = LineItemsCreate(lineItems=list(items)).body()
+        raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "line-items"), json_body=body)
+        return MutationResult.model_validate(raw or {})
+
+    async def set_policies(self, entitlement_id: str, activation_id: str, policies: LineItemPolicies) -> MutationResult:
+        self.session.check_writable(f"changing the policies of {activation_id}")
+        path = self._path(entitlement_id, "line-items", activation_id, "policies")
+        raw = await self.session.send_json(Service.ENTITLEMENTS, "PATCH", path, json_body=policies.body())
+        return MutationResult.model_validate(raw or {})
+
+    async def update_properties(self, entitlement_id: str, update: AdditionalProperties) -> MutationResult:
+        self.session.check_writable(f"updating line item properties of {entitlement_id}")
+        path = self._path(entitlement_id, "additional-properties")
+        raw = await self.session.send_json(Service.ENTITLEMENTS, "PATCH", path, json_body=update.body())
+        return MutationResult.model_validate(raw or {})
+
+    async def add_maintenance_line_items(self, entitlement_id: str, items: Sequence[MaintenanceLineItemCreate]) -> MutationResult:
+        self.session.check_writable(f"adding maintenance line items to {entitlement_id}")
+        body = MaintenanceLineItemsCreate(maintenanceLineItems=list(items)).body()
+        raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "maintenance-line-items"), json_body=body)
+        return MutationResult.model_validate(raw or {})

@@ -1,0 +1,612 @@
+"""The products and packaging service (seed 002, beta): request models with its rules, and its calls.
+
+Product creation follows the seed's ten rules; the client models check the
+ones a form can (mandatory name and version, dates and their order, the
+upgrade template, feature and part-number formats, a known license
+technology and its generator) with `validation.py`, shared with the
+simulator. Defaults the server applies (technology, generator, category,
+host type) are left to the server but `ProductCreate.effective()` shows a
+form what they will be. The server alone knows whether a feature name is
+ambiguous or a part number taken; those come back as `Invalid`/`Conflict`
+with `.field`.
+
+List envelopes are `{"pagination": {...}, <key>: [...]}` (notes §4.2);
+pages are 1-based. Response models ignore unknown fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from flextui.api import validation as v
+from flextui.api.http import Service, Session
+from flextui.api.paging import Page
+from flextui.api.timestamps import lenient_timestamp
+from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, FeatureNameText, FieldProblem, NameText, PartNumberText, VersionText, errors_by_field
+
+__all__ = [
+    "FIRST_PAGE", "DEFAULT_LIMIT", "MAX_LIMIT", "errors_by_field",
+    "FeatureRef", "BundleRef", "ProductCreate", "MaintenanceCreate", "PartNumberCreate", "FeatureCreate",
+    "FeatureBundleCreate", "SuiteProductRef", "SuiteCreate",
+    "ProductFilter", "MaintenanceFilter", "PartNumberFilter", "FeatureFilter", "FeatureBundleFilter", "SuiteFilter",
+    "Product", "MaintenanceProduct", "PartNumber", "PartNumberOwner", "Feature", "FeatureBundle", "BundleFeature",
+    "Suite", "SuiteProduct", "CreatedPartNumbers", "ProductsService",
+]
+
+Description = Annotated[str, AfterValidator(v.max_length(v.DESCRIPTION_MAX))]
+
+
+def _blank_to_none(value: Any) -> Any:
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+class _Request(BaseModel):
+    """A request body: JSON names on the wire; strict JSON types and no unknown fields, like the server."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", strict=True)
+
+    def body(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+class _Response(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+
+    @property
+    def created(self) -> datetime | None:
+        return lenient_timestamp(getattr(self, "creation_date", None))
+
+    @property
+    def modified(self) -> datetime | None:
+        return lenient_timestamp(getattr(self, "last_modified_date", None))
+
+
+def _unique(values: Sequence[str], key: str, what: str) -> None:
+    try:
+        v.check_unique(list(values), what)
+    except FieldProblem as exc:
+        raise FieldProblem(v.join_path(key, exc.field), exc.message) from None
+
+
+# -- creating --------------------------------------------------------------------------------------
+
+
+class FeatureRef(_Request):
+    """A feature in a product or bundle; without a version the server matches the name if it is unique."""
+
+    feature_name: FeatureNameText = Field(alias="featureName")
+    version: Annotated[str, AfterValidator(v.check_feature_version)] | None = None
+    count: Annotated[int, AfterValidator(lambda n: v.check_int_range(n, 1))] | None = None
+
+    _blank = field_validator("version", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+
+class BundleRef(_Request):
+    feature_bundle_name: NameText = Field(alias="featureBundleName")
+
+
+class _Technology(_Request):
+    """licenseTechnology, licenseGenerator, hostType and usedOnDevice, with rules 2, 3, 6 and 9."""
+
+    license_technology: Annotated[str, AfterValidator(v.check_license_technology)] | None = Field(None, alias="licenseTechnology")
+    license_generator: str | None = Field(None, alias="licenseGenerator")
+    host_type: NameText | None = Field(None, alias="hostType")
+    used_on_device: bool | None = Field(None, alias="usedOnDevice")
+
+    _blank_tech = field_validator("license_technology", "license_generator", "host_type", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @model_validator(mode="after")
+    def _generator(self) -> _Technology:
+        if self.license_generator:
+            tech = self.license_technology or v.STANDARD_LICENSE_TECHNOLOGY
+            try:
+                self.license_generator = v.check_license_generator(self.license_generator, tech)
+            except ValueError as exc:
+                raise FieldProblem("licenseGenerator", str(exc)) from None
+        return self
+
+    def effective(self) -> dict[str, Any]:
+        """What the server will use: technology, generator, usedOnDevice and host type after the defaults."""
+        tech = self.license_technology or v.STANDARD_LICENSE_TECHNOLOGY
+        used = v.effective_used_on_device(tech, bool(self.used_on_device))
+        return {
+            "licenseTechnology": tech,
+            "licenseGenerator": self.license_generator or v.license_generator_for(tech),
+            "usedOnDevice": used,
+            "hostType": v.default_host_type(tech, used, self.host_type),
+        }
+
+
+class ProductCreate(_Technology):
+    """The body of POST /products (rules 1-10 of the seed)."""
+
+    product_name: NameText = Field(alias="productName")
+    version: VersionText
+    description: Description | None = None
+    product_category: NameText | None = Field(None, alias="productCategory")
+    features: list[FeatureRef] = Field(default_factory=list)
+    feature_bundles: list[BundleRef] = Field(default_factory=list, alias="featureBundles")
+    license_models: list[v.NonBlank] = Field(default_factory=list, alias="licenseModels")
+    part_numbers: list[PartNumberText] = Field(default_factory=list, alias="partNumbers")
+    auto_deploy: bool = Field(False, alias="autoDeploy")
+    start_date: DateText | None = Field(None, alias="startDate")
+    end_date: DateText | None = Field(None, alias="endDate")
+    upgrade_email_template: Annotated[str, AfterValidator(v.check_upgrade_email_template)] | None = Field(None, alias="upgradeEmailTemplate")
+    quantity_per_copy: Annotated[int, AfterValidator(v.check_quantity_per_copy)] | None = Field(None, alias="quantityPerCopy")
+
+    _blank = field_validator("product_category", "start_date", "end_date", "upgrade_email_template", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @model_validator(mode="after")
+    def _rules(self) -> ProductCreate:
+        try:
+            v.check_date_order(self.start_date, self.end_date)
+        except ValueError as exc:
+            raise FieldProblem("endDate", str(exc)) from None
+        _unique(self.part_numbers, "partNumbers", "part number")
+        return self
+
+
+class MaintenanceCreate(_Request):
+    """The body of POST /maintenance."""
+
+    product_name: NameText = Field(alias="productName")
+    version: VersionText
+    description: Description | None = None
+    part_numbers: list[PartNumberText] = Field(default_factory=list, alias="partNumbers")
+    auto_deploy: bool = Field(False, alias="autoDeploy")
+
+    @model_validator(mode="after")
+    def _rules(self) -> MaintenanceCreate:
+        _unique(self.part_numbers, "partNumbers", "part number")
+        return self
+
+
+class PartNumberCreate(_Request):
+    """One part number of POST /part-numbers; productName and productVersion go together."""
+
+    part_number: PartNumberText = Field(alias="partNumber")
+    description: Description | None = None
+    product_name: str | None = Field(None, alias="productName")
+    product_version: str | None = Field(None, alias="productVersion")
+    license_model: str | None = Field(None, alias="licenseModel")
+    trial_availability: bool | None = Field(None, alias="trialAvailability")
+
+    _blank = field_validator("product_name", "product_version", "license_model", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @model_validator(mode="after")
+    def _pair(self) -> PartNumberCreate:
+        if bool(self.product_name) != bool(self.product_version):
+            raise FieldProblem("productVersion" if self.product_name else "productName", "give productName and productVersion together")
+        return self
+
+
+class PartNumbersCreate(_Request):
+    part_numbers: list[PartNumberCreate] = Field(alias="partNumbers", min_length=1)
+
+    @model_validator(mode="after")
+    def _rules(self) -> PartNumbersCreate:
+        try:
+            v.check_unique([p.part_number for p in self.part_numbers], "part number")
+        except FieldProblem as exc:
+            raise FieldProblem(f"partNumbers{exc.field}.partNumber", exc.message) from None
+        return self
+
+
+class FeatureCreate(_Request):
+    """The body of POST /features."""
+
+    feature_name: FeatureNameText = Field(alias="featureName")
+    version_format: Annotated[str, AfterValidator(v.check_version_format)] = Field(alias="versionFormat")
+    version: Annotated[str, AfterValidator(v.check_feature_version)] | None = None
+    max_version: Annotated[str, AfterValidator(v.check_max_version)] | None = Field(None, alias="maxVersion")
+    description: Description | None = None
+    aggregation_type: Annotated[str, AfterValidator(v.check_aggregation_type)] | None = Field(None, alias="aggregationType")
+    vendor_string: Annotated[str, AfterValidator(v.max_length(v.NAME_MAX))] | None = Field(None, alias="vendorString")
+    auto_deploy: bool = Field(False, alias="autoDeploy")
+
+    _blank = field_validator("version", "max_version", "aggregation_type", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+
+class FeatureBundleCreate(_Request):
+    """The body of POST /feature-bundles (at least one feature)."""
+
+    feature_bundle_name: NameText = Field(alias="featureBundleName")
+    description: Description | None = None
+    features: list[FeatureRef] = Field(min_length=1)
+    auto_deploy: bool = Field(False, alias="autoDeploy")
+
+
+class SuiteProductRef(_Request):
+    product_name: v.NonBlank = Field(alias="productName")
+    version: v.NonBlank
+    quantity: Annotated[int, AfterValidator(lambda n: v.check_int_range(n, 1))] = 1
+
+
+class SuiteCreate(_Technology):
+    """The body of POST /suites (at least one product)."""
+
+    suite_name: NameText = Field(alias="suiteName")
+    version: VersionText
+    description: Description | None = None
+    products: list[SuiteProductRef] = Field(min_length=1)
+    part_numbers: list[PartNumberText] = Field(default_factory=list, alias="partNumbers")
+    package_name: str | None = Field(None, alias="packageName")
+    package_version: str | None = Field(None, alias="packageVersion")
+    auto_deploy: bool = Field(False, alias="autoDeploy")
+
+    @model_validator(mode="after")
+    def _rules(self) -> SuiteCreate:
+        _unique(self.part_numbers, "partNumbers", "part number")
+        return self
+
+
+# -- filters ---------------------------------------------------------------------------------------
+
+
+class _Filter(_Request):
+    sort_order: Annotated[str, AfterValidator(v.check_sort_order)] | None = None
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _blank(cls, value: Any) -> Any:
+        return value.strip() or None if isinstance(value, str) else value
+
+    def params(self) -> dict[str, Any]:
+        data = self.body()
+        return {k: (str(x).lower() if isinstance(x, bool) else x) for k, x in data.items()}
+
+
+ProductSort = Annotated[str, AfterValidator(v.choice(v.PRODUCT_SORT_KEYS))]
+MaintenanceSort = Annotated[str, AfterValidator(v.choice(("productName", "version", "creationDate")))]
+PartNumberSort = Annotated[str, AfterValidator(v.choice(v.PART_NUMBER_SORT_KEYS))]
+FeatureSort = Annotated[str, AfterValidator(v.choice(v.FEATURE_SORT_KEYS))]
+BundleSort = Annotated[str, AfterValidator(v.choice(("name", "creationDate")))]
+SuiteSort = Annotated[str, AfterValidator(v.choice(v.SUITE_SORT_KEYS))]
+Since = Annotated[str, AfterValidator(lambda s: _since(s))] | None
+
+
+def _since(value: str) -> str:
+    try:
+        v.read_since_param({"x": value}, "x")
+    except FieldProblem as exc:
+        raise ValueError(exc.message) from None
+    return value
+
+
+class ProductFilter(_Filter):
+    product_name: str | None = Field(None, alias="productName")
+    version: str | None = None
+    state: Annotated[str, AfterValidator(v.choice(v.PRODUCT_STATES))] | None = None
+    license_technology: str | None = Field(None, alias="licenseTechnology")
+    product_category: str | None = Field(None, alias="productCategory")
+    part_number: str | None = Field(None, alias="partNumber")
+    feature_name: str | None = Field(None, alias="featureName")
+    license_model: str | None = Field(None, alias="licenseModel")
+    creation_date: Since = Field(None, alias="creationDate")
+    last_modified_date: Since = Field(None, alias="lastModifiedDate")
+    sort_by: ProductSort | None = None
+
+
+class MaintenanceFilter(_Filter):
+    product_name: str | None = Field(None, alias="productName")
+    version: str | None = None
+    state: str | None = None
+    part_number: str | None = Field(None, alias="partNumber")
+    sort_by: MaintenanceSort | None = None
+
+
+class PartNumberFilter(_Filter):
+    part_number: str | None = Field(None, alias="partNumber")
+    product_name: str | None = Field(None, alias="productName")
+    license_model: str | None = Field(None, alias="licenseModel")
+    creation_date: Since = Field(None, alias="creationDate")
+    last_modified_date: Since = Field(None, alias="lastModifiedDate")
+    unmapped_with_product: bool | None = Field(None, alias="unmappedWithProduct")
+    unmapped_with_license_model: bool | None = Field(None, alias="unmappedWithLicenseModel")
+    sort_by: PartNumberSort | None = None
+
+
+class FeatureFilter(_Filter):
+    name: str | None = None
+    version: str | None = None
+    version_format: Annotated[str, AfterValidator(v.check_version_format)] | None = Field(None, alias="versionFormat")
+    state: Annotated[str, AfterValidator(v.choice(v.FEATURE_STATES))] | None = None
+    creation_date: Since = Field(None, alias="creationDate")
+    last_modified_date: Since = Field(None, alias="lastModifiedDate")
+    vendor_auth_string: str | None = Field(None, alias="vendorAuthString")
+    sort_by: FeatureSort | None = None
+
+
+class FeatureBundleFilter(_Filter):
+    name: str | None = None
+    state: str | None = None
+    feature_name: str | None = Field(None, alias="featureName")
+    sort_by: BundleSort | None = None
+
+
+class SuiteFilter(_Filter):
+    suite_name: str | None = Field(None, alias="suiteName")
+    version: str | None = None
+    description: str | None = None
+    part_number: str | None = Field(None, alias="partNumber")
+    state: str | None = None
+    package_name: str | None = Field(None, alias="packageName")
+    package_version: str | None = Field(None, alias="packageVersion")
+    host_type: str | None = Field(None, alias="hostType")
+    license_technology: str | None = Field(None, alias="licenseTechnology")
+    license_generator: str | None = Field(None, alias="licenseGenerator")
+    used_on_device: bool | None = Field(None, alias="usedOnDevice")
+    creation_date: Since = Field(None, alias="creationDate")
+    last_modified_date: Since = Field(None, alias="lastModifiedDate")
+    sort_by: SuiteSort | None = None
+
+
+# -- responses -------------------------------------------------------------------------------------
+
+
+def _names(value: Any, key: str) -> Any:
+    """Lists the server may give as strings or as objects: objects become their `key` string."""
+    if not isinstance(value, list):
+        return []
+    return [item.get(key) if isinstance(item, dict) else item for item in value if item is not None]
+
+
+class ProductFeature(_Response):
+    feature_name: str = Field(validation_alias=AliasChoices("featureName", "name"))
+    version: str | None = None
+    count: int | None = None
+
+
+class Product(_Response):
+    product_name: str = Field(validation_alias=AliasChoices("productName", "name"))
+    version: str | None = None
+    description: str | None = None
+    state: str | None = None
+    license_technology: str | None = Field(None, alias="licenseTechnology")
+    license_generator: str | None = Field(None, alias="licenseGenerator")
+    product_category: str | None = Field(None, alias="productCategory")
+    host_type: str | None = Field(None, alias="hostType")
+    host_types: list[str] = Field(default_factory=list, alias="hostTypes")
+    used_on_device: bool | None = Field(None, alias="usedOnDevice")
+    license_models: list[str] = Field(default_factory=list, alias="licenseModels")
+    features: list[ProductFeature] = Field(default_factory=list)
+    feature_bundles: list[str] = Field(default_factory=list, alias="featureBundles")
+    part_numbers: list[str] = Field(default_factory=list, alias="partNumbers")
+    start_date: str | None = Field(None, alias="startDate")
+    end_date: str | None = Field(None, alias="endDate")
+    upgrade_email_template: str | None = Field(None, validation_alias=AliasChoices("upgradeEmailTemplate", "upgradeEmailTemplateVarName"))
+    quantity_per_copy: int | None = Field(None, alias="quantityPerCopy")
+    creation_date: Any = Field(None, validation_alias=AliasChoices("creationDate", "createdDate", "createdOn"))
+    last_modified_date: Any = Field(None, validation_alias=AliasChoices("lastModifiedDate", "updatedOn"))
+
+    _bundles = field_validator("feature_bundles", mode="before")(classmethod(lambda cls, x: _names(x, "featureBundleName")))
+    _parts = field_validator("part_numbers", mode="before")(classmethod(lambda cls, x: _names(x, "partNumber")))
+    _models = field_validator("license_models", "host_types", mode="before")(classmethod(lambda cls, x: _names(x, "name")))
+
+
+class MaintenanceProduct(_Response):
+    product_name: str = Field(validation_alias=AliasChoices("productName", "maintenanceProductName", "name"))
+    version: str | None = Field(None, validation_alias=AliasChoices("version", "maintenanceProductVersion"))
+    description: str | None = None
+    state: str | None = None
+    part_numbers: list[str] = Field(default_factory=list, alias="partNumbers")
+    creation_date: Any = Field(None, validation_alias=AliasChoices("creationDate", "createdDate", "createdOn"))
+    last_modified_date: Any = Field(None, alias="lastModifiedDate")
+
+    _parts = field_validator("part_numbers", mode="before")(classmethod(lambda cls, x: _names(x, "partNumber")))
+
+
+class PartNumberOwner(_Response):
+    name: str | None = None
+    version: str | None = None
+    license_model: str | None = Field(None, alias="licenseModel")
+    type: str | None = None
+
+
+class PartNumber(_Response):
+    part_number: str = Field(validation_alias=AliasChoices("partNumber", "name"))
+    description: str | None = None
+    product: PartNumberOwner | None = None
+    license_model: str | None = Field(None, alias="licenseModel")
+    trial_availability: bool | None = Field(None, alias="trialAvailability")
+    creation_date: Any = Field(None, validation_alias=AliasChoices("creationDate", "createdDate"))
+    last_modified_date: Any = Field(None, alias="lastModifiedDate")
+
+    @property
+    def mapped(self) -> bool:
+        return self.product is not None and bool(self.product.name)
+
+
+class Feature(_Response):
+    feature_name: str = Field(validation_alias=AliasChoices("featureName", "name"))
+    version: str | None = None
+    version_format: str | None = Field(None, alias="versionFormat")
+    max_version: str | None = Field(None, alias="maxVersion")
+    description: str | None = None
+    aggregation_type: str | None = Field(None, alias="aggregationType")
+    vendor_string: str | None = Field(None, alias="vendorString")
+    state: str | None = None
+    creation_date: Any = Field(None, alias="creationDate")
+    last_modified_date: Any = Field(None, alias="lastModifiedDate")
+
+
+class BundleFeature(_Response):
+    feature_name: str = Field(validation_alias=AliasChoices("featureName", "name"))
+    version: str | None = None
+    count: int | None = None
+
+
+class FeatureBundle(_Response):
+    feature_bundle_name: str = Field(validation_alias=AliasChoices("featureBundleName", "name"))
+    description: str | None = None
+    state: str | None = None
+    features: list[BundleFeature] = Field(default_factory=list)
+    creation_date: Any = Field(None, alias="creationDate")
+    last_modified_date: Any = Field(None, alias="lastModifiedDate")
+
+
+class SuiteProduct(_Response):
+    product_name: str = Field(validation_alias=AliasChoices("productName", "name"))
+    version: str | None = None
+    quantity: int | None = None
+    state: str | None = None
+
+
+class Suite(_Response):
+    suite_name: str = Field(validation_alias=AliasChoices("suiteName", "name"))
+    version: str | None = None
+    description: str | None = None
+    state: str | None = None
+    part_numbers: list[str] = Field(default_factory=list, alias="partNumbers")
+    products: list[SuiteProduct] = Field(default_factory=list)
+    package_name: str | None = Field(None, alias="packageName")
+    package_version: str | None = Field(None, alias="packageVersion")
+    host_type: str | None = Field(None, alias="hostType")
+    license_technology: str | None = Field(None, alias="licenseTechnology")
+    license_generator: str | None = Field(None, alias="licenseGenerator")
+    used_on_device: bool | None = Field(None, alias="usedOnDevice")
+    creation_date: Any = Field(None, validation_alias=AliasChoices("creationDate", "createdOn"))
+    last_modified_date: Any = Field(None, alias="lastModifiedDate")
+
+    _parts = field_validator("part_numbers", mode="before")(classmethod(lambda cls, x: _names(x, "partNumber")))
+
+
+class CreatedPartNumbers(_Response):
+    status: str | None = None
+    message: str | None = None
+    results: list[dict[str, Any]] = Field(default_factory=list)
+    part_numbers: list[PartNumber] = Field(default_factory=list, alias="partNumbers")
+
+
+def _page(raw: Any, key: str, model: type[Any], page: int, limit: int) -> Page[Any]:
+    raw = raw if isinstance(raw, dict) else {key: raw or []}
+    pagination = raw.get("pagination") if isinstance(raw.get("pagination"), dict) else {}
+    total = pagination.get("total", raw.get("total"))
+    return Page(
+        [model.model_validate(item) for item in raw.get(key) or [] if isinstance(item, dict)],
+        int(pagination.get("page") or page),
+        int(pagination.get("limit") or limit),
+        int(total) if isinstance(total, int) else None,
+    )
+
+
+# The list endpoints: path, envelope key, response model, cache operation.
+_LISTS: dict[str, tuple[str, str, type[Any]]] = {
+    "products": ("/v1/products", "productList", Product),
+    "maintenance": ("/v1/maintenance", "maintenanceList", MaintenanceProduct),
+    "part_numbers": ("/v1/part-numbers", "partNumbers", PartNumber),
+    "features": ("/v1/features", "features", Feature),
+    "feature_bundles": ("/v1/feature-bundles", "featureBundles", FeatureBundle),
+    "suites": ("/v1/suites", "suiteList", Suite),
+}
+
+
+class ProductsService:
+    """The products and packaging service's calls over a `Session` (pages are 1-based).
+
+    Each list has a fresh form (`products`, `features`, …) and a cached
+    stale-while-revalidate form (`products_page`, `features_page`, …).
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    async def _list(self, kind: str, filters: _Filter | None, page: int, limit: int) -> Page[Any]:
+        v.check_page(page)
+        v.check_limit(limit)
+        path, key, model = _LISTS[kind]
+        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
+        raw = await self.session.get_json(Service.PRODUCTS, path, params=params)
+        return _page(raw, key, model, page, limit)
+
+    async def _cached(self, kind: str, filters: _Filter | None, page: int, limit: int, force: bool) -> AsyncIterator[Page[Any]]:
+        v.check_page(page)
+        v.check_limit(limit)
+        path, key, model = _LISTS[kind]
+        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
+
+        async def fetch() -> Any:
+            return await self.session.get_json(Service.PRODUCTS, path, params=params)
+
+        async for got in self.session.cached(f"products.{kind}", params, fetch, lambda raw: _page(raw, key, model, page, limit), force=force):
+            got.value.age = got.age
+            yield got.value
+
+    # -- lists --
+
+    async def products(self, filters: ProductFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Product]:
+        return await self._list("products", filters, page, limit)
+
+    def products_page(self, filters: ProductFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[Product]]:
+        return self._cached("products", filters, page, limit, force)
+
+    async def maintenance(self, filters: MaintenanceFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[MaintenanceProduct]:
+        return await self._list("maintenance", filters, page, limit)
+
+    def maintenance_page(self, filters: MaintenanceFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[MaintenanceProduct]]:
+        return self._cached("maintenance", filters, page, limit, force)
+
+    async def part_numbers(self, filters: PartNumberFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[PartNumber]:
+        return await self._list("part_numbers", filters, page, limit)
+
+    def part_numbers_page(self, filters: PartNumberFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[PartNumber]]:
+        return self._cached("part_numbers", filters, page, limit, force)
+
+    async def features(self, filters: FeatureFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Feature]:
+        return await self._list("features", filters, page, limit)
+
+    def features_page(self, filters: FeatureFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[Feature]]:
+        return self._cached("features", filters, page, limit, force)
+
+    async def feature_bundles(self, filters: FeatureBundleFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[FeatureBundle]:
+        return await self._list("feature_bundles", filters, page, limit)
+
+    def feature_bundles_page(self, filters: FeatureBundleFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[FeatureBundle]]:
+        return self._cached("feature_bundles", filters, page, limit, force)
+
+    async def suites(self, filters: SuiteFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Suite]:
+        return await self._list("suites", filters, page, limit)
+
+    def suites_page(self, filters: SuiteFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[Suite]]:
+        return self._cached("suites", filters, page, limit, force)
+
+    async def get_suite(self, name: str, version: str) -> Suite:
+        path = f"/v1/suites/{quote(name, safe='')}/{quote(version, safe='')}"
+        raw = await self.session.get_json(Service.PRODUCTS, path)
+        body = raw.get("suite", raw) if isinstance(raw, dict) else raw
+        return Suite.model_validate(body)
+
+    # -- creating --
+
+    async def _create(self, path: str, spec: _Request, key: str, model: type[Any], what: str) -> Any:
+        self.session.check_writable(what)
+        raw = await self.session.send_json(Service.PRODUCTS, "POST", path, json_body=spec.body())
+        body = raw.get(key, raw) if isinstance(raw, dict) else raw
+        return model.model_validate(body)
+
+    async def create_product(self, spec: ProductCreate) -> Product:
+        return await self._create("/v1/products", spec, "product", Product, f"creating product {spec.product_name} {spec.version}")
+
+    async def create_maintenance(self, spec: MaintenanceCreate) -> MaintenanceProduct:
+        return await self._create("/v1/maintenance", spec, "maintenance", MaintenanceProduct, f"creating maintenance product {spec.product_name}")
+
+    async def create_feature(self, spec: FeatureCreate) -> Feature:
+        return await self._create("/v1/features", spec, "feature", Feature, f"creating feature {spec.feature_name}")
+
+    async def create_feature_bundle(self, spec: FeatureBundleCreate) -> FeatureBundle:
+        return await self._create("/v1/feature-bundles", spec, "featureBundle", FeatureBundle, f"creating feature bundle {spec.feature_bundle_name}")
+
+    async def create_suite(self, spec: SuiteCreate) -> Suite:
+        return await self._create("/v1/suites", spec, "suite", Suite, f"creating suite {spec.suite_name} {spec.version}")
+
+    async def create_part_numbers(self, items: Sequence[PartNumberCreate]) -> CreatedPartNumbers:
+        self.session.check_writable("creating part numbers")
+        body = PartNumbersCreate(partNumbers=list(items)).body()
+        raw = await self.session.send_json(Service.PRODUCTS, "POST", "/v1/part-numbers", json_body=body)
+        return CreatedPartNumbers.model_validate(raw or {})
+

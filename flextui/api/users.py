@@ -1,0 +1,339 @@
+"""The users and accounts service (seed 002, beta): request models with its rules, and its calls.
+
+`AccountCreate` and `UserCreate` check what a form can know (required
+fields, account types, two-letter country, e-mail, userName equal to the
+e-mail, status, time zone and locale formats, role expiry dates) with the
+rules of `validation.py`, which the simulator applies too. Whether an
+account name exists, or a user or account is already there, only the
+server knows: `Invalid`/`Conflict` with `.field`.
+
+The notes disagree on whether accountType is mandatory for a new account
+(older doc: no, newer: yes, default CUSTOMER); `AccountCreate` always sends
+it, which satisfies both. Passwords are never part of any model here.
+Pages are 1-based; response models ignore unknown fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from flextui.api import validation as v
+from flextui.api.http import Service, Session
+from flextui.api.paging import Page
+from flextui.api.timestamps import lenient_timestamp
+from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, EmailText, FieldProblem, IdText, NameText, NonBlank, errors_by_field
+
+__all__ = [
+    "FIRST_PAGE", "DEFAULT_LIMIT", "MAX_LIMIT", "errors_by_field",
+    "AttributeEntry", "AccountCreate", "AccountRole", "UserCreate", "AccountFilter", "UserFilter",
+    "Account", "UserAccount", "User", "UsersService",
+]
+
+Address = Annotated[str, AfterValidator(v.max_length(v.ADDRESS_MAX))]
+Country = Annotated[str, AfterValidator(v.check_country)]
+
+
+def _blank_to_none(value: Any) -> Any:
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+class _Request(BaseModel):
+    """A request body: JSON names on the wire; strict JSON types and no unknown fields, like the server."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", strict=True)
+
+    def body(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+class _Response(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+
+
+class AttributeEntry(_Request):
+    name: NonBlank
+    value: str = ""
+
+
+class AccountCreate(_Request):
+    """The body of POST /accounts (the older docs' /account takes the same)."""
+
+    account_id: IdText = Field(alias="accountId")
+    name: NameText
+    account_type: Annotated[str, AfterValidator(v.check_account_type)] = Field("CUSTOMER", alias="accountType")
+    description: Annotated[str, AfterValidator(v.max_length(v.DESCRIPTION_MAX))] | None = None
+    address1: Address | None = None
+    address2: Address | None = None
+    city: Address | None = None
+    state: Address | None = None
+    zipcode: Address | None = None
+    country: Country | None = None
+    region: Address | None = None
+    visible: bool = True
+    parent_account_id: str | None = Field(None, alias="parentAccountId")
+    attributes: list[AttributeEntry] = Field(default_factory=list)
+
+    _blank = field_validator("country", "parent_account_id", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @model_validator(mode="after")
+    def _rules(self) -> AccountCreate:
+        try:
+            v.check_attribute_names([a.name for a in self.attributes])
+        except FieldProblem as exc:
+            raise FieldProblem(v.join_path("attributes", exc.field), exc.message) from None
+        return self
+
+
+class AccountRole(_Request):
+    """An account the new user belongs to (by name), the roles there and an optional expiry."""
+
+    account_name: NonBlank = Field(alias="accountName")
+    roles: list[NonBlank] = Field(default_factory=list)
+    expiry_date: DateText | None = Field(None, alias="expiryDate")
+
+    _blank = field_validator("expiry_date", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+
+class UserCreate(_Request):
+    """The body of POST /users."""
+
+    first_name: NameText = Field(alias="firstName")
+    last_name: NameText = Field(alias="lastName")
+    email_address: EmailText = Field(alias="emailAddress")
+    account_roles: list[AccountRole] = Field(alias="accountRoles")
+    display_name: NameText | None = Field(None, alias="displayName")
+    phone_number: Annotated[str, AfterValidator(v.check_phone)] | None = Field(None, alias="phoneNumber")
+    fax_number: Annotated[str, AfterValidator(v.check_phone)] | None = Field(None, alias="faxNumber")
+    street: Address | None = None
+    city: Address | None = None
+    state: Address | None = None
+    zipcode: Address | None = None
+    country: Country | None = None
+    locale: Annotated[str, AfterValidator(v.check_locale)] | None = None
+    portal_login: bool = Field(False, alias="portalLogin")
+    user_name: str | None = Field(None, alias="userName")
+    status: Annotated[str, AfterValidator(v.check_user_status)] = "Active"
+    timezone: Annotated[str, AfterValidator(v.check_timezone)] | None = None
+    shared: bool = False
+    attributes: list[AttributeEntry] = Field(default_factory=list)
+
+    _blank = field_validator(
+        "display_name", "phone_number", "fax_number", "country", "locale", "user_name", "timezone", mode="before"
+    )(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @field_validator("account_roles")
+    @classmethod
+    def _some_roles(cls, value: list[AccountRole]) -> list[AccountRole]:
+        if not value:
+            raise ValueError("needs at least 1 account (accountRoles)")
+        return value
+
+    @model_validator(mode="after")
+    def _rules(self) -> UserCreate:
+        try:
+            v.check_user_name(self.user_name, self.email_address, self.portal_login)
+        except ValueError as exc:
+            raise FieldProblem("userName", str(exc)) from None
+        try:
+            v.check_attribute_names([a.name for a in self.attributes])
+        except FieldProblem as exc:
+            raise FieldProblem(v.join_path("attributes", exc.field), exc.message) from None
+        names = [r.account_name for r in self.account_roles]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                raise FieldProblem(f"accountRoles[{i}].accountName", f"account {name!r} is given twice")
+        return self
+
+
+class AccountFilter(_Request):
+    """Query of GET /accounts (besides page and limit); account_types defaults to CUSTOMER on the server."""
+
+    account_id: str | None = Field(None, alias="accountId")
+    account_name: str | None = Field(None, alias="accountName")
+    account_types: list[Annotated[str, AfterValidator(v.choice(v.LISTED_ACCOUNT_TYPES))]] | None = Field(None, alias="accountType")
+    root_account_only: bool | None = Field(None, alias="rootAccountOnly")
+    sort_by: Annotated[str, AfterValidator(v.choice(v.ACCOUNT_SORT_KEYS))] | None = None
+    sort_order: Annotated[str, AfterValidator(v.check_sort_order)] | None = None
+
+    @field_validator("account_id", "account_name", "sort_by", "sort_order", mode="before")
+    @classmethod
+    def _blank(cls, value: Any) -> Any:
+        return value.strip() or None if isinstance(value, str) else value
+
+    def params(self) -> list[tuple[str, Any]]:
+        """Query pairs: accountType repeats, one per type."""
+        pairs: list[tuple[str, Any]] = []
+        for key, value in self.body().items():
+            if isinstance(value, list):
+                pairs.extend((key, item) for item in value)
+            else:
+                pairs.append((key, str(value).lower() if isinstance(value, bool) else value))
+        return pairs
+
+
+class UserFilter(_Request):
+    """Query of GET /users (besides page and limit)."""
+
+    user_name: str | None = Field(None, alias="userName")
+    display_name: str | None = Field(None, alias="displayName")
+    email: str | None = None
+    account_id: str | None = Field(None, alias="accountId")
+    account_name: str | None = Field(None, alias="accountName")
+    account_type: Annotated[str, AfterValidator(v.choice(v.USER_ACCOUNT_TYPES))] | None = Field(None, alias="accountType")
+    status: Annotated[str, AfterValidator(lambda s: v.check_user_status(s).lower())] | None = None
+    sort_by: Annotated[str, AfterValidator(v.choice(v.USER_SORT_KEYS))] | None = None
+    sort_order: Annotated[str, AfterValidator(v.check_sort_order)] | None = None
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _blank(cls, value: Any) -> Any:
+        return value.strip() or None if isinstance(value, str) else value
+
+    def params(self) -> list[tuple[str, Any]]:
+        return list(self.body().items())
+
+
+# -- responses -------------------------------------------------------------------------------------
+
+
+class AttributeValue(_Response):
+    name: str
+    value: Any = None
+
+
+class Account(_Response):
+    account_id: str = Field(alias="accountId")
+    account_name: str | None = Field(None, validation_alias=AliasChoices("accountName", "name"))
+    account_type: str | None = Field(None, alias="accountType")
+    description: str | None = None
+    address1: str | None = None
+    address2: str | None = None
+    city: str | None = None
+    state: str | None = None
+    zipcode: str | None = None
+    country: str | None = None
+    region: str | None = None
+    visible: bool | None = None
+    parent_account_id: str | None = Field(None, alias="parentAccountId")
+    attributes: list[AttributeValue] = Field(default_factory=list)
+    created_on: Any = Field(None, alias="createdOn")
+
+    @property
+    def created(self) -> datetime | None:
+        return lenient_timestamp(self.created_on)
+
+
+class UserAccount(_Response):
+    account_id: str | None = Field(None, alias="accountId")
+    account_name: str | None = Field(None, alias="accountName")
+    account_type: str | None = Field(None, alias="accountType")
+    expiry_date: str | None = Field(None, alias="expiryDate")
+    roles: list[str] = Field(default_factory=list)
+
+
+class User(_Response):
+    user_name: str = Field(validation_alias=AliasChoices("userName", "username"))
+    first_name: str | None = Field(None, alias="firstName")
+    last_name: str | None = Field(None, alias="lastName")
+    display_name: str | None = Field(None, alias="displayName")
+    email_address: str | None = Field(None, validation_alias=AliasChoices("emailAddress", "email"))
+    status: str | None = None
+    accounts: list[UserAccount] = Field(default_factory=list)
+    phone_number: str | None = Field(None, alias="phoneNumber")
+    fax_number: str | None = Field(None, alias="faxNumber")
+    street: str | None = None
+    city: str | None = None
+    state: str | None = None
+    zipcode: str | None = None
+    country: str | None = None
+    locale: str | None = None
+    timezone: str | None = None
+    portal_login: bool | None = Field(None, validation_alias=AliasChoices("portalLogin", "canLogin"))
+    shared: bool | None = None
+    attributes: list[AttributeValue] = Field(default_factory=list)
+    created_on: Any = Field(None, alias="createdOn")
+
+    @property
+    def active(self) -> bool:
+        return (self.status or "").lower() == "active"
+
+    @property
+    def created(self) -> datetime | None:
+        return lenient_timestamp(self.created_on)
+
+
+def _page(raw: Any, key: str, model: type[Any], page: int, limit: int) -> Page[Any]:
+    raw = raw if isinstance(raw, dict) else {key: raw or []}
+    total = raw.get("total")
+    return Page(
+        [model.model_validate(item) for item in raw.get(key) or [] if isinstance(item, dict)],
+        int(raw.get("page") or page),
+        int(raw.get("limit") or limit),
+        int(total) if isinstance(total, int) else None,
+    )
+
+
+def _unwrap(raw: Any, key: str) -> Any:
+    return raw.get(key, raw) if isinstance(raw, dict) else raw
+
+
+class UsersService:
+    """The users and accounts service's calls over a `Session` (pages are 1-based)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    @staticmethod
+    def _query(filters: AccountFilter | UserFilter | None, page: int, limit: int) -> list[tuple[str, Any]]:
+        v.check_page(page)
+        v.check_limit(limit)
+        return [*(filters.params() if filters else []), ("page", page), ("limit", limit)]
+
+    async def _get(self, path: str, query: list[tuple[str, Any]]) -> Any:
+        return await self.session.get_json(Service.USERS, path, params=query)
+
+    async def _cached(self, op: str, path: str, key: str, model: type[Any], query: list[tuple[str, Any]], page: int, limit: int, force: bool) -> AsyncIterator[Page[Any]]:
+        async def fetch() -> Any:
+            return await self._get(path, query)
+
+        async for got in self.session.cached(op, {"query": query}, fetch, lambda raw: _page(raw, key, model, page, limit), force=force):
+            got.value.age = got.age
+            yield got.value
+
+    # -- accounts --
+
+    async def accounts(self, filters: AccountFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Account]:
+        return _page(await self._get("/v1/accounts", self._query(filters, page, limit)), "accounts", Account, page, limit)
+
+    def accounts_page(self, filters: AccountFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[Account]]:
+        """Cached first (with its age), then fresh."""
+        return self._cached("users.accounts", "/v1/accounts", "accounts", Account, self._query(filters, page, limit), page, limit, force)
+
+    async def create_account(self, spec: AccountCreate) -> Account:
+        self.session.check_writable(f"creating account {spec.account_id!r}")
+        raw = await self.session.send_json(Service.USERS, "POST", "/v1/accounts", json_body=spec.body())
+        return Account.model_validate(_unwrap(raw, "account"))
+
+    # -- users --
+
+    async def users(self, filters: UserFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[User]:
+        return _page(await self._get("/v1/users", self._query(filters, page, limit)), "users", User, page, limit)
+
+    def users_page(self, filters: UserFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[User]]:
+        """Cached first (with its age), then fresh."""
+        return self._cached("users.users", "/v1/users", "users", User, self._query(filters, page, limit), page, limit, force)
+
+    async def get_user(self, user_name: str) -> User:
+        raw = await self.session.get_json(Service.USERS, "/v1/users/" + quote(user_name, safe="@"))
+        return User.model_validate(_unwrap(raw, "user"))
+
+    async def create_user(self, spec: UserCreate) -> User:
+        self.session.check_writable(f"creating user {spec.email_address!r}")
+        raw = await self.session.send_json(Service.USERS, "POST", "/v1/users", json_body=spec.body())
+        return User.model_validate(_unwrap(raw, "user"))
+

@@ -1,0 +1,306 @@
+"""The entitlement data layer: request models, EntitlementsService calls, caching, read-only profiles.
+
+The bodies of tests/sim/test_entitlements.py's `BAD_ENTITLEMENTS` are fed
+to the client models here: each must be refused before sending, with the
+same field path the simulator names.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+import flextui.sim.app as sim_app_module
+from flextui.api.entitlements import (
+    AdditionalProperties,
+    EntitlementCreate,
+    EntitlementFilter,
+    EntitlementsService,
+    LineItem,
+    LineItemCreate,
+    LineItemFilter,
+    LineItemPolicies,
+    LineItemProperties,
+    MaintenanceLineItemCreate,
+    MutationResult,
+    errors_by_field,
+)
+from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly
+from flextui.api.http import Session
+from flextui.sim.world import World
+
+from ..conftest import make_session
+from ..sim.test_entitlements import BAD_ENTITLEMENTS, entitlement, line_item
+
+
+@pytest.fixture(autouse=True)
+def _beta_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sim_app_module, "SERVICE_MODULES", ("products", "entitlements", "users"))
+
+
+@pytest.fixture
+def svc(session: Session) -> EntitlementsService:
+    return EntitlementsService(session)
+
+
+@pytest.fixture
+async def read_only(sim_app: Any) -> AsyncIterator[Session]:
+    s = make_session(sim_app, read_only=True)
+    yield s
+    await s.aclose()
+
+
+def refused(model: type[Any], body: Any) -> dict[str, str]:
+    with pytest.raises(ValidationError) as info:
+        model.model_validate(body)
+    return errors_by_field(info.value)
+
+
+# -- request models -----------------------------------------------------------------------------------
+
+
+def test_valid_entitlement_body() -> None:
+    spec = EntitlementCreate.model_validate(entitlement(description="Annual", lineItems=[line_item(orderType="renewal_order", activationId="", lineItemStatus="")]))
+    body = spec.body()
+    assert body["lineItems"][0]["orderType"] == "RENEWAL_ORDER"
+    assert "activationId" not in body["lineItems"][0] and "lineItemStatus" not in body["lineItems"][0]
+    assert body["lineItems"][0]["product"] == [{"productName": "Flex Designer", "productVersion": "2022.4"}]
+    assert body["attributes"] == [{"name": "Region", "value": "EMEA"}] and "entitlementId" not in body
+    default = LineItemCreate.model_validate(line_item())
+    assert (default.order_type, default.quantity_per_copy, default.is_permanent) == ("NEW_ORDER", 1, False)
+
+
+@pytest.mark.parametrize(("case", "change", "field"), BAD_ENTITLEMENTS, ids=[c[0] for c in BAD_ENTITLEMENTS])
+def test_client_refuses_what_the_simulator_refuses(case: str, change: Callable[[dict[str, Any]], None], field: str) -> None:
+    body = copy.deepcopy(entitlement(entitlementId="ENT-RULES-1"))
+    change(body)
+    errors = refused(EntitlementCreate, body)
+    assert field in errors, errors
+    assert errors[field]
+
+
+@pytest.mark.parametrize(
+    "good",
+    [
+        {"entitlementId": "E" * 255},
+        {"shipToAddress": ""},
+        {"status": "Obsolete"},
+        {"status": "deployed", "autoDeploy": True},
+        {"autoGenerate": True},
+        {"emailTemplateVariation": "Renewals"},
+        {"accounts": [{"accountId": "101200004242", "accountType": "customer", "partnerTierName": "partner_tier_one", "isCurrentOwner": True}]},
+        {"lineItems": [line_item(quantity=0, quantityPerCopy=1, isPermanent=True, expiryDate=None, orderType="UPSELL_ORDER")]},
+        {"lineItems": [line_item(expiryDate="2026-11-01")]},  # expiry on the start day
+        {"lineItems": [line_item(activationId="A-1"), line_item(activationId="A-2", autoGenerate=False)]},
+    ],
+)
+def test_good_variants_pass(good: dict[str, Any]) -> None:
+    EntitlementCreate.model_validate(entitlement(**good))
+
+
+def test_ids_unique_within_the_request() -> None:
+    errors = refused(EntitlementCreate, entitlement(entitlementId="SAME", lineItems=[line_item(activationId="SAME")]))
+    assert "lineItems[0].activationId" in errors
+
+
+def test_unknown_fields_are_refused() -> None:
+    assert "colour" in refused(EntitlementCreate, entitlement(colour="red"))
+
+
+def test_policies_model() -> None:
+    spec = LineItemPolicies.model_validate({"rehosts": {"allowedCount": 2, "policyTermDuration": 1, "policyTermUnit": "years"}, "cancelLicense": False})
+    assert spec.body() == {"rehosts": {"allowedCount": 2, "policyTermDuration": 1, "policyTermUnit": "YEARS"}, "cancelLicense": False}
+    assert refused(LineItemPolicies, {}) == {"": "give at least one policy: rehosts, returns, repairs, extraActivations or a flag"}
+    assert "rehosts.allowedCount" in refused(LineItemPolicies, {"rehosts": {"allowedCount": -1}})
+    assert "repairs.policyTermUnit" in refused(LineItemPolicies, {"repairs": {"policyTermDuration": 2}})
+    assert "repairs.policyTermDuration" in refused(LineItemPolicies, {"repairs": {"policyTermUnit": "DAYS"}})
+    assert "returns.policyTermUnit" in refused(LineItemPolicies, {"returns": {"policyTermDuration": 1, "policyTermUnit": "fortnights"}})
+    assert "extraActivations" in refused(LineItemPolicies, {"extraActivations": -1})
+
+
+def test_properties_model() -> None:
+    good = AdditionalProperties.model_validate({"lineItems": [
+        {"activationId": "A-1", "orderType": "renewal_order", "deploy": True, "product": {"partNumber": "PN-1", "licenseModel": {"name": "Floating", "overdraft": 0}},
+         "attributes": [{"name": "Tier", "value": {"level": 2}, "type": "line_item"}]},
+    ]})
+    assert good.body()["lineItems"][0]["orderType"] == "RENEWAL_ORDER"
+    cases = [
+        ({"lineItems": []}, "lineItems"),
+        ({"lineItems": [{"activationId": " "}]}, "lineItems[0].activationId"),
+        ({"lineItems": [{"activationId": "A", "parentActivationId": "A"}]}, "lineItems[0].parentActivationId"),
+        ({"lineItems": [{"activationId": "A", "orderType": "x"}]}, "lineItems[0].orderType"),
+        ({"lineItems": [{"activationId": "A", "product": {"productName": "P"}}]}, "lineItems[0].product.productVersion"),
+        ({"lineItems": [{"activationId": "A", "product": {"partNumber": "PN/1"}}]}, "lineItems[0].product.partNumber"),
+        ({"lineItems": [{"activationId": "A", "product": {"licenseModel": {"gracePeriodDays": -1}}}]}, "lineItems[0].product.licenseModel.gracePeriodDays"),
+        ({"lineItems": [{"activationId": "A"}, {"activationId": "A"}]}, "lineItems[1].activationId"),
+        ({"lineItems": [{"activationId": "A", "attributes": [{"name": "x"}, {"name": "x"}]}]}, "lineItems[0].attributes[1].name"),
+    ]
+    for body, field in cases:
+        assert field in refused(AdditionalProperties, body), (body, field)
+
+
+def test_maintenance_model() -> None:
+    good = {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "startDate": "2026-01-01", "isPermanent": True}
+    MaintenanceLineItemCreate.model_validate(good)
+    MaintenanceLineItemCreate.model_validate({**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"}})
+    cases = [
+        ({**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support"}}, "maintenanceProduct.maintenanceProductName"),
+        ({**good, "startDate": "2026-02-30"}, "startDate"),
+        ({**good, "isPermanent": False}, "expiryDate"),
+        ({**good, "activationId": "A@1"}, "activationId"),
+        ({**good, "activationId": "A-1", "autoGenerate": True}, "autoGenerate"),
+        ({**good, "quantity": -3}, "quantity"),
+    ]
+    for body, field in cases:
+        assert field in refused(MaintenanceLineItemCreate, body), (body, field)
+
+
+def test_filters() -> None:
+    assert EntitlementFilter(status="obsoleted", account_name=" acme ", product="").params() == {"status": "OBSOLETE", "accountName": "acme"}
+    assert EntitlementFilter(sort_by="created_on", sort_order="DESC").params() == {"sort_by": "created_on", "sort_order": "desc"}
+    with pytest.raises(ValidationError):
+        EntitlementFilter(sort_by="name")
+    with pytest.raises(ValidationError):
+        EntitlementFilter(status="lost")
+    assert LineItemFilter(start_date="2026-01-01").params() == {"startDate": "2026-01-01"}
+    with pytest.raises(ValidationError):
+        LineItemFilter(start_date="2026-1-1")
+
+
+def test_response_models_tolerate_other_shapes() -> None:
+    item = LineItem.model_validate({
+        "activationId": "A", "lineItemStatus": "DEPLOYED", "isPermanent": True, "product": {"productName": "P", "version": "1", "licenseModel": "Perpetual"},
+        "policies": None, "somethingNew": [1, 2],
+    })
+    assert item.state == "DEPLOYED" and item.permanent is True
+    assert item.product is not None and item.product.product_version == "1" and item.product.license_model.license_model_name == "Perpetual"  # type: ignore[union-attr]
+    result = MutationResult.model_validate({"status": "success", "responseItems": [{"activationId": "A", "status": "failed", "errorMsg": "no"}]})
+    assert [r.activation_id for r in result.failed] == ["A"]
+
+
+# -- the service ----------------------------------------------------------------------------------------
+
+
+async def test_list_pages(svc: EntitlementsService, world: World) -> None:
+    first = await svc.list()
+    assert (first.number, first.size, first.total, first.pages) == (1, 20, len(world.entitlements), 3)
+    assert first.items[0].entitlement_id == "ENT-100000" and first.items[0].created is not None
+    assert first.items[0].owner is not None and first.items[0].owner.account_id == "101200004242"
+    assert first.items[0].attribute("Region") in ("AMER", "EMEA", "APAC")
+    third = await svc.list(page=3)
+    assert len(third.items) == len(world.entitlements) - 40
+    acme = await svc.list(EntitlementFilter(account_id="101200004242", sort_by="created_on", sort_order="desc"), limit=500)
+    assert {e.entitlement_id for e in acme.items} == {e.entitlement_id for e in world.entitlements.values() if e.account_id == "101200004242"}
+    created = [e.created for e in acme.items]
+    assert created == sorted(created, reverse=True)  # type: ignore[type-var]
+    with pytest.raises(ValueError):
+        await svc.list(page=0)
+    with pytest.raises(ValueError):
+        await svc.list(limit=501)
+
+
+async def test_iterate_everything(svc: EntitlementsService, world: World) -> None:
+    seen = [e.entitlement_id async for page in svc.iterate(limit=20) for e in page]
+    assert seen == sorted(world.entitlements)
+    limited = [e async for page in svc.iterate(limit=20, max_items=25) for e in page]
+    assert len(limited) == 25
+
+
+async def test_list_page_is_cached(svc: EntitlementsService, session: Session) -> None:
+    fresh = [p async for p in svc.list_page(page=2)]
+    assert len(fresh) == 1 and fresh[0].age is None and fresh[0].number == 2
+    sent = session.requests_sent
+    again = [p async for p in svc.list_page(page=2)]
+    assert len(again) == 1 and again[0].age is not None and session.requests_sent == sent
+    assert [e.entitlement_id for e in again[0].items] == [e.entitlement_id for e in fresh[0].items]
+    forced = [p async for p in svc.list_page(page=2, force=True)]
+    assert [p.age is None for p in forced] == [False, True] and session.requests_sent == sent + 1
+
+
+async def test_get(svc: EntitlementsService) -> None:
+    ent = await svc.get("ENT-100003")
+    assert ent.entitlement_id == "ENT-100003" and ent.line_item_count
+    with pytest.raises(NotFound):
+        await svc.get("ENT-NONE")
+
+
+async def test_line_items_in_one_request(svc: EntitlementsService, session: Session, world: World) -> None:
+    ent = max(world.entitlements.values(), key=lambda e: len(e.line_items))
+    sent = session.requests_sent
+    page = await svc.line_items(ent.entitlement_id)
+    assert session.requests_sent == sent + 1
+    assert page.total == len(ent.line_items) == len(page.items)
+    assert [li.activation_id for li in page.items] == [li.activation_id for li in ent.line_items]
+    first = page.items[0]
+    assert first.product is not None and first.product.product_name == ent.line_items[0].product.name
+    assert first.state == ent.line_items[0].state and first.start_date == ent.line_items[0].start_date
+    pages = [p async for p in svc.line_items_page(ent.entitlement_id)]
+    assert len(pages) == 1 and session.requests_sent == sent + 2
+    filtered = await svc.line_items(ent.entitlement_id, LineItemFilter(activation_id=first.activation_id))
+    assert [li.activation_id for li in filtered.items] == [first.activation_id]
+    with pytest.raises(NotFound):
+        await svc.line_items("ENT-NONE")
+
+
+async def test_create_flow(svc: EntitlementsService, world: World) -> None:
+    spec = EntitlementCreate.model_validate(entitlement(entitlementId="ENT-FLOW-1", autoDeploy=True, lineItems=[line_item(activationId="ACT-FLOW-1")]))
+    result = await svc.create(spec)
+    assert result.status == "success" and result.entitlement_id == "ENT-FLOW-1" and result.activation_ids == ["ACT-FLOW-1"]
+    assert result.entitlement is not None and result.entitlement.status == "DEPLOYED"
+    assert world.entitlements["ENT-FLOW-1"].line_items[0].state == "DEPLOYED"
+    listed = await svc.list(EntitlementFilter(activation_id="ACT-FLOW-1"))
+    assert [e.entitlement_id for e in listed.items] == ["ENT-FLOW-1"]
+
+    added = await svc.add_line_items("ENT-FLOW-1", [LineItemCreate.model_validate(line_item(activationId="ACT-FLOW-2", isPermanent=True, expiryDate=None))])
+    assert added.activation_ids == ["ACT-FLOW-2"]
+    policies = LineItemPolicies.model_validate({"returns": {"allowedCount": 1, "policyTermDuration": 30, "policyTermUnit": "days"}})
+    configured = await svc.set_policies("ENT-FLOW-1", "ACT-FLOW-2", policies)
+    assert configured.policies == {"returns": {"allowedCount": 1, "policyTermDuration": 30, "policyTermUnit": "DAYS"}}
+    update = AdditionalProperties(lineItems=[LineItemProperties(activationId="ACT-FLOW-2", orderType="upgrade_order", parentActivationId="ACT-FLOW-1")])
+    updated = await svc.update_properties("ENT-FLOW-1", update)
+    assert updated.activation_ids == ["ACT-FLOW-2"] and updated.response and updated.response["ACT-FLOW-2"]["status"] == "success"
+    maintenance = MaintenanceLineItemCreate.model_validate({"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "parentActivationId": "ACT-FLOW-1",
+                                                            "startDate": "2026-11-01", "expiryDate": "2027-11-01"})
+    added_m = await svc.add_maintenance_line_items("ENT-FLOW-1", [maintenance])
+    assert len(added_m.activation_ids) == 1
+    items = await svc.line_items("ENT-FLOW-1")
+    assert [li.activation_id for li in items.items][:2] == ["ACT-FLOW-1", "ACT-FLOW-2"]
+    assert items.items[1].order_type == "UPGRADE_ORDER" and items.items[1].parent_activation_id == "ACT-FLOW-1"
+    assert items.items[1].policies["returns"]["policyTermUnit"] == "DAYS"
+    assert items.items[2].maintenance and items.items[2].product.product_name == "Gold Support"  # type: ignore[union-attr]
+
+
+async def test_server_side_errors_name_the_field(svc: EntitlementsService, world: World) -> None:
+    unknown = EntitlementCreate.model_validate(entitlement(lineItems=[line_item(product=[{"productName": "Flex Designer", "productVersion": "1999.1"}])]))
+    with pytest.raises(Invalid) as invalid:
+        await svc.create(unknown)
+    assert invalid.value.field == "lineItems[0].product[0].productName" and "1999.1" in invalid.value.message
+    taken = EntitlementCreate.model_validate(entitlement(entitlementId="ENT-100000"))
+    with pytest.raises(Conflict) as conflict:
+        await svc.create(taken)
+    assert conflict.value.field == "entitlementId"
+    with pytest.raises(NotFound):
+        await svc.set_policies("ENT-100000", "ACT-NONE", LineItemPolicies(extraActivations=1))
+
+
+async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
+    svc = EntitlementsService(read_only)
+    spec = EntitlementCreate.model_validate(entitlement())
+    calls = [
+        svc.create(spec),
+        svc.add_line_items("ENT-100000", [LineItemCreate.model_validate(line_item())]),
+        svc.set_policies("ENT-100000", "A", LineItemPolicies(extraActivations=1)),
+        svc.update_properties("ENT-100000", AdditionalProperties(lineItems=[LineItemProperties(activationId="A", deploy=True)])),
+        svc.add_maintenance_line_items("ENT-100000", [MaintenanceLineItemCreate.model_validate(
+            {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "startDate": "2026-01-01", "isPermanent": True})]),
+    ]
+    for call in calls:
+        with pytest.raises(ReadOnly):
+            await call
+    assert read_only.requests_sent == 0
+    page = await svc.list()  # reads still work
+    assert page.items and read_only.requests_sent == 1

@@ -1,0 +1,223 @@
+"""The products data layer: request models with the seed's rules, ProductsService lists and creations.
+
+The bodies of tests/sim/test_products.py's `BAD_PRODUCTS` and
+`BAD_FEATURES` are fed to the client models here: each must be refused
+before sending, naming the same field as the simulator.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+import flextui.sim.app as sim_app_module
+from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly
+from flextui.api.http import Session
+from flextui.api.products import (
+    FeatureBundleCreate,
+    FeatureCreate,
+    FeatureFilter,
+    MaintenanceCreate,
+    PartNumberCreate,
+    PartNumberFilter,
+    ProductCreate,
+    ProductFilter,
+    ProductsService,
+    Suite,
+    SuiteCreate,
+    SuiteFilter,
+    errors_by_field,
+)
+from flextui.sim.products import catalogue
+from flextui.sim.world import World
+
+from ..conftest import make_session
+from ..sim.test_products import BAD_FEATURES, BAD_PRODUCTS, feature, product
+
+
+@pytest.fixture(autouse=True)
+def _beta_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sim_app_module, "SERVICE_MODULES", ("products", "entitlements", "users"))
+
+
+@pytest.fixture
+def svc(session: Session) -> ProductsService:
+    return ProductsService(session)
+
+
+@pytest.fixture
+async def read_only(sim_app: Any) -> AsyncIterator[Session]:
+    s = make_session(sim_app, read_only=True)
+    yield s
+    await s.aclose()
+
+
+def refused(model: type[Any], body: Any) -> dict[str, str]:
+    with pytest.raises(ValidationError) as info:
+        model.model_validate(body)
+    return errors_by_field(info.value)
+
+
+# -- request models -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("case", "change", "field"), BAD_PRODUCTS, ids=[c[0] for c in BAD_PRODUCTS])
+def test_product_model_refuses_what_the_simulator_refuses(case: str, change: Callable[[dict[str, Any]], None], field: str) -> None:
+    body = copy.deepcopy(product())
+    change(body)
+    errors = refused(ProductCreate, body)
+    assert field in errors, errors
+
+
+@pytest.mark.parametrize(("case", "change", "field"), BAD_FEATURES, ids=[c[0] for c in BAD_FEATURES])
+def test_feature_model_refuses_what_the_simulator_refuses(case: str, change: Callable[[dict[str, Any]], None], field: str) -> None:
+    body = feature()
+    change(body)
+    errors = refused(FeatureCreate, body)
+    assert field in errors, errors
+
+
+def test_product_model_defaults_and_effective_values() -> None:
+    spec = ProductCreate.model_validate(product())
+    assert spec.body() == {"productName": "Quartz Modeler", "version": "1.0", "features": [], "featureBundles": [], "licenseModels": [],
+                           "partNumbers": [], "autoDeploy": False}
+    assert spec.effective() == {"licenseTechnology": "FlexNet Licensing", "licenseGenerator": "FlexNet Licensing Generator",
+                                "usedOnDevice": False, "hostType": "Certificate or Trusted Host"}
+    device = ProductCreate.model_validate(product(usedOnDevice=True))
+    assert device.effective()["hostType"] is None
+    custom = ProductCreate.model_validate(product(licenseTechnology="custom licensing", usedOnDevice=True))
+    assert custom.license_technology == "Custom Licensing"
+    assert custom.effective() == {"licenseTechnology": "Custom Licensing", "licenseGenerator": "Custom Key Generator", "usedOnDevice": False, "hostType": None}
+    full = ProductCreate.model_validate(product(startDate="2026-01-01", endDate="2026-01-01", upgradeEmailTemplate="NONE", partNumbers=["PN 1.a_b-c"],
+                                                features=[{"featureName": "A_B-1"}], licenseGenerator="flexnet licensing generator"))
+    assert full.upgrade_email_template == "none" and full.license_generator == "FlexNet Licensing Generator"
+
+
+def test_other_create_models() -> None:
+    assert MaintenanceCreate.model_validate({"productName": "Bronze", "version": "1"}).body()["productName"] == "Bronze"
+    assert "partNumbers[1]" in refused(MaintenanceCreate, {"productName": "B", "version": "1", "partNumbers": ["X", "X"]})
+    assert "version" in refused(MaintenanceCreate, {"productName": "B"})
+    assert PartNumberCreate.model_validate({"partNumber": "PN-1", "productName": "", "productVersion": ""}).body() == {"partNumber": "PN-1"}
+    assert "productVersion" in refused(PartNumberCreate, {"partNumber": "PN-1", "productName": "Flex"})
+    assert "productName" in refused(PartNumberCreate, {"partNumber": "PN-1", "productVersion": "1"})
+    assert "partNumber" in refused(PartNumberCreate, {"partNumber": "PN;1"})
+    assert "features" in refused(FeatureBundleCreate, {"featureBundleName": "B", "features": []})
+    assert "features[0].count" in refused(FeatureBundleCreate, {"featureBundleName": "B", "features": [{"featureName": "F", "count": 0}]})
+    assert "featureBundleName" in refused(FeatureBundleCreate, {"featureBundleName": " ", "features": [{"featureName": "F"}]})
+    suite = {"suiteName": "S", "version": "1", "products": [{"productName": "P", "version": "1"}]}
+    assert SuiteCreate.model_validate(suite).effective()["hostType"] == "Certificate or Trusted Host"
+    assert "products" in refused(SuiteCreate, {**suite, "products": []})
+    assert "products[0].quantity" in refused(SuiteCreate, {**suite, "products": [{"productName": "P", "version": "1", "quantity": 0}]})
+    assert "licenseGenerator" in refused(SuiteCreate, {**suite, "licenseTechnology": "FlexNet Embedded", "licenseGenerator": "Custom Key Generator"})
+
+
+def test_filters() -> None:
+    assert PartNumberFilter(unmapped_with_product=True, part_number=" ").params() == {"unmappedWithProduct": "true"}
+    assert ProductFilter(product_name="flex", sort_by="creationDate", sort_order="DESC").params() == {"productName": "flex", "sort_by": "creationDate", "sort_order": "desc"}
+    assert FeatureFilter(version_format="datebased").params() == {"versionFormat": "DATEBASED"}
+    assert SuiteFilter(creation_date="2026-01-01T00:00:00Z").params() == {"creationDate": "2026-01-01T00:00:00Z"}
+    for model, kwargs in ((ProductFilter, {"sort_by": "price"}), (ProductFilter, {"state": "shiny"}), (FeatureFilter, {"version_format": "ROMAN"}),
+                          (PartNumberFilter, {"creation_date": "yesterday"}), (SuiteFilter, {"sort_by": "name"})):
+        with pytest.raises(ValidationError):
+            model(**kwargs)
+
+
+def test_response_models_tolerate_other_shapes() -> None:
+    suite = Suite.model_validate({"name": "S", "partNumbers": [{"partNumber": "P1"}, "P2"], "products": [{"name": "A", "version": "1"}], "new": 1})
+    assert suite.suite_name == "S" and suite.part_numbers == ["P1", "P2"] and suite.products[0].product_name == "A"
+
+
+# -- the service ------------------------------------------------------------------------------------
+
+
+async def test_lists(svc: ProductsService, world: World) -> None:
+    cat = catalogue(world)
+    products = await svc.products(limit=5)
+    assert (products.number, products.size, products.total) == (1, 5, len(cat.products))
+    assert products.items[0].product_name and products.items[0].part_numbers and products.items[0].created is not None
+    p = world.products[0]
+    found = await svc.products(ProductFilter(part_number=p.part_number))
+    assert [(x.product_name, x.version) for x in found.items] == [(p.name, p.version)]
+    assert (await svc.maintenance()).total == len(cat.maintenance)
+    unmapped = await svc.part_numbers(PartNumberFilter(unmapped_with_product=True), limit=500)
+    assert unmapped.items and not any(x.mapped for x in unmapped.items)
+    mapped = await svc.part_numbers(PartNumberFilter(part_number=p.part_number))
+    assert mapped.items[0].mapped and mapped.items[0].product.name == p.name  # type: ignore[union-attr]
+    features = await svc.features(FeatureFilter(name="designer_core"))
+    assert sorted(f.version or "" for f in features.items) == ["1.0", "2.0"]
+    bundles = await svc.feature_bundles()
+    assert bundles.total == len(cat.bundles) and bundles.items[0].features
+    suites = await svc.suites(limit=500)
+    assert suites.total == len(cat.suites)
+    one = await svc.get_suite(suites.items[0].suite_name, suites.items[0].version or "")
+    assert one.products == suites.items[0].products
+    with pytest.raises(NotFound):
+        await svc.get_suite("No Suite", "1")
+    with pytest.raises(ValueError):
+        await svc.products(page=0)
+
+
+async def test_cached_pages(svc: ProductsService, session: Session) -> None:
+    first = [p async for p in svc.products_page(limit=3)]
+    assert len(first) == 1 and first[0].age is None
+    sent = session.requests_sent
+    again = [p async for p in svc.products_page(limit=3)]
+    assert again[0].age is not None and session.requests_sent == sent
+    assert [x.product_name for x in again[0].items] == [x.product_name for x in first[0].items]
+    for pages in (svc.maintenance_page(), svc.part_numbers_page(), svc.features_page(), svc.feature_bundles_page(), svc.suites_page()):
+        got = [p async for p in pages]
+        assert got[-1].items and got[-1].total
+
+
+async def test_create_flows(svc: ProductsService, world: World) -> None:
+    feature_made = await svc.create_feature(FeatureCreate.model_validate(feature()))
+    assert feature_made.feature_name == "MODELER_CORE" and feature_made.state == "DRAFT"
+    bundle = await svc.create_feature_bundle(FeatureBundleCreate.model_validate({"featureBundleName": "MODELER_BUNDLE", "features": [{"featureName": "MODELER_CORE"}]}))
+    assert bundle.features[0].feature_name == "MODELER_CORE"
+    made = await svc.create_product(ProductCreate.model_validate(product(
+        features=[{"featureName": "MODELER_CORE"}], featureBundles=[{"featureBundleName": "MODELER_BUNDLE"}], partNumbers=["PN-QM-1"], autoDeploy=True)))
+    assert (made.product_name, made.state, made.product_category, made.host_type) == ("Quartz Modeler", "DEPLOYED", "Uncategorized Products", "Certificate or Trusted Host")
+    assert made.part_numbers == ["PN-QM-1"] and made.feature_bundles == ["MODELER_BUNDLE"]
+    assert catalogue(world).features[("MODELER_CORE", "1.0")].state == "DEPLOYED"
+    maintenance = await svc.create_maintenance(MaintenanceCreate(productName="Bronze Support", version="1.0", partNumbers=["MNT-BR-1"]))
+    assert maintenance.part_numbers == ["MNT-BR-1"]
+    created = await svc.create_part_numbers([PartNumberCreate(partNumber="PN-QM-2", productName="Quartz Modeler", productVersion="1.0"), PartNumberCreate(partNumber="PN-FREE-1")])
+    assert [x.part_number for x in created.part_numbers] == ["PN-QM-2", "PN-FREE-1"] and created.part_numbers[0].mapped
+    suite = await svc.create_suite(SuiteCreate.model_validate({"suiteName": "Modeler Suite", "version": "1", "products": [{"productName": "Quartz Modeler", "version": "1.0", "quantity": 2}]}))
+    assert suite.products[0].quantity == 2 and suite.products[0].state == "DEPLOYED"
+    listed = await svc.products(ProductFilter(product_name="quartz"))
+    assert [x.product_name for x in listed.items] == ["Quartz Modeler"]
+
+
+async def test_server_side_errors(svc: ProductsService) -> None:
+    with pytest.raises(Invalid) as ambiguous:
+        await svc.create_product(ProductCreate.model_validate(product(features=[{"featureName": "DESIGNER_CORE"}])))
+    assert ambiguous.value.field == "features[0].featureName" and "version" in ambiguous.value.message
+    with pytest.raises(Conflict) as taken:
+        await svc.create_product(ProductCreate.model_validate(product(partNumbers=["PN-DES-0000"])))
+    assert taken.value.field == "partNumbers[0]"
+    with pytest.raises(Conflict) as duplicate:
+        await svc.create_product(ProductCreate.model_validate(product(productName="Flex Designer", version="2022.4")))
+    assert duplicate.value.field == "productName"
+    with pytest.raises(Conflict):
+        await svc.create_part_numbers([PartNumberCreate(partNumber="PN-SPARE-0001")])
+
+
+async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
+    svc = ProductsService(read_only)
+    calls = [
+        svc.create_product(ProductCreate.model_validate(product())),
+        svc.create_feature(FeatureCreate.model_validate(feature())),
+        svc.create_feature_bundle(FeatureBundleCreate.model_validate({"featureBundleName": "B", "features": [{"featureName": "F"}]})),
+        svc.create_maintenance(MaintenanceCreate(productName="M", version="1")),
+        svc.create_part_numbers([PartNumberCreate(partNumber="P")]),
+        svc.create_suite(SuiteCreate.model_validate({"suiteName": "S", "version": "1", "products": [{"productName": "P", "version": "1"}]})),
+    ]
+    for call in calls:
+        with pytest.raises(ReadOnly):
+            await call
+    assert read_only.requests_sent == 0

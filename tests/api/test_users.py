@@ -1,0 +1,174 @@
+"""The users and accounts data layer: request models, UsersService lists, reads and creations.
+
+The bodies of tests/sim/test_users.py's `BAD_ACCOUNTS` and `BAD_USERS` are
+fed to the client models here: each must be refused before sending, naming
+the same field as the simulator.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+import flextui.sim.app as sim_app_module
+from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly
+from flextui.api.http import Session
+from flextui.api.users import AccountCreate, AccountFilter, User, UserCreate, UserFilter, UsersService, errors_by_field
+from flextui.sim.world import ADMIN, CUSTOMER, PUBLISHER_ACCOUNT, World
+
+from ..conftest import make_session
+from ..sim.test_users import BAD_ACCOUNTS, BAD_USERS, account, user
+
+
+@pytest.fixture(autouse=True)
+def _beta_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sim_app_module, "SERVICE_MODULES", ("products", "entitlements", "users"))
+
+
+@pytest.fixture
+def svc(session: Session) -> UsersService:
+    return UsersService(session)
+
+
+@pytest.fixture
+async def read_only(sim_app: Any) -> AsyncIterator[Session]:
+    s = make_session(sim_app, read_only=True)
+    yield s
+    await s.aclose()
+
+
+def refused(model: type[Any], body: Any) -> dict[str, str]:
+    with pytest.raises(ValidationError) as info:
+        model.model_validate(body)
+    return errors_by_field(info.value)
+
+
+# -- request models -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("case", "change", "field"), BAD_ACCOUNTS, ids=[c[0] for c in BAD_ACCOUNTS])
+def test_account_model_refuses_what_the_simulator_refuses(case: str, change: Callable[[dict[str, Any]], None], field: str) -> None:
+    body = copy.deepcopy(account())
+    change(body)
+    assert field in refused(AccountCreate, body)
+
+
+@pytest.mark.parametrize(("case", "change", "field"), BAD_USERS, ids=[c[0] for c in BAD_USERS])
+def test_user_model_refuses_what_the_simulator_refuses(case: str, change: Callable[[dict[str, Any]], None], field: str) -> None:
+    body = copy.deepcopy(user())
+    change(body)
+    assert field in refused(UserCreate, body)
+
+
+def test_account_model_sends_the_type() -> None:
+    body = AccountCreate(accountId="A-1", name="Alpha", country="de").body()
+    assert body == {"accountId": "A-1", "name": "Alpha", "accountType": "CUSTOMER", "country": "DE", "visible": True, "attributes": []}
+    assert AccountCreate.model_validate(account(accountType="publisher")).account_type == "PUBLISHER"
+
+
+def test_user_model() -> None:
+    spec = UserCreate.model_validate(user(userName="ROSA.WEBER@acme-robotics.example", portalLogin=True, status="inactive", timezone="GMT+5.5",
+                                          accountRoles=[{"accountName": "Acme Robotics", "roles": ["Admin"], "expiryDate": "2027-01-31"}]))
+    body = spec.body()
+    assert body["status"] == "Inactive" and body["userName"] == "ROSA.WEBER@acme-robotics.example"
+    assert body["accountRoles"] == [{"accountName": "Acme Robotics", "roles": ["Admin"], "expiryDate": "2027-01-31"}]
+    assert "password" not in UserCreate.model_fields
+    assert UserCreate.model_validate(user(locale="", country="", timezone="")).body().get("locale") is None
+
+
+def test_filters() -> None:
+    assert AccountFilter(account_types=["customer", "PUBLISHER"], root_account_only=True).params() == [
+        ("accountType", "CUSTOMER"), ("accountType", "PUBLISHER"), ("rootAccountOnly", "true")]
+    assert UserFilter(status="INACTIVE", account_type="home", sort_by="email").params() == [("accountType", "HOME"), ("status", "inactive"), ("sort_by", "email")]
+    for model, kwargs in ((AccountFilter, {"account_types": ["ALIEN"]}), (AccountFilter, {"sort_by": "city"}), (UserFilter, {"status": "gone"}),
+                          (UserFilter, {"sort_by": "firstName"}), (UserFilter, {"sort_order": "up"})):
+        with pytest.raises(ValidationError):
+            model(**kwargs)
+
+
+def test_user_response_tolerates_other_shapes() -> None:
+    shown = User.model_validate({"username": "a@b.example", "email": "a@b.example", "status": "ACTIVE", "canLogin": True, "new": {}})
+    assert shown.user_name == "a@b.example" and shown.active and shown.portal_login is True
+
+
+# -- the service ------------------------------------------------------------------------------------
+
+
+async def test_accounts(svc: UsersService, world: World) -> None:
+    page = await svc.accounts()
+    assert (page.number, page.size, page.total) == (1, 20, sum(1 for a in world.accounts.values() if a.account_type == "CUSTOMER"))
+    assert page.items[0].created is not None
+    publishers = await svc.accounts(AccountFilter(account_types=["PUBLISHER", "CHANNEL_PARTNER"]), limit=500)
+    assert PUBLISHER_ACCOUNT in [a.account_id for a in publishers.items]
+    assert {a.account_type for a in publishers.items} <= {"PUBLISHER", "CHANNEL_PARTNER"}
+    acme = await svc.accounts(AccountFilter(account_name="acme"))
+    assert [a.account_name for a in acme.items] == ["Acme Robotics"]
+    with pytest.raises(ValueError):
+        await svc.accounts(limit=0)
+
+
+async def test_users_and_get(svc: UsersService, world: World) -> None:
+    page = await svc.users(UserFilter(account_id="101200004242"), limit=500)
+    assert {u.user_name for u in page.items} == {u.username for u in world.users.values() if u.account_id == "101200004242"}
+    desc = await svc.users(UserFilter(sort_by="email", sort_order="desc"), limit=500)
+    emails = [u.email_address or "" for u in desc.items]
+    assert emails == sorted(emails, key=str.lower, reverse=True) and desc.total == len(world.users)
+    admin = await svc.get_user(ADMIN[0])
+    assert admin.display_name == "Avery Admin" and admin.accounts[0].account_id == PUBLISHER_ACCOUNT and admin.active
+    with pytest.raises(NotFound):
+        await svc.get_user("nobody@example.com")
+
+
+async def test_cached_pages(svc: UsersService, session: Session) -> None:
+    first = [p async for p in svc.users_page(UserFilter(status="active"), limit=5)]
+    assert len(first) == 1 and first[0].age is None
+    sent = session.requests_sent
+    again = [p async for p in svc.users_page(UserFilter(status="active"), limit=5)]
+    assert again[0].age is not None and session.requests_sent == sent
+    accounts = [p async for p in svc.accounts_page(force=True)]
+    assert accounts[-1].age is None and accounts[-1].items
+
+
+async def test_create_account_and_user(svc: UsersService, world: World) -> None:
+    made = await svc.create_account(AccountCreate.model_validate(account(country="us", city="Houston")))
+    assert (made.account_id, made.account_name, made.country, made.city) == ("ORBIT-42", "Orbit Instruments", "US", "Houston")
+    assert world.accounts["ORBIT-42"].name == "Orbit Instruments"
+    spec = UserCreate.model_validate(user(emailAddress="kai@orbit.example", accountRoles=[{"accountName": "Orbit Instruments", "roles": ["Portal User"]}]))
+    person = await svc.create_user(spec)
+    assert person.user_name == "kai@orbit.example" and person.accounts[0].account_id == "ORBIT-42" and person.accounts[0].roles == ["Portal User"]
+    assert (await svc.get_user("kai@orbit.example")).first_name == "Rosa"
+    listed = await svc.users(UserFilter(account_id="ORBIT-42"))
+    assert [u.user_name for u in listed.items] == ["kai@orbit.example"]
+    with pytest.raises(Conflict) as duplicate:
+        await svc.create_user(spec)
+    assert duplicate.value.field == "emailAddress"
+    with pytest.raises(Conflict) as taken:
+        await svc.create_account(AccountCreate.model_validate(account()))
+    assert taken.value.field == "accountId"
+    with pytest.raises(Invalid) as unknown:
+        await svc.create_user(UserCreate.model_validate(user(emailAddress="z@z.example", accountRoles=[{"accountName": "Nobody Inc"}])))
+    assert unknown.value.field == "accountRoles[0].accountName"
+
+
+async def test_customer_profile_is_refused_by_the_server(sim_app: Any) -> None:
+    session = make_session(sim_app, user=CUSTOMER)
+    try:
+        from flextui.api.errors import Forbidden
+
+        with pytest.raises(Forbidden):
+            await UsersService(session).create_account(AccountCreate.model_validate(account()))
+    finally:
+        await session.aclose()
+
+
+async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
+    svc = UsersService(read_only)
+    with pytest.raises(ReadOnly):
+        await svc.create_account(AccountCreate.model_validate(account()))
+    with pytest.raises(ReadOnly):
+        await svc.create_user(UserCreate.model_validate(user()))
+    assert read_only.requests_sent == 0
