@@ -10,6 +10,7 @@ as a network error, as it would over a socket.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 from typing import Any
@@ -19,7 +20,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount
+from starlette.routing import Mount, Router
 
 from flextui.sim.common import SimError
 from flextui.sim.faults import FaultMiddleware, FaultPlan
@@ -27,8 +28,17 @@ from flextui.sim.world import World
 
 log = logging.getLogger("flextui.sim")
 
-# Each names a module of flextui.sim with MOUNT and routes(world).
-SERVICE_MODULES: tuple[str, ...] = ("tokens", "registry", "reports", "entitlements", "products", "users")
+# Each service module of flextui.sim and where it is mounted (the module's MOUNT says the same;
+# a test keeps them equal). Mounting needs no import, so start-up pays only for what is called.
+SERVICE_MOUNTS: dict[str, str] = {
+    "tokens": "/flexnet/uar/v1",
+    "registry": "/registry/api/v1",
+    "reports": "/data/api/{version}/report",
+    "entitlements": "/entitlements-api/v1",
+    "products": "/products-api/v1",
+    "users": "/users-accounts-api/v1",
+}
+SERVICE_MODULES: tuple[str, ...] = tuple(SERVICE_MOUNTS)
 
 
 def error_body(path: str, status: int, message: str, field: str | None = None) -> dict[str, Any]:
@@ -56,16 +66,25 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse(error_body(request.url.path, exc.status_code, f"{message}: {request.method} {request.url.path}"), status_code=exc.status_code)
 
 
-def available_services() -> list[Any]:
-    """The service modules present in this build."""
-    modules = []
-    for name in SERVICE_MODULES:
-        try:
-            modules.append(importlib.import_module(f"flextui.sim.{name}"))
-        except ModuleNotFoundError as exc:
-            if exc.name != f"flextui.sim.{name}":
-                raise
-    return modules
+class LazyService:
+    """An ASGI app that imports a service module and builds its routes on the first request."""
+
+    def __init__(self, name: str, world: World) -> None:
+        self.name = name
+        self.world = world
+        self._router: Router | None = None
+        self._lock = asyncio.Lock()
+
+    async def router(self) -> Router:
+        if self._router is None:
+            async with self._lock:
+                if self._router is None:
+                    module = importlib.import_module(f"flextui.sim.{self.name}")
+                    self._router = Router(routes=module.routes(self.world))
+        return self._router
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await (await self.router())(scope, receive, send)
 
 
 def create_app(world: World | None = None, *, latency_ms: float = 0.0, faults: FaultPlan | None = None) -> Any:
@@ -75,7 +94,7 @@ def create_app(world: World | None = None, *, latency_ms: float = 0.0, faults: F
     `app.starlette` for tests.
     """
     world = world or World()
-    routes = [Mount(module.MOUNT, routes=module.routes(world)) for module in available_services()]
+    routes = [Mount(SERVICE_MOUNTS[name], app=LazyService(name, world)) for name in SERVICE_MODULES]
     starlette = Starlette(routes=routes, exception_handlers={SimError: _sim_error, HTTPException: _http_error})
     starlette.state.world = world
     starlette.state.faults = faults

@@ -1,0 +1,680 @@
+"""The container registry service (seed 001): its JWT flow, tolerant models, and its calls.
+
+The registry does not take the profile's Basic credentials or access token
+directly: a producer trades user name and password for a JWT at
+`GET /api/v1/authenticate` and sends `Authorization: Bearer <JWT>` plus the
+tenant ID in `x-publisherid` on every other call. `RegistryAuth` does that
+inside httpx's auth flow, so `Session.request` (retries, read-only rule,
+error mapping) stays the only way requests go out: it authenticates once,
+reuses the JWT, and on a 401 authenticates again once and repeats the call.
+It relies on the server's 401 rather than on the JWT's `exp`, because the
+client's clock may disagree with the server's.
+
+The vendor documents shapes only partly (notes §2), so the models accept
+snake_case and camelCase names and every timestamp form seen
+(`timestamps.parse_timestamp`), and the JWT and secret answers may be bare
+text or JSON. Lists are cached per page (stale-while-revalidate through
+`Session.cached`); the JWT, the password and registry secrets never go
+through the cache, logs or reprs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from datetime import date, datetime, timezone
+from enum import StrEnum
+from typing import Annotated, Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field
+
+from flextui.api.errors import ApiError
+from flextui.api.http import Fetched, Service, Session, decode_json
+from flextui.api.paging import Page, iterate_pages
+from flextui.api.timestamps import lenient_timestamp
+
+API = "/api/v1"
+M = TypeVar("M", bound=BaseModel)
+
+PROJECTS_MAX_PAGE_SIZE = 1000
+MEMBERS_MAX_PAGE_SIZE = 100
+ARTIFACTS_MAX_PAGE_SIZE = 100
+DOWNLOADS_MAX_PAGE_SIZE = 1000
+
+
+# -- secrets -------------------------------------------------------------------------------
+
+
+def secret_problems(value: str) -> list[str]:
+    """The strength rules a registry secret breaks (notes §2.10), each as "at least …"; empty when fine.
+
+    Letters and digits are ASCII classes, as the vendor's rule ("one uppercase
+    letter, one lowercase letter and one digit") is most likely a regex.
+    """
+    problems: list[str] = []
+    if len(value) < 8:
+        problems.append(f"at least 8 characters (it has {len(value)})")
+    if not any("A" <= ch <= "Z" for ch in value):
+        problems.append("at least one uppercase letter")
+    if not any("a" <= ch <= "z" for ch in value):
+        problems.append("at least one lowercase letter")
+    if not any("0" <= ch <= "9" for ch in value):
+        problems.append("at least one digit")
+    return problems
+
+
+def decode_secret(response: httpx.Response) -> str:
+    """The plain secret from a Base64 answer given as bare text, a JSON string or `{"secret": …}`."""
+    text = response.text.strip()
+    value: Any = text
+    if text[:1] in ('"', "{"):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+    if isinstance(value, dict):
+        value = next((value[k] for k in ("secret", "registrySecret", "value", "data") if isinstance(value.get(k), str)), None)
+    if not isinstance(value, str) or not value.strip():
+        raise ApiError("the registry answered without a secret", status=response.status_code)
+    try:
+        return base64.b64decode(value.strip(), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        raise ApiError("the registry sent a secret that is not Base64", status=response.status_code) from None
+
+
+# -- the JWT flow ------------------------------------------------------------------------------
+
+
+def extract_jwt(response: httpx.Response) -> str | None:
+    """The JWT from an authenticate answer: bare text, a JSON string, or an object with a token field."""
+    text = response.text.strip()
+    value: Any = text
+    if text[:1] in ('"', "{"):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+    if isinstance(value, dict):
+        value = next((value[k] for k in ("token", "jwt", "access_token", "accessToken", "id_token", "idToken") if isinstance(value.get(k), str)), None)
+    if isinstance(value, str):
+        value = value.strip()
+        if value.lower().startswith("bearer "):
+            value = value[7:].strip()
+        if value.count(".") == 2 and " " not in value:
+            return value
+    return None
+
+
+class RegistryAuth(httpx.Auth):
+    """Basic credentials traded once for a JWT; Bearer JWT and x-publisherid on every request.
+
+    On a 401 the JWT is dropped and fetched again once, then the request is
+    repeated once. A failed authentication ends the flow with the authenticate
+    answer itself, so `Session` maps it to Unauthorized/Forbidden with the
+    server's message. Concurrent requests share one authentication (a lock).
+    """
+
+    requires_request_body = True  # a repeated request must be able to send its body again
+    requires_response_body = True
+
+    def __init__(self, authenticate_url: str, username: str, password: str, tenant_id: str, *, scheme: str = "Basic") -> None:
+        self.authenticate_url = authenticate_url
+        self.username = username
+        self.tenant_id = tenant_id
+        self._scheme = scheme
+        self._credentials = base64.b64encode(f"{username}:{password}".encode()).decode("ascii")
+        self._jwt: str | None = None
+        self._lock: asyncio.Lock | None = None
+        self.authentications = 0  # how many times /authenticate was asked (status line, tests)
+
+    def __repr__(self) -> str:  # never show the password or the JWT
+        return f"RegistryAuth(user={self.username!r}, tenant={self.tenant_id!r}, jwt={'***' if self._jwt else None})"
+
+    @property
+    def has_jwt(self) -> bool:
+        return self._jwt is not None
+
+    def forget(self) -> None:
+        """Drop the JWT (logout, profile switch): the next call authenticates."""
+        self._jwt = None
+
+    def _get_lock(self) -> asyncio.Lock:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+    def _authenticate_request(self) -> httpx.Request:
+        self.authentications += 1
+        return httpx.Request(
+            "GET",
+            self.authenticate_url,
+            headers={"Authorization": f"{self._scheme} {self._credentials}", "Accept": "text/plain, application/json", "x-publisherid": self.tenant_id},
+        )
+
+    def _accept(self, response: httpx.Response) -> str | None:
+        """Keep the JWT of a successful authenticate answer; None when it failed."""
+        if response.status_code != 200:
+            return None
+        jwt = extract_jwt(response)
+        if jwt is None:
+            raise ApiError("the registry's authenticate answer held no JWT", status=response.status_code)
+        self._jwt = jwt
+        return jwt
+
+    def _apply(self, request: httpx.Request, jwt: str) -> None:
+        request.headers["Authorization"] = f"Bearer {jwt}"
+        request.headers["x-publisherid"] = self.tenant_id
+
+    def sync_auth_flow(self, request: httpx.Request) -> Any:
+        raise RuntimeError("RegistryAuth works with httpx.AsyncClient only")
+
+    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        await request.aread()
+        jwt = self._jwt
+        if jwt is None:
+            async with self._get_lock():
+                jwt = self._jwt
+                if jwt is None:
+                    answer = yield self._authenticate_request()
+                    await answer.aread()
+                    jwt = self._accept(answer)
+                    if jwt is None:
+                        return  # the failed authenticate answer is the result
+        self._apply(request, jwt)
+        response = yield request
+        if response.status_code != 401:
+            return
+        async with self._get_lock():
+            if self._jwt is None or self._jwt == jwt:  # nobody has refreshed it meanwhile
+                self._jwt = None
+                answer = yield self._authenticate_request()
+                await answer.aread()
+                if self._accept(answer) is None:
+                    return
+            fresh = self._jwt
+        assert fresh is not None
+        self._apply(request, fresh)
+        yield request
+
+
+# -- models --------------------------------------------------------------------------------------
+
+
+def _timestamp(value: Any) -> datetime | None:
+    parsed = lenient_timestamp(value)
+    if parsed is not None and parsed.year < 1971:  # Harbor's "0001-01-01T00:00:00Z" and epoch 0 mean "never"
+        return None
+    return parsed
+
+
+def _text(value: Any) -> Any:
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+
+
+def _list(value: Any) -> Any:
+    return [] if value is None else value
+
+
+Timestamp = Annotated[datetime | None, BeforeValidator(_timestamp)]
+Text = Annotated[str | None, BeforeValidator(_text)]
+
+
+def _alias(*names: str) -> Any:
+    return AliasChoices(*names)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+
+
+class Project(_Model):
+    """A row of GET /projects (snake_case in the docs; camelCase accepted)."""
+
+    project_id: int | None = Field(None, validation_alias=_alias("project_id", "projectId", "id"))
+    name: str = Field(validation_alias=_alias("name", "projectName", "downloadPackageId"))
+    repo_count: int = Field(0, validation_alias=_alias("repo_count", "repoCount"))
+    chart_count: int = Field(0, validation_alias=_alias("chart_count", "chartCount"))
+    created: Timestamp = Field(None, validation_alias=_alias("creation_time", "creationTime", "created"))
+    updated: Timestamp = Field(None, validation_alias=_alias("update_time", "updateTime", "updated"))
+
+
+class Repository(_Model):
+    """A repository (image) of a project; `name` is `project/image`."""
+
+    name: str = Field(validation_alias=_alias("repositoryName", "repository_name", "name"))
+    artifact_count: int = Field(0, validation_alias=_alias("artifactCount", "artifact_count"))
+    pull_count: int = Field(0, validation_alias=_alias("pullCount", "pull_count"))
+    project_id: int | None = Field(None, validation_alias=_alias("projectId", "project_id"))
+    public: bool = Field(False, validation_alias=_alias("projectPublic", "public"))
+
+    @property
+    def short_name(self) -> str:
+        return self.name.split("/", 1)[1] if "/" in self.name else self.name
+
+
+class ChartVersion(_Model):
+    """One version of a Helm chart (the SOAP ChartVersion fields)."""
+
+    name: str | None = None
+    version: Text = None
+    app_version: Text = Field(None, validation_alias=_alias("appVersion", "app_version"))
+    digest: str | None = None
+    created: Timestamp = None
+    urls: Annotated[list[str], BeforeValidator(_list)] = Field(default_factory=list)
+    description: str | None = None
+    api_version: str | None = Field(None, validation_alias=_alias("apiVersion", "api_version"))
+    home: str | None = None
+    keywords: Annotated[list[str], BeforeValidator(_list)] = Field(default_factory=list)
+    maintainers: Annotated[list[dict[str, Any]], BeforeValidator(_list)] = Field(default_factory=list, validation_alias=_alias("maintainers", "Maintainers"))
+    helm_command: str | None = Field(None, validation_alias=_alias("helmCommand", "helm_command"))
+
+
+class Chart(_Model):
+    """A chart as the project detail lists it: `name` is `project/chart`, `latest` its newest version."""
+
+    name: str
+    score: float | None = None
+    latest: ChartVersion | None = Field(None, validation_alias=_alias("chart", "latest", "latestVersion"))
+
+    @property
+    def short_name(self) -> str:
+        return self.name.split("/", 1)[1] if "/" in self.name else self.name
+
+
+class ChartDetail(_Model):
+    """GET /projects/{p}/charts/{c}: the chart and all its versions, newest first."""
+
+    name: str
+    project: str | None = None
+    latest_version: Text = Field(None, validation_alias=_alias("latestVersion", "latest_version"))
+    versions: Annotated[list[ChartVersion], BeforeValidator(_list)] = Field(default_factory=list)
+
+    @classmethod
+    def from_raw(cls, raw: Any, project: str, chart: str) -> ChartDetail:
+        """From the simulator's object or Harbor's bare list of versions."""
+        if isinstance(raw, list):
+            raw = {"name": chart, "project": project, "versions": raw}
+        if not isinstance(raw, dict):
+            raise ApiError("the chart answer is neither an object nor a list")
+        raw = {"name": chart, "project": project, **raw}
+        detail = cls.model_validate(raw)
+        if detail.latest_version is None and detail.versions:
+            detail.latest_version = detail.versions[0].version
+        return detail
+
+
+class ProjectDetail(_Model):
+    """GET /projects/{p}: the download package behind a project, its repositories and charts."""
+
+    id: int | None = None
+    name: str = Field(validation_alias=_alias("downloadPackageId", "name", "projectName"))
+    sys_id: int | None = Field(None, validation_alias=_alias("sysDownloadPackageId", "sys_id"))
+    package_name: str | None = Field(None, validation_alias=_alias("downloadPackageName", "package_name"))
+    version: Text = None
+    effective: Timestamp = Field(None, validation_alias=_alias("effectiveDateTimestamp", "effectiveDate", "effective"))
+    expires: Timestamp = Field(None, validation_alias=_alias("expirationDateTimestamp", "expirationDate", "expires"))
+    available: bool | None = Field(None, validation_alias=_alias("downloadPackageAvailability", "available"))
+    producer: str | None = Field(None, validation_alias=_alias("downloadPackageProducer", "producer"))
+    product_line: Text = Field(None, validation_alias=_alias("productLine", "product_line"))
+    owner: bool | None = None
+    restricted: bool | None = Field(None, validation_alias=_alias("restrictedDownloadPackage", "restricted"))
+    supports_images_and_charts: bool | None = Field(None, validation_alias=_alias("supportsDockerImagesAndHelmCharts", "supports_images_and_charts"))
+    tenant_id: Text = Field(None, validation_alias=_alias("tenantId", "tenant_id"))
+    repositories: Annotated[list[Repository], BeforeValidator(_list)] = Field(default_factory=list)
+    charts: Annotated[list[Chart], BeforeValidator(_list)] = Field(default_factory=list)
+
+
+class Member(_Model):
+    """A project member (Harbor ProjectMember, camelCase; snake_case accepted)."""
+
+    id: int | None = None
+    project_id: int | None = Field(None, validation_alias=_alias("projectId", "project_id"))
+    entity_name: str = Field(validation_alias=_alias("entityName", "entity_name"))
+    entity_type: str | None = Field(None, validation_alias=_alias("entityType", "entity_type"))
+    entity_id: int | None = Field(None, validation_alias=_alias("entityId", "entity_id"))
+    role_name: str | None = Field(None, validation_alias=_alias("roleName", "role_name"))
+    role_id: int | None = Field(None, validation_alias=_alias("roleId", "role_id"))
+
+
+class Tag(_Model):
+    name: str
+    push_time: Timestamp = Field(None, validation_alias=_alias("push_time", "pushTime"))
+    pull_time: Timestamp = Field(None, validation_alias=_alias("pull_time", "pullTime"))
+    immutable: bool | None = None
+    signed: bool | None = None
+
+
+class Artifact(_Model):
+    """A Harbor v2 artifact of a repository."""
+
+    id: int | None = None
+    digest: str
+    size: int = 0
+    type: str | None = None
+    media_type: str | None = Field(None, validation_alias=_alias("media_type", "mediaType"))
+    push_time: Timestamp = Field(None, validation_alias=_alias("push_time", "pushTime"))
+    pull_time: Timestamp = Field(None, validation_alias=_alias("pull_time", "pullTime"))
+    tags: Annotated[list[Tag], BeforeValidator(_list)] = Field(default_factory=list)
+    labels: list[dict[str, Any]] | None = None
+    extra_attrs: dict[str, Any] | None = Field(None, validation_alias=_alias("extra_attrs", "extraAttrs"))
+    annotations: dict[str, Any] | None = None
+    scan_overview: dict[str, Any] | None = Field(None, validation_alias=_alias("scan_overview", "scanOverview"))
+
+    @property
+    def tag_names(self) -> list[str]:
+        return [t.name for t in self.tags]
+
+
+class Download(_Model):
+    """An entry of the download log."""
+
+    id: int | None = None
+    artifact: str | None = None
+    username: str | None = None
+    account: Text = None
+    timestamp: Timestamp = None
+
+    @property
+    def project(self) -> str | None:
+        return self.artifact.split("/", 1)[0] if self.artifact and "/" in self.artifact else None
+
+
+class EventStatus(StrEnum):
+    PROCESSED = "Processed"
+    IN_PROGRESS = "In-Progress"
+    CANCELLED = "Cancelled"
+
+
+def _items(raw: Any) -> list[Any]:
+    """The list in a bare-array answer, or in an envelope that wraps one."""
+    if isinstance(raw, list):
+        return raw
+    if isinstance(raw, dict):
+        for key in ("items", "content", "data", "results", "responseObject"):
+            if isinstance(raw.get(key), list):
+                return raw[key]
+    return []
+
+
+def _models(model: type[M], raw: Any) -> list[M]:
+    return [model.model_validate(item) for item in _items(raw) if isinstance(item, dict)]
+
+
+def _total(response: httpx.Response) -> int | None:
+    value = response.headers.get("X-Total-Count")
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _segment(value: str) -> str:
+    """One path segment, with `/` (repository and chart names) encoded as %2F."""
+    return quote(value, safe="")
+
+
+def _check_size(page: int, page_size: int, maximum: int) -> None:
+    if page < 1:
+        raise ValueError("page starts at 1")
+    if not 1 <= page_size <= maximum:
+        raise ValueError(f"page size must be 1 to {maximum}")
+
+
+def months_between(start: date, end: date) -> list[tuple[int, int]]:
+    """(year, month) pairs from `end`'s month back to `start`'s, newest first."""
+    result = []
+    year, month = end.year, end.month
+    while (year, month) >= (start.year, start.month):
+        result.append((year, month))
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return result
+
+
+class RegistryService:
+    """The registry's calls over a `Session`, with the JWT flow installed for Service.REGISTRY.
+
+    List pages go through `Session.cached` (stale-while-revalidate; within the
+    freshness window a revisited page sends nothing). After a delete, pass
+    `force=True` to see the change at once. Secrets and the JWT never touch
+    the cache.
+    """
+
+    def __init__(self, session: Session, username: str, password: str, tenant_id: str | None = None) -> None:
+        tenant = tenant_id or session.registry_tenant
+        if not tenant:
+            raise ValueError("the registry needs the tenant ID (sent as x-publisherid): set registry_tenant on the profile")
+        self.session = session
+        self.username = username
+        self.tenant_id = str(tenant)
+        self.auth = RegistryAuth(session.url(Service.REGISTRY, f"{API}/authenticate"), username, password, self.tenant_id)
+        session.set_service_auth(Service.REGISTRY, self.auth)
+
+    def __repr__(self) -> str:
+        return f"RegistryService(user={self.username!r}, tenant={self.tenant_id!r})"
+
+    # -- plumbing --------------------------------------------------------------------------------
+
+    async def _get_raw(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A list answer as `{"items": …, "total": X-Total-Count or None}` (what the cache stores)."""
+        response = await self.session.request(Service.REGISTRY, "GET", path, params=params)
+        return {"items": _items(decode_json(response)), "total": _total(response)}
+
+    async def _page(
+        self, op: str, key: dict[str, Any], path: str, query: dict[str, Any], model: type[M], page: int, page_size: int, *, force: bool
+    ) -> AsyncIterator[Page[M]]:
+        key = {"tenant": self.tenant_id, "user": self.username, **key, "page": page, "size": page_size}
+
+        def parse(raw: Any) -> Page[M]:
+            return Page(_models(model, raw.get("items")), page, page_size, raw.get("total"))
+
+        async for got in self.session.cached(op, key, lambda: self._get_raw(path, query), parse, force=force):
+            got.value.age = got.age
+            yield got.value
+
+    async def _freshest(self, pages: AsyncIterator[Fetched[Any]] | AsyncIterator[Any]) -> Any:
+        last = None
+        async for last in pages:
+            pass
+        return last
+
+    def _value(self, op: str, key: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], M], force: bool) -> AsyncIterator[Fetched[M]]:
+        return self.session.cached(op, {"tenant": self.tenant_id, "user": self.username, **key}, fetch, parse, force=force)
+
+    # -- projects -----------------------------------------------------------------------------
+
+    def list_projects(self, page: int = 1, page_size: int = 50, *, force: bool = False) -> AsyncIterator[Page[Project]]:
+        """A page of projects sorted by name: cached first (with its age), then fresh."""
+        _check_size(page, page_size, PROJECTS_MAX_PAGE_SIZE)
+        return self._page("registry.projects", {}, f"{API}/projects", {"page": page, "pageSize": page_size}, Project, page, page_size, force=force)
+
+    async def projects_page(self, page: int = 1, page_size: int = 50, *, force: bool = False) -> Page[Project]:
+        """The freshest answer `list_projects` gives."""
+        return await self._freshest(self.list_projects(page, page_size, force=force))
+
+    async def iter_projects(self, page_size: int = 100, *, max_items: int | None = None) -> AsyncIterator[list[Project]]:
+        """Every project, page by page (pages within the freshness window come from the cache)."""
+
+        async def fetch(number: int) -> list[Project]:
+            return (await self.projects_page(number, page_size)).items
+
+        async for items in iterate_pages(fetch, first=1, page_size=page_size, max_items=max_items):
+            yield items
+
+    def project_detail(self, name: str, *, force: bool = False) -> AsyncIterator[Fetched[ProjectDetail]]:
+        """A project's detail: cached first (with its age), then fresh."""
+        return self._value("registry.project", {"name": name}, lambda: self.session.get_json(Service.REGISTRY, f"{API}/projects/{_segment(name)}"), ProjectDetail.model_validate, force)
+
+    async def get_project(self, name: str, *, force: bool = False) -> ProjectDetail:
+        got = await self._freshest(self.project_detail(name, force=force))
+        return got.value
+
+    def chart_detail(self, project: str, chart: str, *, force: bool = False) -> AsyncIterator[Fetched[ChartDetail]]:
+        path = f"{API}/projects/{_segment(project)}/charts/{_segment(chart)}"
+        return self._value(
+            "registry.chart", {"project": project, "chart": chart}, lambda: self.session.get_json(Service.REGISTRY, path),
+            lambda raw: ChartDetail.from_raw(raw, project, chart), force,
+        )
+
+    async def get_chart(self, project: str, chart: str, *, force: bool = False) -> ChartDetail:
+        got = await self._freshest(self.chart_detail(project, chart, force=force))
+        return got.value
+
+    async def delete_chart(self, project: str, chart: str) -> None:
+        """Delete a chart (`chart` short or `project/chart`)."""
+        self.session.check_writable(f"deleting chart {chart!r} of project {project!r}")
+        await self.session.request(Service.REGISTRY, "DELETE", f"{API}/projects/{_segment(project)}/charts/{_segment(chart)}")
+
+    async def delete_repository(self, project: str, repository: str) -> None:
+        """Delete a repository (`repository` short or `project/image`; sent URL-encoded)."""
+        self.session.check_writable(f"deleting repository {repository!r} of project {project!r}")
+        await self.session.request(Service.REGISTRY, "DELETE", f"{API}/projects/{_segment(project)}/repositories/{_segment(repository)}")
+
+    # -- members ----------------------------------------------------------------------------------
+
+    def members_page(self, project: str, page: int = 1, page_size: int = 10, *, user_id: str | None = None, force: bool = False) -> AsyncIterator[Page[Member]]:
+        """A page of a project's members (`user_id` narrows to one): cached first, then fresh."""
+        _check_size(page, page_size, MEMBERS_MAX_PAGE_SIZE)
+        query = {"page": page, "page_size": page_size, "user_id": user_id}
+        return self._page("registry.members", {"project": project, "user_id": user_id}, f"{API}/projects/{_segment(project)}/members", query, Member, page, page_size, force=force)
+
+    async def member(self, project: str, user_id: str) -> Member | None:
+        """The member whose entityName is `user_id`, or None."""
+        page: Page[Member] = await self._freshest(self.members_page(project, 1, 10, user_id=user_id))
+        return page.items[0] if page.items else None
+
+    async def iter_members(self, project: str, page_size: int = 100) -> AsyncIterator[list[Member]]:
+        async def fetch(number: int) -> list[Member]:
+            page: Page[Member] = await self._freshest(self.members_page(project, number, page_size))
+            return page.items
+
+        async for items in iterate_pages(fetch, first=1, page_size=page_size):
+            yield items
+
+    # -- artifacts ---------------------------------------------------------------------------------
+
+    def artifacts_page(
+        self,
+        project: str,
+        repository: str,
+        page: int = 1,
+        page_size: int = 10,
+        *,
+        with_tag: bool = True,
+        with_label: bool = False,
+        with_scan_overview: bool = False,
+        with_signature: bool = False,
+        with_immutable_status: bool = False,
+        force: bool = False,
+    ) -> AsyncIterator[Page[Artifact]]:
+        """A page of a repository's artifacts, newest first: cached first, then fresh."""
+        _check_size(page, page_size, ARTIFACTS_MAX_PAGE_SIZE)
+        flags = {
+            "withTag": with_tag, "withLabel": with_label, "withScanOverview": with_scan_overview,
+            "withSignature": with_signature, "withImmutableStatus": with_immutable_status,
+        }
+        query: dict[str, Any] = {"page": page, "pageSize": page_size, **{k: str(v).lower() for k, v in flags.items()}}
+        path = f"{API}/projects/{_segment(project)}/repositories/{_segment(repository)}/artifacts"
+        return self._page("registry.artifacts", {"project": project, "repository": repository, **flags}, path, query, Artifact, page, page_size, force=force)
+
+    async def iter_artifacts(self, project: str, repository: str, page_size: int = 100, **flags: bool) -> AsyncIterator[list[Artifact]]:
+        async def fetch(number: int) -> list[Artifact]:
+            page: Page[Artifact] = await self._freshest(self.artifacts_page(project, repository, number, page_size, **flags))
+            return page.items
+
+        async for items in iterate_pages(fetch, first=1, page_size=page_size):
+            yield items
+
+    # -- download log ---------------------------------------------------------------------------------
+
+    def downloads_page(
+        self,
+        year: int,
+        month: int | None,
+        page: int = 1,
+        page_size: int = 100,
+        *,
+        project: str | None = None,
+        username: str | None = None,
+        account: str | None = None,
+        force: bool = False,
+    ) -> AsyncIterator[Page[Download]]:
+        """A page of one month's (or, with month None, one year's) download log: cached first, then fresh.
+
+        `project`, `username` and `account` are simulator extensions: a real
+        service may ignore them, so `iter_downloads` filters again locally.
+        """
+        _check_size(page, page_size, DOWNLOADS_MAX_PAGE_SIZE)
+        if month is not None and not 1 <= month <= 12:
+            raise ValueError("month must be 1 to 12")
+        query = {"year": year, "month": f"{month:02d}" if month is not None else None, "page": page, "pageSize": page_size,
+                 "project": project, "username": username, "account": account}
+        key = {"year": year, "month": month, "project": project, "username": username, "account": account}
+        return self._page("registry.downloads", key, f"{API}/downloads", query, Download, page, page_size, force=force)
+
+    async def iter_downloads(
+        self,
+        start: date,
+        end: date,
+        *,
+        project: str | None = None,
+        username: str | None = None,
+        account: str | None = None,
+        page_size: int = 500,
+    ) -> AsyncIterator[list[Download]]:
+        """The log from `start` to `end` (inclusive, UTC days), newest month first, month by month."""
+        if start > end:
+            raise ValueError("the start date is after the end date")
+        low = datetime(start.year, start.month, start.day, tzinfo=timezone.utc)
+        high = datetime(end.year, end.month, end.day, 23, 59, 59, 999999, tzinfo=timezone.utc)
+
+        def wanted(d: Download) -> bool:
+            if d.timestamp is not None and not low <= d.timestamp <= high:
+                return False
+            if project and d.project != project:
+                return False
+            if username and (d.username or "").lower() != username.lower():
+                return False
+            return not account or (d.account or "").lower() == account.lower()
+
+        for year, month in months_between(start, end):
+            async def fetch(number: int, year: int = year, month: int = month) -> list[Download]:
+                page: Page[Download] = await self._freshest(
+                    self.downloads_page(year, month, number, page_size, project=project, username=username, account=account)
+                )
+                return page.items
+
+            async for items in iterate_pages(fetch, first=1, page_size=page_size):
+                kept = [d for d in items if wanted(d)]
+                if kept:
+                    yield kept
+
+    # -- events and secrets -----------------------------------------------------------------------------
+
+    async def event_status(self, user: str) -> str:
+        """The processing status of a user (usually an EventStatus value). Never cached: it changes."""
+        raw = await self.session.get_json(Service.REGISTRY, f"{API}/event/{quote(user, safe='@')}/status", params={"entity_type": "USER"})
+        status = raw.get("status") if isinstance(raw, dict) else raw
+        if not isinstance(status, str):
+            raise ApiError("the registry answered the event status without a status")
+        return status
+
+    async def get_secret(self, email: str | None = None) -> str:
+        """The caller's registry secret, decoded (`GET /secret/{email}`, the seed's form). Never cached."""
+        who = email or self.username
+        response = await self.session.request(Service.REGISTRY, "GET", f"{API}/secret/{quote(who, safe='@')}")
+        return decode_secret(response)
+
+    async def reset_secret(self, new_secret: str | None = None) -> str:
+        """Set a new registry secret (a random one when `new_secret` is empty) and return it decoded."""
+        self.session.check_writable("resetting the registry secret")
+        if new_secret:
+            problems = secret_problems(new_secret)
+            if problems:
+                raise ValueError("the new secret must have " + "; ".join(problems))
+        response = await self.session.request(Service.REGISTRY, "PUT", f"{API}/secret", json_body={"new-password": new_secret or ""})
+        return decode_secret(response)

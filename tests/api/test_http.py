@@ -1,0 +1,370 @@
+"""Session: retries for reads only, Retry-After, dropped connections, error mapping, listeners, offline."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+import flextui.sim.app as sim_app_module
+from flextui.api.errors import (
+    ApiError,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Offline,
+    RateLimited,
+    ServerError,
+    Unauthorized,
+    Unreachable,
+    from_status,
+)
+from flextui.api.http import BearerAuth, RequestEvent, RetryPolicy, Service, Session, decode_json, envelope, error_message
+from flextui.api.tokens import TokenCreate, TokenSearch, TokensService, TokenUpdate
+from flextui.sim.faults import FaultPlan
+from flextui.sim.tokens import token_store
+from flextui.sim.world import ADMIN, World
+
+from ..conftest import _free_port, make_session
+
+LIST = "/uar/v1/tokens"
+LIST_FAULT = r"GET /flexnet/uar/v1/tokens$"
+CREATE_FAULT = r"POST /flexnet/uar/v1/token$"
+
+
+@pytest.fixture(autouse=True)
+def _tokens_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mount only the token service: other simulator modules may be unfinished."""
+    monkeypatch.setattr(sim_app_module, "SERVICE_MODULES", ("tokens",))
+
+
+@pytest.fixture
+async def plain(sim_app: Any) -> AsyncIterator[Session]:
+    """A session without a cache (fast retries)."""
+    session = make_session(sim_app)
+    yield session
+    await session.aclose()
+
+
+async def list_admin(session: Session) -> Any:
+    return envelope(await session.get_json(Service.TOKENS, LIST, params={"username": ADMIN[0]}))
+
+
+# -- retries ----------------------------------------------------------------------------------
+
+
+async def test_get_retried_after_503(plain: Session, faults: FaultPlan) -> None:
+    faults.add(LIST_FAULT, status=503, times=1)
+    rows = await list_admin(plain)
+    assert isinstance(rows, list) and rows
+    assert plain.requests_sent == 2
+    assert faults.seen == ["GET /flexnet/uar/v1/tokens"] * 2
+
+
+@pytest.mark.parametrize("status", [502, 503, 504])
+async def test_get_gives_up_after_attempts(plain: Session, faults: FaultPlan, status: int) -> None:
+    faults.add(LIST_FAULT, status=status, times=10)
+    with pytest.raises(ServerError) as info:
+        await list_admin(plain)
+    assert info.value.status == status
+    assert "fault injected" in info.value.message
+    assert plain.requests_sent == 3
+
+
+async def test_500_is_not_retried(plain: Session, faults: FaultPlan) -> None:
+    faults.add(LIST_FAULT, status=500, times=1)
+    with pytest.raises(ServerError):
+        await list_admin(plain)
+    assert plain.requests_sent == 1
+
+
+async def test_post_create_hit_by_503_is_not_retried(plain: Session, faults: FaultPlan, world: World) -> None:
+    faults.add(CREATE_FAULT, status=503, times=1)
+    with pytest.raises(ServerError) as info:
+        await TokensService(plain).create(TokenCreate(tokenName="no-retry-1", expiryStr="1d"))
+    assert info.value.status == 503
+    assert plain.requests_sent == 1
+    assert faults.seen == ["POST /flexnet/uar/v1/token"]
+    assert "no-retry-1" not in token_store(world).by_name
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "POST"])
+async def test_other_writes_are_not_retried(plain: Session, faults: FaultPlan, world: World, method: str) -> None:
+    name = next(t.name for t in token_store(world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms > world.now_ms())
+    faults.add(rf"{method} /flexnet/uar/v1/token/", status=503, times=1)
+    svc = TokensService(plain)
+    call = {"PUT": lambda: svc.update(name, TokenUpdate(tokenDescription="x")), "DELETE": lambda: svc.delete(name), "POST": lambda: svc.rotate(name)}[method]
+    with pytest.raises(ServerError):
+        await call()
+    assert plain.requests_sent == 1
+    assert name in token_store(world).by_name
+
+
+async def test_post_reads_are_retried(plain: Session, faults: FaultPlan) -> None:
+    faults.add(r"POST /flexnet/uar/v1/tokens/search", status=503, times=1)
+    faults.add(r"POST /flexnet/uar/v1/token/verification", status=503, times=1)
+    svc = TokensService(plain)
+    assert await svc.search(TokenSearch(tokenCreator=ADMIN[0]))
+    assert not (await svc.verify("rna_" + "0" * 44)).valid
+    assert plain.requests_sent == 4
+
+
+async def test_429_retry_after_is_honoured(plain: Session, faults: FaultPlan) -> None:
+    faults.add(LIST_FAULT, status=429, times=1, retry_after=0.3)
+    started = time.monotonic()
+    rows = await list_admin(plain)
+    elapsed = time.monotonic() - started
+    assert rows
+    assert elapsed >= 0.28  # the backoff alone would be about a millisecond
+    assert plain.requests_sent == 2
+
+
+async def test_429_retry_after_is_capped(sim_app: Any, faults: FaultPlan) -> None:
+    session = make_session(sim_app, retry=RetryPolicy(attempts=2, backoff=0.001, max_retry_after=0.05))
+    faults.add(LIST_FAULT, status=429, times=1, retry_after=30)
+    started = time.monotonic()
+    try:
+        assert await list_admin(session)
+    finally:
+        await session.aclose()
+    assert time.monotonic() - started < 5
+
+
+async def test_429_exhausted_raises_rate_limited(plain: Session, faults: FaultPlan) -> None:
+    faults.add(LIST_FAULT, status=429, times=10, retry_after=0.01)
+    with pytest.raises(RateLimited) as info:
+        await list_admin(plain)
+    assert info.value.retry_after == pytest.approx(0.01)
+    assert info.value.status == 429
+    assert plain.requests_sent == 3
+
+
+async def test_429_on_create_not_retried(plain: Session, faults: FaultPlan) -> None:
+    faults.add(CREATE_FAULT, status=429, times=1, retry_after=0.01)
+    with pytest.raises(RateLimited):
+        await TokensService(plain).create(TokenCreate(tokenName="rate-limited", expiryStr="1d"))
+    assert plain.requests_sent == 1
+
+
+async def test_dropped_connection_then_success(plain: Session, faults: FaultPlan) -> None:
+    faults.add(LIST_FAULT, drop=True, times=2)
+    assert await list_admin(plain)
+    assert plain.requests_sent == 3
+
+
+async def test_dropped_connection_becomes_unreachable(plain: Session, faults: FaultPlan) -> None:
+    faults.add(LIST_FAULT, drop=True, times=10)
+    with pytest.raises(Unreachable) as info:
+        await list_admin(plain)
+    assert "cannot reach" in info.value.message
+    assert plain.requests_sent == 3
+
+
+async def test_dropped_connection_on_create_is_unreachable_once(plain: Session, faults: FaultPlan) -> None:
+    faults.add(CREATE_FAULT, drop=True, times=10)
+    with pytest.raises(Unreachable):
+        await TokensService(plain).create(TokenCreate(tokenName="dropped-1", expiryStr="1d"))
+    assert plain.requests_sent == 1
+
+
+async def test_unreachable_port() -> None:
+    session = Session(f"http://127.0.0.1:{_free_port()}", auth=httpx.BasicAuth(*ADMIN), retry=RetryPolicy(attempts=2, backoff=0.001), timeout=5)
+    try:
+        with pytest.raises(Unreachable) as info:
+            await TokensService(session).list(username=ADMIN[0])
+        assert "cannot reach" in str(info.value)
+        assert session.requests_sent == 2
+        with pytest.raises(Unreachable):
+            await TokensService(session).create(TokenCreate(tokenName="nowhere-1", expiryStr="1d"))
+        assert session.requests_sent == 3
+    finally:
+        await session.aclose()
+
+
+async def test_undecodable_body_is_an_api_error_not_a_crash() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-encoding": "gzip", "content-type": "application/json"}, content=b"not gzip at all")
+
+    session = Session("http://fno.example", transport=httpx.MockTransport(handler), retry=RetryPolicy(attempts=2, backoff=0.001))
+    try:
+        with pytest.raises(ApiError, match="could not be decoded"):
+            await session.get_json(Service.TOKENS, LIST)
+        assert session.requests_sent == 2
+    finally:
+        await session.aclose()
+
+
+async def test_timeout_is_unreachable() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("slow", request=request)
+
+    session = Session("http://fno.example", transport=httpx.MockTransport(handler), retry=RetryPolicy(attempts=1))
+    try:
+        with pytest.raises(Unreachable, match="timed out"):
+            await session.get_json(Service.TOKENS, LIST)
+    finally:
+        await session.aclose()
+
+
+# -- error mapping ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "cls"),
+    [(400, Invalid), (422, Invalid), (401, Unauthorized), (403, Forbidden), (404, NotFound), (409, Conflict), (429, RateLimited), (500, ServerError), (503, ServerError)],
+)
+async def test_statuses_map_to_typed_errors(status: int, cls: type[ApiError]) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, json={"statusMessage": f"status {status}", "responseObject": None, "field": "tokenName"})
+
+    session = Session("http://fno.example", transport=httpx.MockTransport(handler), retry=RetryPolicy(attempts=1))
+    try:
+        with pytest.raises(cls) as info:
+            await session.get_json(Service.TOKENS, LIST)
+    finally:
+        await session.aclose()
+    assert info.value.status == status
+    assert info.value.message == f"status {status}"
+    if cls in (Invalid, Conflict):
+        assert info.value.field == "tokenName"
+    assert type(from_status(status, "m")) is cls
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({"json": {"statusMessage": "bad \x1b[2J thing\n"}}, "bad  [2J thing"),
+        ({"json": {"message": "registry says no"}}, "registry says no"),
+        ({"json": {"status": "error", "message": "beta says no"}}, "beta says no"),
+        ({"json": "a bare string"}, "a bare string"),
+        ({"text": "<html>Bad Gateway</html>"}, "<html>Bad Gateway</html>"),
+        ({"content": b""}, "Bad Request"),
+        ({"json": {"statusMessage": "x" * 1000}}, "x" * 300),
+    ],
+)
+def test_error_message_shapes(kwargs: dict[str, Any], expected: str) -> None:
+    message, field = error_message(httpx.Response(400, **kwargs))
+    assert message.strip() == expected.strip()
+    assert field is None
+    assert all(ch.isprintable() for ch in message)
+
+
+def test_decode_json() -> None:
+    assert decode_json(httpx.Response(204)) is None
+    assert decode_json(httpx.Response(200, json={"a": 1})) == {"a": 1}
+    with pytest.raises(ApiError, match="not JSON"):
+        decode_json(httpx.Response(200, text="<html>login page</html>", headers={"content-type": "text/html"}))
+
+
+async def test_retry_after_header_forms() -> None:
+    # A Retry-After that is not a number falls back to the backoff (and does not crash).
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(429, headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, json={"statusMessage": "slow down"})
+
+    session = Session("http://fno.example", transport=httpx.MockTransport(handler), retry=RetryPolicy(attempts=2, backoff=0.001))
+    try:
+        with pytest.raises(RateLimited) as info:
+            await session.get_json(Service.TOKENS, LIST)
+        assert info.value.retry_after is None
+        assert session.requests_sent == 2
+    finally:
+        await session.aclose()
+
+
+# -- listeners, logs, urls ---------------------------------------------------------------------------
+
+
+async def test_listeners_get_start_and_end_events(plain: Session, faults: FaultPlan) -> None:
+    events: list[RequestEvent] = []
+    plain.listeners.append(events.append)
+    await list_admin(plain)
+    assert [e.phase for e in events] == ["start", "end"]
+    start, end = events
+    assert start.method == end.method == "GET" and start.path == end.path == LIST
+    assert start.in_flight == 1 and end.in_flight == 0
+    assert end.status == 200 and end.error is None and end.elapsed is not None and end.elapsed >= 0
+    assert plain.in_flight == 0
+
+    events.clear()
+    faults.add(LIST_FAULT, status=503, times=1)
+    await list_admin(plain)
+    assert [(e.phase, e.status) for e in events] == [("start", None), ("end", 503), ("start", None), ("end", 200)]
+    assert events[1].error and "503" in events[1].error
+
+
+async def test_listener_sees_failures_and_broken_listener_is_harmless(plain: Session, faults: FaultPlan) -> None:
+    events: list[RequestEvent] = []
+
+    def broken(event: RequestEvent) -> None:
+        raise RuntimeError("listener bug")
+
+    plain.listeners.extend([broken, events.append])
+    faults.add(LIST_FAULT, drop=True, times=10)
+    with pytest.raises(Unreachable):
+        await list_admin(plain)
+    ends = [e for e in events if e.phase == "end"]
+    assert len(ends) == 3 and all(e.status is None and e.error for e in ends)
+    assert plain.in_flight == 0
+
+
+async def test_logs_never_carry_credentials_or_token_values(plain: Session, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    created = await TokensService(plain).create(TokenCreate(tokenName="log-check-1", expiryStr="1d"))
+    await TokensService(plain).verify(created.value)
+    text = caplog.text
+    assert "POST /uar/v1/token" in text
+    assert ADMIN[1] not in text and created.value not in text
+
+
+async def test_bearer_auth_session(sim_app: Any, plain: Session) -> None:
+    created = await TokensService(plain).create(TokenCreate(tokenName="bearer-sess", expiryStr="1d"))
+    auth = BearerAuth(created.value)
+    assert created.value not in repr(auth)
+    session = Session(sim_app_module.SIM_BASE_URL, auth=auth, transport=sim_app_module.in_process_transport(sim_app), retry=RetryPolicy(attempts=1))
+    try:
+        assert await TokensService(session).count(username=ADMIN[0]) > 0
+        await TokensService(plain).delete("bearer-sess")
+        with pytest.raises(Unauthorized):
+            await TokensService(session).count(username=ADMIN[0])
+    finally:
+        await session.aclose()
+
+
+def test_service_urls_and_overrides() -> None:
+    session = Session("https://flex1107.flexnetoperations.com/", overrides={"registry": "https://reg.example/api/"})
+    assert session.url(Service.TOKENS, "/uar/v1/tokens") == "https://flex1107.flexnetoperations.com/flexnet/uar/v1/tokens"
+    assert session.url(Service.TOKENS, "uar/v1/token") == "https://flex1107.flexnetoperations.com/flexnet/uar/v1/token"
+    assert session.url(Service.REGISTRY, "/projects") == "https://reg.example/api/projects"
+
+
+async def test_offline_session_sends_nothing(sim_app: Any) -> None:
+    session = make_session(sim_app, offline=True)
+    try:
+        with pytest.raises(Offline):
+            await list_admin(session)
+        with pytest.raises(Offline):
+            await TokensService(session).search(TokenSearch(tokenName="*"))
+        assert session.requests_sent == 0
+        assert isinstance(Offline("x"), Unreachable)
+    finally:
+        await session.aclose()
+
+
+async def test_none_params_are_not_sent() -> None:
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(str(request.url))
+        return httpx.Response(200, json={"statusMessage": "Successful", "responseObject": []})
+
+    session = Session("http://fno.example", transport=httpx.MockTransport(handler))
+    try:
+        await TokensService(session).list(username=ADMIN[0])
+    finally:
+        await session.aclose()
+    assert seen == ["http://fno.example/flexnet/uar/v1/tokens?username=admin%40flexdemo.example"]

@@ -1,0 +1,384 @@
+"""The token data layer: TokensService calls, typed errors, client-side rules, read-only profiles.
+
+Runs in process and, for the main paths, over real HTTP on loopback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from pydantic import ValidationError
+
+import flextui.sim.app as sim_app_module
+from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly, Unauthorized
+from flextui.api.http import RetryPolicy, Service, Session
+from flextui.api.tokens import (
+    CreatedToken,
+    Token,
+    TokenCreate,
+    TokenSearch,
+    TokensService,
+    TokenType,
+    TokenUpdate,
+    check_token_name,
+    field_from_message,
+)
+from flextui.sim.faults import FaultPlan
+from flextui.sim.tokens import token_store
+from flextui.sim.world import ADMIN, CUSTOMER, DAY_MS, PRODUCER, World
+
+from ..conftest import FIXED_NOW_MS, make_session
+
+
+@pytest.fixture(autouse=True)
+def _tokens_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mount only the token service: other simulator modules may be unfinished."""
+    monkeypatch.setattr(sim_app_module, "SERVICE_MODULES", ("tokens",))
+
+
+def live_session(url: str, user: tuple[str, str] = ADMIN, **kwargs: Any) -> Session:
+    kwargs.setdefault("retry", RetryPolicy(attempts=3, backoff=0.001))
+    return Session(url, auth=httpx.BasicAuth(*user), user=user[0], timeout=10, **kwargs)
+
+
+@pytest.fixture(params=["in-process", "loopback"])
+async def any_session(request: pytest.FixtureRequest, sim_app: Any) -> AsyncIterator[Session]:
+    """A session on the in-process simulator, or on the same world served over real HTTP."""
+    if request.param == "in-process":
+        session = make_session(sim_app)
+    else:
+        session = live_session(request.getfixturevalue("live_server"))
+    yield session
+    await session.aclose()
+
+
+@pytest.fixture
+async def svc(sim_app: Any) -> AsyncIterator[TokensService]:
+    session = make_session(sim_app)
+    yield TokensService(session)
+    await session.aclose()
+
+
+# -- every call -----------------------------------------------------------------------------
+
+
+async def test_full_lifecycle(any_session: Session, world: World) -> None:
+    svc = TokensService(any_session)
+    created = await svc.create(TokenCreate(tokenName="life-cycle-1", expiryStr="30d", tokenDescription="[/] \x1b[2J"))
+    assert isinstance(created, CreatedToken)
+    assert created.value.startswith("rna_") and len(created.value) == 48
+    assert created.value not in repr(created)
+    assert created.creator == ADMIN[0] and created.token_type == "NORMAL"
+    assert created.issued_ms == FIXED_NOW_MS and created.expires_ms == FIXED_NOW_MS + 30 * DAY_MS
+
+    got = await svc.get("life-cycle-1")
+    assert type(got) is Token
+    assert got.description == "[/] \x1b[2J"  # server strings come back literally
+    assert not hasattr(got, "value")
+
+    listed = await svc.list(username=ADMIN[0])
+    assert "life-cycle-1" in {t.name for t in listed}
+    assert await svc.count(username=ADMIN[0]) == len(listed)
+    assert await svc.count(creator=ADMIN[0]) == len(await svc.list(creator=ADMIN[0]))
+    paged = await svc.list(creator=ADMIN[0], page=0, page_size=2)
+    assert len(paged) == 2
+
+    found = await svc.search(TokenSearch(tokenName="life-*"))
+    assert [t.name for t in found] == ["life-cycle-1"]
+
+    verification = await svc.verify(created.value)
+    assert verification.valid and verification.token is not None
+    assert verification.token.name == "life-cycle-1"
+
+    await svc.update("life-cycle-1", TokenUpdate(tokenName="life-cycle-2", tokenDescription="renamed"))
+    with pytest.raises(NotFound):
+        await svc.get("life-cycle-1")
+    assert (await svc.get("life-cycle-2")).description == "renamed"
+
+    rotated = await svc.rotate("life-cycle-2")
+    assert rotated.value != created.value and rotated.name == "life-cycle-2"
+    assert not (await svc.verify(created.value)).valid
+    assert (await svc.verify(rotated.value)).valid
+
+    await svc.delete("life-cycle-2")
+    with pytest.raises(NotFound):
+        await svc.get("life-cycle-2")
+    assert "life-cycle-2" not in token_store(world).by_name
+    dead = await svc.verify(rotated.value)
+    assert not dead.valid and dead.reason
+
+
+async def test_list_page_has_total_from_count(svc: TokensService) -> None:
+    pages = [p async for p in svc.list_page(ADMIN[0], None, 0, 3)]
+    assert len(pages) == 1  # no cache on this session: only the fresh page
+    page = pages[0]
+    assert page.age is None
+    assert len(page.items) == 3
+    assert page.total == await svc.count(username=ADMIN[0])
+    assert page.pages == -(-page.total // 3)
+
+
+async def test_search_page_and_search_all(svc: TokensService) -> None:
+    for i in range(5):
+        await svc.create(TokenCreate(tokenName=f"all-pages-{i}", expiryStr="30d"))
+    criteria = TokenSearch(tokenName="all-pages-*")
+    chunks = [chunk async for chunk in svc.search_all(criteria, page_size=2)]
+    assert [len(c) for c in chunks] == [2, 2, 1]
+    assert [t.name for c in chunks for t in c] == [f"all-pages-{i}" for i in range(5)]
+    pages = [p async for p in svc.search_page(criteria, 1, 2)]
+    assert [t.name for t in pages[-1].items] == ["all-pages-2", "all-pages-3"]
+
+
+async def test_search_all_stops_on_exact_multiple(svc: TokensService) -> None:
+    for i in range(4):
+        await svc.create(TokenCreate(tokenName=f"even-page-{i}", expiryStr="30d"))
+    chunks = [chunk async for chunk in svc.search_all(TokenSearch(tokenName="even-page-*"), page_size=2)]
+    assert [len(c) for c in chunks] == [2, 2]
+    assert svc.session.requests_sent == 4 + 3  # creates, then pages 0, 1 and the empty page 2
+
+
+async def test_impersonated_create_and_masked_view(sim_app: Any) -> None:
+    admin = make_session(sim_app)
+    customer = make_session(sim_app, user=CUSTOMER)
+    try:
+        spec = TokenCreate(tokenName="imp-client-1", expiryStr="7d", tokenType=TokenType.IMPERSONATED, tokenDescription="Case 7", username=CUSTOMER[0])
+        created = await TokensService(admin).create(spec)
+        assert created.token_type == "IMPERSONATED" and created.username == CUSTOMER[0]
+        rows = {t.name: t for t in await TokensService(customer).list(username=CUSTOMER[0])}
+        assert rows["imp-client-1"].masked
+        assert rows["imp-client-1"].description == "****"
+        assert not [t for t in rows.values() if t.token_type == "NORMAL" and t.masked]
+        assert not (await TokensService(admin).get("imp-client-1")).masked
+    finally:
+        await admin.aclose()
+        await customer.aclose()
+
+
+async def test_normal_create_body_omits_username() -> None:
+    spec = TokenCreate(tokenName="body-check", expiryStr="1d", username=CUSTOMER[0])
+    assert "username" not in spec.body()
+    assert spec.body() == {"tokenName": "body-check", "expiryStr": "1d", "tokenType": "NORMAL", "tokenDescription": ""}
+    imp = TokenCreate(tokenName="body-check", expiryStr="1d", tokenType="IMPERSONATED", tokenDescription="r", username=CUSTOMER[0])
+    assert imp.body()["username"] == CUSTOMER[0]
+
+
+def test_token_model_times() -> None:
+    token = Token.model_validate({"tokenName": "times-tok", "tokenIssueMillis": FIXED_NOW_MS, "tokenExpiryMillis": FIXED_NOW_MS + DAY_MS, "extra": 1})
+    assert token.issued is not None and token.issued.year == 2026
+    assert not token.expired(FIXED_NOW_MS)
+    assert token.expired(FIXED_NOW_MS + DAY_MS)
+    assert token.expires_within(FIXED_NOW_MS, 2)
+    assert not token.expires_within(FIXED_NOW_MS, 0.5)
+    assert not Token.model_validate({"tokenName": "no-times"}).expired(FIXED_NOW_MS)
+
+
+def test_search_expression() -> None:
+    search = TokenSearch.parse_expression("name=api*, type=NORMAL, expiresBefore=30d")
+    assert search.body(0, 10) == {"tokenName": "api*", "tokenType": "NORMAL", "expiresBefore": "30d", "page": 0, "pageSize": 10}
+    with pytest.raises(ValueError, match="cannot read"):
+        TokenSearch.parse_expression("colour=blue")
+    with pytest.raises(ValueError):
+        TokenSearch.parse_expression("type=NORMAL")  # no criterion
+
+
+# -- typed errors ------------------------------------------------------------------------------
+
+
+async def test_invalid_name_from_server_names_the_field(any_session: Session, world: World) -> None:
+    svc = TokensService(any_session)
+    unchecked = TokenCreate.model_construct(name="abc", expiry="1d", token_type=TokenType.NORMAL, description="", username=None)
+    with pytest.raises(Invalid) as info:
+        await svc.create(unchecked)
+    assert info.value.status == 400
+    assert info.value.field == "tokenName"
+    assert "5 to 25" in info.value.message
+    assert "abc" not in token_store(world).by_name
+
+
+async def test_invalid_expiry_from_server_names_the_field(svc: TokensService) -> None:
+    unchecked = TokenCreate.model_construct(name="bad-expiry", expiry="3Y", token_type=TokenType.NORMAL, description="", username=None)
+    with pytest.raises(Invalid) as info:
+        await svc.create(unchecked)
+    assert info.value.field == "expiryStr"
+
+
+async def test_not_found_conflict_and_permission(any_session: Session) -> None:
+    svc = TokensService(any_session)
+    for call in (svc.get("no-such-tok"), svc.delete("no-such-tok"), svc.rotate("no-such-tok"), svc.update("no-such-tok", TokenUpdate(tokenDescription="x"))):
+        with pytest.raises(NotFound) as info:
+            await call
+        assert info.value.status == 404
+    await svc.create(TokenCreate(tokenName="dup-client", expiryStr="1d"))
+    with pytest.raises(Conflict) as conflict:
+        await svc.create(TokenCreate(tokenName="dup-client", expiryStr="1d"))
+    assert conflict.value.status == 409 and conflict.value.field == "tokenName"
+
+
+async def test_permission_problem_is_invalid_400(sim_app: Any) -> None:
+    producer = make_session(sim_app, user=PRODUCER)
+    try:
+        with pytest.raises(Invalid, match="other users") as info:
+            await TokensService(producer).list(username=ADMIN[0])
+        assert info.value.status == 400
+        assert producer.requests_sent == 1  # a 400 is not retried
+    finally:
+        await producer.aclose()
+
+
+async def test_unauthorized(sim_app: Any, live_server: str) -> None:
+    for session in (make_session(sim_app, user=(ADMIN[0], "wrong")), live_session(live_server, user=(ADMIN[0], "wrong"))):
+        try:
+            with pytest.raises(Unauthorized) as info:
+                await TokensService(session).count(username=ADMIN[0])
+            assert info.value.status == 401
+            assert "wrong" not in str(info.value)
+            assert session.requests_sent == 1
+        finally:
+            await session.aclose()
+
+
+def test_field_from_message() -> None:
+    assert field_from_message("tokenName must be 5 to 25 characters (got 3)") == "tokenName"
+    assert field_from_message("expiryStr: cannot read '3Y'") == "expiryStr"
+    assert field_from_message("pageSize is required") == "pageSize"
+    assert field_from_message("page is required") == "page"
+    assert field_from_message("a token named 'x' already exists", 409) == "tokenName"
+    assert field_from_message("only the token creator can delete this token") is None
+    assert field_from_message("tokenNames are odd") is None
+
+
+# -- client-side rules: nothing is sent -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"tokenName": "abcd", "expiryStr": "1d"},
+        {"tokenName": "a" * 26, "expiryStr": "1d"},
+        {"tokenName": "bad.name", "expiryStr": "1d"},
+        {"tokenName": "bad*name", "expiryStr": "1d"},
+        {"tokenName": "bad]name", "expiryStr": "1d"},
+        {"tokenName": "x&amp;yz", "expiryStr": "1d"},
+        {"tokenName": "ab\\\\\\\\cd", "expiryStr": "1d"},
+        {"tokenName": "tab\tname", "expiryStr": "1d"},
+        {"tokenName": "good-name", "expiryStr": "3Y"},
+        {"tokenName": "good-name", "expiryStr": "0d"},
+        {"tokenName": "good-name", "expiryStr": "1m1d"},
+        {"tokenName": "good-name", "expiryStr": ""},
+        {"tokenName": "good-name", "expiryStr": "1d", "tokenType": "IMPERSONATED", "username": CUSTOMER[0]},
+        {"tokenName": "good-name", "expiryStr": "1d", "tokenType": "IMPERSONATED", "username": CUSTOMER[0], "tokenDescription": "  "},
+        {"tokenName": "good-name", "expiryStr": "1d", "tokenType": "IMPERSONATED", "tokenDescription": "why"},
+        {"tokenName": "good-name", "expiryStr": "1d", "tokenType": "ADMIN"},
+        {"tokenName": "good-name", "expiryStr": "1d", "tokenDescription": "x" * 2001},
+    ],
+)
+async def test_create_model_rejects_before_any_request(svc: TokensService, faults: FaultPlan, fields: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        await svc.create(TokenCreate(**fields))
+    assert svc.session.requests_sent == 0
+    assert faults.seen == []
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{}, {"tokenName": "abc"}, {"expiryStr": "1w"}, {"tokenName": "ok-name", "expiryStr": "10"}, {"tokenDescription": "x" * 2001}],
+)
+async def test_update_model_rejects_before_any_request(svc: TokensService, faults: FaultPlan, fields: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        await svc.update("whatever-name", TokenUpdate(**fields))
+    assert svc.session.requests_sent == 0
+    assert faults.seen == []
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},
+        {"tokenType": "NORMAL"},
+        {"tokenName": "   "},
+        {"expiresBefore": "3Y"},
+        {"issuedBefore": "1w"},
+        {"expiresBefore": "5d", "expiresLaterThan": "30d"},
+        {"expiresBefore": "5d", "expiresLaterThan": "5d"},
+        {"tokenType": "NORMAL", "username": ADMIN[0], "tokenCreator": CUSTOMER[0]},
+    ],
+)
+def test_search_model_rules(fields: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        TokenSearch(**fields)
+
+
+def test_search_model_accepts_valid_criteria() -> None:
+    assert TokenSearch(expiresBefore="30d", expiresLaterThan="5d").body(0, 5)["pageSize"] == 5
+    assert TokenSearch(tokenType="IMPERSONATED", username=CUSTOMER[0], tokenCreator=ADMIN[0]).creator == ADMIN[0]
+    assert TokenSearch(tokenName="  x* ").name == "x*"
+
+
+async def test_list_and_count_need_who_before_any_request(svc: TokensService) -> None:
+    with pytest.raises(ValueError):
+        await svc.list()
+    with pytest.raises(ValueError):
+        await svc.count()
+    with pytest.raises(ValueError):
+        async for _ in svc.list_page(None, None, 0, 10):
+            pass
+    assert svc.session.requests_sent == 0
+
+
+@pytest.mark.parametrize("value", ["", "   ", "abc", "rna_", "Bearer rna_abc"])
+async def test_verify_rejects_non_tokens_without_a_request(svc: TokensService, value: str) -> None:
+    result = await svc.verify(value)
+    assert not result.valid and "rna_" in (result.reason or "")
+    assert svc.session.requests_sent == 0
+
+
+async def test_verify_unknown_value_is_not_valid(svc: TokensService) -> None:
+    result = await svc.verify("rna_" + "0" * 44)
+    assert not result.valid and result.token is None
+    assert "not valid" in (result.reason or "")
+
+
+@pytest.mark.parametrize("name", ["abcde", "a" * 25, "with [bracket", "abc\\\\\\def", "Mixed Case"])
+def test_check_token_name_accepts(name: str) -> None:
+    assert check_token_name(name) == name
+
+
+# -- read-only profiles ------------------------------------------------------------------------
+
+
+async def test_read_only_refuses_changes_before_sending(sim_app: Any, faults: FaultPlan, world: World) -> None:
+    session = make_session(sim_app, read_only=True)
+    svc = TokensService(session)
+    existing = next(t for t in token_store(world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms > world.now_ms())
+    value_before = existing.value
+    try:
+        calls = [
+            svc.create(TokenCreate(tokenName="ro-create", expiryStr="1d")),
+            svc.update(existing.name, TokenUpdate(tokenDescription="changed")),
+            svc.delete(existing.name),
+            svc.rotate(existing.name),
+            session.request(Service.TOKENS, "DELETE", f"/uar/v1/token/{existing.name}"),
+            session.request(Service.TOKENS, "GET", "/uar/v1/tokens", mutating=True),
+        ]
+        for call in calls:
+            with pytest.raises(ReadOnly, match="read-only"):
+                await call
+        assert session.requests_sent == 0
+        assert faults.seen == []
+        assert "ro-create" not in token_store(world).by_name
+        assert existing.value == value_before and existing.description != "changed"
+        assert existing.name in token_store(world).by_name
+
+        # Reads, including the POST reads, still work.
+        rows = await svc.list(username=ADMIN[0])
+        assert rows
+        assert await svc.count(username=ADMIN[0]) == len(rows)
+        assert (await svc.get(existing.name)).name == existing.name
+        assert await svc.search(TokenSearch(tokenCreator=ADMIN[0]))
+        assert (await svc.verify(existing.value)).valid
+        assert [s.split()[0] for s in faults.seen] == ["GET", "GET", "GET", "POST", "POST"]
+    finally:
+        await session.aclose()

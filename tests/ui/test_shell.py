@@ -1,0 +1,104 @@
+"""The app shell: OSC 52 clipboard wrapping, key remaps, themes, command bar, help, palette."""
+
+from __future__ import annotations
+
+import base64
+
+from textual.command import CommandPalette
+
+from flextui.ui import clipboard
+from flextui.ui.help import HelpScreen
+from flextui.ui.screens.tokens import TokensScreen
+from flextui.ui.widgets.dialogs import ValueScreen
+from tests.ui.conftest import build_app, settle
+
+
+def test_osc52_plain_tmux_and_screen() -> None:
+    plain = clipboard.osc52("hello", {})
+    assert plain == "\x1b]52;c;" + base64.b64encode(b"hello").decode() + "\x07"
+    tmux = clipboard.osc52("hello", {"TMUX": "/tmp/tmux-0/default,1,0"})
+    assert tmux is not None and tmux.startswith("\x1bPtmux;\x1b\x1b]52;c;") and tmux.endswith("\x1b\\")
+    screen = clipboard.osc52("x" * 200, {"TERM": "screen-256color"})
+    assert screen is not None and screen.count("\x1bP") > 1 and all(len(part) <= 80 for part in screen.split("\x1b\\") if part)
+    assert clipboard.osc52("x" * 100_000, {}) is None
+
+
+async def test_copy_falls_back_to_showing_the_value_when_too_large() -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.copy_text("y" * 100_000, "a large value")
+        await pilot.pause()
+        assert isinstance(app.screen, ValueScreen)
+        assert "by hand" in str(app.screen.query_one("#value-title").render())
+
+
+async def test_keymap_from_config_remaps_by_binding_id() -> None:
+    app = build_app(keys={"tokens.search": "f"})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("f")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "FormScreen"
+        assert "Search" in str(app.screen.query_one("#form-title").render())
+
+
+async def test_unknown_binding_ids_are_reported() -> None:
+    app = build_app(keys={"tokens.nope": "z"})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert any("tokens.nope" in str(n.message) for n in app._notifications)
+
+
+async def test_themes_bundled_ansi_and_unknown() -> None:
+    app = build_app(theme="flextui-dusk")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert app.theme == "flextui-dusk"
+        assert {"ansi-dark", "ansi-light", "flextui-paper"} <= set(app.available_themes)
+        app.screen.query_one("#commandbar").open()
+        await pilot.press(*"theme ansi-light", "enter")
+        await pilot.pause()
+        assert app.theme == "ansi-light"
+    app = build_app(theme="no-such-theme")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert app.theme == "textual-dark"
+        assert any("no-such-theme" in str(n.message) for n in app._notifications)
+
+
+async def test_command_bar_opens_kinds_and_explains_unknown_words() -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("colon", *"frobnicate", "enter")
+        await pilot.pause()
+        assert any("Unknown command 'frobnicate'" in str(n.message) for n in app._notifications)
+        await pilot.press("colon", *"tok", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TokensScreen)
+        assert app.screen.focused is not app.screen.query_one("#commandbar")
+
+
+async def test_help_lists_bindings_with_ids() -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        ids = {row[3] for row in app.screen.rows}
+        assert {"tokens.create", "tokens.rotate", "app.command", "app.filter"} <= ids
+
+
+async def test_palette_offers_areas() -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"access tok")
+        await pilot.pause(0.4)
+        assert CommandPalette.is_open(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TokensScreen)
