@@ -102,3 +102,71 @@ def test_profile_errors_name_the_file(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["--config", str(cfg), "get", "tokens", "--username", "u"]) == 2
     err = capsys.readouterr().err
     assert str(cfg) in err and "profiles.x.url" in err
+
+
+def _profile(tmp_path: Path, url: str) -> Path:
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[profiles.local]\nurl = "{url}"\nuser = "{ADMIN[0]}"\nsecret = {{ env = "FNO_TEST_PW" }}\n')
+    return cfg
+
+
+def test_profile_over_http_then_offline_from_cache(tmp_path: Path, live_server: str, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _profile(tmp_path, live_server)
+    monkeypatch.setenv("FNO_TEST_PW", ADMIN[1])
+    assert main(["--config", str(cfg), "get", "tokens", "--username", ADMIN[0], "-o", "json"]) == 0
+    online = json.loads(capsys.readouterr().out)
+    assert online
+    monkeypatch.delenv("FNO_TEST_PW")
+    assert main(["--config", str(cfg), "--offline", "get", "tokens", "--username", ADMIN[0], "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == online
+    assert main(["--config", str(cfg), "--offline", "get", "tokens", "--creator", ADMIN[0], "-o", "json"]) == 6
+    assert "offline" in capsys.readouterr().err
+    assert main(["--config", str(cfg), "cache", "clear", "--all"]) == 0
+    assert "removed" in capsys.readouterr().out
+    assert main(["--config", str(cfg), "--offline", "get", "tokens", "--username", ADMIN[0]]) == 6
+
+
+def test_wrong_password_exits_3(tmp_path: Path, live_server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _profile(tmp_path, live_server)
+    monkeypatch.setenv("FNO_TEST_PW", "wrong")
+    assert main(["--config", str(cfg), "get", "tokens", "--username", ADMIN[0]]) == 3
+    assert "401" in capsys.readouterr().err
+
+
+def test_adhoc_url_with_password_from_env(live_server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("FLEXTUI_PASSWORD", ADMIN[1])
+    assert main(["--url", live_server, "--user", ADMIN[0], "get", "tokens", "--username", ADMIN[0], "-o", "jsonl"]) == 0
+    assert capsys.readouterr().out.count("\n") >= 3
+
+
+def test_sim_command_serves_and_prints_credentials() -> None:
+    import socket
+    import time
+
+    import httpx
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLEXTUI_")}
+    proc = subprocess.Popen([sys.executable, "-m", "flextui", "sim", "--port", str(port)], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(10)]
+        banner = "".join(lines)
+        assert f"http://127.0.0.1:{port}" in banner and ADMIN[0] in banner and ADMIN[1] in banner
+        assert "x-publisherid: 1107" in banner
+        deadline = time.time() + 10
+        while True:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/flexnet/uar/v1/tokens/count", params={"username": ADMIN[0]}, auth=ADMIN, timeout=2)
+                break
+            except httpx.TransportError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.1)
+        assert response.status_code == 200 and response.json()["responseObject"] > 0
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

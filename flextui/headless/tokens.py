@@ -38,11 +38,14 @@ async def get_tokens(session: Session, args: argparse.Namespace) -> AsyncIterato
         return
     if not (args.username or args.creator):
         raise ValueError("give --username or --creator (or both), or --search 'name=api*'")
-    page = 0
+    number = 0
     while True:
-        items = await service.list(args.username, args.creator, page, args.page_size)
-        for token in items:
+        page = None
+        async for page in service.list_page(args.username, args.creator, number, args.page_size):
+            pass  # the freshest answer: the cache's alone when offline or fresh enough
+        assert page is not None
+        for token in page.items:
             yield token_row(token)
-        if len(items) < args.page_size:
+        if len(page.items) < args.page_size:
             return
-        page += 1
+        number += 1

@@ -58,7 +58,7 @@ class AreaScreen(Screen[None]):
         yield from self.compose_body()
         yield FilterBar()
         yield CommandBar()
-        yield StatusLine()
+        yield StatusLine(ctx.user)
         yield Footer()
 
     def compose_body(self) -> ComposeResult:

@@ -17,7 +17,7 @@ from flextui.textutil import age_text, clean
 
 
 class TitleBar(Horizontal):
-    """`flextui │ profile │ READ-ONLY │ Area`   user."""
+    """`flextui │ profile │ READ-ONLY │ ▸ Area` (the user is on the status line)."""
 
     DEFAULT_CSS = """
     TitleBar { height: 1; background: $panel; }
@@ -53,7 +53,6 @@ class TitleBar(Horizontal):
         if self._read_only:
             yield Label("READ-ONLY", id="tb-ro")
         yield Label("", id="tb-area")
-        yield Label(Text(clean(self._user or "")), id="tb-user")
 
     def watch_area(self, area: str) -> None:
         if self.is_mounted:
@@ -61,11 +60,12 @@ class TitleBar(Horizontal):
 
 
 class StatusLine(Horizontal):
-    """user · activity · data age · last error."""
+    """user · request activity · age of what is shown · last error."""
 
     DEFAULT_CSS = """
     StatusLine { height: 1; background: $panel; color: $text-muted; }
     StatusLine > Label { padding: 0 1; height: 1; }
+    StatusLine > #st-user { color: $text; }
     StatusLine > #st-activity { color: $accent; }
     StatusLine > #st-age { color: $text-muted; }
     StatusLine > #st-age.-stale { color: $warning; }
@@ -79,7 +79,12 @@ class StatusLine(Horizontal):
     error: reactive[str] = reactive("")
     info: reactive[str] = reactive("")
 
+    def __init__(self, user: str | None = None) -> None:
+        super().__init__()
+        self._user = user
+
     def compose(self) -> ComposeResult:
+        yield Label(Text(clean(self._user or "")), id="st-user")
         yield Label("", id="st-activity")
         yield Label("", id="st-age")
         yield Label("", id="st-error")

@@ -1,0 +1,636 @@
+"""The data report filter model: what a report holds, and the questions one may ask it.
+
+A support engineer builds a filter in the TUI's filter bar or on the command
+line (`accountID $sw 1012`, `status $in ACTIVE,DRAFT`), and may save it under a
+name. Checking it here, against the report's data model (report-types) and the
+operator list (op-list), means a typo shows as an inline message naming the
+field instead of a 400 after a round trip over a slow link, and the same
+`FilterSet` builds both request forms: GET query parameters (with the
+`query` JSON URL-encoded) and the POST body (notes §3.4–3.6).
+
+Rules kept here (the service's, notes §3.4): pastDays 1–30; dateFrom/dateTo
+`YYYY-MM-DD` with dateFrom included, dateTo excluded and at most 30 days
+apart; limitRecords 1–2500; pages from 1; mode BATCH or INTERACTIVE. Without
+a date the service's default (pastDays=1) applies. The operator table
+defaults to the five documented operators and is replaced by what op-list
+answers when the service is asked.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
+from typing import Any
+
+MAX_PAST_DAYS = 30
+MAX_RANGE_DAYS = 30
+MAX_LIMIT_RECORDS = 2500
+DEFAULT_LIMIT_RECORDS = 500
+MODES = ("BATCH", "INTERACTIVE")
+FIELD_TYPES = ("string", "integer", "number", "boolean", "date", "datetime")
+
+
+class FilterError(ValueError):
+    """A filter that cannot be sent; `field` names the filter or condition field it is about."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+# -- the data model -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One data item of a report: its name (dotted when flattened) and type."""
+
+    name: str
+    type: str = "string"
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportFilter:
+    """A filter of a report group: its name, type and the column it tests."""
+
+    name: str
+    type: str = "string"
+    field: str | None = None  # the column; None means the column of the same name
+    operators: tuple[str, ...] = ()  # as the service listed them; empty = by type
+
+    @property
+    def column(self) -> str:
+        return self.field or self.name
+
+    @classmethod
+    def from_json(cls, raw: Any) -> ReportFilter:
+        if isinstance(raw, str):
+            return cls(raw)
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str):
+            raise FilterError(f"not a report filter: {raw!r}")
+        ops = raw.get("operators") or ()
+        return cls(raw["name"], _type_name(raw.get("type")), raw.get("field") or None, tuple(str(o) for o in ops))
+
+
+@dataclass(frozen=True, slots=True)
+class ReportType:
+    """The data model of one report group: its columns and its filters."""
+
+    group: str
+    columns: tuple[Column, ...] = ()
+    filters: tuple[ReportFilter, ...] = ()
+    description: str = ""
+    date_field: str | None = None
+
+    @property
+    def column_names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+    def column(self, name: str) -> Column | None:
+        return next((c for c in self.columns if c.name == name), None)
+
+    def filter(self, name: str) -> ReportFilter | None:
+        """The filter called `name`, or one whose column is `name` (so a column name works too)."""
+        found = next((f for f in self.filters if f.name == name), None)
+        if found is None:
+            found = next((f for f in self.filters if f.column == name), None)
+        return found
+
+    @classmethod
+    def from_json(cls, raw: Any) -> ReportType:
+        """From an item of report-types (`name`, `fields` or `columns`, `filters`)."""
+        if not isinstance(raw, Mapping):
+            raise FilterError(f"not a report type: {raw!r}")
+        group = raw.get("name") or raw.get("group") or raw.get("reportName")
+        if not isinstance(group, str):
+            raise FilterError("a report type without a name")
+        fields = raw.get("fields") or raw.get("columns") or []
+        columns = tuple(
+            Column(f["name"], _type_name(f.get("type")), str(f.get("description") or ""))
+            for f in fields
+            if isinstance(f, Mapping) and isinstance(f.get("name"), str)
+        )
+        filters = tuple(ReportFilter.from_json(f) for f in raw.get("filters") or [])
+        # A filter without a stated type takes its column's type.
+        types = {c.name: c.type for c in columns}
+        filters = tuple(f if f.type != "string" or f.column not in types else replace(f, type=types[f.column]) for f in filters)
+        return cls(group, columns, filters, str(raw.get("description") or ""), raw.get("dateField"))
+
+
+def _type_name(raw: Any) -> str:
+    text = str(raw or "string").strip().lower()
+    aliases = {"str": "string", "text": "string", "int": "integer", "long": "integer", "float": "number", "double": "number",
+               "decimal": "number", "bool": "boolean", "timestamp": "datetime", "date-time": "datetime"}
+    text = aliases.get(text, text)
+    return text if text in FIELD_TYPES else "string"
+
+
+# -- operators ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Operator:
+    """A conditional operator and the field types it applies to."""
+
+    name: str
+    types: frozenset[str]
+    description: str = ""
+
+    @property
+    def takes_list(self) -> bool:
+        return self.name == "$in"
+
+    def applies_to(self, field_type: str) -> bool:
+        return field_type in self.types
+
+
+DEFAULT_OPERATORS: tuple[Operator, ...] = (
+    Operator("$eq", frozenset(FIELD_TYPES), "equals"),
+    Operator("$in", frozenset({"string", "integer", "number", "date", "datetime"}), "equals one of a list"),
+    Operator("$sw", frozenset({"string"}), "starts with"),
+    Operator("$ew", frozenset({"string"}), "ends with"),
+    Operator("$con", frozenset({"string"}), "contains"),
+)
+
+# What people type in a condition, and the operator it means.
+OPERATOR_ALIASES: dict[str, str] = {
+    "=": "$eq", "==": "$eq", "eq": "$eq", "is": "$eq",
+    "in": "$in",
+    "sw": "$sw", "startswith": "$sw", "^=": "$sw",
+    "ew": "$ew", "endswith": "$ew", "$=": "$ew",
+    "con": "$con", "contains": "$con", "~": "$con", "*=": "$con",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class OperatorList:
+    """The operators a service supports (op-list), by name."""
+
+    operators: tuple[Operator, ...] = DEFAULT_OPERATORS
+
+    def get(self, name: str) -> Operator | None:
+        return next((o for o in self.operators if o.name == name), None)
+
+    @property
+    def names(self) -> list[str]:
+        return [o.name for o in self.operators]
+
+    def for_type(self, field_type: str) -> list[Operator]:
+        return [o for o in self.operators if o.applies_to(field_type)]
+
+    @classmethod
+    def from_json(cls, raw: Any) -> OperatorList:
+        """From op-list: `{"data": [{"operator": "$eq", "types": […]}]}` (or a bare list, or names only)."""
+        items = raw.get("data") if isinstance(raw, Mapping) else raw
+        if not isinstance(items, list):
+            raise FilterError("the operator list is not a list")
+        defaults = {o.name: o for o in DEFAULT_OPERATORS}
+        ops = []
+        for item in items:
+            if isinstance(item, str):
+                name, types, desc = item, None, ""
+            elif isinstance(item, Mapping):
+                name = item.get("operator") or item.get("name") or item.get("op")
+                types = item.get("types")
+                desc = str(item.get("description") or "")
+            else:
+                continue
+            if not isinstance(name, str):
+                continue
+            if isinstance(types, list):
+                type_set = frozenset(_type_name(t) for t in types)
+            else:
+                type_set = defaults[name].types if name in defaults else frozenset(FIELD_TYPES)
+            ops.append(Operator(name, type_set, desc or (defaults[name].description if name in defaults else "")))
+        return cls(tuple(ops))
+
+
+@dataclass(frozen=True, slots=True)
+class GlobalFilter:
+    """A filter every report takes (pastDays, limitRecords, …) and its bounds."""
+
+    name: str
+    type: str = "string"
+    minimum: int | None = None
+    maximum: int | None = None
+    default: Any = None
+    values: tuple[str, ...] = ()
+    description: str = ""
+
+    @classmethod
+    def from_json(cls, raw: Any) -> GlobalFilter:
+        if isinstance(raw, str):
+            return cls(raw)
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str):
+            raise FilterError(f"not a global filter: {raw!r}")
+        return cls(
+            raw["name"], str(raw.get("type") or "string"), raw.get("minimum"), raw.get("maximum"), raw.get("default"),
+            tuple(str(v) for v in raw.get("values") or ()), str(raw.get("description") or ""),
+        )
+
+
+# -- values ---------------------------------------------------------------------
+
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def parse_date(text: Any, name: str = "date") -> date:
+    """A YYYY-MM-DD day (or a date already), else FilterError naming `name`."""
+    if isinstance(text, datetime):
+        return text.date()
+    if isinstance(text, date):
+        return text
+    if isinstance(text, str) and _DATE_RE.fullmatch(text.strip()):
+        try:
+            return date.fromisoformat(text.strip())
+        except ValueError:
+            pass
+    raise FilterError(f"{name} must be a date YYYY-MM-DD (got {text!r})", name)
+
+
+def parse_value(field_type: str, value: Any, name: str = "value") -> Any:
+    """`value` (typed or text) as a JSON value of `field_type`; FilterError naming `name` if it does not fit."""
+    if field_type == "string":
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise FilterError(f"{name}: expected text (got {value!r})", name)
+        return str(value)
+    if field_type == "integer":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+            return int(value)
+        raise FilterError(f"{name}: expected a whole number (got {value!r})", name)
+    if field_type == "number":
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            number = float(value)
+        except (TypeError, ValueError):
+            raise FilterError(f"{name}: expected a number (got {value!r})", name) from None
+        if not math.isfinite(number):
+            raise FilterError(f"{name}: expected a finite number (got {value!r})", name)
+        return value if isinstance(value, int) else number
+    if field_type == "boolean":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "y", "1", "on"):
+            return True
+        if text in ("false", "no", "n", "0", "off"):
+            return False
+        raise FilterError(f"{name}: expected true or false (got {value!r})", name)
+    if field_type == "date":
+        return parse_date(value, name).isoformat()
+    if field_type == "datetime":
+        if isinstance(value, datetime):
+            return value.isoformat().replace("+00:00", "Z")
+        if isinstance(value, date):
+            return value.isoformat()
+        text = str(value).strip()
+        if _DATE_RE.fullmatch(text):
+            return parse_date(text, name).isoformat()
+        try:
+            datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            raise FilterError(f"{name}: expected a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SSZ (got {value!r})", name) from None
+        return text
+    raise FilterError(f"{name}: unknown field type {field_type!r}", name)
+
+
+def split_list(text: str) -> list[str]:
+    """ "a,b, c" → ["a", "b", "c"]; quotes keep commas: 'a,"b,c"' → ["a", "b,c"]."""
+    if not text.strip():
+        return []
+    row = next(csv.reader([text], skipinitialspace=True))
+    return [item.strip() for item in row]
+
+
+# -- conditions -----------------------------------------------------------------
+
+_CONDITION_RE = re.compile(
+    r"""^\s*(?P<field>[A-Za-z_][\w.\-]*)
+        (?:\s*(?P<sym>==|=|\^=|\$=|\*=|~)|\s+(?P<word>\$?[A-Za-z]+)(?=\s|$))
+        \s*(?P<value>.*?)\s*$""",
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """One condition of a report query: `field op value` (value is a list for $in)."""
+
+    field: str
+    op: str
+    value: Any
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, list):  # lists become tuples: conditions stay hashable
+            object.__setattr__(self, "value", tuple(self.value))
+
+    @classmethod
+    def parse(cls, text: str) -> Condition:
+        """From the CLI form: `accountID $sw 1012`, `status $in ACTIVE,DRAFT`, `accountName = "Acme Robotics"`."""
+        match = _CONDITION_RE.match(text)
+        if not match:
+            raise FilterError(f"cannot read condition {text!r}: use FIELD OPERATOR VALUE, e.g. accountID $sw 1012")
+        fld = match["field"]
+        raw_op = match["sym"] or match["word"]
+        op = raw_op if raw_op.startswith("$") and len(raw_op) > 1 else OPERATOR_ALIASES.get(raw_op.lower())
+        if op is None:
+            raise FilterError(f"condition {text!r}: unknown operator {raw_op!r} (use $eq $sw $ew $con $in)", fld)
+        op = op.lower()
+        raw_value = match["value"]
+        if op == "$in":
+            values = split_list(raw_value)
+            if not values:
+                raise FilterError(f"condition on {fld}: $in needs a list of values such as A,B,C", fld)
+            return cls(fld, op, values)
+        if raw_value == "":
+            raise FilterError(f"condition on {fld}: {op} needs a value (quote it to ask for empty text: \"\")", fld)
+        return cls(fld, op, _unquote(raw_value))
+
+    def validate(self, report: ReportType | None = None, operators: OperatorList | None = None) -> Condition:
+        """A copy with the value typed for the field; FilterError if the field, operator or value is wrong."""
+        operators = operators or OperatorList()
+        op = operators.get(self.op)
+        if op is None:
+            raise FilterError(f"{self.field}: unknown operator {self.op!r} (the operators are {', '.join(operators.names)})", self.field)
+        field_type = "string"
+        name = self.field
+        if report is not None:
+            filt = report.filter(self.field)
+            if filt is None:
+                names = ", ".join(f.name for f in report.filters)
+                raise FilterError(f"{self.field} is not a filter of the {report.group} report (filters: {names})", self.field)
+            name, field_type = filt.name, filt.type
+            allowed = filt.operators or tuple(o.name for o in operators.for_type(field_type))
+            if self.op not in allowed or not op.applies_to(field_type):
+                raise FilterError(f"{name}: operator {self.op} does not apply to {field_type} fields (use {', '.join(allowed)})", name)
+        value = self.value
+        if op.takes_list:
+            if isinstance(value, str):
+                value = split_list(value)
+            if not isinstance(value, (list, tuple)) or not value:
+                raise FilterError(f"{name}: {self.op} needs a list of values such as A,B,C", name)
+            typed: Any = [parse_value(field_type, v, name) for v in value]
+        else:
+            if isinstance(value, (list, tuple, dict)) or value is None:
+                raise FilterError(f"{name}: {self.op} needs one value (got {value!r})", name)
+            typed = parse_value(field_type, value, name)
+        return Condition(name, self.op, typed)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"field": self.field, "op": self.op, "value": list(self.value) if isinstance(self.value, tuple) else self.value}
+
+    @classmethod
+    def from_json(cls, raw: Any) -> Condition:
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("field"), str) or not isinstance(raw.get("op"), str):
+            raise FilterError(f"not a condition: {raw!r}")
+        return cls(raw["field"], raw["op"], raw.get("value"))
+
+    def __str__(self) -> str:
+        if isinstance(self.value, (list, tuple)):
+            shown = ",".join(f'"{v}"' if "," in str(v) else str(v) for v in self.value)
+        else:
+            shown = str(self.value)
+            if shown == "" or shown != shown.strip():
+                shown = f'"{shown}"'
+        return f"{self.field} {self.op} {shown}"
+
+
+def parse_conditions(texts: Iterable[str]) -> tuple[Condition, ...]:
+    """Conditions from CLI arguments (one condition each)."""
+    return tuple(Condition.parse(t) for t in texts)
+
+
+# -- filter sets ----------------------------------------------------------------
+
+
+def _whole(name: str, value: Any, lo: int, hi: int | None) -> int:
+    if isinstance(value, bool):
+        ok = None
+    elif isinstance(value, int):
+        ok = value
+    elif isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
+        ok = int(value)
+    else:
+        ok = None
+    if ok is None or ok < lo or (hi is not None and ok > hi):
+        span = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
+        raise FilterError(f"{name} must be a whole number from {span} (got {value!r})", name)
+    return ok
+
+
+@dataclass(frozen=True)
+class FilterSet:
+    """Conditions (ANDed) plus the global filters; checked on creation.
+
+    Give `past_days` or `date_from`/`date_to` (dateTo excluded), not both. With
+    neither, the service's default (the last day) applies. `mode` defaults to
+    INTERACTIVE so the answer carries the counts a concurrent pager needs.
+    """
+
+    conditions: tuple[Condition, ...] = ()
+    past_days: int | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+    limit_records: int = DEFAULT_LIMIT_RECORDS
+    mode: str = "INTERACTIVE"
+    name: str | None = None  # for saved sets
+    group: str | None = None  # the report a saved set was made for
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "conditions", tuple(self.conditions))
+        if self.past_days is not None:
+            set_(self, "past_days", _whole("pastDays", self.past_days, 1, MAX_PAST_DAYS))
+        if self.date_from is not None:
+            set_(self, "date_from", parse_date(self.date_from, "dateFrom"))
+        if self.date_to is not None:
+            set_(self, "date_to", parse_date(self.date_to, "dateTo"))
+        if self.past_days is not None and (self.date_from or self.date_to):
+            raise FilterError("give pastDays or dateFrom/dateTo, not both", "pastDays")
+        if self.date_from and self.date_to:
+            days = (self.date_to - self.date_from).days
+            if days <= 0:
+                raise FilterError(f"dateTo ({self.date_to}) must be after dateFrom ({self.date_from}); dateTo is excluded", "dateTo")
+            if days > MAX_RANGE_DAYS:
+                raise FilterError(f"dateFrom {self.date_from} to dateTo {self.date_to} spans {days} days: the limit is {MAX_RANGE_DAYS}", "dateTo")
+        set_(self, "limit_records", _whole("limitRecords", self.limit_records, 1, MAX_LIMIT_RECORDS))
+        mode = str(self.mode).strip().upper()
+        if mode not in MODES:
+            raise FilterError(f"mode must be BATCH or INTERACTIVE (got {self.mode!r})", "mode")
+        set_(self, "mode", mode)
+
+    # -- building --------------------------------------------------------------
+
+    @classmethod
+    def build(
+        cls,
+        conditions: Iterable[Condition | str] = (),
+        *,
+        past_days: int | str | None = None,
+        date_from: date | str | None = None,
+        date_to: date | str | None = None,
+        limit_records: int | str = DEFAULT_LIMIT_RECORDS,
+        mode: str = "INTERACTIVE",
+        report: ReportType | None = None,
+        operators: OperatorList | None = None,
+        name: str | None = None,
+    ) -> FilterSet:
+        """A checked filter set from typed or text input (CLI, filter bar); conditions may be text."""
+        conds = tuple(Condition.parse(c) if isinstance(c, str) else c for c in conditions)
+        fs = cls(conds, past_days, date_from, date_to, limit_records, mode, name, report.group if report else None)  # type: ignore[arg-type]
+        return fs.validate(report, operators) if report is not None or operators is not None else fs
+
+    def validate(self, report: ReportType | None = None, operators: OperatorList | None = None) -> FilterSet:
+        """A copy whose conditions are checked (and typed) against the report and the operators."""
+        checked = tuple(c.validate(report, operators) for c in self.conditions)
+        self._query(checked)  # duplicates are an error
+        return replace(self, conditions=checked, group=report.group if report is not None else self.group)
+
+    def with_conditions(self, conditions: Iterable[Condition]) -> FilterSet:
+        return replace(self, conditions=tuple(conditions))
+
+    # -- request forms ----------------------------------------------------------
+
+    @staticmethod
+    def _query(conditions: Sequence[Condition]) -> dict[str, dict[str, Any]]:
+        query: dict[str, dict[str, Any]] = {}
+        for cond in conditions:
+            ops = query.setdefault(cond.field, {})
+            if cond.op in ops:
+                raise FilterError(f"{cond.field}: {cond.op} is given twice; use $in for several values", cond.field)
+            ops[cond.op] = list(cond.value) if isinstance(cond.value, tuple) else cond.value
+        return query
+
+    def query_json(self) -> dict[str, dict[str, Any]]:
+        """The `query` filter: `{"field": {"$op": value}}`, conditions ANDed."""
+        return self._query(self.conditions)
+
+    def global_filters(self, page: int | None = None) -> dict[str, Any]:
+        """The global filters as typed values (POST form), with `pageNumber` when given."""
+        out: dict[str, Any] = {}
+        if self.past_days is not None:
+            out["pastDays"] = self.past_days
+        if self.date_from is not None:
+            out["dateFrom"] = self.date_from.isoformat()
+        if self.date_to is not None:
+            out["dateTo"] = self.date_to.isoformat()
+        out["limitRecords"] = self.limit_records
+        out["mode"] = self.mode
+        out["format"] = "json"
+        if page is not None:
+            out["pageNumber"] = _whole("pageNumber", page, 1, None)
+        return out
+
+    def query_params(self, page: int | None = 1) -> dict[str, str]:
+        """GET query parameters; `query` is compact JSON (httpx URL-encodes it)."""
+        params = {k: str(v) for k, v in self.global_filters(page).items()}
+        query = self.query_json()
+        if query:
+            params["query"] = json.dumps(query, separators=(",", ":"), ensure_ascii=False)
+        return params
+
+    def body(self, page: int | None = 1) -> dict[str, Any]:
+        """The POST body: the global filters and `query` as an object."""
+        body = self.global_filters(page)
+        query = self.query_json()
+        if query:
+            body["query"] = query
+        return body
+
+    def cache_params(self) -> dict[str, Any]:
+        """What identifies this set's answers (for cache keys): every filter, no page."""
+        return {"globals": self.global_filters(), "query": self.query_json()}
+
+    # -- saving --------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.name:
+            out["name"] = self.name
+        if self.group:
+            out["group"] = self.group
+        out["conditions"] = [c.to_json() for c in self.conditions]
+        if self.past_days is not None:
+            out["pastDays"] = self.past_days
+        if self.date_from is not None:
+            out["dateFrom"] = self.date_from.isoformat()
+        if self.date_to is not None:
+            out["dateTo"] = self.date_to.isoformat()
+        out["limitRecords"] = self.limit_records
+        out["mode"] = self.mode
+        return out
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> FilterSet:
+        if not isinstance(raw, Mapping):
+            raise FilterError("a saved filter set must be a JSON object")
+        known = {"name", "group", "conditions", "pastDays", "dateFrom", "dateTo", "limitRecords", "mode"}
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise FilterError(f"unknown key in saved filter set: {', '.join(unknown)}", unknown[0])
+        conds = raw.get("conditions") or []
+        if not isinstance(conds, list):
+            raise FilterError("conditions must be a list", "conditions")
+        return cls(
+            tuple(Condition.from_json(c) for c in conds),
+            raw.get("pastDays"),
+            raw.get("dateFrom"),
+            raw.get("dateTo"),
+            raw.get("limitRecords", DEFAULT_LIMIT_RECORDS),
+            raw.get("mode", "INTERACTIVE"),
+            raw.get("name"),
+            raw.get("group"),
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> FilterSet:
+        try:
+            raw = json.loads(text)
+        except ValueError as exc:
+            raise FilterError(f"a saved filter set is not valid JSON: {exc}") from None
+        return cls.from_dict(raw)
+
+    def window(self, today: date) -> tuple[date, date]:
+        """The days asked for, [first, end) (UTC days), as the service counts them."""
+        if self.date_from or self.date_to:
+            start = self.date_from or (self.date_to - timedelta(days=MAX_RANGE_DAYS))  # type: ignore[operator]
+            end = self.date_to or (start + timedelta(days=MAX_RANGE_DAYS))
+            return start, end
+        days = self.past_days or 1
+        return today - timedelta(days=days), today + timedelta(days=1)
+
+    def describe(self) -> str:
+        """One line for a status bar or a saved-set list."""
+        parts = [str(c) for c in self.conditions]
+        if self.date_from or self.date_to:
+            parts.append(f"{self.date_from or '…'}..{self.date_to or '…'}")
+        else:
+            parts.append(f"last {self.past_days or 1} day{'s' if (self.past_days or 1) != 1 else ''}")
+        return "; ".join(parts)
+
+
+__all__ = [
+    "Column", "Condition", "DEFAULT_OPERATORS", "FilterError", "FilterSet", "GlobalFilter", "Operator", "OperatorList",
+    "ReportFilter", "ReportType", "parse_conditions", "parse_date", "parse_value", "split_list",
+]

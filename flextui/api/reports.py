@@ -1,0 +1,493 @@
+"""The data report service (seed 001, notes §3): its data model calls and a fast pager.
+
+"Last week's fulfillments for this account as CSV" may be 100,000 records in
+pages of at most 2,500 over a slow link, so the pager does two things:
+
+- When the first page tells the total (INTERACTIVE mode: `recordCount`,
+  `totalPages` in the body's header), it asks for the remaining pages by number,
+  several at once (a bounded number in flight, default 6), and hands them to the
+  caller strictly in order as they arrive, buffering only a small window ahead.
+- Otherwise (BATCH mode, or a server that tells no totals) it follows the next
+  page links one by one. Links are read from the `Link` response header (the
+  seed), from `X-Next-Page`/`X-Previous-Page`, or from the body's
+  `header.nextPageURL` (the notes); they may be absolute or relative. A link is
+  always re-rooted at the profile's data service, so credentials never travel
+  to a host the profile does not name.
+
+Every page is cached (profile + group + filters + page number), so paging back
+or reopening a report answers at once and offline reads work. The pager is an
+async iterator with `aclose()` (and `async with`): closing it, or cancelling
+the task that reads it, cancels the requests in flight and leaves no task
+behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import aclosing
+from dataclasses import dataclass, fields
+from typing import Any, NamedTuple, TypeVar
+from urllib.parse import parse_qs, quote, urljoin, urlsplit
+
+import httpx
+
+from flextui.api.errors import ApiError
+from flextui.api.filters import FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType
+from flextui.api.http import Fetched, Service, Session, decode_json
+
+T = TypeVar("T")
+
+DEFAULT_CONCURRENCY = 6
+
+_COUNT_KEYS = ("recordCount", "totalRecords", "totalRecordCount", "recordsCount", "count", "totalCount")
+_PAGES_KEYS = ("totalPages", "pageCount", "totalPageCount", "pages")
+_NEXT_KEYS = ("nextPageURL", "nextPageUrl", "nextPage", "next")
+_PREV_KEYS = ("previousPageURL", "previousPageUrl", "prevPageURL", "previousPage", "previous", "prev")
+
+
+class ReportPage(NamedTuple):
+    """One page as the pager hands it over: `for number, rows, total in pager`."""
+
+    number: int
+    rows: list[dict[str, Any]]
+    total_records: int | None
+
+
+@dataclass(slots=True)
+class PageResult:
+    """One fetched page with everything its answer said about paging."""
+
+    number: int
+    rows: list[dict[str, Any]]
+    total_records: int | None = None
+    total_pages: int | None = None
+    page_size: int | None = None
+    next_url: str | None = None
+    previous_url: str | None = None
+    url: str | None = None  # where it was fetched (links are relative to it)
+    age: float | None = None  # seconds since cached; None when fresh
+
+
+def _int_or_none(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _first(mapping: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        value = mapping.get(key)
+        if value not in (None, ""):
+            return value
+    return None
+
+
+def page_links(response: httpx.Response, body: Any) -> tuple[str | None, str | None]:
+    """(previous, next) page URLs from the response headers or the body's header (headers win)."""
+    links = response.links
+    nxt = (links.get("next") or {}).get("url") or response.headers.get("X-Next-Page") or None
+    prev = (links.get("prev") or links.get("previous") or {}).get("url") or response.headers.get("X-Previous-Page") or None
+    header = body.get("header") if isinstance(body, Mapping) else None
+    if isinstance(header, Mapping):
+        nxt = nxt or _first(header, _NEXT_KEYS)
+        prev = prev or _first(header, _PREV_KEYS)
+    return (prev if isinstance(prev, str) else None), (nxt if isinstance(nxt, str) else None)
+
+
+def normalise_page(response: httpx.Response, body: Any, requested: int) -> dict[str, Any]:
+    """The cacheable essence of a report answer: rows, counts and links (absolute)."""
+    header = body.get("header") if isinstance(body, Mapping) else None
+    header = header if isinstance(header, Mapping) else {}
+    if isinstance(body, Mapping):
+        rows = body.get("data")
+    else:
+        rows = body
+    if not isinstance(rows, list):
+        raise ApiError("the report answer has no data list", status=response.status_code)
+    prev, nxt = page_links(response, body)
+    here = str(response.request.url)
+    total = _int_or_none(_first(header, _COUNT_KEYS))
+    if total is None:
+        total = _int_or_none(response.headers.get("X-Record-Count") or response.headers.get("X-Total-Count"))
+    pages = _int_or_none(_first(header, _PAGES_KEYS))
+    if pages is None:
+        pages = _int_or_none(response.headers.get("X-Total-Pages"))
+    return {
+        "number": _int_or_none(header.get("pageNumber")) or requested,
+        "rows": [r for r in rows if isinstance(r, dict)],
+        "total_records": total,
+        "total_pages": pages,
+        "page_size": _int_or_none(header.get("pageSize") or header.get("limitRecords")),
+        "next_url": urljoin(here, nxt) if nxt else None,
+        "previous_url": urljoin(here, prev) if prev else None,
+        "url": here,
+    }
+
+
+def _page_result(raw: Any) -> PageResult:
+    return PageResult(**{f.name: raw.get(f.name) for f in fields(PageResult) if f.name != "age"})
+
+
+def _page_number_of(url: str) -> int | None:
+    values = parse_qs(urlsplit(url).query).get("pageNumber")
+    return _int_or_none(values[-1]) if values else None
+
+
+def _same_url(url: str | None) -> str:
+    """A URL in one spelling, so two spellings of one page compare equal."""
+    return str(httpx.URL(url)) if url else ""
+
+
+def _items(raw: Any) -> list[Any]:
+    if isinstance(raw, Mapping):
+        raw = raw.get("data", raw.get("items", []))
+    return raw if isinstance(raw, list) else []
+
+
+class ReportsService:
+    """The data report service over a `Session`: data model, operators, filters, pages."""
+
+    def __init__(self, session: Session, *, version: str = "v1") -> None:
+        self.session = session
+        self.version = version
+
+    @property
+    def root(self) -> str:
+        return f"/api/{self.version}/report"
+
+    def _path(self, *parts: str) -> str:
+        return self.root + "".join("/" + quote(p, safe="") for p in parts)
+
+    async def _cached(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T], force: bool) -> Fetched[T]:
+        """The freshest answer `session.cached` gives (cache within its freshness, else the network)."""
+        result: Fetched[T] | None = None
+        async with aclosing(self.session.cached(op, {"version": self.version, **params}, fetch, parse, force=force)) as answers:
+            async for result in answers:
+                pass
+        assert result is not None
+        return result
+
+    async def _meta(self, op: str, path: str, parse: Callable[[Any], T], force: bool, params: dict[str, Any] | None = None) -> T:
+        async def fetch() -> Any:
+            return await self.session.get_json(Service.DATA, path)
+
+        return (await self._cached(op, params or {}, fetch, parse, force)).value
+
+    # -- data model ------------------------------------------------------------------
+
+    async def report_names(self, *, force: bool = False) -> list[str]:
+        """The report groups (the values for {group})."""
+
+        def parse(raw: Any) -> list[str]:
+            names = []
+            for item in _items(raw):
+                name = item if isinstance(item, str) else (item.get("name") or item.get("group")) if isinstance(item, Mapping) else None
+                if isinstance(name, str):
+                    names.append(name)
+            return names
+
+        return await self._meta("reports.names", self._path("report-names"), parse, force)
+
+    async def report_types(self, *, force: bool = False) -> list[ReportType]:
+        """The data model of every report: columns and filters."""
+        return await self._meta("reports.types", self._path("report-types"), lambda raw: [ReportType.from_json(i) for i in _items(raw)], force)
+
+    async def report_type(self, group: str, *, force: bool = False) -> ReportType:
+        """The data model of one report."""
+
+        def parse(raw: Any) -> ReportType:
+            items = _items(raw)
+            if len(items) == 1 and isinstance(items[0], Mapping) and ("fields" in items[0] or "columns" in items[0]):
+                return ReportType.from_json(items[0])
+            if isinstance(raw, Mapping) and ("fields" in raw or "columns" in raw):
+                return ReportType.from_json(raw)
+            # The vendor's form: the data array lists the items (each a field, flagged when a filter).
+            fields = [i for i in items if isinstance(i, Mapping)]
+            filters = raw.get("filters") if isinstance(raw, Mapping) else None
+            return ReportType.from_json({"name": group, "fields": fields, "filters": filters or [f for f in fields if f.get("filter")]})
+
+        return await self._meta("reports.type", self._path("report-types", group), parse, force, {"group": group})
+
+    async def report_filters(self, group: str, *, force: bool = False) -> list[ReportFilter]:
+        """The filters one report takes."""
+        return await self._meta(
+            "reports.filters", self._path("report-filters", group), lambda raw: [ReportFilter.from_json(i) for i in _items(raw)], force, {"group": group}
+        )
+
+    async def op_list(self, *, force: bool = False) -> OperatorList:
+        """The conditional operators and the types each applies to."""
+        return await self._meta("reports.ops", self._path("op-list"), OperatorList.from_json, force)
+
+    async def global_filters(self, *, force: bool = False) -> list[GlobalFilter]:
+        """The filters every report takes, with their bounds and defaults."""
+        return await self._meta("reports.globals", self._path("global-filters"), lambda raw: [GlobalFilter.from_json(i) for i in _items(raw)], force)
+
+    # -- pages --------------------------------------------------------------------------
+
+    def _cache_params(self, group: str, filters: FilterSet, page: int) -> dict[str, Any]:
+        return {"group": group, "filters": filters.cache_params(), "page": page}
+
+    async def fetch_page(self, group: str, filters: FilterSet, page: int = 1, *, method: str = "GET", force: bool = False) -> PageResult:
+        """One page by number (GET with query parameters, or POST with a JSON body)."""
+        method = method.upper()
+        if method not in ("GET", "POST"):
+            raise ValueError("reports are read with GET or POST")
+
+        async def fetch() -> Any:
+            if method == "GET":
+                response = await self.session.request(Service.DATA, "GET", self._path(group), params=filters.query_params(page))
+            else:
+                response = await self.session.request(Service.DATA, "POST", self._path(group), json_body=filters.body(page), mutating=False)
+            return normalise_page(response, decode_json(response), page)
+
+        got = await self._cached("reports.page", self._cache_params(group, filters, page), fetch, _page_result, force)
+        got.value.age = got.age
+        return got.value
+
+    def resolve_link(self, link: str, relative_to: str | None = None) -> str:
+        """A next/previous link as a path (with query) under the profile's data service."""
+        base = self.session.base(Service.DATA)
+        absolute = urljoin(relative_to or base + self.root + "/", link)
+        if absolute.startswith(base + "/"):
+            return absolute[len(base):]
+        parts = urlsplit(absolute)
+        at = parts.path.find("/api/")
+        if at < 0:
+            raise ApiError(f"the page link {link!r} does not point into the data report service")
+        # Another host or prefix: keep the path from /api/ on, under our own base.
+        return parts.path[at:] + (f"?{parts.query}" if parts.query else "")
+
+    async def fetch_link(self, group: str, filters: FilterSet, link: str, *, number: int, relative_to: str | None = None, force: bool = False) -> PageResult:
+        """The page a next/previous link names (cached as page `number` of these filters)."""
+        path = self.resolve_link(link, relative_to)
+
+        async def fetch() -> Any:
+            response = await self.session.request(Service.DATA, "GET", path)
+            return normalise_page(response, decode_json(response), number)
+
+        got = await self._cached("reports.page", self._cache_params(group, filters, number), fetch, _page_result, force)
+        got.value.age = got.age
+        return got.value
+
+    def pager(
+        self,
+        group: str,
+        filters: FilterSet,
+        *,
+        method: str = "GET",
+        concurrency: int = DEFAULT_CONCURRENCY,
+        start_page: int = 1,
+        max_pages: int | None = None,
+        max_records: int | None = None,
+        force: bool = False,
+    ) -> ReportPager:
+        """Every page of a report from `start_page` on, in order (see `ReportPager`)."""
+        return ReportPager(
+            self, group, filters, method=method, concurrency=concurrency, start_page=start_page, max_pages=max_pages,
+            max_records=max_records, force=force,
+        )
+
+    async def fetch_all(self, group: str, filters: FilterSet, **kwargs: Any) -> list[dict[str, Any]]:
+        """Every row of a report (for small reports and tests; big ones should stream `pager`)."""
+        rows: list[dict[str, Any]] = []
+        async with self.pager(group, filters, **kwargs) as pages:
+            async for page in pages:
+                rows.extend(page.rows)
+        return rows
+
+
+class ReportPager:
+    """An async iterator of `ReportPage`s, in page order, fetched concurrently when it can.
+
+    After the first page, `total_records` and `total_pages` say what the server
+    told (None in BATCH mode), `concurrent` whether pages are fetched by number
+    in parallel, `oldest_age` the age of the oldest cached page used. Use it as
+    `async with service.pager(...) as pages: async for number, rows, total in pages`.
+    """
+
+    def __init__(
+        self,
+        service: ReportsService,
+        group: str,
+        filters: FilterSet,
+        *,
+        method: str = "GET",
+        concurrency: int = DEFAULT_CONCURRENCY,
+        start_page: int = 1,
+        max_pages: int | None = None,
+        max_records: int | None = None,
+        force: bool = False,
+    ) -> None:
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        if start_page < 1:
+            raise ValueError("pages are numbered from 1")
+        self.service = service
+        self.group = group
+        self.filters = filters
+        self.method = method
+        self.concurrency = concurrency
+        self.start_page = start_page
+        self.max_pages = max_pages
+        self.max_records = max_records
+        self.force = force
+        self.total_records: int | None = None
+        self.total_pages: int | None = None
+        self.concurrent = False
+        self.pages_done = 0
+        self.rows_done = 0
+        self.oldest_age: float | None = None
+        self._tasks: deque[tuple[int, asyncio.Task[PageResult]]] = deque()
+        self._gen: AsyncIterator[ReportPage] | None = None
+        self._closed = False
+
+    # -- iteration -------------------------------------------------------------------
+
+    def __aiter__(self) -> ReportPager:
+        return self
+
+    async def __anext__(self) -> ReportPage:
+        if self._closed:
+            raise StopAsyncIteration
+        if self._gen is None:
+            self._gen = self._run()
+        try:
+            return await self._gen.__anext__()
+        except StopAsyncIteration:
+            await self.aclose()
+            raise
+        except BaseException:  # an error or a cancellation: nothing may keep running
+            await self.aclose()
+            raise
+
+    async def aclose(self) -> None:
+        """Stop: cancel the requests in flight and wait until they are gone."""
+        self._closed = True
+        await self._cancel_pending()
+        gen, self._gen = self._gen, None
+        if gen is not None:
+            await gen.aclose()  # type: ignore[attr-defined]
+
+    async def __aenter__(self) -> ReportPager:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def _cancel_pending(self) -> None:
+        tasks = [task for _, task in self._tasks]
+        self._tasks.clear()
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            # shield nothing: if we are cancelled meanwhile, the tasks are cancelled already
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- work ----------------------------------------------------------------------------
+
+    def _last_page(self, first: PageResult) -> int | None:
+        """The last page to ask for, from the totals and the caller's limits (None: unknown)."""
+        size = first.page_size or self.filters.limit_records
+        pages = first.total_pages
+        if pages is None and first.total_records is not None and size:
+            pages = math.ceil(first.total_records / size)
+        if pages is None:
+            return None
+        last = pages
+        if self.max_pages is not None:
+            last = min(last, self.start_page + self.max_pages - 1)
+        if self.max_records is not None and size:
+            last = min(last, self.start_page + math.ceil(self.max_records / size) - 1)
+        return last
+
+    def _hand_over(self, page: PageResult) -> ReportPage | None:
+        """Count a page in and trim it to `max_records`; None when nothing is left to give."""
+        rows = page.rows
+        if self.max_records is not None:
+            room = self.max_records - self.rows_done
+            if room <= 0:
+                return None
+            rows = rows[:room]
+        self.pages_done += 1
+        self.rows_done += len(rows)
+        if page.age is not None:
+            self.oldest_age = max(self.oldest_age or 0.0, page.age)
+        return ReportPage(page.number, rows, self.total_records)
+
+    def _room(self) -> bool:
+        if self.max_pages is not None and self.pages_done >= self.max_pages:
+            return False
+        return self.max_records is None or self.rows_done < self.max_records
+
+    async def _numbered(self, number: int, gate: asyncio.Semaphore) -> PageResult:
+        async with gate:
+            return await self.service.fetch_page(self.group, self.filters, number, method=self.method, force=self.force)
+
+    async def _run(self) -> AsyncIterator[ReportPage]:
+        first = await self.service.fetch_page(self.group, self.filters, self.start_page, method=self.method, force=self.force)
+        self.total_records = first.total_records
+        self.total_pages = first.total_pages
+        if self.total_pages is None and first.total_records is not None:
+            size = first.page_size or self.filters.limit_records
+            self.total_pages = math.ceil(first.total_records / size) if size else None
+        handed = self._hand_over(first)
+        if handed is None:
+            return
+        yield handed
+        last = self._last_page(first)
+        if last is not None:
+            self.concurrent = True
+            gate = asyncio.Semaphore(self.concurrency)
+            window = self.concurrency * 2  # fetched ahead of the reader, at most
+            upcoming = self.start_page + 1
+            try:
+                while self._room() and (self._tasks or upcoming <= last):
+                    while upcoming <= last and len(self._tasks) < window:
+                        task = asyncio.create_task(self._numbered(upcoming, gate), name=f"report-page-{self.group}-{upcoming}")
+                        self._tasks.append((upcoming, task))
+                        upcoming += 1
+                    _, task = self._tasks[0]
+                    page = await task
+                    self._tasks.popleft()
+                    handed = self._hand_over(page)
+                    if handed is None:
+                        return
+                    yield handed
+            finally:
+                await self._cancel_pending()
+            return
+        # No totals: follow the links, one page after another.
+        page = first
+        base = self.service.session.base(Service.DATA)
+        seen = {_same_url(first.url)}
+        while self._room() and page.next_url:
+            link = page.next_url
+            target = _same_url(base + self.service.resolve_link(link, page.url))
+            if target in seen:  # a server that links in a circle must not keep us here
+                return
+            seen.add(target)
+            number = _page_number_of(link) or page.number + 1
+            page = await self.service.fetch_link(self.group, self.filters, link, number=number, relative_to=page.url, force=self.force)
+            seen.add(_same_url(page.url))
+            handed = self._hand_over(page)
+            if handed is None:
+                return
+            yield handed
+
+    async def rows(self) -> AsyncIterator[dict[str, Any]]:
+        """Every row, page after page (for export)."""
+        async for page in self:
+            for row in page.rows:
+                yield row
+
+
+__all__ = ["DEFAULT_CONCURRENCY", "PageResult", "ReportPage", "ReportPager", "ReportsService", "normalise_page", "page_links"]

@@ -1,0 +1,313 @@
+"""CSV, JSON and JSONL writers, in one table shared by the TUI and the CLI.
+
+Support engineers hand data on ("last week's fulfillments as CSV"), often
+100,000 rows fetched page by page, so every writer streams: it takes rows as
+they come (an iterable, or page after page through `Writer.write`), writes
+each row as it goes and never builds the whole document in memory. A
+progress callback hears the running row count, so a status line can show it.
+
+Formats:
+- csv: UTF-8 without BOM, a header row of the column names, RFC 4180 quoting
+  (`\\r\\n` line ends). Values are written as they are: nothing is neutralised
+  or prefixed (a cell starting with `=` stays so), None is an empty cell,
+  booleans are `true`/`false` as in JSON.
+- json: one array of objects, one object per line, types kept (numbers stay
+  numbers, None is null); non-ASCII text is written as is (UTF-8).
+- jsonl: one object per line (JSON Lines), types kept.
+
+Rows are dicts (columns default to the first row's keys; missing keys are
+empty) or sequences (then `columns` is required). With `columns`, objects
+carry exactly those keys in that order.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import tempfile
+from collections.abc import AsyncIterable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+Row = Mapping[str, Any] | Sequence[Any]
+ProgressCallback = Callable[[int], None]
+
+PROGRESS_EVERY = 1000
+
+
+class ExportError(ValueError):
+    """An export that cannot be written as asked (unknown format, rows without columns)."""
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return value
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+class Writer:
+    """Streams rows of one format to a text file: `write()` as often as needed, then `close()`."""
+
+    extension = ""
+
+    def __init__(self, fp: TextIO, columns: Sequence[str] | None = None, *, progress: ProgressCallback | None = None, progress_every: int = PROGRESS_EVERY) -> None:
+        self.fp = fp
+        self.columns: list[str] | None = list(columns) if columns is not None else None
+        self.progress = progress
+        self.progress_every = max(1, progress_every)
+        self.count = 0
+        self._started = False
+        self._closed = False
+
+    def _values(self, row: Row) -> list[Any]:
+        assert self.columns is not None
+        if isinstance(row, Mapping):
+            return [row.get(c) for c in self.columns]
+        values = list(row)
+        if len(values) != len(self.columns):
+            raise ExportError(f"a row has {len(values)} values for {len(self.columns)} columns")
+        return values
+
+    def _begin(self, first: Row | None) -> None:
+        if self.columns is None:
+            if first is None:
+                self.columns = []
+            elif isinstance(first, Mapping):
+                self.columns = [str(k) for k in first.keys()]
+            else:
+                raise ExportError("rows given as sequences need the column names")
+        self._started = True
+        self.start()
+
+    def write(self, rows: Iterable[Row]) -> int:
+        """Write rows; returns the count written so far."""
+        if self._closed:
+            raise ExportError("the writer is closed")
+        for row in rows:
+            if not self._started:
+                self._begin(row)
+            self.row(self._values(row))
+            self.count += 1
+            if self.progress is not None and self.count % self.progress_every == 0:
+                self.progress(self.count)
+        return self.count
+
+    def close(self) -> int:
+        """Finish the document (an empty one if nothing was written); returns the row count."""
+        if self._closed:
+            return self.count
+        if not self._started:
+            self._begin(None)
+        self.finish()
+        self._closed = True
+        if self.progress is not None and self.count % self.progress_every != 0:
+            self.progress(self.count)
+        return self.count
+
+    def __enter__(self) -> Writer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if exc[0] is None:
+            self.close()
+
+    # -- per format -------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Write what comes before the first row."""
+
+    def row(self, values: list[Any]) -> None:
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """Write what comes after the last row."""
+
+
+class CsvWriter(Writer):
+    extension = "csv"
+
+    def start(self) -> None:
+        self._csv = csv.writer(self.fp, lineterminator="\r\n")
+        self._csv.writerow(self.columns or [])
+
+    def row(self, values: list[Any]) -> None:
+        self._csv.writerow([_cell(v) for v in values])
+
+
+class JsonWriter(Writer):
+    extension = "json"
+
+    def start(self) -> None:
+        self.fp.write("[")
+
+    def row(self, values: list[Any]) -> None:
+        assert self.columns is not None
+        text = json.dumps(dict(zip(self.columns, values)), ensure_ascii=False, default=_json_default)
+        self.fp.write(("\n" if self.count == 0 else ",\n") + text)
+
+    def finish(self) -> None:
+        self.fp.write("\n]\n" if self.count else "]\n")
+
+
+class JsonlWriter(Writer):
+    extension = "jsonl"
+
+    def row(self, values: list[Any]) -> None:
+        assert self.columns is not None
+        self.fp.write(json.dumps(dict(zip(self.columns, values)), ensure_ascii=False, default=_json_default) + "\n")
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFormat:
+    """A format the app can save: its name, file extension, writer and a one-line description."""
+
+    name: str
+    extension: str
+    writer: type[Writer]
+    description: str
+    media_type: str
+
+    def open(self, fp: TextIO, columns: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> Writer:
+        return self.writer(fp, columns, progress=progress)
+
+
+FORMATS: dict[str, ExportFormat] = {
+    f.name: f
+    for f in (
+        ExportFormat("csv", "csv", CsvWriter, "comma-separated values with a header row (UTF-8)", "text/csv"),
+        ExportFormat("json", "json", JsonWriter, "a JSON array of objects, types kept", "application/json"),
+        ExportFormat("jsonl", "jsonl", JsonlWriter, "JSON Lines: one object per line", "application/x-ndjson"),
+    )
+}
+
+
+def format_for(name_or_path: str | os.PathLike[str]) -> ExportFormat:
+    """The format named (csv, json, jsonl; any case) or implied by a file's extension."""
+    text = str(name_or_path).strip()
+    key = text.lower().lstrip(".")
+    if key in FORMATS:
+        return FORMATS[key]
+    suffix = Path(text).suffix.lower().lstrip(".")
+    if suffix == "ndjson":
+        suffix = "jsonl"
+    if suffix in FORMATS:
+        return FORMATS[suffix]
+    raise ExportError(f"unknown export format {text!r}: use {', '.join(FORMATS)} (or a file ending in .csv, .json, .jsonl)")
+
+
+def write_rows(
+    rows: Iterable[Row],
+    fp: TextIO,
+    fmt: str | ExportFormat = "csv",
+    columns: Sequence[str] | None = None,
+    *,
+    progress: ProgressCallback | None = None,
+) -> int:
+    """Stream `rows` to an open text file in a format; returns the number of rows written."""
+    spec = fmt if isinstance(fmt, ExportFormat) else format_for(fmt)
+    writer = spec.open(fp, columns, progress=progress)
+    writer.write(rows)
+    return writer.close()
+
+
+def write_csv(rows: Iterable[Row], fp: TextIO, columns: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> int:
+    return write_rows(rows, fp, "csv", columns, progress=progress)
+
+
+def write_json(rows: Iterable[Row], fp: TextIO, columns: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> int:
+    return write_rows(rows, fp, "json", columns, progress=progress)
+
+
+def write_jsonl(rows: Iterable[Row], fp: TextIO, columns: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> int:
+    return write_rows(rows, fp, "jsonl", columns, progress=progress)
+
+
+class ExportFile:
+    """A file being exported, written to a temporary name and moved in place on success.
+
+    A failed or cancelled export never leaves a half file under the chosen
+    name. Usage: `with ExportFile(path, fmt, columns) as out: out.write(rows)`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], fmt: str | ExportFormat | None = None, columns: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> None:
+        self.path = Path(path)
+        self.format = fmt if isinstance(fmt, ExportFormat) else format_for(fmt or self.path)
+        self.columns = columns
+        self.progress = progress
+        self._tmp: str | None = None
+        self._fp: TextIO | None = None
+        self.writer: Writer | None = None
+
+    def __enter__(self) -> Writer:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
+        self._fp = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self.writer = self.format.open(self._fp, self.columns, progress=self.progress)
+        return self.writer
+
+    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
+        assert self._fp is not None and self._tmp is not None and self.writer is not None
+        try:
+            if exc_type is None:
+                self.writer.close()
+            self._fp.close()
+            if exc_type is None:
+                os.replace(self._tmp, self.path)
+                self._tmp = None
+        finally:
+            if self._tmp is not None:
+                try:
+                    os.unlink(self._tmp)
+                except OSError:
+                    pass
+
+
+def export(
+    rows: Iterable[Row],
+    path: str | os.PathLike[str],
+    fmt: str | ExportFormat | None = None,
+    columns: Sequence[str] | None = None,
+    *,
+    progress: ProgressCallback | None = None,
+) -> int:
+    """Write rows to `path` (format from `fmt` or the extension), atomically; returns the row count."""
+    with ExportFile(path, fmt, columns, progress=progress) as writer:
+        writer.write(rows)
+    return writer.count
+
+
+async def export_async(
+    pages: AsyncIterable[Any],
+    path: str | os.PathLike[str],
+    fmt: str | ExportFormat | None = None,
+    columns: Sequence[str] | None = None,
+    *,
+    progress: ProgressCallback | None = None,
+) -> int:
+    """Write rows arriving in batches to `path`; returns the count.
+
+    A batch is an iterable of rows or anything with `.rows` (a report pager's
+    `ReportPage`), so `export_async(pager, path)` saves a whole report.
+    """
+    with ExportFile(path, fmt, columns, progress=progress) as writer:
+        async for batch in pages:
+            writer.write(getattr(batch, "rows", batch))
+    return writer.count
+
+
+__all__ = [
+    "CsvWriter", "ExportError", "ExportFile", "ExportFormat", "FORMATS", "JsonWriter", "JsonlWriter", "ProgressCallback",
+    "Writer", "export", "export_async", "format_for", "write_csv", "write_json", "write_jsonl", "write_rows",
+]
