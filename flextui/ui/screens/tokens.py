@@ -231,7 +231,7 @@ class TokensScreen(AreaScreen):
             FieldSpec("username", "User", value=(current.username if current else "") or ""),
             FieldSpec("tokenCreator", "Creator", value=(current.creator if current else "") or "", errors=("creator",)),
             FieldSpec("expiresBefore", "Expires before (from now)", placeholder="e.g. 30d", hint=LIFETIME_HINT, value=(current.expires_before if current else "") or "", errors=("expires_before",)),
-            FieldSpec("expiresLaterThan", "Expires later than (from now)", placeholder="e.g. 1d", value=(current.expires_later_than if current else "") or "", errors=("expires_later_than",)),
+            FieldSpec("expiresLaterThan", "Expires after (from now)", placeholder="e.g. 1d", value=(current.expires_later_than if current else "") or "", errors=("expires_later_than",)),
             FieldSpec("issuedBefore", "Issued before (ago)", placeholder="e.g. 90d", value=(current.issued_before if current else "") or "", errors=("issued_before",)),
         ]
 

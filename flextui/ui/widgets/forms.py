@@ -78,9 +78,9 @@ class FormScreen(ModalScreen[Any]):
 
     DEFAULT_CSS = """
     FormScreen { align: center middle; }
-    FormScreen > Vertical { width: 84; max-width: 98%; height: auto; max-height: 96%; border: thick $primary; background: $surface; padding: 0 1; }
+    FormScreen > Vertical { width: 84; max-width: 98%; height: auto; max-height: 100%; border: thick $primary; background: $surface; padding: 0 1; }
     FormScreen #form-title { text-style: bold; padding: 0 1; margin-bottom: 1; }
-    FormScreen VerticalScroll { height: auto; max-height: 30; }
+    FormScreen VerticalScroll { height: auto; max-height: 62vh; }
     FormScreen .form-row { height: auto; margin-bottom: 1; }
     FormScreen .form-line { height: 1; }
     FormScreen .form-label { width: 30; padding: 0 1; color: $text-muted; }
