@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from textual.worker import WorkerCancelled
 
 from flextui.context import AppContext, demo_context
 from flextui.ui.app import FlexApp
@@ -32,7 +32,7 @@ async def settle(pilot: Any, delay: float = 0.05) -> None:
     for _ in range(3):
         try:
             await asyncio.wait_for(asyncio.shield(app.workers.wait_for_complete()), 2.0)
-        except asyncio.TimeoutError:
+        except (asyncio.TimeoutError, WorkerCancelled):
             pass  # a worker is waiting on a modal screen
         await pilot.pause(delay)
 
