@@ -122,6 +122,18 @@ class AreaScreen(Screen[None]):
 
         return self.run_worker(runner(), group=group, exclusive=exclusive, exit_on_error=False, description=doing)
 
+    async def confirm_then(self, title: str, body: str, verb: str, job: Callable[[], Awaitable[Any]], *, doing: str) -> tuple[bool, Any]:
+        """Ask (naming what is affected), then run `job`; (done, result). Call from a worker."""
+        from flextui.ui.widgets.dialogs import ConfirmScreen
+
+        if not await self.app.push_screen_wait(ConfirmScreen(title, body, verb)):
+            return False, None
+        try:
+            return True, await job()
+        except ApiError as exc:
+            self.report_error(exc, doing=doing)
+            return False, None
+
     # -- filter ------------------------------------------------------------------------
 
     def apply_filter(self, text: str) -> None:

@@ -20,13 +20,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static
 
-from flextui.api.errors import ApiError
 from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
 from flextui.textutil import absolute, clean, relative
 from flextui.ui.screens.base import AreaScreen
-from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
+from flextui.ui.widgets.dialogs import MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
 from flextui.ui.widgets.table import ResourceTable
 
@@ -304,39 +303,27 @@ class TokensScreen(AreaScreen):
         token = self.selected()
         if token is None or self.ctx.read_only:
             return
-        ok = await self.app.push_screen_wait(
-            ConfirmScreen(f"Rotate token {token.name}?",
-                          f"A new value replaces the current one, which stops working at once.\n"
-                          f"Everything else stays: {token.token_type}, user {token.username}, expires {absolute(token.expires_ms)}.",
-                          "Rotate"))
-        if not ok:
-            return
-        try:
-            created = await self.service.rotate(token.name)
-        except ApiError as exc:
-            self.report_error(exc, doing=f"rotating {token.name}")
-            return
-        self._show_value(created, "rotated")
+        done, created = await self.confirm_then(
+            f"Rotate token {token.name}?",
+            f"A new value replaces the current one, which stops working at once.\n"
+            f"Everything else stays: {token.token_type}, user {token.username}, expires {absolute(token.expires_ms)}.",
+            "Rotate", lambda: self.service.rotate(token.name), doing=f"rotating {token.name}")
+        if done:
+            self._show_value(created, "rotated")
 
     @work(group="tokens-action", exit_on_error=False)
     async def action_delete(self) -> None:
         token = self.selected()
         if token is None or self.ctx.read_only:
             return
-        ok = await self.app.push_screen_wait(
-            ConfirmScreen(f"Delete token {token.name}?",
-                          f"{token.token_type} token for {token.username}, created by {token.creator}, "
-                          f"expires {absolute(token.expires_ms)}.\nIt stops working at once. This cannot be undone.",
-                          "Delete"))
-        if not ok:
-            return
-        try:
-            await self.service.delete(token.name)
-        except ApiError as exc:
-            self.report_error(exc, doing=f"deleting {token.name}")
-            return
-        self.say(f"Token {token.name} deleted")
-        self.action_reload_fresh()
+        done, _ = await self.confirm_then(
+            f"Delete token {token.name}?",
+            f"{token.token_type} token for {token.username}, created by {token.creator}, "
+            f"expires {absolute(token.expires_ms)}.\nIt stops working at once. This cannot be undone.",
+            "Delete", lambda: self.service.delete(token.name), doing=f"deleting {token.name}")
+        if done:
+            self.say(f"Token {token.name} deleted")
+            self.action_reload_fresh()
 
     def action_edit(self) -> None:
         token = self.selected()
