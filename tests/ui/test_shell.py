@@ -102,3 +102,50 @@ async def test_palette_offers_areas() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, TokensScreen)
+
+
+async def test_status_line_age_keeps_ticking(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import time as time_module
+
+    from flextui.ui.widgets.bars import StatusLine
+
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        status = app.screen.query_one(StatusLine)
+        assert str(status.query_one("#st-age").render()) == "fresh"
+        later = time_module.monotonic() + 180
+        monkeypatch.setattr("flextui.ui.widgets.bars.time.monotonic", lambda: later)
+        status._tick()
+        assert str(status.query_one("#st-age").render()) == "fetched 3 min ago"
+        status.set_age(120)
+        assert str(status.query_one("#st-age").render()) == "cached 2 min ago"
+
+
+def test_logs_never_hold_secrets(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+    import logging
+
+    from flextui.api.tokens import TokenCreate, TokensService
+    from flextui.cli import _setup_logging
+    from flextui.config import log_path
+    from flextui.context import demo_context
+    from flextui.sim.world import ADMIN
+
+    _setup_logging(True, to_file=True)
+
+    async def run() -> str:
+        ctx = demo_context()
+        created = await TokensService(ctx.session).create(TokenCreate(tokenName="log-check-token", expiryStr="1d"))
+        await TokensService(ctx.session).verify(created.value)
+        await ctx.aclose()
+        return created.value
+
+    value = asyncio.run(run())
+    for handler in logging.getLogger("flextui").handlers:
+        handler.flush()
+    text = log_path().read_text()
+    assert "POST /uar/v1/token" in text
+    assert value not in text and ADMIN[1] not in text
+    assert oct(log_path().stat().st_mode & 0o777) == "0o600"
+    logging.getLogger("flextui").handlers[:] = []

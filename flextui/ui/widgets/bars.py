@@ -7,6 +7,8 @@ went wrong last. Every text here is built from `Text`, never parsed as markup.
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -92,21 +94,40 @@ class StatusLine(Horizontal):
 
     def on_mount(self) -> None:
         self.query_one("#st-info").display = False
+        self._shown_at = time.monotonic()
+        self.set_interval(15, self._tick)
+
+    def _tick(self) -> None:
+        """Keep the age true as time passes (what was fresh becomes minutes old)."""
+        if self.shown:
+            self._render_age()
 
     def watch_in_flight(self, n: int) -> None:
         if self.is_mounted:
             self.query_one("#st-activity", Label).update("⟳ loading" if n == 1 else (f"⟳ {n} requests" if n else "● idle"))
 
     def set_age(self, age: float | None) -> None:
-        """Show the age of what is on screen (None = fresh)."""
+        """Show the age of what is on screen (None = just fetched)."""
         self.shown = True
+        self._shown_at = time.monotonic()
         self.age = age
 
     def watch_age(self, age: float | None) -> None:
-        if self.is_mounted and self.shown:
-            label = self.query_one("#st-age", Label)
-            label.update(age_text(age))
-            label.set_class(age is not None and age >= 300, "-stale")
+        self._render_age()
+
+    def _render_age(self) -> None:
+        if not (self.is_mounted and self.shown):
+            return
+        since = time.monotonic() - getattr(self, "_shown_at", time.monotonic())
+        label = self.query_one("#st-age", Label)
+        if self.age is None:
+            text = "fresh" if since < 60 else age_text(since).replace("cached", "fetched")
+            label.update(text)
+            label.set_class(since >= 300, "-stale")
+        else:
+            total = self.age + since
+            label.update(age_text(total))
+            label.set_class(total >= 300, "-stale")
 
     def watch_error(self, error: str) -> None:
         if self.is_mounted:
