@@ -35,3 +35,20 @@ def test_error_shapes_follow_the_service() -> None:
     assert error_body("/registry/api/v1/projects", 404, "m") == {"message": "m"}
     body: dict[str, Any] = error_body("/entitlements-api/v1/entitlement", 400, "m", "lineItems[0].startDate")
     assert body["field"] == "lineItems[0].startDate"
+
+
+def test_large_scale_has_at_least_20000_tokens_with_every_kind() -> None:
+    from flextui.sim.tokens import token_store
+    from flextui.sim.world import parse_scale
+
+    world = World(seed=7, scale=parse_scale("large"))
+    tokens = list(token_store(world).by_name.values())
+    now = world.now_ms()
+    assert len(tokens) >= 20_000
+    assert {t.token_type for t in tokens} == {"NORMAL", "IMPERSONATED"}
+    assert any(t.expiry_ms <= now for t in tokens), "some expired"
+    assert any(now < t.expiry_ms <= now + 7 * 86_400_000 for t in tokens), "some expiring within days"
+    privileged = [u for u in world.users.values() if u.may_impersonate]
+    ordinary = [u for u in world.users.values() if u.kind == "producer" and not u.may_impersonate]
+    customers = [u for u in world.users.values() if u.kind == "customer"]
+    assert privileged and ordinary and customers
