@@ -130,7 +130,12 @@ def _setup_logging(debug: bool, *, to_file: bool) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # `flextui get members --demo PROJECT`: a target after the options is still the target.
+    if extra and getattr(args, "command", None) == "get" and args.target is None and not extra[0].startswith("-"):
+        args.target, extra = extra[0], extra[1:]
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.config:
         os.environ["FLEXTUI_CONFIG"] = args.config
     command = args.command or "tui"
@@ -145,7 +150,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_cache(args)
         if command in ("get", "report"):
             _setup_logging(args.debug, to_file=False)
-            return asyncio.run(cmd_headless(args))
+            try:
+                return asyncio.run(cmd_headless(args))
+            except BrokenPipeError:  # `flextui get … | head`: the reader has gone; that is fine
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                return 0
         if command in ("tui", "demo"):
             if not _has_tty():
                 sys.stderr.write(NO_TTY_MESSAGE)

@@ -170,3 +170,20 @@ def test_sim_command_serves_and_prints_credentials() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_target_may_follow_the_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["get", "members", "--demo", "-o", "json", "hello-world-dp"]) == 0
+    assert json.loads(capsys.readouterr().out)
+    with pytest.raises(SystemExit):
+        main(["get", "members", "--demo", "hello-world-dp", "surplus"])
+
+
+def test_a_closed_pipe_is_not_an_error() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLEXTUI_")}
+    done = subprocess.run(
+        f"{sys.executable} -m flextui get tokens --demo --search 'name=*' -o jsonl | head -1",
+        shell=True, capture_output=True, text=True, timeout=60, env=env,
+    )
+    assert done.stdout.count("\n") == 1
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr

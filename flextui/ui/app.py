@@ -99,6 +99,8 @@ class FlexApp(App[None]):
             self.add_mode(mode, lambda: _make(home, kind if home is cls else None, None))
         self.switch_mode(mode)
         if argument is not None or home is not cls:
+            while len(self.screen_stack) > 1:  # `:charts X` twice must not stack project screens
+                self.pop_screen()
             self.push_screen(_make(cls, kind, argument))
         else:
             def show() -> None:
@@ -155,14 +157,19 @@ class FlexApp(App[None]):
             return
         self.push_screen(ValueScreen("Last copied value", value))
 
-    def copy_text(self, text: str, what: str) -> None:
-        """Copy with OSC 52; show the value instead when that cannot work."""
+    def copy_text(self, text: str, what: str, *, sensitive: bool = False) -> None:
+        """Copy with OSC 52; show the value instead when that cannot work.
+
+        A `sensitive` value (a token value, a registry secret) is not kept for
+        ctrl+y: it is sent to the terminal and forgotten.
+        """
         if self.ctx.settings.clipboard == "show":
             self.push_screen(ValueScreen(f"Copy {what}", text))
             return
-        result = clipboard.copy(self, text)
+        result = clipboard.copy(self, text, keep=not sensitive)
         if result.sent:
-            self.notify(f"Copied {what} ({result.size} characters). Not in your clipboard? ctrl+y shows it.", markup=False)
+            hint = "" if sensitive else " Not in your clipboard? ctrl+y shows it."
+            self.notify(f"Copied {what} ({result.size} characters).{hint}", markup=False)
         else:
             self.push_screen(ValueScreen(f"Copy {what} by hand ({result.reason})", text))
 

@@ -41,9 +41,10 @@ def osc52(text: str, env: Mapping[str, str] | None = None) -> str | None:
     return seq
 
 
-def copy(app: object, text: str) -> CopyResult:
-    """Copy through the app's terminal driver; the value is kept on `app.clipboard` too."""
-    setattr(app, "_clipboard", text)
+def copy(app: object, text: str, *, keep: bool = True) -> CopyResult:
+    """Copy through the app's terminal driver; kept on `app.clipboard` too unless `keep` is False (secrets)."""
+    if keep:
+        setattr(app, "_clipboard", text)
     seq = osc52(text)
     size = len(text.encode("utf-8"))
     if seq is None:

@@ -114,7 +114,7 @@ class ValueScreen(ModalScreen[None]):
             self.action_close()
 
     def action_copy(self) -> None:
-        result = clipboard.copy(self.app, self._value)
+        result = clipboard.copy(self.app, self._value, keep=not self._once)
         if result.sent:
             self.app.notify(f"Copied {result.size} characters via OSC 52", markup=False)
         else:

@@ -1,0 +1,188 @@
+"""Headless registry listers: `flextui get projects|members|artifacts|downloads` in every format."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+
+from flextui.cli import main
+from flextui.context import demo_context
+from flextui.headless.registry import (
+    date_range,
+    get_artifacts,
+    get_downloads,
+    get_members,
+    get_projects,
+    parse_filters,
+    registry_for,
+    split_repository,
+)
+from flextui.sim.registry import HELLO, registry_store
+from flextui.sim.world import CUSTOMER
+from tests.conftest import FIXED_NOW_MS
+
+TODAY = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=timezone.utc).date()
+
+
+def args(target: str | None = None, *filters: str, page_size: int = 200, limit: int | None = None) -> argparse.Namespace:
+    return argparse.Namespace(target=target, filter=list(filters), page_size=page_size, limit=limit)
+
+
+async def collect(rows: Any) -> list[dict[str, Any]]:
+    return [row async for row in rows]
+
+
+@pytest.fixture
+async def ctx() -> Any:
+    context = demo_context(fixed_now_ms=FIXED_NOW_MS)
+    yield context
+    await context.aclose()
+
+
+def world(ctx: Any) -> Any:
+    return ctx.extras["world"]
+
+
+# -- the listers, on a frozen clock ----------------------------------------------------------------------
+
+
+async def test_projects_all_alphabetically_with_counts_and_one_jwt(ctx: Any) -> None:
+    rows = await collect(get_projects(ctx, args(page_size=7)))
+    store = registry_store(world(ctx))
+    assert [r["name"] for r in rows] == sorted(store.projects)
+    hello = next(r for r in rows if r["name"] == HELLO)
+    assert hello["repo_count"] == 1 and hello["chart_count"] == 1 and hello["creation_time"].startswith("2021-08-04")
+    assert registry_for(ctx).auth.authentications == 1, "seven pages, one authentication"
+    assert registry_for(ctx) is registry_for(ctx)
+    named = await collect(get_projects(ctx, args(None, "name=HELLO")))
+    assert [r["name"] for r in named] == [HELLO]
+
+
+async def test_members_all_one_user_and_by_role(ctx: Any) -> None:
+    everyone = await collect(get_members(ctx, args(HELLO, page_size=500)))  # clamped to the API's 100
+    store = registry_store(world(ctx))
+    assert [r["entity_name"] for r in everyone] == [m["entityName"] for m in store.members(store.project(HELLO))]
+    one = await collect(get_members(ctx, args(HELLO, f"user={CUSTOMER[0].upper()}")))
+    assert [(r["entity_name"], r["role_name"]) for r in one] == [(CUSTOMER[0], "guest")]
+    assert await collect(get_members(ctx, args(HELLO, "user=nobody@nowhere.example"))) == []
+    guests = await collect(get_members(ctx, args(HELLO, "role=guest")))
+    assert guests and all(r["role_name"] == "guest" for r in guests)
+    with pytest.raises(ValueError, match="give the project"):
+        await collect(get_members(ctx, args(None)))
+
+
+async def test_artifacts_of_a_repository_and_by_tag(ctx: Any) -> None:
+    rows = await collect(get_artifacts(ctx, args("compass-2026-q2/compass-server", page_size=4)))
+    assert len(rows) == 9 and all(r["digest"].startswith("sha256:") and isinstance(r["size"], int) for r in rows)
+    assert rows == sorted(rows, key=lambda r: r["push_time"], reverse=True)
+    latest = await collect(get_artifacts(ctx, args("compass-2026-q2/compass-server", "tag=latest")))
+    assert len(latest) == 1 and "latest" in latest[0]["tags"].split(",")
+    full = await collect(get_artifacts(ctx, args("compass-2026-q2/compass-2026-q2/compass-server")))
+    assert [r["digest"] for r in full] == [r["digest"] for r in rows]
+    with pytest.raises(ValueError, match="PROJECT/REPOSITORY"):
+        await collect(get_artifacts(ctx, args("just-a-project")))
+
+
+async def test_downloads_default_range_and_every_filter(ctx: Any) -> None:
+    store = registry_store(world(ctx))
+
+    def expected(start: date, end: date, **match: str) -> list[int]:
+        out = []
+        for year in range(end.year, start.year - 1, -1):  # newest first, as the log is
+            for d in store.downloads(year, None):
+                day = datetime.fromtimestamp(d.ms / 1000, tz=timezone.utc).date()
+                if start <= day <= end and all(str(getattr(d, k)).lower() == v.lower() for k, v in match.items()):
+                    out.append(d.id)
+        return out
+
+    last30 = await collect(get_downloads(ctx, args()))
+    assert [r["id"] for r in last30] == expected(TODAY - timedelta(days=29), TODAY)
+    assert {"timestamp", "artifact", "username", "account", "project", "id"} == set(last30[0])
+    start, end = TODAY - timedelta(days=399), TODAY - timedelta(days=100)
+    window = await collect(get_downloads(ctx, args(None, f"from={start}", f"to={end}")))
+    assert [r["id"] for r in window] == expected(start, end)
+    sample = window[0]
+    by_project = await collect(get_downloads(ctx, args(None, f"from={start}", f"to={end}", f"project={sample['project']}")))
+    assert [r["id"] for r in by_project] == expected(start, end, project=sample["project"])
+    by_user = await collect(get_downloads(ctx, args(None, f"from={start}", f"to={end}", f"user={sample['username'].upper()}")))
+    assert [r["id"] for r in by_user] == expected(start, end, username=sample["username"])
+    by_account = await collect(get_downloads(ctx, args(None, f"from={start}", f"to={end}", f"account={sample['account']}")))
+    assert [r["id"] for r in by_account] == expected(start, end, account_name=sample["account"])
+
+
+def test_filter_and_date_parsing() -> None:
+    assert parse_filters(["Project=a", "user= b "], ("project", "user"), "downloads") == {"project": "a", "user": "b"}
+    with pytest.raises(ValueError, match="downloads knows project, user"):
+        parse_filters(["colour=red"], ("project", "user"), "downloads")
+    with pytest.raises(ValueError, match="KEY=VALUE"):
+        parse_filters(["project"], ("project",), "downloads")
+    assert date_range(None, None, TODAY) == (TODAY - timedelta(days=29), TODAY)
+    assert date_range("2026-01-01", "2026-01-31", TODAY) == (date(2026, 1, 1), date(2026, 1, 31))
+    with pytest.raises(ValueError, match="is after"):
+        date_range("2026-02-01", "2026-01-31", TODAY)
+    with pytest.raises(ValueError, match="not a date"):
+        date_range("2026-02-30", None, TODAY)
+    assert split_repository("p/a/b") == ("p", "a/b")
+
+
+async def test_token_profiles_and_missing_tenants_are_told_why(ctx: Any) -> None:
+    tenant = ctx.session.registry_tenant
+    ctx.session.registry_tenant = None
+    with pytest.raises(ValueError, match="tenant ID"):
+        await collect(get_projects(ctx, args()))
+    ctx.session.registry_tenant = tenant
+    ctx.credentials = None
+    with pytest.raises(ValueError, match="access token"):
+        await collect(get_projects(ctx, args()))
+    assert ctx.session.requests_sent == 0
+
+
+# -- through the command line, every format ----------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_every_format(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "get", "projects", "--demo", "--format", "json", "--limit", "3")
+    data = json.loads(out)
+    assert code == 0 and len(data) == 3 and list(data[0])[:5] == ["name", "repo_count", "chart_count", "creation_time", "update_time"]
+    code, out, _ = run(capsys, "get", "members", HELLO, "--demo", "-o", "jsonl")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and CUSTOMER[0] in [r["entity_name"] for r in lines]
+    code, out, _ = run(capsys, "get", "artifacts", f"{HELLO}/hello-world-image", "--demo", "-o", "csv")
+    table = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and len(table) == 1 and table[0]["tags"] == "latest" and table[0]["digest"].startswith("sha256:")
+    code, out, _ = run(capsys, "get", "downloads", "--demo", "--filter", "from=2020-01-01", "--limit", "5")
+    assert code == 0 and out.splitlines()[0].split()[:4] == ["timestamp", "artifact", "username", "account"]
+    assert len(out.splitlines()) == 2 + 5
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["get", "downloads", "--demo", "--filter", "colour=red"], "downloads knows project, user, account, from, to"),
+        (["get", "downloads", "--demo", "--filter", "from=2026-13-01"], "not a date"),
+        (["get", "downloads", "--demo", "--filter", "from=2026-02-01", "--filter", "to=2026-01-01"], "is after"),
+        (["get", "members", "--demo"], "give the project"),
+        (["get", "artifacts", HELLO, "--demo"], "PROJECT/REPOSITORY"),
+        (["get", "projects", "--demo", "--filter", "owner=me"], "projects knows name"),
+    ],
+)
+def test_mistakes_exit_2_with_the_reason(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err
+
+
+def test_unknown_project_exits_4(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "get", "members", "no-such-project", "--demo")
+    assert code == 4 and "Project not found" in err
