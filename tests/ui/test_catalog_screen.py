@@ -1,0 +1,183 @@
+"""Pilot tests of the catalogue: tabs, paging with totals, server and client filters, detail, creating."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Input, Select, Switch
+
+from flextui.sim.products import catalogue
+from flextui.ui.screens.catalog import CatalogScreen
+from flextui.ui.screens.entitlements import BetaForm, EntitlementsScreen, RecordScreen
+from tests.ui.conftest import build_app, world_of
+from tests.ui.test_entitlements_screen import settle
+
+
+def screen(app: Any) -> CatalogScreen:
+    assert isinstance(app.screen, CatalogScreen), type(app.screen).__name__
+    return app.screen
+
+
+def names(app: Any) -> list[str]:
+    return [r["name"] for r in screen(app).table().visible_rows]
+
+
+def pager(app: Any, tab: str) -> str:
+    return str(app.screen.query_one(f"#{tab}-pager").render())
+
+
+async def fill(pilot: Any, values: dict[str, Any]) -> None:
+    for key, value in values.items():
+        widget = pilot.app.screen.query_one(f"#field-{key}")
+        assert isinstance(widget, (Input, Select, Switch))
+        widget.value = value
+    await pilot.pause()
+
+
+def hint(app: Any, key: str) -> str:
+    return str(app.screen.query_one(f"#hint-{key}").render())
+
+
+async def test_tabs_page_with_totals_and_filter_on_the_server() -> None:
+    app = build_app(start=["products"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        cat = catalogue(world_of(app))
+        total = len(cat.products)
+        assert s.tab.id == "products"
+        assert f"page 1 of 2 · {total} products" in pager(app, "products")
+        first = names(app)
+        assert len(first) == 50
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert "page 2 of 2" in pager(app, "products") and len(names(app)) == total - 50
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert "page 2 of 2" in pager(app, "products"), "no page after the last"
+
+        s.query_one("#products-name", Input).value = "canvas"
+        s.query_one("#products-name", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert set(names(app)) == {"Flex Canvas", "Nova Canvas"} and "page 1 of 1" in pager(app, "products")
+        s.query_one("#products-choice", Select).value = "DRAFT"
+        await settle(pilot)
+        assert all(r["state"] == "DRAFT" for r in s.table().visible_rows)
+
+        s.query_one("#products-more", Input).value = "licenseTechnology=FlexNet Embedded; bogus=1"
+        s.query_one("#products-more", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "unknown filter 'bogus'" in s.status.error and "licenseTechnology" in s.status.error
+        assert s.query_one("#products-more").has_class("-bad-filter")
+
+        for key, tab, count in (("2", "features", len(cat.features)), ("3", "bundles", len(cat.bundles)), ("4", "suites", len(cat.suites)),
+                                ("5", "parts", None), ("6", "maintenance", len(cat.maintenance))):
+            await pilot.press(key)
+            await settle(pilot)
+            assert s.tab.id == tab
+            assert names(app), f"{tab} has rows"
+            if count is not None:
+                assert f"{count:,} " in pager(app, tab)
+        s.apply_filter("gold")
+        await pilot.pause()
+        assert names(app) == ["Gold Support"] and "/gold: 1 of" in pager(app, "maintenance")
+
+        app.screen.query_one("#commandbar").open()
+        await pilot.press(*"suites", "enter")
+        await settle(pilot)
+        assert s.tab.id == "suites" and names(app)[0].startswith("Flex Suite"), "a kind's command opens its tab"
+        assert "Catalogue · Suites" in str(app.screen.query_one("#tb-area").render())
+
+
+async def test_detail_and_jump_to_the_products_entitlements() -> None:
+    app = build_app(start=["products", "Flex Canvas@2023.4"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        assert s.table().current_row()["version"] == "2023.4"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RecordScreen)
+        body = str(app.screen.query_one("#record-body").render())
+        assert "Product Flex Canvas 2023.4" in str(app.screen.query_one("#record-title").render())
+        assert "Features" in body and "CANVAS_CORE" in body
+        await pilot.press("e")
+        await settle(pilot)
+        ent = app.screen
+        assert isinstance(ent, EntitlementsScreen) and ent.filters.product == "Flex Canvas"
+        world = world_of(app)
+        matching = {e.account_id for e in world.entitlements.values() if any(li.product.name == "Flex Canvas" for li in e.line_items)}
+        assert {n.data.account_id for n in ent.tree.root.children} == matching
+
+
+async def test_create_product_shows_server_defaults_before_sending() -> None:
+    app = build_app(start=["products"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, BetaForm)
+        before = app.ctx.session.requests_sent
+        await fill(pilot, {"productName": "UI Widget", "version": "1.0"})
+        preview = str(form.query_one("#form-preview").render())
+        assert "FlexNet Licensing (default)" in preview and "FlexNet Licensing Generator" in preview
+        assert "Uncategorized Products (default)" in preview and "Certificate or Trusted Host" in preview and "DRAFT" in preview
+        await fill(pilot, {"licenseTechnology": "FlexNet Embedded", "usedOnDevice": True})
+        preview = str(form.query_one("#form-preview").render())
+        assert "FlexNet Embedded Generator" in preview and "host type none" in preview and "ignored" in preview
+        await fill(pilot, {"licenseGenerator": "Custom Key Generator", "endDate": "2020-01-01", "startDate": "2026-01-01", "partNumbers": "PN-1, PN-1"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and app.ctx.session.requests_sent == before, "nothing is sent while typing or with errors"
+        assert "FlexNet Embedded Generator" in hint(app, "licenseGenerator")
+        assert "must not be before" in hint(app, "endDate")
+        assert "given twice" in hint(app, "partNumbers") or "twice" in hint(app, "partNumbers")
+        taken = next(iter(catalogue(world_of(app)).products.values())).part_numbers[0]
+        await fill(pilot, {"licenseGenerator": "", "endDate": "", "partNumbers": f"PN-UI-1, {taken}", "features": "CANVAS_CORE:1.0",
+                           "licenseModels": "Perpetual", "autoDeploy": True})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form, "the server refused the part number"
+        assert taken in hint(app, "partNumbers") and form.query_one("#field-partNumbers").has_class("-invalid")
+        await fill(pilot, {"partNumbers": "PN-UI-1"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, RecordScreen), "the created product is shown"
+        body = str(app.screen.query_one("#record-body").render())
+        assert "UI Widget 1.0" in str(app.screen.query_one("#record-title").render())
+        assert "DEPLOYED" in body and "FlexNet Embedded Generator" in body
+        created = catalogue(world_of(app)).products.get(("UI Widget", "1.0"))
+        assert created is not None and created.part_numbers == ["PN-UI-1"] and created.state == "DEPLOYED"
+
+
+async def test_create_feature_and_read_only_hides_creating() -> None:
+    app = build_app(start=["features"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert screen(app).tab.id == "features"
+        await pilot.press("n")
+        await settle(pilot)
+        await fill(pilot, {"featureName": "bad name!"})
+        assert "letters, digits" in hint(app, "featureName")
+        await fill(pilot, {"featureName": "UI_FEATURE", "maxVersion": "2030.01.01"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, CatalogScreen)
+        assert any(f.name == "UI_FEATURE" for f in catalogue(world_of(app)).features.values())
+        await pilot.press("3")
+        await settle(pilot)
+        assert "create" not in {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}, "bundles cannot be created here"
+
+    app = build_app(start=["products"], read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        assert "create" not in {b.binding.action for b in s.active_bindings.values() if b.enabled}
+        await pilot.press("n")
+        await pilot.pause()
+        s.action_create()
+        await pilot.pause()
+        assert app.screen is s and "read-only" in s.status.error

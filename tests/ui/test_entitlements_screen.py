@@ -1,0 +1,512 @@
+"""Pilot tests of the entitlement tree: lazy loading, filters, detail, every form, read-only, jumps."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from textual.widgets import Input, Select, Switch
+from textual.worker import WorkerState
+
+from flextui.api.entitlements import EntitlementsService
+from flextui.api.errors import ServerError
+from flextui.config import Settings
+from flextui.sim.entitlements import entitlement_store
+from flextui.ui.screens.catalog import CatalogScreen
+from flextui.ui.screens.entitlements import BetaForm, EntitlementsScreen, RecordScreen, parse_argument
+from flextui.ui.screens.users import UsersScreen
+from tests.ui.conftest import build_app, world_of
+
+ACME = "101200004242"
+
+
+async def settle(pilot: Any) -> None:
+    """Until no worker is pending or running (a finished load may start another), with the refresh after it."""
+    app = pilot.app
+    for _ in range(6):
+        await pilot.pause()
+        if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(app.workers.wait_for_complete()), 2.0)
+        except asyncio.TimeoutError:
+            pass
+
+
+def screen(app: Any) -> EntitlementsScreen:
+    found = app.screen
+    assert isinstance(found, EntitlementsScreen), type(found).__name__
+    return found
+
+
+def child_keys(app: Any, key: str) -> list[str]:
+    node = screen(app).node_index[key]
+    return [c.data.key for c in node.children if c.data is not None and c.data.key]
+
+
+def child_text(app: Any, key: str) -> list[str]:
+    return [str(c.label) for c in screen(app).node_index[key].children]
+
+
+def sent(app: Any) -> int:
+    return app.ctx.session.requests_sent
+
+
+async def expand(pilot: Any, key: str) -> None:
+    s = screen(pilot.app)
+    s.tree.move_cursor(s.node_index[key])
+    await pilot.pause()
+    await pilot.press("right")
+    await settle(pilot)
+
+
+async def fill(pilot: Any, values: dict[str, Any]) -> None:
+    form = pilot.app.screen
+    for key, value in values.items():
+        widget = form.query_one(f"#field-{key}")
+        if isinstance(widget, (Input, Select, Switch)):
+            widget.value = value
+    await pilot.pause()
+
+
+def hint(app: Any, key: str) -> str:
+    return str(app.screen.query_one(f"#hint-{key}").render())
+
+
+def errors(app: Any) -> dict[str, str]:
+    form = app.screen
+    out = {spec.key: hint(app, spec.key) for spec in form.specs if form.query_one(f"#field-{spec.key}").has_class("-invalid")}
+    general = str(form.query_one("#form-error").render())
+    return {**out, "": general} if general.strip() else out
+
+
+def pager(app: Any) -> str:
+    return str(app.screen.query_one("#pager").render())
+
+
+def detail(app: Any) -> str:
+    return str(app.screen.query_one("#ent-detail-body").render())
+
+
+async def test_accounts_page_then_each_expansion_loads_only_its_children(monkeypatch: Any) -> None:
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        world = world_of(app)
+        assert f"of {len(world.accounts)}" in pager(app)
+        assert len(s.tree.root.children) == len(world.accounts)
+        assert all(not node.children for node in s.tree.root.children), "nothing below the accounts is loaded up front"
+
+        before = sent(app)
+        await expand(pilot, f"A:{ACME}")
+        assert sent(app) - before == 1, "one request for one account's entitlements"
+        store = entitlement_store(world)
+        assert child_keys(app, f"A:{ACME}") == [f"E:{e.entitlement_id}" for e in store.by_account[ACME]]
+        assert all(not n.children for key, n in s.node_index.items() if key.startswith("A:") and key != f"A:{ACME}")
+
+        before = sent(app)
+        await expand(pilot, "E:ENT-100000")
+        assert sent(app) - before == 1, "one request for one entitlement's line items"
+        items = world.entitlements["ENT-100000"].line_items
+        assert child_keys(app, "E:ENT-100000") == [f"L:{li.activation_id}" for li in items]
+
+        before = sent(app)
+        first = f"L:{items[0].activation_id}"
+        await expand(pilot, first)
+        assert sent(app) == before, "product and license model come with the line item"
+        assert [c.data.kind for c in s.node_index[first].children] == ["product", "license_model"]
+        assert items[0].product.name in child_text(app, first)[0]
+
+        s.node_index["E:ENT-100000"].collapse()
+        await pilot.pause()
+        before = sent(app)
+        await expand(pilot, "E:ENT-100000")
+        assert sent(app) == before, "expanding again uses what is loaded"
+        assert [e.requests for e in s.expansions] == [1, 1]
+
+        s.forget_children()  # what was loaded is dropped: the session cache answers, at once
+        await settle(pilot)
+        before = sent(app)
+        await expand(pilot, f"A:{ACME}")
+        assert sent(app) == before
+        last = s.expansions[-1]
+        assert last.from_cache and last.requests == 0
+        assert last.seconds is not None and last.seconds < 0.05
+        assert len(child_keys(app, f"A:{ACME}")) == 5
+
+        async def outage(*args: Any, **kwargs: Any) -> Any:
+            raise ServerError("service unavailable", status=503)
+            yield  # an async generator, like list_page
+
+        other = next(key for key in s.node_index if key.startswith("A:") and key != f"A:{ACME}")
+        with monkeypatch.context() as patch:
+            patch.setattr(EntitlementsService, "list_page", outage)
+            await expand(pilot, other)
+        assert child_text(app, other)[0].startswith("✗ failed to load") and "503 service unavailable" in s.status.error
+        s.node_index[other].collapse()
+        await pilot.pause()
+        await expand(pilot, other)
+        assert child_keys(app, other) and child_keys(app, other)[0].startswith("E:"), "expanding again retries"
+
+
+async def test_loading_marker_is_visible_while_the_request_runs() -> None:
+    app = build_app(start=["entitlements"], latency_ms=400)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        s.tree.move_cursor(s.node_index[f"A:{ACME}"])
+        await pilot.press("right")
+        assert child_text(app, f"A:{ACME}") == ["loading…"]
+        await settle(pilot)
+        assert child_text(app, f"A:{ACME}")[0].startswith("ENT-100000")
+
+
+
+async def test_detail_pane_shows_entitlement_line_item_and_product() -> None:
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        assert "Account Acme Robotics" in detail(app)
+        await expand(pilot, f"A:{ACME}")
+        assert "5 (4 deployed, 1 draft)" in detail(app)
+        s.tree.move_cursor(s.node_index["E:ENT-100000"])
+        await pilot.pause()
+        text = detail(app)
+        assert "Entitlement ENT-100000" in text and "Trial extension" in text
+        assert "Region" in text and "APAC" in text, "attributes are shown"
+        await expand(pilot, "E:ENT-100000")
+        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        li.policies["rehosts"] = {"allowedCount": 3, "policyTermDuration": 30, "policyTermUnit": "DAYS"}
+        before = sent(app)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert sent(app) - before == 3, "ctrl+r reloads the accounts and what is expanded, fresh"
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await pilot.pause()
+        text = detail(app)
+        assert f"Line item {li.activation_id}" in text
+        assert "Nova Gateway 2022.4" in text and "Perpetual" in text
+        assert "3 allowed per 30 days" in text
+        assert "CostCenter" in text
+        await expand(pilot, f"L:{li.activation_id}")
+        s.tree.move_cursor(s.node_index[f"P:{li.activation_id}:0"])
+        await pilot.pause()
+        assert "Product Nova Gateway 2022.4" in detail(app) and "PN-GAT-0240" in detail(app)
+        await pilot.press("i")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordScreen)
+        assert "PN-GAT-0240" in str(app.screen.query_one("#record-body").render())
+
+
+
+
+async def test_filters_paging_and_client_filter() -> None:
+    app = build_app(start=["entitlements"], settings=Settings(page_size=10))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        world = world_of(app)
+        total = len(world.accounts)
+        assert f"accounts 1–10 of {total}" in pager(app) and "page 1 of 4" in pager(app)
+        first_page = [n.data.account_id for n in s.tree.root.children]
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert "accounts 11–20" in pager(app)
+        assert not set(first_page) & {n.data.account_id for n in s.tree.root.children}
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        s.apply_filter("acme")
+        await pilot.pause()
+        assert [n.data.account_id for n in s.tree.root.children] == [ACME]
+        assert "/acme: 1 shown" in pager(app)
+        s.apply_filter("")
+
+        # product and status: the top level becomes the accounts of the matching entitlements
+        s.query_one("#f-product", Input).value = "Nova Beacon"
+        s.query_one("#f-product", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        matching = [e for e in world.entitlements.values() if any(li.product.name == "Nova Beacon" for li in e.line_items)]
+        assert f"of {len(matching)} matching product=Nova Beacon" in pager(app)
+        assert {n.data.account_id for n in s.tree.root.children} == {e.account_id for e in matching}
+        before = sent(app)
+        await expand(pilot, f"A:{matching[0].account_id}")
+        assert sent(app) == before, "the entitlement list already said which entitlements each account has"
+        s.query_one("#f-status", Select).value = "DRAFT"
+        await settle(pilot)
+        drafts = [e for e in matching if e.status == "DRAFT"]
+        assert f"of {len(drafts)} matching" in pager(app)
+        await pilot.press("x")
+        await settle(pilot)
+        assert "accounts 1–10" in pager(app)
+
+        # creation dates: checked before sending, applied to each page's rows
+        before = sent(app)
+        s.query_one("#f-from", Input).value = "2026-13-01"
+        s.query_one("#f-from", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert sent(app) == before, "a bad date is refused before any request"
+        assert "created from" in s.status.error and s.query_one("#f-from").has_class("-bad-filter")
+        s.query_one("#f-from", Input).value = "2026-06-01"
+        await pilot.press("enter")
+        await settle(pilot)
+        wanted = [e for e in world.entitlements.values() if s.filters.in_dates(_model(e))]
+        assert 0 < len(wanted) < len(world.entitlements)
+        shown = [e.entitlement_id for ents in s.ent_children.values() for e in ents]
+        assert sorted(shown) == sorted(e.entitlement_id for e in wanted)
+        assert "created outside the dates" in pager(app)
+
+
+def _model(ent: Any) -> Any:
+    from datetime import datetime, timezone
+
+    from flextui.api.entitlements import Entitlement
+
+    return Entitlement(entitlementId=ent.entitlement_id, createdOn=datetime.fromtimestamp(ent.created_ms / 1000, tz=timezone.utc).isoformat())
+
+
+async def test_ent_command_opens_one_account_and_product_arguments() -> None:
+    assert parse_argument("101200004242") == {"account": "101200004242"}
+    assert parse_argument("product=Flex Canvas status=deployed") == {"product": "Flex Canvas", "status": "deployed"}
+    assert parse_argument("Acme Robotics") == {"account": "Acme Robotics"}
+    app = build_app(start=["entitlements", ACME])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        assert [n.data.account_id for n in s.tree.root.children] == [ACME]
+        assert s.node_index[f"A:{ACME}"].is_expanded and len(child_keys(app, f"A:{ACME}")) == 5
+        app.screen.query_one("#commandbar").open()
+        await pilot.press(*"ent Acme Robotics", "enter")
+        await settle(pilot)
+        assert [n.data.account_id for n in screen(app).tree.root.children] == [ACME], "a name works too"
+
+
+
+async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, f"A:{ACME}")
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, BetaForm)
+        assert form.query_one("#field-accountId", Input).value == ACME, "the account under the cursor is proposed"
+        await fill(pilot, {"description": "UI created", "region": "EMEA", "attributes": "SalesOrder=SO-1",
+                           "li0-productName": "Nova Gateway", "li0-productVersion": "2022.4", "li0-quantity": "5",
+                           "li0-startDate": "2026-11-02", "li0-expiryDate": "2027-11-01"})
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert form.section is not None and form.section.count == 2
+        taken = world_of(app).entitlements["ENT-100001"].line_items[0].activation_id
+        await fill(pilot, {"li1-productName": "Flex Canvas", "li1-productVersion": "2023.4", "li1-isPermanent": True,
+                           "li1-activationId": taken})
+        assert form.validate(all_fields=True) is not None, errors(app)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form, "the server refused an activation ID already in use"
+        assert "already used" in hint(app, "li1-activationId")
+        assert form.query_one("#field-li1-activationId").has_class("-invalid")
+        assert "see Activation ID" in str(form.query_one("#form-error").render())
+        assert form.focused is form.query_one("#field-li1-activationId"), "the field the server named gets the focus"
+        await fill(pilot, {"li1-activationId": "ACT-UI-2"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen)
+        store = entitlement_store(world_of(app))
+        created = [e for e in store.by_account[ACME] if e.description == "UI created"]
+        assert len(created) == 1
+        ent = created[0]
+        assert [li.product.name for li in ent.line_items] == ["Nova Gateway", "Flex Canvas"]
+        assert ent.line_items[1].activation_id == "ACT-UI-2" and ent.line_items[1].expiry_date is None
+        assert ent.attributes == {"Region": "EMEA", "SalesOrder": "SO-1"}
+        assert any("created with 2 line items" in str(n.message) for n in app._notifications)
+        assert f"E:{ent.entitlement_id}" in child_keys(app, f"A:{ACME}")
+        assert s.tree.cursor_node.data.key == f"E:{ent.entitlement_id}"
+
+
+async def test_create_form_validates_every_rule_inline_before_sending() -> None:
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        before = sent(app)
+        await fill(pilot, {"entitlementId": "bad/id", "shipToAddress": "Main St. #5",
+                           "li0-productName": "Nova Gateway", "li0-productVersion": "1999.1", "li0-startDate": "2026-11-02",
+                           "li0-expiryDate": "2026-01-01", "li0-quantity": "many",
+                           "li1-productName": "No Such Product", "li1-productVersion": "1.0", "li1-startDate": "2026-02-30"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert form is app.screen, "the form stays open with everything typed"
+        assert sent(app) == before, "nothing is sent"
+        assert "must not contain /" in hint(app, "entitlementId")
+        assert "letters, digits" in hint(app, "shipToAddress")
+        assert "mandatory custom attribute Region" in hint(app, "region")
+        assert "has no version 1999.1" in hint(app, "li0-productVersion")
+        assert "whole number" in hint(app, "li0-quantity")
+        assert "not a calendar date" in hint(app, "li1-startDate")
+        assert "no product No Such Product" in hint(app, "li1-productName")
+        await fill(pilot, {"li0-productVersion": "2022.4"})
+        assert "must not be before" in hint(app, "li0-expiryDate")
+        assert form.query_one("#field-li1-productName", Input).value == "No Such Product"
+        await form.remove_section(1)
+        await settle(pilot)
+        assert form.section.count == 1 and not form.query("#field-li1-productName")
+        assert form.query_one("#field-li0-quantity", Input).value == "many", "values survive removing a section"
+
+
+
+
+
+
+
+async def test_line_item_changes_add_policies_properties_maintenance() -> None:
+    app = build_app(start=["entitlements", ACME])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, "E:ENT-100001")
+        before_count = len(world_of(app).entitlements["ENT-100001"].line_items)
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, BetaForm) and "ENT-100001" in str(app.screen.query_one("#form-title").render())
+        await fill(pilot, {"li0-productName": "Flex Canvas", "li0-productVersion": "2023.4", "li0-isPermanent": True, "li0-quantity": "3"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        ent = world_of(app).entitlements["ENT-100001"]
+        assert len(ent.line_items) == before_count + 1
+        new = ent.line_items[-1]
+        assert new.product.name == "Flex Canvas" and new.quantity == 3 and new.state == "DRAFT"
+        assert f"L:{new.activation_id}" in child_keys(app, "E:ENT-100001"), "the entitlement's line items were reloaded"
+        assert s.tree.cursor_node.data.key == f"L:{new.activation_id}"
+
+        # policies
+        await expand(pilot, "E:ENT-100000")
+        li = world_of(app).entitlements["ENT-100000"].line_items[1]
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await pilot.pause()
+        await pilot.press("p")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, BetaForm)
+        before = sent(app)
+        await fill(pilot, {"rehosts-count": "2", "rehosts-duration": "30"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert sent(app) == before and "required with policyTermDuration" in hint(app, "rehosts-unit")
+        await fill(pilot, {"rehosts-unit": "MONTHS", "extraActivations": "4", "virtualLicense": "true"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen)
+        assert li.policies["rehosts"] == {"allowedCount": 2, "policyTermDuration": 30, "policyTermUnit": "MONTHS"}
+        assert li.policies["extraActivations"] == 4 and li.policies["virtualLicense"] is True
+        assert "2 allowed per 30 months" in detail(app)
+
+        # additional properties
+        li = world_of(app).entitlements["ENT-100000"].line_items[2]
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await pilot.pause()
+        await pilot.press("e")
+        await settle(pilot)
+        form = app.screen
+        await fill(pilot, {"productName": "Flex Canvas"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and "together" in hint(app, "productVersion")
+        await fill(pilot, {"productName": "", "orderType": "RENEWAL_ORDER", "attributes": "Reseller=ACME-EU", "gracePeriodDays": "7"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), str(form.query_one("#form-error").render())
+        assert li.order_type == "RENEWAL_ORDER" and li.attributes["Reseller"] == "ACME-EU"
+        assert entitlement_store(world_of(app)).license_models[li.activation_id]["gracePeriodDays"] == 7
+        assert any("orderType" in str(n.message) for n in app._notifications)
+
+        # maintenance
+        await expand(pilot, "E:ENT-100002")
+        li = world_of(app).entitlements["ENT-100002"].line_items[0]
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await pilot.pause()
+        await pilot.press("m")
+        await settle(pilot)
+        form = app.screen
+        assert form.query_one("#field-mi0-parent", Input).value == li.activation_id
+        await fill(pilot, {"mi0-name": "Gold Support", "mi0-version": "1.0", "mi0-isPermanent": True})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), str(form.query_one("#form-error").render())
+        added = world_of(app).entitlements["ENT-100002"].line_items[-1]
+        assert added.maintenance and added.parent_activation_id == li.activation_id and added.product.name == "Gold Support"
+        assert "maint." in str(s.node_index[f"L:{added.activation_id}"].label)
+
+
+async def test_read_only_hides_and_refuses_every_change() -> None:
+    app = build_app(start=["entitlements", ACME], read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, "E:ENT-100000")
+        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await pilot.pause()
+        shown = {b.binding.action for b in s.active_bindings.values() if b.enabled}
+        assert not shown & {"create", "add_items", "policies", "properties", "maintenance"}
+        assert {"catalogue", "users", "details"} <= shown
+        before = sent(app)
+        for key in ("n", "a", "p", "e", "m"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is s
+        for action in (s.action_create, s.action_add_items, s.action_policies, s.action_properties, s.action_maintenance):
+            action()
+            await pilot.pause()
+            assert app.screen is s
+        assert "read-only" in s.status.error
+        assert sent(app) == before
+
+
+async def test_customer_sees_only_their_account() -> None:
+    app = build_app(start=["entitlements"], as_user="customer")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        assert [n.data.account_id for n in s.tree.root.children] == [ACME]
+        assert s.node_index[f"A:{ACME}"].is_expanded
+
+
+async def test_jump_to_catalogue_and_to_users() -> None:
+    app = build_app(start=["entitlements", ACME])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, "E:ENT-100000")
+        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await pilot.pause()
+        await pilot.press("g")
+        await settle(pilot)
+        cat = app.screen
+        assert isinstance(cat, CatalogScreen) and cat.tab.id == "products"
+        rows = cat.table().visible_rows
+        assert rows and {r["name"] for r in rows} == {"Nova Gateway"}
+        assert cat.table().current_row()["version"] == "2022.4"
+        await pilot.press("escape")
+        await settle(pilot)
+        app.open_kind(__import__("flextui.kinds", fromlist=["get"]).get("entitlements"), None)
+        await settle(pilot)
+        s = screen(app)
+        s.tree.move_cursor(s.node_index[f"A:{ACME}"])
+        await pilot.pause()
+        await pilot.press("u")
+        await settle(pilot)
+        users = app.screen
+        assert isinstance(users, UsersScreen) and users.tab == "users"
+        names = [r["user_name"] for r in users.table().visible_rows]
+        assert names and all(name.endswith("@acme-robotics.example") for name in names)
