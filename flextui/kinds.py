@@ -142,7 +142,7 @@ KINDS: tuple[Kind, ...] = (
         "Report catalogue, filter builder, 100k-row results, statistics and export",
         (C("name", "Report", 20), C("columns", "Columns", 8), C("filters", "Filters", 40)),
         frozenset({"list", "run", "export"}), screen="flextui.ui.screens.reports:ReportsScreen",
-        lister="flextui.headless.reports:get_reports", argument="[GROUP]",
+        lister="flextui.headless.reports:get_reports", argument="[GROUP [CONDITION; …]]",
     ),
     Kind(
         "entitlements", "Entitlements", ("ent", "entitlement", "ents"), "entitlements",

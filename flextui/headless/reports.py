@@ -1,0 +1,205 @@
+"""Headless data reports: `flextui report list | types [GROUP] | run GROUP`.
+
+`run` checks the filters against the report's data model and the operator
+list before sending anything (exit 2 with a message naming the filter), then
+streams the pages, fetched several at once, straight to stdout in the format
+asked: 100,000 records as CSV never sit in memory as a whole. On a terminal
+the running count goes to stderr. API errors propagate to the CLI, which maps
+them to exit codes.
+
+    flextui report run fulfillment --filter 'accountID $sw 10' --past-days 7 --format csv --demo > out.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import AsyncIterator
+from typing import Any, TextIO
+
+from flextui.api.filters import FilterError, FilterSet, ReportType
+from flextui.api.http import Session
+from flextui.api.reports import ReportsService
+from flextui.export import format_for
+from flextui.tableout import TableWriter
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad input on the command line: printed as `flextui: <message>`, exit 2."""
+
+
+def catalogue_row(rtype: ReportType) -> dict[str, Any]:
+    """One report group as a row: name, column and filter counts, the date column."""
+    return {
+        "name": rtype.group,
+        "columns": len(rtype.columns),
+        "filters": ", ".join(f.name for f in rtype.filters),
+        "dateField": rtype.date_field,
+        "description": rtype.description,
+    }
+
+
+def model_rows(rtype: ReportType, *, with_group: bool = False) -> list[dict[str, Any]]:
+    """The data model of a group, one row per column (with the filter that tests it, if any)."""
+    by_column = {f.column: f for f in rtype.filters}
+    rows = []
+    for col in rtype.columns:
+        filt = by_column.get(col.name)
+        row: dict[str, Any] = {"group": rtype.group} if with_group else {}
+        row.update({
+            "column": col.name,
+            "type": col.type,
+            "filter": filt.name if filt else None,
+            "operators": " ".join(filt.operators) if filt else None,
+            "description": col.description,
+        })
+        rows.append(row)
+    return rows
+
+
+async def resolve_group(service: ReportsService, name: str | None) -> str:
+    """The group as the service spells it (case-insensitive); UsageError naming the groups otherwise."""
+    if not name:
+        raise UsageError("name a report group, e.g. flextui report run fulfillment (flextui report list shows them)")
+    names = await service.report_names()
+    if name in names:
+        return name
+    folded = {n.casefold(): n for n in names}
+    if name.casefold() in folded:
+        return folded[name.casefold()]
+    raise UsageError(f"no report group {name!r}; the groups are: {', '.join(names)}")
+
+
+async def get_reports(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:
+    """The catalogue as rows (also `flextui get reports`)."""
+    for rtype in await ReportsService(session).report_types():
+        yield catalogue_row(rtype)
+
+
+def build_filters(args: argparse.Namespace, rtype: ReportType, operators: Any) -> FilterSet:
+    """The checked FilterSet of the command line; FilterError names the filter at fault."""
+    return FilterSet.build(
+        args.filter or (),
+        past_days=args.past_days,
+        date_from=args.date_from,
+        date_to=args.date_to,
+        limit_records=args.limit_records,
+        report=rtype,
+        operators=operators,
+    )
+
+
+def _emit_rows(rows: list[dict[str, Any]], fmt: str, out: TextIO) -> int:
+    columns = list(rows[0]) if rows else []
+    writer = TableWriter(out, columns) if fmt == "table" else format_for(fmt).open(out, columns)
+    writer.write(rows)
+    return writer.close()
+
+
+class _Progress:
+    """`12,500 of 100,000 records` on stderr, only when stderr is a terminal."""
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+        self.on = bool(getattr(err, "isatty", lambda: False)())
+        self.shown = False
+
+    def show(self, done: int, total: int | None) -> None:
+        if self.on:
+            of = f" of {total:,}" if total is not None else ""
+            self.err.write(f"\r  {done:,}{of} records…")
+            self.err.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.err.write("\r\x1b[K")
+            self.err.flush()
+            self.shown = False
+
+
+async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """`report run GROUP`: check, fetch concurrently, stream out; returns the exit code."""
+    service = ReportsService(ctx.session)
+    group = await resolve_group(service, args.group)
+    rtype = await service.report_type(group)
+    operators = await service.op_list()
+    try:
+        filters = build_filters(args, rtype, operators)
+    except FilterError as exc:
+        where = f" ({exc.field})" if exc.field else ""
+        err.write(f"flextui: bad filter{where}: {exc.message}\n")
+        return EXIT_USAGE
+    if args.max_records is not None and args.max_records < 1:
+        raise UsageError("--max-records must be at least 1")
+    fmt = args.format
+    progress = _Progress(err)
+    writer = None
+    count = 0
+    pager = service.pager(group, filters, max_records=args.max_records)
+    try:
+        async with pager:
+            async for page in pager:
+                if writer is None:
+                    columns = rtype.column_names
+                    known = set(columns)
+                    for row in page.rows[:50]:
+                        columns += [k for k in row if k not in known and not known.add(k)]  # type: ignore[func-returns-value]
+                    writer = TableWriter(out, columns) if fmt == "table" else format_for(fmt).open(out, columns)
+                writer.write(page.rows)
+                count = writer.count
+                progress.show(count, pager.total_records)
+    finally:
+        progress.clear()
+    if writer is None:
+        writer = TableWriter(out, rtype.column_names) if fmt == "table" else format_for(fmt).open(out, rtype.column_names)
+    writer.close()
+    out.flush()
+    total = pager.total_records
+    if count == 0:
+        err.write(f"no records: {group} with {filters.describe()}\n")
+    elif progress.on:
+        more = f" of {total:,}" if total is not None and total != count else ""
+        limit = " (stopped at --max-records)" if more and args.max_records is not None else ""
+        err.write(f"{count:,}{more} {group} records{limit}\n")
+    return EXIT_OK
+
+
+async def run_report(ctx: Any, args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """`flextui report ACTION [GROUP] …`; returns the exit code (ApiError propagates)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    service = ReportsService(ctx.session)
+    try:
+        if args.action == "list":
+            rows = [catalogue_row(t) for t in await service.report_types()]
+            _emit_rows(rows, args.format, out)
+            return EXIT_OK
+        if args.action == "types":
+            if args.group:
+                group = await resolve_group(service, args.group)
+                rows = model_rows(await service.report_type(group))
+            else:
+                rows = [row for t in await service.report_types() for row in model_rows(t, with_group=True)]
+            _emit_rows(rows, args.format, out)
+            return EXIT_OK
+        if args.action == "run":
+            return await run_records(ctx, args, out, err)
+        raise UsageError(f"unknown report action {args.action!r}: use list, types or run")
+    except UsageError as exc:
+        err.write(f"flextui: {exc}\n")
+        return EXIT_USAGE
+    except BrokenPipeError:  # `| head`: the reader has had enough
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, out.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return EXIT_OK
+
+
+__all__ = ["build_filters", "catalogue_row", "get_reports", "model_rows", "resolve_group", "run_records", "run_report"]

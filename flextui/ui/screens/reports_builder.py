@@ -1,0 +1,818 @@
+"""The filter builder of one report group (`:report GROUP`, or enter in the catalogue).
+
+Conditions are built from the report's own data model: the field list is
+the group's filters (report-filters), the operator list holds only the
+operators op-list allows for the field's type, and the value is typed and
+checked as you type (a whole number, a date, a list for `$in`), so a mistake
+shows under the field that has it and nothing is sent. The global filters
+follow the service's rules (past 1–30 days, or a date range of at most 30
+days with dateTo excluded; pages of 1–2,500 records), again checked inline.
+
+The request preview shows exactly what Run sends: the GET URL with its
+URL-encoded `query`, and the equivalent POST body. Named filter sets are
+saved and loaded per profile (`flextui.ui.filtersets`), replacing one only
+after a confirmation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any, ClassVar
+
+import httpx
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
+
+from flextui.api.filters import (
+    MAX_LIMIT_RECORDS,
+    MAX_PAST_DAYS,
+    MAX_RANGE_DAYS,
+    Condition,
+    FilterError,
+    FilterSet,
+    OperatorList,
+    ReportFilter,
+    ReportType,
+)
+from flextui.api.http import Service
+from flextui.api.reports import ReportsService
+from flextui.textutil import clean
+from flextui.ui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
+from flextui.ui.screens.base import AreaScreen
+from flextui.ui.widgets.bars import Hint
+from flextui.ui.widgets.dialogs import ConfirmScreen
+from flextui.ui.widgets.forms import FieldSpec, FormScreen
+
+DEFAULT_PAST_DAYS = 7
+DEFAULT_PAGE_SIZE = MAX_LIMIT_RECORDS
+DEFAULT_MAX_RECORDS = 250_000
+"""Stop after this many records unless told otherwise (a 30-day usage report of a big site is ~200k)."""
+
+OP_LABELS = {"$eq": "equals", "$in": "is one of", "$sw": "starts with", "$ew": "ends with", "$con": "contains"}
+VALUE_HINTS = {
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "date": "a day YYYY-MM-DD",
+    "datetime": "YYYY-MM-DD (the whole day) or YYYY-MM-DDTHH:MM:SSZ",
+}
+# FilterError.field → the input that holds it
+GLOBAL_INPUTS = {"pastDays": "#rb-past", "dateFrom": "#rb-from", "dateTo": "#rb-to", "limitRecords": "#rb-limit", "mode": "#rb-mode"}
+
+
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+def condition_value(cond: Condition) -> str:
+    """A condition's value as typed in the editor (lists comma-separated, commas quoted)."""
+    value = cond.value
+    if isinstance(value, (list, tuple)):
+        return ",".join(f'"{v}"' if "," in str(v) else str(v) for v in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def request_preview(base: str, path: str, fs: FilterSet) -> tuple[str, str]:
+    """(GET URL with the query encoded as sent, POST body as pretty JSON) of the first page."""
+    url = str(httpx.URL(base + path, params=fs.query_params(1)))
+    body = json.dumps(fs.body(1), ensure_ascii=False)
+    return url, body
+
+
+@dataclass
+class RunRequest:
+    """What the results screen runs: the group, its model, the checked filters and a record limit."""
+
+    group: str
+    rtype: ReportType
+    filters: FilterSet
+    max_records: int | None
+    set_name: str | None = None
+
+
+class ConditionsTable(DataTable[Text]):
+    """The conditions of the query; delete removes one, enter takes it back into the editor."""
+
+    BINDINGS = [
+        Binding("delete,d,backspace", "remove", "Remove condition", id="report_builder.remove"),
+        Binding("enter,e", "edit", "Edit condition", id="report_builder.edit"),
+    ]
+
+    DEFAULT_CSS = "ConditionsTable { height: auto; max-height: 7; }"
+
+    def action_remove(self) -> None:
+        self.screen.remove_condition(self.cursor_row)  # type: ignore[attr-defined]
+
+    def action_edit(self) -> None:
+        self.screen.edit_condition(self.cursor_row)  # type: ignore[attr-defined]
+
+
+class ReportBuilderScreen(AreaScreen):
+    """Build a filter for one report group, preview the request, save/load it, run it."""
+
+    KIND = "reports"
+    ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"run": "run"}
+
+    BINDINGS = [
+        Binding("ctrl+r,f5", "run", "Run", id="report_builder.run", priority=True),
+        Binding("ctrl+s", "save", "Save set", id="report_builder.save", priority=True),
+        Binding("ctrl+o", "load", "Load set", id="report_builder.load", priority=True),
+        Binding("ctrl+n", "new_condition", "Add condition", id="report_builder.add"),
+        Binding("ctrl+l", "copy_url", "Copy URL", show=False, id="report_builder.copy_url", priority=True),
+    ]
+
+    DEFAULT_CSS = """
+    ReportBuilderScreen #rb-form { height: 1fr; padding: 0 1; }
+    ReportBuilderScreen .rb-section { height: 1; color: $text-muted; text-style: bold; margin-top: 1; }
+    ReportBuilderScreen .rb-line { height: 1; }
+    ReportBuilderScreen .rb-line Label { width: auto; padding: 0 1 0 0; color: $text-muted; }
+    ReportBuilderScreen #rb-field { width: 30; margin-right: 1; }
+    ReportBuilderScreen #rb-op { width: 20; margin-right: 1; }
+    ReportBuilderScreen #rb-value { width: 3fr; margin-right: 1; }
+    ReportBuilderScreen #rb-add { min-width: 7; width: auto; }
+    ReportBuilderScreen #rb-window { width: 16; margin-right: 1; }
+    ReportBuilderScreen #rb-past { width: 6; margin-right: 1; }
+    ReportBuilderScreen #rb-from, ReportBuilderScreen #rb-to { width: 13; margin-right: 1; }
+    ReportBuilderScreen #rb-limit { width: 7; margin-right: 2; }
+    ReportBuilderScreen #rb-mode { width: 17; margin-right: 2; }
+    ReportBuilderScreen #rb-max { width: 10; }
+    ReportBuilderScreen Hint { padding: 0; }
+    ReportBuilderScreen Input.-invalid { color: $error; }
+    ReportBuilderScreen #rb-none { color: $text-muted; text-style: italic; height: 1; }
+    ReportBuilderScreen #rb-preview-box { height: 1fr; min-height: 3; background: $boost; }
+    ReportBuilderScreen #rb-preview { padding: 0 1; }
+    ReportBuilderScreen #rb-buttons { height: 1; margin-top: 1; }
+    ReportBuilderScreen #rb-buttons Button { margin-right: 2; min-width: 10; width: auto; }
+    """
+
+    def __init__(self, group: str, *, run_at_once: bool = False, filters: FilterSet | None = None,
+                 conditions_text: str | None = None) -> None:
+        super().__init__()
+        self.group = group
+        self.run_at_once = run_at_once
+        self.initial = filters
+        self.conditions_text = conditions_text  # `:report GROUP cond; cond`
+        self.rtype: ReportType | None = None
+        self.operators = OperatorList()
+        self.conditions: list[Condition] = []
+        self.set_name: str | None = None
+        self.problem = ""
+        self._filling = False
+
+    @property
+    def area_title(self) -> str:
+        return f"Data reports › {self.group}"
+
+    @property
+    def service(self) -> ReportsService:
+        return ReportsService(self.ctx.session)
+
+    @property
+    def store(self) -> FilterSetStore:
+        return FilterSetStore()
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def compose_body(self) -> ComposeResult:
+        yield Label(Text(f"{clean(self.group)}: loading the data model…"), id="rb-title", classes="pager")
+        with Vertical(id="rb-form"):
+            yield Label("Conditions: all must match", classes="rb-section", id="rb-cond-title")
+            with Horizontal(classes="rb-line", id="rb-editor"):
+                yield Select([("loading…", "")], allow_blank=False, id="rb-field", compact=True)
+                yield Select([("—", "")], allow_blank=False, id="rb-op", compact=True)
+                yield Input(placeholder="value", id="rb-value", compact=True)
+                yield Button("Add", id="rb-add", compact=True)
+            yield Hint("", id="rb-cond-hint")
+            table = ConditionsTable(cursor_type="row", id="rb-conditions", zebra_stripes=True)
+            table.display = False
+            yield table
+            yield Label("No conditions: every record of the window is returned.", id="rb-none")
+            yield Label("Window and paging", classes="rb-section")
+            with Horizontal(classes="rb-line"):
+                yield Select([("past days", "past"), ("date range", "range")], value="past", allow_blank=False, id="rb-window", compact=True)
+                yield Label("days", id="rb-past-label")
+                yield Input(str(DEFAULT_PAST_DAYS), id="rb-past", compact=True, restrict=r"\d*", max_length=3)
+                yield Label("from", id="rb-from-label")
+                yield Input(placeholder="YYYY-MM-DD", id="rb-from", compact=True, max_length=10)
+                yield Label("to (excl.)", id="rb-to-label")
+                yield Input(placeholder="YYYY-MM-DD", id="rb-to", compact=True, max_length=10)
+            with Horizontal(classes="rb-line"):
+                yield Label("page size")
+                yield Input(str(DEFAULT_PAGE_SIZE), id="rb-limit", compact=True, restrict=r"\d*", max_length=5)
+                yield Label("mode")
+                yield Select([("INTERACTIVE", "INTERACTIVE"), ("BATCH", "BATCH")], value="INTERACTIVE", allow_blank=False, id="rb-mode", compact=True)
+                yield Label("stop after")
+                yield Input(str(DEFAULT_MAX_RECORDS), placeholder="all", id="rb-max", compact=True, restrict=r"\d*", max_length=9)
+            yield Hint("", id="rb-global-hint")
+            yield Label("Request preview (first page)", classes="rb-section")
+            with VerticalScroll(id="rb-preview-box"):
+                yield Static("", id="rb-preview")
+            with Horizontal(id="rb-buttons"):
+                yield Button("Run ▶", id="rb-run", variant="primary", compact=True)
+                yield Button("Save…", id="rb-save", compact=True)
+                yield Button("Load…", id="rb-load", compact=True)
+                yield Button("Copy URL", id="rb-copy", compact=True)
+
+    def on_mount(self) -> None:
+        self._show_window()
+        self.run_api(self._load_model, group="report-model", doing=f"loading the {self.group} data model")
+
+    async def _load_model(self) -> None:
+        names = await self.service.report_names()
+        if self.group not in names:
+            folded = {n.casefold(): n for n in names}
+            if self.group.casefold() not in folded:
+                self.problem = f"No report group {self.group!r}. The groups are: {', '.join(names)}."
+                self.query_one("#rb-title", Label).update(Text(clean(self.problem)))
+                self.report_error(ValueError(self.problem), doing="")
+                return
+            self.group = folded[self.group.casefold()]
+        self.rtype = await self.service.report_type(self.group)
+        self.operators = await self.service.op_list()
+        self.show_age(None)
+        self._fill_fields()
+        if self.initial is not None:
+            self.apply_set(self.initial)
+        if self.conditions_text:
+            self._take_conditions(self.conditions_text)
+        self._title()
+        self.refresh_preview()
+        self.query_one("#rb-field", Select).focus()
+        if self.run_at_once:
+            self.action_run()
+
+    def _take_conditions(self, text: str) -> None:
+        """Conditions typed after `:report GROUP`, `;`-separated; the first that cannot be read goes to the editor."""
+        for part in (p.strip() for p in text.split(";")):
+            if not part:
+                continue
+            try:
+                cond = Condition.parse(part)
+            except FilterError as exc:
+                self.query_one("#rb-value", Input).value = part
+                self._value_hint(f"{exc.message} (from the command line)")
+                break
+            self.conditions.append(cond)
+        self._show_conditions()
+
+    def _title(self) -> None:
+        assert self.rtype is not None
+        rtype = self.rtype
+        parts = [rtype.group, f"{len(rtype.columns)} columns", f"{len(rtype.filters)} filters"]
+        if rtype.date_field:
+            parts.append(f"placed in time by {rtype.date_field}")
+        if self.set_name:
+            parts.append(f"set “{self.set_name}”")
+        self.query_one("#rb-title", Label).update(Text(clean(" · ".join(parts))))
+
+    # -- the condition editor -----------------------------------------------------------------
+
+    def _filter(self, name: Any) -> ReportFilter | None:
+        if self.rtype is None or not isinstance(name, str):
+            return None
+        return self.rtype.filter(name)
+
+    def _fill_fields(self) -> None:
+        assert self.rtype is not None
+        options = [(Text(f"{clean(f.name)} · {f.type}", no_wrap=True, overflow="ellipsis"), f.name) for f in self.rtype.filters]
+        field = self.query_one("#rb-field", Select)
+        field.set_options(options)
+        if options:
+            field.value = options[0][1]
+        self._fill_operators()
+
+    def operators_for(self, filt: ReportFilter) -> list[str]:
+        """The operators a filter takes: its own list (if the service gave one) within op-list for its type."""
+        by_type = [o.name for o in self.operators.for_type(filt.type)]
+        if filt.operators:
+            return [o for o in filt.operators if o in by_type] or list(filt.operators)
+        return by_type
+
+    def _fill_operators(self, keep: str | None = None) -> None:
+        filt = self._filter(self.query_one("#rb-field", Select).value)
+        op = self.query_one("#rb-op", Select)
+        if filt is None:
+            op.set_options([("—", "")])
+            return
+        names = self.operators_for(filt)
+        op.set_options([(Text(clean(f"{n} {OP_LABELS.get(n, '')}".strip())), n) for n in names])
+        current = keep if keep in names else (names[0] if names else None)
+        if current is not None:
+            op.value = current
+        self._value_hint()
+
+    def _value_hint(self, error: str = "") -> None:
+        hint = self.query_one("#rb-cond-hint", Hint)
+        value = self.query_one("#rb-value", Input)
+        if error:
+            hint.show("✗ " + error, error=True)
+            value.set_class(True, "-invalid")
+            return
+        value.set_class(False, "-invalid")
+        filt = self._filter(self.query_one("#rb-field", Select).value)
+        op = self.query_one("#rb-op", Select).value
+        if filt is None:
+            hint.show("")
+            return
+        kind = VALUE_HINTS.get(filt.type, "a value")
+        if op == "$in":
+            text = f"{filt.name} is {filt.type}: a list of {kind} values, comma-separated (quote a value holding a comma)"
+        else:
+            text = f"{filt.name} is {filt.type}: {kind}"
+            if op in ("$sw", "$ew", "$con"):
+                text += " (ignores case)"
+        if filt.column != filt.name:
+            text += f"; tests column {filt.column}"
+        value.placeholder = kind if op != "$in" else "A,B,C"
+        hint.show(text + " · enter adds it")
+
+    def pending(self) -> tuple[Condition | None, str]:
+        """The condition in the editor, checked: (condition, "") or (None, error); (None, "") when empty."""
+        raw = self.query_one("#rb-value", Input).value
+        if not raw.strip():
+            return None, ""
+        field = self.query_one("#rb-field", Select).value
+        op = self.query_one("#rb-op", Select).value
+        if not field or not op or not isinstance(field, str) or not isinstance(op, str):
+            return None, "choose a field and an operator"
+        value = raw.strip() if op == "$in" else _unquote(raw)
+        try:
+            return Condition(field, op, value).validate(self.rtype, self.operators), ""
+        except FilterError as exc:
+            return None, exc.message
+
+    @on(Select.Changed, "#rb-field")
+    def _field_changed(self, event: Select.Changed) -> None:
+        if self._filling:
+            return
+        keep = self.query_one("#rb-op", Select).value
+        self._fill_operators(keep if isinstance(keep, str) else None)
+        self._check_pending()
+
+    @on(Select.Changed, "#rb-op")
+    def _op_changed(self, event: Select.Changed) -> None:
+        if not self._filling:
+            self._check_pending()
+
+    @on(Input.Changed, "#rb-value")
+    def _value_changed(self, event: Input.Changed) -> None:
+        self._check_pending()
+
+    def _check_pending(self) -> None:
+        _, error = self.pending()
+        self._value_hint(error)
+        self.refresh_preview()
+
+    @on(Input.Submitted, "#rb-value")
+    def _value_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.add_pending()
+
+    @on(Button.Pressed, "#rb-add")
+    def _add_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.add_pending()
+
+    def add_pending(self) -> bool:
+        """Add the editor's condition to the list; False (error shown) when it is not valid."""
+        cond, error = self.pending()
+        if cond is None:
+            self._value_hint(error or "type a value first")
+            return False
+        for i, other in enumerate(self.conditions):
+            if other.field == cond.field and other.op == cond.op:
+                self.conditions[i] = cond  # the same test again replaces the old value
+                break
+        else:
+            self.conditions.append(cond)
+        self.query_one("#rb-value", Input).value = ""
+        self._show_conditions()
+        self._value_hint()
+        self.refresh_preview()
+        return True
+
+    def remove_condition(self, index: int) -> None:
+        if 0 <= index < len(self.conditions):
+            del self.conditions[index]
+            self._show_conditions()
+            self.refresh_preview()
+            table = self.query_one(ConditionsTable)
+            if self.conditions:
+                table.move_cursor(row=min(index, len(self.conditions) - 1))
+            else:
+                self.query_one("#rb-field", Select).focus()
+
+    def edit_condition(self, index: int) -> None:
+        """Take a condition back into the editor (it leaves the list until added again)."""
+        if not 0 <= index < len(self.conditions):
+            return
+        cond = self.conditions.pop(index)
+        self._filling = True
+        try:
+            field = self.query_one("#rb-field", Select)
+            if self._filter(cond.field) is not None:
+                field.value = cond.field
+            self._fill_operators(cond.op)
+        finally:
+            self._filling = False
+        value = self.query_one("#rb-value", Input)
+        value.value = condition_value(cond)
+        self._show_conditions()
+        self.refresh_preview()
+        value.focus()
+
+    def _show_conditions(self) -> None:
+        table = self.query_one(ConditionsTable)
+        table.clear(columns=True)
+        table.add_columns("Field", "Operator", "Value", "")
+        for cond in self.conditions:
+            problem = self._condition_problem(cond)
+            table.add_row(
+                Text(clean(cond.field), style="bold"),
+                Text(clean(f"{cond.op} {OP_LABELS.get(cond.op, '')}".strip())),
+                Text(clean(condition_value(cond))),
+                Text("✗ " + clean(problem), style="bold") if problem else Text(""),
+            )
+        table.display = bool(self.conditions)
+        self.query_one("#rb-none").display = not self.conditions
+        self.query_one("#rb-cond-title", Label).update(
+            f"Conditions: all must match ({len(self.conditions)})" if self.conditions else "Conditions: all must match"
+        )
+
+    def _condition_problem(self, cond: Condition) -> str:
+        try:
+            cond.validate(self.rtype, self.operators)
+        except FilterError as exc:
+            return exc.message
+        return ""
+
+    def action_new_condition(self) -> None:
+        self.query_one("#rb-field", Select).focus()
+
+    # -- window and paging ---------------------------------------------------------------------
+
+    def _today(self) -> datetime:
+        return datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=timezone.utc)
+
+    def _show_window(self) -> None:
+        past = self.query_one("#rb-window", Select).value == "past"
+        for wid in ("#rb-past", "#rb-past-label"):
+            self.query_one(wid).display = past
+        for wid in ("#rb-from", "#rb-from-label", "#rb-to", "#rb-to-label"):
+            self.query_one(wid).display = not past
+
+    @on(Select.Changed, "#rb-window")
+    def _window_changed(self, event: Select.Changed) -> None:
+        self._show_window()
+        if event.value == "range" and not self._filling:
+            start, end = self.query_one("#rb-from", Input), self.query_one("#rb-to", Input)
+            today = self._today().date()
+            if not start.value and not end.value:  # a sensible start: the last 7 days, today included
+                start.value = (today - timedelta(days=DEFAULT_PAST_DAYS - 1)).isoformat()
+                end.value = (today + timedelta(days=1)).isoformat()
+        self.refresh_preview()
+
+    @on(Input.Changed, "#rb-past, #rb-from, #rb-to, #rb-limit, #rb-max")
+    @on(Select.Changed, "#rb-mode")
+    def _global_changed(self, event: Any) -> None:
+        if not self._filling:
+            self.refresh_preview()
+
+    def max_records(self) -> int | None:
+        """The record limit; ValueError when it is not a positive whole number (empty = no limit)."""
+        text = self.query_one("#rb-max", Input).value.strip()
+        if not text:
+            return None
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError("stop after: a positive whole number of records, or empty for all")
+        return int(text)
+
+    def build(self, *, include_pending: bool = True, conditions_too: bool = True) -> tuple[FilterSet | None, dict[str, str]]:
+        """The checked filter set, or None and the errors by place ("conditions", "pending", global names)."""
+        errors: dict[str, str] = {}
+        conditions = list(self.conditions) if conditions_too else []
+        if include_pending and conditions_too:
+            cond, error = self.pending()
+            if error:
+                errors["pending"] = error
+            elif cond is not None:
+                conditions.append(cond)
+        window = self.query_one("#rb-window", Select).value
+        past = self.query_one("#rb-past", Input).value.strip()
+        start = self.query_one("#rb-from", Input).value.strip()
+        end = self.query_one("#rb-to", Input).value.strip()
+        limit = self.query_one("#rb-limit", Input).value.strip()
+        mode = self.query_one("#rb-mode", Select).value
+        fs: FilterSet | None = None
+        try:
+            if window == "past":
+                if not past:
+                    raise FilterError(f"pastDays: give a number of days from 1 to {MAX_PAST_DAYS}", "pastDays")
+                kwargs: dict[str, Any] = {"past_days": past}
+            else:
+                if not start and not end:
+                    raise FilterError("dateFrom: give a first day (and a day after the last, up to 30 days later)", "dateFrom")
+                kwargs = {"date_from": start or None, "date_to": end or None}
+            if not limit:
+                raise FilterError(f"limitRecords: give a page size from 1 to {MAX_LIMIT_RECORDS}", "limitRecords")
+            fs = FilterSet(tuple(conditions), limit_records=limit, mode=str(mode), name=self.set_name, group=self.group, **kwargs)  # type: ignore[arg-type]
+        except FilterError as exc:
+            errors[exc.field or "pastDays"] = exc.message
+        try:
+            self.max_records()
+        except ValueError as exc:
+            errors["max"] = str(exc)
+        if fs is not None and self.rtype is not None:
+            try:
+                fs = fs.validate(self.rtype, self.operators)
+            except FilterError as exc:
+                errors["conditions"] = exc.message
+                fs = None
+        if self.rtype is None:
+            errors.setdefault("model", self.problem or "the data model is still loading")
+        return (None if errors else fs), errors
+
+    def _window_warning(self, fs: FilterSet) -> str:
+        today = self._today().date()
+        first, end = fs.window(today)
+        oldest = today - timedelta(days=MAX_RANGE_DAYS)
+        notes = []
+        if fs.date_from is not None and first < oldest:
+            notes.append(f"records older than {MAX_RANGE_DAYS} days ({oldest}) are not kept: expect none before it")
+        if fs.date_to is not None and fs.date_to <= today and fs.date_from is not None:
+            notes.append("dateTo is excluded: set it to tomorrow to include today")
+        return "; ".join(notes)
+
+    def refresh_preview(self) -> None:
+        fs, errors = self.build()
+        hint = self.query_one("#rb-global-hint", Hint)
+        for name, wid in GLOBAL_INPUTS.items():
+            self.query_one(wid).set_class(name in errors, "-invalid")
+        self.query_one("#rb-max").set_class("max" in errors, "-invalid")
+        global_errors = [msg for key, msg in errors.items() if key in GLOBAL_INPUTS or key == "max"]
+        if global_errors:
+            hint.show("✗ " + "; ".join(global_errors), error=True)
+        else:
+            window = fs if fs is not None else self.build(conditions_too=False)[0]
+            if window is not None:
+                warning = self._window_warning(window)
+                hint.show(("⚠ " + warning) if warning else self._window_text(window))
+            else:
+                hint.show("")
+        if "conditions" in errors:
+            self.query_one("#rb-cond-hint", Hint).show("✗ " + errors["conditions"], error=True)
+        preview = self.query_one("#rb-preview", Static)
+        if fs is None:
+            body = Text()
+            for key, msg in errors.items():
+                where = "the condition being edited" if key == "pending" else key
+                if key == "model":
+                    body.append(clean(msg) + "\n", style="italic")
+                else:
+                    body.append(f"✗ {where}: ", style="bold")
+                    body.append(clean(msg) + "\n")
+            body.append("Nothing is sent until these are fixed.", style="italic")
+            preview.update(body)
+            return
+        url, post = self.preview_texts(fs)
+        body = Text()
+        body.append("GET  ", style="bold")
+        body.append(clean(url) + "\n")
+        query = fs.query_json()
+        if query:
+            body.append("     query = ", style="dim")
+            body.append(clean(json.dumps(query, ensure_ascii=False, separators=(",", ":"))) + "\n", style="dim")
+        body.append("POST ", style="bold")
+        body.append(clean(url.split("?")[0]) + "\n")
+        body.append("     body = ", style="dim")
+        body.append(clean(post))
+        pending, _ = self.pending()
+        if pending is not None:
+            body.append("\n(includes the condition being edited: enter adds it to the list)", style="italic")
+        preview.update(body)
+
+    def _window_text(self, fs: FilterSet) -> str:
+        first, end = fs.window(self._today().date())
+        if fs.past_days is not None:
+            span = f"the last {fs.past_days} day{'s' if fs.past_days != 1 else ''} (rolling, up to now)"
+        else:
+            last = end - timedelta(days=1)
+            days = (end - first).days
+            span = f"{first} to {last}, {days} day{'s' if days != 1 else ''} (dateTo {end} excluded)"
+        limit = self.max_records()
+        stop = f"stop after {limit:,} records" if limit else "no record limit"
+        return f"{span} · pages of {fs.limit_records:,} · {fs.mode} · {stop}"
+
+    def preview_texts(self, fs: FilterSet) -> tuple[str, str]:
+        base = self.ctx.session.base(Service.DATA)
+        return request_preview(base, self.service._path(self.group), fs)
+
+    # -- saved sets ------------------------------------------------------------------------------
+
+    def apply_set(self, fs: FilterSet) -> None:
+        """Show a saved (or given) filter set in the builder."""
+        self._filling = True
+        try:
+            self.conditions = list(fs.conditions)
+            window = self.query_one("#rb-window", Select)
+            if fs.date_from or fs.date_to:
+                window.value = "range"
+                self.query_one("#rb-from", Input).value = fs.date_from.isoformat() if fs.date_from else ""
+                self.query_one("#rb-to", Input).value = fs.date_to.isoformat() if fs.date_to else ""
+            else:
+                window.value = "past"
+                self.query_one("#rb-past", Input).value = str(fs.past_days or 1)
+            self.query_one("#rb-limit", Input).value = str(fs.limit_records)
+            self.query_one("#rb-mode", Select).value = fs.mode
+            self.set_name = fs.name
+        finally:
+            self._filling = False
+        self._show_window()
+        self._show_conditions()
+        if self.rtype is not None:
+            self._title()
+        self.refresh_preview()
+
+    @work(group="report-sets", exit_on_error=False)
+    async def action_save(self) -> None:
+        fs, errors = self.build()
+        if fs is None:
+            self.app.notify("Fix the marked fields before saving", severity="warning", markup=False)
+            return
+        if self.pending()[0] is not None:
+            self.add_pending()
+
+        def build(values: dict[str, Any]) -> str:
+            return check_name(values["name"])
+
+        async def send(name: str) -> str:
+            return name
+
+        form = FormScreen(f"Save the {self.group} filter set", [
+            FieldSpec("name", "Name", value=self.set_name or "", placeholder="e.g. acme last week",
+                      hint=f"saved for profile {self.ctx.profile_name}: {fs.describe()}"),
+        ], build, send, submit_label="Save")
+        name = await self.app.push_screen_wait(form)
+        if not name:
+            return
+        store = self.store
+        try:
+            try:
+                saved = store.save(self.ctx.profile_name, fs, name=name, group=self.group)
+            except FilterSetExists as exists:
+                ok = await self.app.push_screen_wait(ConfirmScreen(
+                    f"Replace the saved filter set “{name}”?",
+                    f"It holds: {exists.existing.describe()}\nIt will hold: {fs.describe()}", "Replace"))
+                if not ok:
+                    self.say(f"Kept the saved set “{name}” as it was")
+                    return
+                saved = store.save(self.ctx.profile_name, fs, name=name, group=self.group, overwrite=True)
+        except (FilterSetFileError, ValueError) as exc:
+            self.report_error(exc, doing="saving the filter set")
+            return
+        self.set_name = saved.name
+        self._title()
+        self.say(f"Saved filter set “{saved.name}” for {self.group} ({self.ctx.profile_name})")
+
+    def action_load(self) -> None:
+        try:
+            sets = self.store.list(self.ctx.profile_name, self.group)
+        except FilterSetFileError as exc:
+            self.report_error(exc, doing="reading saved filter sets")
+            return
+        problems = list(self.store.problems)
+
+        def done(fs: FilterSet | None) -> None:
+            if fs is not None:
+                self.apply_set(fs)
+                self.say(f"Loaded filter set “{fs.name}”")
+
+        self.app.push_screen(SavedSetsScreen(self.group, self.ctx.profile_name, sets, problems), done)
+
+    # -- run ------------------------------------------------------------------------------------
+
+    def action_reload(self) -> None:
+        self.action_run()
+
+    def action_run(self) -> None:
+        if self.rtype is None:
+            self.app.notify(self.problem or "The data model is still loading", severity="warning", markup=False)
+            return
+        fs, errors = self.build()
+        if fs is None:
+            self.refresh_preview()
+            if "pending" in errors:
+                self._value_hint(errors["pending"])
+            self.app.notify("Nothing was sent: fix the marked fields first", severity="warning", markup=False)
+            return
+        if self.pending()[0] is not None:
+            self.add_pending()
+        from flextui.ui.screens.reports_results import ReportResultsScreen
+
+        request = RunRequest(self.group, self.rtype, fs, self.max_records(), self.set_name)
+        self.app.push_screen(ReportResultsScreen(request))
+
+    def action_copy_url(self) -> None:
+        fs, _ = self.build()
+        if fs is None:
+            self.app.notify("Fix the marked fields first", severity="warning", markup=False)
+            return
+        url, _ = self.preview_texts(fs)
+        self.app.copy_text(url, "request URL")  # type: ignore[attr-defined]
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"rb-run": self.action_run, "rb-save": self.action_save, "rb-load": self.action_load, "rb-copy": self.action_copy_url}
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            event.stop()
+            action()
+
+
+class SavedSetsScreen(ModalScreen[FilterSet | None]):
+    """The filter sets saved for a group on this profile: enter loads one, d deletes one."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Close", id="report_sets.close"),
+        Binding("d,delete", "delete", "Delete set", id="report_sets.delete"),
+    ]
+
+    DEFAULT_CSS = """
+    SavedSetsScreen { align: center middle; }
+    SavedSetsScreen > Vertical { width: 100; max-width: 98%; height: auto; max-height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
+    SavedSetsScreen #sets-title { text-style: bold; padding: 0 1; margin-bottom: 1; }
+    SavedSetsScreen DataTable { height: auto; max-height: 20; }
+    SavedSetsScreen .muted { padding: 0 1; }
+    """
+
+    def __init__(self, group: str, profile: str, sets: list[FilterSet], problems: list[str]) -> None:
+        super().__init__()
+        self.group = group
+        self.profile = profile
+        self.sets = sets
+        self.problems = problems
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text(clean(f"Saved {self.group} filter sets ({self.profile})")), id="sets-title")
+            table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="sets-table")
+            yield table
+            yield Label("", id="sets-empty", classes="muted")
+            note = "enter load · d delete · escape close"
+            if self.problems:
+                note = "Unreadable entries skipped: " + clean("; ".join(self.problems)) + "\n" + note
+            yield Label(Text(note), classes="muted", id="sets-note")
+
+    def on_mount(self) -> None:
+        self._fill()
+
+    def _fill(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_columns("Name", "Filters")
+        for fs in self.sets:
+            table.add_row(Text(clean(fs.name or ""), style="bold"), Text(clean(fs.describe())))
+        table.display = bool(self.sets)
+        self.query_one("#sets-empty", Label).update(
+            "" if self.sets else f"No saved sets for {self.group} on this profile yet: ctrl+s in the builder saves one."
+        )
+        table.focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.dismiss(self.sets[event.cursor_row])
+
+    def action_delete(self) -> None:
+        table = self.query_one(DataTable)
+        if not self.sets:
+            return
+        fs = self.sets[table.cursor_row]
+
+        def confirmed(ok: bool | None) -> None:
+            if not ok:
+                return
+            try:
+                FilterSetStore().delete(self.profile, self.group, fs.name or "")
+            except FilterSetFileError as exc:
+                self.app.notify(str(exc), severity="error", markup=False)
+                return
+            self.sets = [s for s in self.sets if s.name != fs.name]
+            self._fill()
+            self.app.notify(f"Deleted filter set “{fs.name}”", markup=False)
+
+        self.app.push_screen(ConfirmScreen(f"Delete the saved filter set “{fs.name}”?", fs.describe()), confirmed)
+
+
+__all__ = ["ReportBuilderScreen", "RunRequest", "SavedSetsScreen", "condition_value", "request_preview"]

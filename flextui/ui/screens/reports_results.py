@@ -1,0 +1,628 @@
+"""A report's results: rows stream into a DataGrid page by page, with tools and export.
+
+The first page shows as soon as it arrives; the rest follow in order while
+several pages are fetched at once (`ReportPager`). The count line is honest
+("12,500 of 100,000 loaded", "stopped", "failed on page 6") and a progress
+bar runs while pages load. Stopping (x, or the button) keeps what is loaded
+browsable, and `+` loads the rest from where it stopped (also after an error
+or the record limit). Everything works on the current view: `/` filters, `[`
+and `]` sort, columns can be hidden and reordered (C, -, <, >), F shows the
+frequency table of the cursor column, I the column statistics, g records per
+day, enter a row's every field, c/y copy the cell/row, e exports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import operator
+import time
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Button, Label, ProgressBar
+from textual.worker import Worker, get_current_worker
+
+from flextui.api.errors import ApiError
+from flextui.api.reports import ReportsService
+from flextui.textutil import clean
+from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.reports_builder import RunRequest
+from flextui.ui.screens.reports_export import ExportCancelled, ExportRequest, ExportScreen, ViewSnapshot, shown_path, write_snapshot
+from flextui.ui.screens.reports_tools import (
+    ChartScreen,
+    ColumnChooserScreen,
+    FrequencyScreen,
+    RowDetailScreen,
+    StatsScreen,
+    date_columns,
+    plain,
+    readable,
+)
+from flextui.ui.widgets.commandbar import FilterBar
+from flextui.ui.widgets.dialogs import ConfirmScreen, ValueScreen
+from flextui.ui.widgets.grid import DataGrid
+from flextui.ui.widgets.gridmodel import Column
+
+GRID_TYPES = {"integer": "int", "number": "float", "boolean": "bool"}
+CONCURRENCY = 6
+PROGRESS_EVERY = 0.1  # seconds between count/progress updates while pages stream in
+
+
+class RowPacker:
+    """Page dicts → tuples in column order, sharing repeated strings.
+
+    A 100,000-record report holds ~2 million values, most of them repeats
+    (status, product names, account names); JSON decoding makes each one a new
+    string. Sharing them per column keeps memory near what the distinct values
+    need. Columns that turn out mostly unique (ids, timestamps) stop being
+    pooled after the first pages, so the pools never grow with the report.
+    `itemgetter` and `zip` do the reshaping in C: a few ms per 2,500-record page.
+    """
+
+    MIN_SEEN = 20_000
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = list(names)
+        self.pools: list[dict[str, str] | None] = [{} for _ in self.names]
+        self.seen = 0
+        self._getter = operator.itemgetter(*self.names) if len(self.names) > 1 else None
+
+    def pack(self, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        if not rows:
+            return []
+        self.seen += len(rows)
+        names = self.names
+        try:  # every record has every column (the usual case): one C-level pass
+            tuples = list(map(self._getter, rows)) if len(names) > 1 else [(row[names[0]],) for row in rows]
+        except KeyError:
+            tuples = [tuple(row.get(n) for n in names) for row in rows]
+        if not any(pool is not None for pool in self.pools):
+            return tuples
+        columns: list[Any] = list(zip(*tuples))
+        for i, pool in enumerate(self.pools):
+            if pool is None:
+                continue
+            keep = pool.setdefault
+            columns[i] = [keep(v, v) if v.__class__ is str else v for v in columns[i]]
+            if self.seen >= self.MIN_SEEN and len(pool) * 2 > self.seen:
+                self.pools[i] = None  # mostly unique: pooling would only cost
+        return list(zip(*columns))
+
+
+def grid_columns(names: list[str], rtype: Any) -> list[Column]:
+    """Grid columns for the report's columns: numbers typed (right-aligned, numeric sort), the rest text."""
+    out = []
+    for name in names:
+        model_col = rtype.column(name) if rtype is not None else None
+        ctype = GRID_TYPES.get(model_col.type, "str") if model_col is not None else "auto"
+        out.append(Column(name, ctype))  # type: ignore[arg-type]
+    return out
+
+
+class ReportResultsScreen(AreaScreen):
+    """Stream a report into a grid; explore, analyse and export what is shown."""
+
+    KIND = "reports"
+    ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"export": "export", "rerun": "run", "resume": "run"}
+
+    BINDINGS = [
+        Binding("x", "stop", "Stop loading", id="report_results.stop"),
+        Binding("plus", "resume", "Load the rest", id="report_results.resume"),
+        Binding("F,shift+f", "frequency", "Frequency", id="report_results.frequency"),
+        Binding("I,shift+i", "stats", "Stats", id="report_results.stats"),
+        Binding("g", "chart", "Per day", id="report_results.chart"),
+        Binding("e", "export", "Export", id="report_results.export"),
+        Binding("C,shift+c", "columns", "Columns", id="report_results.columns"),
+        Binding("minus", "hide_column", "Hide column", show=False, id="report_results.hide"),
+        Binding("less_than_sign", "move_column(-1)", "Move column left", show=False, id="report_results.left"),
+        Binding("greater_than_sign", "move_column(1)", "Move column right", show=False, id="report_results.right"),
+        Binding("c", "copy_cell", "Copy cell", show=False, id="report_results.copy_cell"),
+        Binding("y", "copy_row", "Copy row", show=False, id="report_results.copy_row"),
+        Binding("v", "view_cell", "View cell", show=False, id="report_results.view_cell"),
+        Binding("f", "filters", "Edit filters", id="report_results.filters"),
+        Binding("ctrl+r", "rerun", "Run again", show=False, id="report_results.rerun"),
+    ]
+
+    DEFAULT_CSS = """
+    ReportResultsScreen #rr-query { height: 1; padding: 0 1; color: $text-muted; }
+    ReportResultsScreen #rr-count { height: 1; width: 100%; padding: 0 1; }
+    ReportResultsScreen .rr-progress { height: 1; padding: 0 1; }
+    ReportResultsScreen .rr-progress ProgressBar { width: 44; margin-right: 1; }
+    ReportResultsScreen .rr-progress Label { width: 1fr; color: $text-muted; }
+    ReportResultsScreen .rr-progress Button { min-width: 8; width: auto; }
+    ReportResultsScreen DataGrid { height: 1fr; }
+    """
+
+    def __init__(self, request: RunRequest) -> None:
+        super().__init__()
+        self.request = request
+        self.group = request.group
+        self.rtype = request.rtype
+        self.filters = request.filters
+        self.max_records = request.max_records
+        self.loaded = 0
+        self.total: int | None = None
+        self.total_pages: int | None = None
+        self.pages = 0
+        self.state = "loading"  # loading | done | stopped | failed | limited
+        self.failure = ""
+        self.resume_at = (1, 0)  # (page number, rows of it already loaded)
+        self.load_limit: int | None = request.max_records
+        self.started = 0.0
+        self.elapsed = 0.0
+        self._loader: Worker[Any] | None = None
+        self._exporter: Worker[Any] | None = None
+        self._export_written = 0
+        self._export_total = 0
+        self._export_request: ExportRequest | None = None
+        self.packer = RowPacker(request.rtype.column_names)
+        self._keys_state: tuple[str, bool] | None = None
+        self._load_id = 0
+        self._progress_shown = 0.0
+        self._progress_timer: Any = None
+
+    @property
+    def area_title(self) -> str:
+        return f"Data reports › {self.group} › results"
+
+    @property
+    def service(self) -> ReportsService:
+        return ReportsService(self.ctx.session)
+
+    @property
+    def grid(self) -> DataGrid:
+        return self.query_one("#rr-grid", DataGrid)
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def compose_body(self) -> ComposeResult:
+        query = f"{self.group} · {self.filters.describe()}"
+        if self.request.set_name:
+            query += f" · set “{self.request.set_name}”"
+        yield Label(Text(clean(query)), id="rr-query")
+        yield Label("", id="rr-count")
+        with Horizontal(classes="rr-progress", id="rr-progress"):
+            yield ProgressBar(total=None, show_eta=False, id="rr-bar")
+            yield Label("", id="rr-rate")
+            yield Button("Stop", id="rr-stop", compact=True, variant="warning")
+        yield DataGrid(zebra_stripes=True, fixed_columns=1, id="rr-grid")
+        with Horizontal(classes="rr-progress", id="rr-export"):
+            yield ProgressBar(total=None, show_eta=False, id="rr-export-bar")
+            yield Label("", id="rr-export-label")
+            yield Button("Cancel export", id="rr-export-cancel", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#rr-export").display = False
+        self.grid.set_columns(grid_columns(self.rtype.column_names, self.rtype))
+        self.grid.focus()
+        self.start_loading()
+
+    # -- loading ----------------------------------------------------------------------------------
+
+    def start_loading(self, *, resume: bool = False, force: bool = False) -> None:
+        if self._loader is not None and self._loader.is_running:
+            return
+        if not resume:
+            self.grid.clear()
+            self.packer = RowPacker([c.name for c in self.grid.model.columns])
+            self.loaded = 0
+            self.pages = 0
+            self.total = None
+            self.total_pages = None
+            self.resume_at = (1, 0)
+            self.load_limit = self.max_records
+        self.state = "loading"
+        self.failure = ""
+        self.status.error = ""
+        self._load_id += 1
+        self._loader = self.run_worker(self._load(force, self._load_id), group="report-load", exclusive=True, exit_on_error=False,
+                                       description=f"loading the {self.group} report")
+        self._show_progress()
+
+    async def _load(self, force: bool, load_id: int) -> None:
+        start_page, skip = self.resume_at
+        room = None if self.load_limit is None else max(0, self.load_limit - self.loaded)
+        if room == 0:
+            self.state = "limited"
+            self._show_progress()
+            return
+        pager = self.service.pager(self.group, self.filters, start_page=start_page, force=force, concurrency=CONCURRENCY,
+                                   max_records=None if room is None else room + skip)
+        self.started = time.perf_counter()
+        loaded_before = self.loaded
+        page_size = self.filters.limit_records
+        try:
+            async with pager:
+                async for page in pager:
+                    rows = page.rows[skip:] if skip else page.rows
+                    skip = 0
+                    if self.loaded == 0 and rows:
+                        self._add_unknown_columns(rows)
+                    if rows:
+                        self.grid.append_rows(self.packer.pack(rows))
+                    self.loaded += len(rows)
+                    self.pages += 1
+                    if pager.total_records is not None:
+                        self.total = pager.total_records
+                    self.total_pages = pager.total_pages
+                    full = len(page.rows) >= page_size or (self.total_pages is not None and page.number >= self.total_pages)
+                    self.resume_at = (page.number + 1, 0) if full else (page.number, len(page.rows))
+                    self.elapsed = time.perf_counter() - self.started
+                    self._progress_soon()
+                    await asyncio.sleep(0)  # pages fetched ahead come in bursts: let keys and paints in between
+            self.elapsed = time.perf_counter() - self.started
+            reached = self.load_limit is not None and self.loaded >= self.load_limit
+            complete = self.total is not None and self.loaded >= self.total
+            if reached and not complete:  # (without a total, BATCH mode, more may follow)
+                self.state = "limited"
+            elif complete or self.total is None:
+                self.state = "done"
+            else:  # the pages ended short of the count the server gave
+                self.state = "stopped"
+            if self.total is None and self.state == "done":
+                self.total = self.loaded
+            self.show_age(pager.oldest_age)
+            got = self.loaded - loaded_before
+            took = f"{self.elapsed:.1f} s" if self.elapsed >= 0.1 else "under 0.1 s"
+            self.app.notify(f"Loaded {got:,} {self.group} record{'s' if got != 1 else ''} in {took}", markup=False)
+        except ApiError as exc:
+            self.state = "failed"
+            self.failure = f"page {self.resume_at[0]}: {exc}"
+            self.report_error(exc, doing=f"loading {self.group} page {self.resume_at[0]}")
+        except Exception as exc:  # never lose what is loaded to a surprise
+            self.state = "failed"
+            self.failure = f"page {self.resume_at[0]}: {type(exc).__name__}: {exc}"
+            self.report_error(exc, doing=f"loading {self.group} page {self.resume_at[0]}")
+        finally:
+            current = load_id == self._load_id  # a cancelled run must not touch its successor's state
+            if current and self.state == "loading":  # cancelled
+                self.state = "stopped"
+            if current and self.is_attached:
+                self._show_progress()
+
+    def _add_unknown_columns(self, rows: list[dict[str, Any]]) -> None:
+        """Columns the data model did not list but the records carry (kept, after the known ones)."""
+        known = list(self.rtype.column_names)
+        seen = set(known)
+        extra = [k for row in rows[:50] for k in row if k not in seen and not seen.add(k)]  # type: ignore[func-returns-value]
+        if extra:
+            self.grid.set_columns(grid_columns(known + extra, self.rtype))
+            self.packer = RowPacker(known + extra)
+
+    # -- what is shown ----------------------------------------------------------------------------------
+
+    def count_text(self) -> str:
+        """The honest count line: loaded of total, state, view and cursor."""
+        loaded, total = self.loaded, self.total
+        if self.state == "loading" and not self.pages:
+            return "asking for the first page…"
+        if total is None:
+            main = f"{loaded:,} loaded" + (" · total unknown (BATCH mode)" if self.filters.mode == "BATCH" else "")
+        elif total == 0:
+            main = "no records match: f edits the filters"
+        elif loaded >= total:
+            main = f"all {total:,} loaded"
+        else:
+            main = f"{loaded:,} of {total:,} loaded"
+        parts = [main]
+        if self.state == "loading":
+            pages = f"page {self.pages}" + (f" of {self.total_pages}" if self.total_pages else "")
+            parts.append(pages)
+        elif self.state == "stopped":
+            parts.append("stopped: + loads the rest")
+        elif self.state == "failed":
+            parts.append("failed: + retries")
+        elif self.state == "limited":
+            parts.append(f"limit of {self.load_limit:,} reached: + loads the rest")
+        grid = self.grid
+        model = grid.model
+        if model.filter_text:
+            parts.append(f"showing {model.row_count:,} (filter)")
+        sort = model.sort_column
+        if sort is not None:
+            parts.append(f"by {sort.title} {'▼' if model.sort_descending else '▲'}")
+        hidden = len(model.columns) - len(model.visible_columns)
+        if hidden:
+            parts.append(f"{hidden} column{'s' if hidden != 1 else ''} hidden")
+        if grid.row_count:
+            parts.append(f"row {grid.cursor_row + 1:,}")
+        return " · ".join(parts)
+
+    def _progress_soon(self) -> None:
+        """Show the progress now, or once PROGRESS_EVERY has passed since the last time (labels relayout)."""
+        now = time.monotonic()
+        if now - self._progress_shown >= PROGRESS_EVERY:
+            self._progress_shown = now
+            self._show_progress()
+        elif self._progress_timer is None:
+            self._progress_timer = self.set_timer(PROGRESS_EVERY - (now - self._progress_shown), self._progress_due)
+
+    def _progress_due(self) -> None:
+        self._progress_timer = None
+        self._progress_shown = time.monotonic()
+        self._show_progress()
+
+    def _show_count(self) -> None:
+        # a fixed one-line box: no relayout for each cursor move (that cost ~13 ms a key)
+        self.query_one("#rr-count", Label).update(Text(clean(self.count_text())), layout=False)
+
+    def _show_progress(self) -> None:
+        loading = self.state == "loading"
+        self.query_one("#rr-progress").display = loading
+        if loading:
+            bar = self.query_one("#rr-bar", ProgressBar)
+            goal = self.total
+            if goal is not None and self.load_limit is not None:
+                goal = min(goal, self.load_limit)
+            bar.update(total=goal, progress=self.loaded)
+            rate = ""
+            if self.elapsed > 0.2 and self.loaded:
+                rate = f"{self.loaded / self.elapsed:,.0f} records/s"
+            self.query_one("#rr-rate", Label).update(Text(f"loading… {rate}".strip() + " · x stops"), layout=False)
+        self._show_count()
+        keys_state = (self.state, self.grid.row_count > 0)
+        if keys_state != self._keys_state:  # the footer is rebuilt only when what the keys can do changes
+            self._keys_state = keys_state
+            self.refresh_bindings()
+
+    # -- grid events --------------------------------------------------------------------------------------
+
+    @on(DataGrid.CursorMoved, "#rr-grid")
+    @on(DataGrid.SortChanged, "#rr-grid")
+    @on(DataGrid.FilterChanged, "#rr-grid")
+    @on(DataGrid.ColumnsChanged, "#rr-grid")
+    def _grid_changed(self, event: Any) -> None:
+        self._show_count()
+
+    @on(DataGrid.RowSelected, "#rr-grid")
+    def _row_selected(self, event: DataGrid.RowSelected) -> None:
+        event.stop()
+        col = self.grid.current_column()
+        title = f"{self.group} record {event.row_index + 1:,} of {self.grid.row_count:,}"
+        self.app.push_screen(RowDetailScreen(event.row, self.grid.model, title, col.name if col else None))
+
+    def apply_filter(self, text: str) -> None:
+        self.grid.set_filter(text)
+        self._show_count()
+
+    # -- actions ---------------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        allowed = super().check_action(action, parameters)
+        if not allowed:
+            return allowed
+        if action == "stop":
+            return self.state == "loading"
+        if action == "resume":
+            return self.state in ("stopped", "failed", "limited")
+        if action in ("frequency", "stats", "chart", "copy_cell", "copy_row", "view_cell", "export", "hide_column", "move_column"):
+            try:
+                return True if self.grid.row_count else None
+            except Exception:
+                return None
+        return True
+
+    def action_stop(self) -> None:
+        if self._loader is not None and self._loader.is_running:
+            self._loader.cancel()
+            self.state = "stopped"
+            self._show_progress()
+            self.say(f"Stopped: {self.loaded:,} {self.group} records loaded; + loads the rest")
+
+    def action_resume(self) -> None:
+        if self.state == "limited":
+            self.load_limit = None  # asked for explicitly: the rest, whatever it is
+        self.start_loading(resume=True)
+
+    def action_rerun(self) -> None:
+        if self._loader is not None and self._loader.is_running:
+            self._loader.cancel()
+        self._loader = None
+        self.call_later(lambda: self.start_loading(force=True))
+
+    def action_filters(self) -> None:
+        self.app.pop_screen()
+
+    def _loading_note(self) -> bool:
+        return self.state == "loading"
+
+    def action_frequency(self) -> None:
+        col = self.grid.current_column()
+        if col is None or not self.grid.row_count:
+            return
+
+        def chosen(term: str | None) -> None:
+            if term:
+                self.add_filter_term(term)
+
+        self.app.push_screen(FrequencyScreen(self.grid.model, col.name, loading=self._loading_note()), chosen)
+
+    def add_filter_term(self, term: str) -> None:
+        """AND a term to the results filter, shown in the `/` bar."""
+        current = self.grid.model.filter_text.strip()
+        text = f"{current} {term}".strip() if current else term
+        bar = self.query_one(FilterBar)
+        bar.add_class("-open")
+        bar.value = text  # posts FilterChanged → apply_filter
+        self.apply_filter(text)
+        self.grid.focus()
+
+    def action_stats(self) -> None:
+        if not self.grid.row_count:
+            return
+        col = self.grid.current_column()
+        self.app.push_screen(StatsScreen(self.grid.model, col.name if col else None, self.rtype, loading=self._loading_note()))
+
+    def action_chart(self) -> None:
+        model = self.grid.model
+        columns = date_columns(self.rtype, model)
+        col = self.grid.current_column()
+        start = col.name if col is not None and col.name in columns else (columns[0] if columns else None)
+        self.app.push_screen(ChartScreen(model, columns, start, loading=self._loading_note()))
+
+    def action_columns(self) -> None:
+        self.app.push_screen(ColumnChooserScreen(self.grid))
+
+    def action_hide_column(self) -> None:
+        col = self.grid.current_column()
+        if col is None:
+            return
+        if len(self.grid.model.visible_columns) == 1:
+            self.app.notify("At least one column stays shown", severity="warning", markup=False)
+            return
+        self.grid.hide_column(col.name)
+        self.say(f"Hid {col.title}: C shows it again")
+
+    def action_move_column(self, step: int) -> None:
+        grid = self.grid
+        col = grid.current_column()
+        if col is None:
+            return
+        visible = grid.model.visible_columns
+        at = next(i for i, c in enumerate(visible) if c.index == col.index)
+        target = at + step
+        if not 0 <= target < len(visible):
+            return
+        grid.move_column(col.name, grid.model.order.index(visible[target].index))
+        grid.move_cursor(column=target)
+
+    def action_copy_cell(self) -> None:
+        col = self.grid.current_column()
+        if col is None or not self.grid.row_count:
+            return
+        self.app.copy_text(plain(self.grid.current_cell()), f"{col.title} value")  # type: ignore[attr-defined]
+
+    def action_copy_row(self) -> None:
+        model = self.grid.model
+        if not model.row_count:
+            return
+        row = model.row(self.grid.cursor_row)
+        record = {c.name: row[c.index] for c in model.visible_columns}
+        self.app.copy_text(json.dumps(record, ensure_ascii=False, default=str), "row as JSON")  # type: ignore[attr-defined]
+
+    def action_view_cell(self) -> None:
+        col = self.grid.current_column()
+        if col is None or not self.grid.row_count:
+            return
+        self.app.push_screen(ValueScreen(f"{col.title} of row {self.grid.cursor_row + 1:,}", readable(self.grid.current_cell())))
+
+    # -- export -----------------------------------------------------------------------------------------------
+
+    def action_export(self) -> None:
+        model = self.grid.model
+        if not model.row_count:
+            return
+        if self._exporter is not None and self._exporter.is_running:
+            self.app.notify("An export is running: wait for it or cancel it", severity="warning", markup=False)
+            return
+        note = "still loading: the rows loaded so far" if self.state == "loading" else ""
+        if self.state in ("stopped", "failed", "limited") and self.total and self.loaded < self.total:
+            note = f"only the {self.loaded:,} loaded of {self.total:,}"
+        screen = ExportScreen(self.group, model.row_count, len(model.visible_columns), self.ctx.now_ms(), note=note)
+        self.app.push_screen(screen, self._export_chosen)
+
+    def _export_chosen(self, request: ExportRequest | None) -> None:
+        if request is None:
+            return
+        if request.path.exists():
+            def confirmed(ok: bool | None) -> None:
+                if ok:
+                    self.start_export(request)
+
+            self.app.push_screen(ConfirmScreen(f"Replace {shown_path(request.path)}?",
+                                               f"The file exists ({request.path.stat().st_size:,} bytes). It is replaced "
+                                               "only once the export has finished.", "Replace"), confirmed)
+            return
+        self.start_export(request)
+
+    def start_export(self, request: ExportRequest) -> None:
+        snapshot = ViewSnapshot.of(self.grid.model)
+        self._export_request = request
+        self._export_total = len(snapshot)
+        self._export_written = 0
+        self.query_one("#rr-export").display = True
+        self.query_one("#rr-export-bar", ProgressBar).update(total=max(1, len(snapshot)), progress=0)
+        self._export_label()
+
+        app = self.app
+
+        def finished(count: int | None, error: BaseException | None) -> None:
+            self._export_finished(request, count, error)
+
+        def job() -> int:
+            worker = get_current_worker()
+
+            def progress(count: int) -> None:
+                self._export_written = count
+
+            count: int | None = None
+            error: BaseException | None = None
+            try:
+                count = write_snapshot(snapshot, request.path, request.format, progress=progress, cancelled=lambda: worker.is_cancelled)
+            except ExportCancelled:
+                pass
+            except Exception as exc:  # reported on screen, never fatal
+                error = exc
+            try:
+                app.call_from_thread(finished, count, error)
+            except RuntimeError:  # the app is closing
+                pass
+            return count or 0
+
+        # The app runs it, so leaving the results (escape to edit the filters) does not lose the export.
+        self._exporter = app.run_worker(job, thread=True, group="report-export", exit_on_error=False,
+                                        name="report-export", description=f"exporting to {request.path}")
+        self._export_timer = self.set_interval(0.1, self._export_tick)
+
+    def _export_label(self) -> None:
+        request = self._export_request
+        if request is None:
+            return
+        self.query_one("#rr-export-label", Label).update(Text(clean(
+            f"exporting {self._export_written:,} of {self._export_total:,} rows to {shown_path(request.path)} ({request.format})")), layout=False)
+
+    def _export_tick(self) -> None:
+        self.query_one("#rr-export-bar", ProgressBar).update(progress=self._export_written)
+        self._export_label()
+
+    def _export_finished(self, request: ExportRequest, count: int | None, error: BaseException | None) -> None:
+        """Report the end of an export: here when the results are still shown, else as a toast."""
+        where = shown_path(request.path)
+        here = self.is_attached and self.is_mounted
+        if here:
+            timer = getattr(self, "_export_timer", None)
+            if timer is not None:
+                timer.stop()
+            self.query_one("#rr-export").display = False
+        if error is not None:
+            text = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            if here:
+                self.report_error(ApiError(f"{where}: {text}"), doing="exporting")
+            else:
+                self.app.notify(f"Export to {where} failed: {text}", severity="error", markup=False, timeout=8)
+            return
+        message = (f"Exported {count:,} rows to {where} ({request.format.upper()})" if count is not None
+                   else f"Export cancelled: nothing written to {where}")
+        if here:
+            self.say(message)
+        else:
+            self.app.notify(message, markup=False)
+
+    def action_cancel_export(self) -> None:
+        if self._exporter is not None and self._exporter.is_running:
+            self._exporter.cancel()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "rr-stop":
+            self.action_stop()
+        elif event.button.id == "rr-export-cancel":
+            self.action_cancel_export()
+
+
+__all__ = ["ReportResultsScreen", "grid_columns"]

@@ -1,0 +1,499 @@
+"""Analysis tools over a report's results, each on the current view (filtered and sorted).
+
+* `FrequencyScreen` (F): the values of one column with their counts and share,
+  most frequent first, like VisiData's Shift+F; enter narrows the results to
+  the chosen value (the filter is added to what is there).
+* `StatsScreen` (I): per visible column: rows, nulls, distinct values,
+  min/max, and mean/sum for numbers, computed a column at a time so the
+  screen never freezes.
+* `ChartScreen` (g): records per day of a date column (the report's own date
+  column by default, or the cursor column when it holds dates); ←/→ pick
+  another date column.
+* `RowDetailScreen` (enter): every field of a record (hidden columns too),
+  with epoch-millisecond times read out; copy a value or the whole record.
+* `ColumnChooserScreen` (C): show, hide and reorder columns, live.
+
+Server values are shown as `Text` or through the grid, never as markup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import re
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Label, SelectionList
+from textual.widgets.selection_list import Selection
+
+from flextui.api.filters import ReportType
+from flextui.textutil import clean
+from flextui.ui.widgets.chart import BarChart, compact_number
+from flextui.ui.widgets.dialogs import ValueScreen
+from flextui.ui.widgets.grid import DataGrid
+from flextui.ui.widgets.gridmodel import Column, GridModel, format_value, sanitize
+
+BAR_WIDTH = 24
+BLOCKS = " ▏▎▍▌▋▊▉█"
+
+
+def bar(fraction: float, width: int = BAR_WIDTH) -> str:
+    """A horizontal bar of `fraction` (0–1) of `width` cells, in eighths."""
+    fraction = max(0.0, min(1.0, fraction))
+    eighths = round(fraction * width * 8)
+    if fraction > 0 and eighths == 0:
+        eighths = 1
+    full, rest = divmod(eighths, 8)
+    return "█" * full + (BLOCKS[rest] if rest else "")
+
+
+def filter_term(column: str, value: Any) -> str:
+    """A results filter term matching exactly `value` in `column` (grid filter syntax)."""
+    if value is None:
+        return f"{column}="
+    text = format_value(value)
+    if text == "":
+        return f"{column}="
+    if not re.search(r"[\s\"']", text):
+        return f"{column}={text}"
+    if '"' not in text:
+        return f'{column}="{text}"'
+    if "'" not in text:
+        return f"{column}='{text}'"
+    pattern = re.escape(text)
+    pattern = re.sub(r"\\?\s", r"\\s", pattern).replace('"', ".").replace("'", ".")
+    return f"{column}~^{pattern}$"
+
+
+def plain(value: Any) -> str:
+    """A raw value as copied text: strings as they are, others as JSON would write them."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def readable(value: Any) -> str:
+    """A value to read in a dialog: line breaks kept, every other control character made visible."""
+    return "\n".join(sanitize(line) for line in plain(value).split("\n"))
+
+
+def epoch_ms_text(value: Any) -> str:
+    """"2026-11-14 06:51:55Z" for an epoch-milliseconds number, else ""."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1e11 <= value < 1e14:
+        return ""
+    try:
+        moment = datetime.fromtimestamp(value / 1000, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return ""
+    return moment.strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def date_columns(rtype: ReportType | None, model: GridModel) -> list[str]:
+    """Columns that place records in days: the report's date column first, then date/datetime columns."""
+    names: list[str] = []
+    if rtype is not None:
+        if rtype.date_field and model.find_column(rtype.date_field) is not None:
+            names.append(rtype.date_field)
+        names += [c.name for c in rtype.columns if c.type in ("date", "datetime") and c.name not in names and model.find_column(c.name)]
+    for col in model.columns:
+        if col.name not in names and col.type in ("date", "datetime"):
+            names.append(col.name)
+    return names
+
+
+def day_series(model: GridModel, column: str) -> list[tuple[str, float]]:
+    """(day, records) for every day from the first to the last record of the view (empty days too)."""
+    counts = model.per_day_counts(column, fill_gaps=True)
+    return [(day.isoformat(), float(n)) for day, n in counts]
+
+
+class _ToolScreen(ModalScreen[Any]):
+    """A large modal panel over the results."""
+
+    BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="report_tool.close")]
+
+    DEFAULT_CSS = """
+    _ToolScreen { align: center middle; }
+    _ToolScreen > Vertical { width: 96%; height: 92%; border: thick $primary; background: $surface; padding: 0 1; }
+    _ToolScreen .tool-title { text-style: bold; height: 1; }
+    _ToolScreen .tool-note { color: $text-muted; height: auto; width: 100%; }
+    _ToolScreen DataGrid { height: 1fr; }
+    """
+
+
+class FrequencyScreen(_ToolScreen):
+    """Values of one column over the view: count, share, a bar; enter filters the results to it."""
+
+    BINDINGS = [Binding("enter", "choose", "Filter to value", id="report_freq.choose", priority=True)]
+
+    def __init__(self, model: GridModel, column: str, *, loading: bool = False) -> None:
+        super().__init__()
+        self.source = model
+        self.column = model.column(column)
+        self.loading = loading
+        self.rows = model.frequency(self.column)
+        self.view_count = model.row_count
+
+    def compose(self) -> ComposeResult:
+        col = self.column
+        distinct = len(self.rows)
+        nulls = next((r.count for r in self.rows if r.value is None), 0)
+        facts = [f"{self.view_count:,} rows in view", f"{distinct:,} distinct value{'s' if distinct != 1 else ''}"]
+        if nulls:
+            facts.append(f"{nulls:,} empty")
+        if self.loading:
+            facts.append("still loading: counts of what is loaded")
+        peak = self.rows[0].count if self.rows else 1
+        grid = DataGrid(
+            [Column("value", "str", label=col.title), Column("count", "int"), Column("percent", "str", label="share"),
+             Column("histogram", "str", label="")],
+            [(format_value(r.value, col.type) if r.value is not None else "∅ empty", r.count, f"{r.percent:.1f}%".rjust(6),
+              bar(r.count / peak)) for r in self.rows],
+            zebra_stripes=True, max_column_width=48, id="freq-grid",
+        )
+        with Vertical():
+            yield Label(Text(f"Frequency of {col.title}"), classes="tool-title")
+            yield Label(Text(" · ".join(facts)), classes="tool-note", id="freq-facts")
+            yield grid
+            yield Label(Text("enter: show only rows with this value · [ ] sort · escape: close"), classes="tool-note")
+
+    def on_mount(self) -> None:
+        self.query_one(DataGrid).focus()
+
+    def chosen(self) -> Any:
+        grid = self.query_one(DataGrid)
+        if not grid.row_count:
+            return None
+        return self.rows[grid.model.row_id(grid.cursor_row)]
+
+    def action_choose(self) -> None:
+        row = self.chosen()
+        if row is not None:
+            self.dismiss(filter_term(self.column.name, row.value))
+
+    @on(DataGrid.RowSelected)
+    def _selected(self, event: DataGrid.RowSelected) -> None:
+        event.stop()
+        self.action_choose()
+
+
+def _stat_text(value: Any, ctype: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if math.isfinite(value) and value == int(value) and abs(value) < 1e15:
+            return f"{int(value):,}" if ctype == "int" else format_value(value)
+        return f"{value:,.4g}" if abs(value) >= 1e6 else format_value(round(value, 4))
+    return format_value(value, ctype)
+
+
+class StatsScreen(_ToolScreen):
+    """Statistics of every visible column over the view, the cursor column first in focus."""
+
+    STAT_COLUMNS = [
+        Column("column", "str"), Column("type", "str"), Column("rows", "int"), Column("nulls", "int"),
+        Column("distinct", "int"), Column("mean", "str"), Column("sum", "str"), Column("min", "str"), Column("max", "str"),
+    ]
+
+    def __init__(self, model: GridModel, focus_column: str | None, rtype: ReportType | None = None, *, loading: bool = False) -> None:
+        super().__init__()
+        self.source = model
+        self.focus_column = focus_column
+        self.rtype = rtype
+        self.loading = loading
+        self.columns = list(model.visible_columns)
+        self.done = 0
+
+    def compose(self) -> ComposeResult:
+        note = f"{self.source.row_count:,} rows in view"
+        if self.source.filter_text:
+            note += f" (filter {self.source.filter_text!r})"
+        if self.loading:
+            note += " · still loading: statistics of what is loaded"
+        with Vertical():
+            yield Label(Text("Column statistics"), classes="tool-title")
+            yield Label(Text(clean(note)), classes="tool-note", id="stats-facts")
+            yield DataGrid(self.STAT_COLUMNS, zebra_stripes=True, fixed_columns=1, max_column_width=26, id="stats-grid")
+            yield Label(Text("min/max of text is alphabetical · mean and sum for numbers · escape: close"), classes="tool-note")
+
+    def on_mount(self) -> None:
+        self.query_one(DataGrid).focus()
+        self._compute()
+
+    def _type_of(self, col: Column) -> str:
+        if self.rtype is not None:
+            model_col = self.rtype.column(col.name)
+            if model_col is not None:
+                return model_col.type
+        return col.type
+
+    @work(group="report-stats", exclusive=True, exit_on_error=False)
+    async def _compute(self) -> None:
+        grid = self.query_one(DataGrid)
+        for col in self.columns:
+            stats = self.source.column_stats(col)
+            grid.append_rows([(
+                col.title, self._type_of(col), stats.count, stats.nulls, stats.distinct,
+                _stat_text(stats.mean, "float") if stats.mean is not None else "",
+                _stat_text(stats.sum, col.type) if stats.sum is not None else "",
+                _stat_text(stats.min, col.type), _stat_text(stats.max, col.type),
+            )])
+            self.done += 1
+            if col.name == self.focus_column:
+                grid.move_cursor(row=grid.row_count - 1)
+            await asyncio.sleep(0)  # one column at a time: keys stay answered
+
+
+class ChartScreen(_ToolScreen):
+    """Records per day of a date column over the view (←/→: another date column)."""
+
+    BINDINGS = [
+        Binding("left,shift+tab", "other(-1)", "Previous date column", id="report_chart.prev"),
+        Binding("right,tab", "other(1)", "Next date column", id="report_chart.next"),
+    ]
+
+    DEFAULT_CSS = """
+    ChartScreen BarChart { height: 1fr; }
+    """
+
+    def __init__(self, model: GridModel, columns: Sequence[str], start: str | None = None, *, loading: bool = False) -> None:
+        super().__init__()
+        self.source = model
+        self.columns = list(columns)
+        self.index = self.columns.index(start) if start in self.columns else 0
+        self.loading = loading
+
+    @property
+    def column(self) -> str | None:
+        return self.columns[self.index] if self.columns else None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("", classes="tool-title", id="chart-title")
+            yield BarChart([], title="", noun="days", empty_text="no dated records in view", id="chart")
+            yield Label("", classes="tool-note", id="chart-facts")
+            yield Label(Text("←/→: another date column · escape: close"), classes="tool-note")
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def series(self) -> list[tuple[str, float]]:
+        return day_series(self.source, self.column) if self.column else []
+
+    def _draw(self) -> None:
+        column = self.column
+        title = self.query_one("#chart-title", Label)
+        chart = self.query_one(BarChart)
+        facts = self.query_one("#chart-facts", Label)
+        if column is None:
+            title.update("Records per day")
+            chart.update([], title="", empty_text="this report has no date column")
+            facts.update("")
+            return
+        series = self.series()
+        title.update(Text(clean(f"Records per day by {column}")))
+        one_year = bool(series) and series[0][0][:4] == series[-1][0][:4]
+        chart.update([(label[5:] if one_year else label, v) for label, v in series], title=f"{self.source.row_count:,} records in view")
+        counts = [v for _, v in series]
+        parts: list[str] = []
+        if series:
+            total = sum(counts)
+            busiest = max(range(len(series)), key=lambda i: counts[i])
+            quietest = min(range(len(series)), key=lambda i: counts[i])
+            parts = [
+                f"{len(series)} days, {series[0][0]} to {series[-1][0]}",
+                f"busiest {series[busiest][0]} ({compact_number(counts[busiest])})",
+                f"quietest {series[quietest][0]} ({compact_number(counts[quietest])})",
+                f"mean {total / len(series):,.1f} a day",
+            ]
+            undated = self.source.row_count - int(total)
+            if undated:
+                parts.append(f"{undated:,} without a date")
+        if self.loading:
+            parts.append("still loading: what is loaded")
+        if len(self.columns) > 1:
+            parts.append(f"date columns: {', '.join(self.columns)}")
+        facts.update(Text(clean(" · ".join(parts))))
+
+    def action_other(self, step: int) -> None:
+        if len(self.columns) > 1:
+            self.index = (self.index + step) % len(self.columns)
+            self._draw()
+
+
+class RowDetailScreen(_ToolScreen):
+    """Every field of one record: c copies a value, y the record as JSON, v shows a long value."""
+
+    BINDINGS = [
+        Binding("c", "copy_value", "Copy value", id="report_row.copy_value"),
+        Binding("y", "copy_record", "Copy record JSON", id="report_row.copy_record"),
+        Binding("v", "view_value", "View value", id="report_row.view"),
+    ]
+
+    DEFAULT_CSS = """
+    RowDetailScreen DataTable { height: 1fr; }
+    """
+
+    def __init__(self, record: dict[str, Any], model: GridModel, title: str, focus_column: str | None = None) -> None:
+        super().__init__()
+        self.record = record
+        self.model = model
+        self._title = title
+        self.focus_column = focus_column
+        self.names = [c.name for c in model.columns]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text(clean(self._title)), classes="tool-title")
+            yield DataTable(cursor_type="row", zebra_stripes=True, id="row-table")
+            yield Label(Text("c: copy value · y: copy the record as JSON · v: view a long value · escape: close"), classes="tool-note")
+
+    def on_mount(self) -> None:
+        table: DataTable[Text] = self.query_one(DataTable)
+        table.add_column("Field", key="field")
+        table.add_column("Value", key="value")
+        table.add_column("", key="note")
+        focus = 0
+        for i, col in enumerate(self.model.columns):
+            value = self.record.get(col.name)
+            note = epoch_ms_text(value)
+            if not col.visible:
+                note = ("hidden · " + note) if note else "hidden"
+            shown = format_value(value, col.type) if value is not None else "∅"
+            table.add_row(Text(col.title, style="bold"), Text(shown, style="dim italic" if value is None else ""), Text(note, style="dim"))
+            if col.name == self.focus_column:
+                focus = i
+        table.move_cursor(row=focus)
+        table.focus()
+
+    def current(self) -> tuple[str, Any]:
+        row = self.query_one(DataTable).cursor_row
+        name = self.names[row]
+        return name, self.record.get(name)
+
+    def action_copy_value(self) -> None:
+        name, value = self.current()
+        self.app.copy_text(plain(value), f"{name} value")  # type: ignore[attr-defined]
+
+    def action_copy_record(self) -> None:
+        self.app.copy_text(json.dumps(self.record, ensure_ascii=False, default=str), "record as JSON")  # type: ignore[attr-defined]
+
+    def action_view_value(self) -> None:
+        name, value = self.current()
+        self.app.push_screen(ValueScreen(f"{name}", readable(value)))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_view_value()
+
+
+class ColumnChooserScreen(_ToolScreen):
+    """Show/hide (space) and reorder (shift+↑/↓) the result columns; changes apply at once."""
+
+    BINDINGS = [
+        Binding("shift+up,K", "move(-1)", "Move up", id="report_columns.up"),
+        Binding("shift+down,J", "move(1)", "Move down", id="report_columns.down"),
+        Binding("a", "show_all", "Show all", id="report_columns.all"),
+    ]
+
+    DEFAULT_CSS = """
+    ColumnChooserScreen > Vertical { width: 64; max-width: 96%; }
+    ColumnChooserScreen SelectionList { height: 1fr; }
+    ColumnChooserScreen #cols-buttons { height: 1; }
+    ColumnChooserScreen #cols-buttons Button { margin-right: 2; }
+    """
+
+    def __init__(self, grid: DataGrid) -> None:
+        super().__init__()
+        self.grid = grid
+
+    @property
+    def model(self) -> GridModel:
+        return self.grid.model
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text("Columns"), classes="tool-title")
+            yield Label("", classes="tool-note", id="cols-facts")
+            yield SelectionList[str](id="cols-list")
+            yield Label(Text("space: show/hide · shift+↑/↓: move · a: show all · escape: done"), classes="tool-note")
+            with Horizontal(id="cols-buttons"):
+                yield Button("Show all", id="cols-all", compact=True)
+                yield Button("Done", id="cols-done", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self._fill(0)
+        self.query_one(SelectionList).focus()
+
+    def ordered(self) -> list[Column]:
+        return [self.model.columns[i] for i in self.model.order]
+
+    def _fill(self, highlight: int) -> None:
+        listing = self.query_one(SelectionList)
+        listing.clear_options()
+        listing.add_options([Selection(Text(c.title), c.name, c.visible) for c in self.ordered()])
+        listing.highlighted = max(0, min(highlight, len(self.model.columns) - 1))
+        visible = len(self.model.visible_columns)
+        self.query_one("#cols-facts", Label).update(f"{visible} of {len(self.model.columns)} shown · exports and copies use the shown columns in this order")
+
+    @on(SelectionList.SelectionToggled)
+    def _toggled(self, event: SelectionList.SelectionToggled[str]) -> None:
+        name = event.selection.value
+        col = self.model.column(name)
+        at = event.selection_index
+        if col.visible:
+            if len(self.model.visible_columns) == 1:
+                self.app.notify("At least one column stays shown", severity="warning", markup=False)
+                self._fill(at)
+                return
+            self.grid.hide_column(name)
+        else:
+            self.grid.show_column(name)
+        self._fill(at)
+
+    def action_move(self, step: int) -> None:
+        listing = self.query_one(SelectionList)
+        at = listing.highlighted
+        if at is None:
+            return
+        target = at + step
+        if not 0 <= target < len(self.model.columns):
+            return
+        name = self.ordered()[at].name
+        self.grid.move_column(name, target)
+        self._fill(target)
+
+    def action_show_all(self) -> None:
+        at = self.query_one(SelectionList).highlighted or 0
+        for col in self.model.columns:
+            if not col.visible:
+                self.grid.show_column(col.name)
+        self._fill(at)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "cols-all":
+            self.action_show_all()
+        else:
+            self.dismiss(None)
+
+
+__all__ = [
+    "ChartScreen", "ColumnChooserScreen", "FrequencyScreen", "RowDetailScreen", "StatsScreen", "bar", "date_columns",
+    "day_series", "epoch_ms_text", "filter_term", "plain", "readable",
+]

@@ -1,0 +1,732 @@
+"""Pilot tests of the data report area: catalogue, filter builder, streaming results, tools, export."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input, Select
+
+from flextui.api.filters import FilterSet
+from flextui.api.reports import ReportsService
+from flextui.ui.filtersets import FilterSetStore
+from flextui.ui.screens.reports import ReportsScreen
+from flextui.ui.screens.reports_builder import ConditionsTable, ReportBuilderScreen, SavedSetsScreen, request_preview
+from flextui.ui.screens.reports_export import ExportScreen
+from flextui.ui.screens.reports_results import ReportResultsScreen
+from flextui.ui.screens.reports_tools import ChartScreen, ColumnChooserScreen, FrequencyScreen, RowDetailScreen, StatsScreen
+from flextui.ui.widgets.bars import Hint
+from flextui.ui.widgets.chart import BarChart
+from flextui.ui.widgets.dialogs import ConfirmScreen
+from flextui.ui.widgets.forms import FormScreen
+from flextui.ui.widgets.grid import DataGrid
+from flextui.ui.widgets.table import ResourceTable
+from tests.ui.conftest import build_app, settle
+
+SIZE = (120, 40)
+
+
+def report_requests(app: Any, group: str = "fulfillment") -> list[str]:
+    """Paths of report data requests sent so far (recorded by the `watch` listener)."""
+    return [p for p in app.sent if p.split("?")[0].endswith(f"/report/{group}")]
+
+
+def watched(**kwargs: Any) -> Any:
+    app = build_app(**kwargs)
+    app.sent = []  # type: ignore[attr-defined]
+    app.ctx.session.listeners.append(lambda event: app.sent.append(event.path) if event.phase == "start" else None)  # type: ignore[attr-defined]
+    return app
+
+
+def hint(app: Any, wid: str) -> Hint:
+    return app.screen.query_one(wid, Hint)
+
+
+def hint_text(app: Any, wid: str) -> str:
+    return str(hint(app, wid).render())
+
+
+async def set_value(pilot: Any, wid: str, value: Any) -> None:
+    widget = pilot.app.screen.query_one(wid)
+    widget.value = value
+    await pilot.pause()
+
+
+async def add_condition(pilot: Any, field: str, op: str, value: str) -> None:
+    await set_value(pilot, "#rb-field", field)
+    await set_value(pilot, "#rb-op", op)
+    pilot.app.screen.query_one("#rb-value", Input).focus()
+    await set_value(pilot, "#rb-value", value)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def wait_for(pilot: Any, check: Any, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        if loop.time() > end:
+            raise AssertionError("timed out waiting")
+        await pilot.pause(0.02)
+
+
+async def wait_loaded(pilot: Any) -> ReportResultsScreen:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReportResultsScreen) and pilot.app.screen.state != "loading")
+    await pilot.pause()
+    return pilot.app.screen
+
+
+async def results(pilot: Any, *, days: str = "30", page: str = "500", conditions: tuple[tuple[str, str, str], ...] = ()) -> ReportResultsScreen:
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, ReportBuilderScreen)
+    for cond in conditions:
+        await add_condition(pilot, *cond)
+    await set_value(pilot, "#rb-past", days)
+    await set_value(pilot, "#rb-limit", page)
+    await pilot.press("ctrl+r")
+    return await wait_loaded(pilot)
+
+
+def grid(app: Any) -> DataGrid:
+    return app.screen.query_one("#rr-grid", DataGrid)
+
+
+async def expected_rows(app: Any, group: str = "fulfillment", **kwargs: Any) -> list[dict[str, Any]]:
+    service = ReportsService(app.ctx.session)
+    rtype = await service.report_type(group)
+    fs = FilterSet.build(kwargs.pop("conditions", ()), report=rtype, limit_records=2500, **kwargs)
+    return await service.fetch_all(group, fs)
+
+
+async def move_to_column(pilot: Any, name: str) -> None:
+    g = grid(pilot.app)
+    index = [c.name for c in g.columns].index(name)
+    g.move_cursor(column=index)
+    await pilot.pause()
+
+
+# -- catalogue -------------------------------------------------------------------------------
+
+
+async def test_catalogue_lists_groups_with_models_and_searches_columns() -> None:
+    app = build_app(start=["reports"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ReportsScreen)
+        table = app.screen.query_one(ResourceTable)
+        assert [r["name"] for r in table.visible_rows][:3] == ["account", "user", "entitlement"]
+        assert len(table.visible_rows) == 8
+        detail = str(app.screen.query_one("#rc-model").render())
+        assert "accountID" in detail and "$eq $in $sw $ew $con" in detail and "dated by lastModifiedDate" in detail
+        app.screen.apply_filter("hostEntityID")
+        await pilot.pause()
+        assert [r["name"] for r in table.visible_rows] == ["fulfillment"]
+        assert "1 of 8 report groups match" in str(app.screen.query_one("#pager").render())
+        assert "hostEntityID" in str(app.screen.query_one("#rc-model").render())
+        app.screen.apply_filter("")
+        await pilot.pause()
+        table.move_cursor(row=6)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ReportBuilderScreen) and app.screen.group == "fulfillment"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ReportsScreen)
+
+
+async def test_customer_without_data_permission_sees_the_error() -> None:
+    app = build_app(start=["reports"], as_user="customer")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ReportsScreen)
+        assert "403" in app.screen.status.error or "permission" in app.screen.status.error.lower()
+
+
+# -- builder ------------------------------------------------------------------------------------
+
+
+async def test_operators_are_limited_by_the_field_type() -> None:
+    app = build_app(start=["reports", "usage"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReportBuilderScreen) and screen.group == "usage"
+        op = screen.query_one("#rb-op", Select)
+
+        async def ops_for(field: str) -> list[str]:
+            await set_value(pilot, "#rb-field", field)
+            return [value for _, value in op._options]
+
+        assert await ops_for("accountId") == ["$eq", "$in", "$sw", "$ew", "$con"]
+        assert await ops_for("usageTime") == ["$eq", "$in"]
+        assert await ops_for("used") == ["$eq", "$in"]
+        assert await ops_for("isOverage") == ["$eq"]
+        assert "isOverage is boolean: true or false" in hint_text(app, "#rb-cond-hint")
+
+
+async def test_add_edit_and_remove_conditions_with_live_preview() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
+        await add_condition(pilot, "accountID", "$sw", "10")
+        await add_condition(pilot, "productName", "$in", 'Flex Gateway,"Nova, Beacon"')
+        assert [str(c) for c in screen.conditions] == ["accountID $sw 10", 'productName $in Flex Gateway,"Nova, Beacon"']
+        table = screen.query_one(ConditionsTable)
+        assert table.row_count == 2 and table.display
+        preview = str(screen.query_one("#rb-preview").render())
+        assert '"productName":{"$in":["Flex Gateway","Nova, Beacon"]}' in preview.replace("\n", "")
+        # the same field and operator again replaces the value
+        await add_condition(pilot, "accountID", "$sw", "1012")
+        assert [str(c) for c in screen.conditions][0] == "accountID $sw 1012"
+        # edit takes a condition back into the editor
+        table.focus()
+        table.move_cursor(row=1)
+        await pilot.press("e")
+        await pilot.pause()
+        assert len(screen.conditions) == 1
+        assert screen.query_one("#rb-field", Select).value == "productName"
+        assert screen.query_one("#rb-op", Select).value == "$in"
+        assert screen.query_one("#rb-value", Input).value == 'Flex Gateway,"Nova, Beacon"'
+        await set_value(pilot, "#rb-value", "")
+        table.focus()
+        await pilot.press("delete")
+        await pilot.pause()
+        assert screen.conditions == [] and not table.display
+        assert "query" not in str(screen.query_one("#rb-preview").render())
+
+
+async def test_invalid_value_is_shown_inline_and_nothing_is_sent() -> None:
+    app = watched(start=["reports", "usage"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
+        await set_value(pilot, "#rb-field", "usageTime")
+        await set_value(pilot, "#rb-op", "$eq")
+        await set_value(pilot, "#rb-value", "soon")
+        assert hint(app, "#rb-cond-hint").has_class("-error")
+        assert "whole number" in hint_text(app, "#rb-cond-hint")
+        assert screen.query_one("#rb-value", Input).has_class("-invalid")
+        await pilot.press("enter")  # not added
+        await pilot.press("ctrl+r")  # not run
+        await pilot.pause()
+        assert screen.conditions == []
+        assert app.screen is screen
+        assert "Nothing is sent" in str(screen.query_one("#rb-preview").render())
+        await set_value(pilot, "#rb-op", "$in")
+        await set_value(pilot, "#rb-value", "1794645969047, later")
+        assert "whole number" in hint_text(app, "#rb-cond-hint")
+        await set_value(pilot, "#rb-value", "1794645969047,1794646878476")
+        assert not hint(app, "#rb-cond-hint").has_class("-error")
+        assert report_requests(app, "usage") == []
+
+
+async def test_date_range_over_30_days_is_refused_inline() -> None:
+    app = watched(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
+        await set_value(pilot, "#rb-window", "range")
+        assert screen.query_one("#rb-from", Input).value == "2026-10-27"  # last 7 days, today included
+        assert screen.query_one("#rb-to", Input).value == "2026-11-03"
+        await set_value(pilot, "#rb-from", "2026-09-01")
+        await set_value(pilot, "#rb-to", "2026-10-15")
+        assert hint(app, "#rb-global-hint").has_class("-error")
+        assert "spans 44 days: the limit is 30" in hint_text(app, "#rb-global-hint")
+        assert screen.query_one("#rb-to", Input).has_class("-invalid")
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert app.screen is screen and report_requests(app) == []
+        await set_value(pilot, "#rb-to", "2026-10-01")
+        assert not hint(app, "#rb-global-hint").has_class("-error")
+        assert "older than 30 days" in hint_text(app, "#rb-global-hint")  # a warning, not a refusal
+        await set_value(pilot, "#rb-window", "past")
+        await set_value(pilot, "#rb-past", "31")
+        assert "pastDays must be a whole number from 1 to 30" in hint_text(app, "#rb-global-hint")
+        await set_value(pilot, "#rb-past", "7")
+        await set_value(pilot, "#rb-limit", "3000")
+        assert "limitRecords" in hint_text(app, "#rb-global-hint")
+
+
+async def test_preview_shows_the_get_url_and_post_body() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
+        await add_condition(pilot, "accountID", "$sw", "1012")
+        await set_value(pilot, "#rb-past", "14")
+        await set_value(pilot, "#rb-limit", "1000")
+        text = str(screen.query_one("#rb-preview").render()).replace("\n", "")
+        fs = FilterSet.build(["accountID $sw 1012"], past_days=14, limit_records=1000)
+        url, body = request_preview("http://sim.flextui.invalid/data", "/api/v1/report/fulfillment", fs)
+        assert url.startswith("http://sim.flextui.invalid/data/api/v1/report/fulfillment?pastDays=14&limitRecords=1000&mode=INTERACTIVE")
+        assert "query=%7B%22accountID%22%3A%7B%22%24sw%22%3A%221012%22%7D%7D" in url
+        assert url in text.replace(" ", "")
+        assert json.loads(body) == {"pastDays": 14, "limitRecords": 1000, "mode": "INTERACTIVE", "format": "json", "pageNumber": 1,
+                                    "query": {"accountID": {"$sw": "1012"}}}
+        assert body in text
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert app.clipboard == url
+
+
+async def test_save_and_load_a_named_filter_set_with_overwrite_confirmation() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
+        store = FilterSetStore()
+
+        async def save_as(name: str) -> None:
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+            await set_value(pilot, "#field-name", name)
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: not isinstance(app.screen, FormScreen))
+
+        await add_condition(pilot, "accountID", "$sw", "10")
+        await set_value(pilot, "#rb-past", "14")
+        await save_as("acme fortnight")
+        await wait_for(pilot, lambda: bool(store.list("demo", "fulfillment")))
+        [saved] = store.list("demo", "fulfillment")
+        assert saved.name == "acme fortnight" and saved.past_days == 14 and [str(c) for c in saved.conditions] == ["accountID $sw 10"]
+        assert oct(store.path.stat().st_mode & 0o777) == "0o600"
+        assert store.list("other-profile", "fulfillment") == []
+        assert "acme fortnight" in str(screen.query_one("#rb-title").render())
+        # the same name again asks first; cancelling keeps the old set
+        await set_value(pilot, "#rb-past", "3")
+        await save_as("acme fortnight")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert store.get("demo", "fulfillment", "acme fortnight").past_days == 14  # type: ignore[union-attr]
+        await save_as("acme fortnight")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: store.get("demo", "fulfillment", "acme fortnight").past_days == 3)  # type: ignore[union-attr]
+        # clear the builder, then load the set back
+        screen.apply_set(FilterSet(past_days=1))
+        assert screen.conditions == []
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, SavedSetsScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert [str(c) for c in screen.conditions] == ["accountID $sw 10"]
+        assert screen.query_one("#rb-past", Input).value == "3"
+
+
+# -- results -------------------------------------------------------------------------------------
+
+
+async def test_rows_stream_in_with_an_honest_count_and_cancel_keeps_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = asyncio.Event()
+    fetch_page = ReportsService.fetch_page
+
+    async def gated(self: ReportsService, group: str, filters: FilterSet, page: int = 1, **kwargs: Any) -> Any:
+        if page > 2:  # pages after the second wait until the test lets them through
+            await gate.wait()
+        return await fetch_page(self, group, filters, page, **kwargs)
+
+    monkeypatch.setattr(ReportsService, "fetch_page", gated)
+    app = watched(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await set_value(pilot, "#rb-past", "30")
+        await set_value(pilot, "#rb-limit", "100")
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and grid(app).total_count == 200)
+        screen: ReportResultsScreen = app.screen  # type: ignore[assignment]
+        assert screen.state == "loading"
+        total = screen.total
+        assert total is not None and total > 1000
+        pages = -(-total // 100)
+        assert screen.count_text().startswith(f"200 of {total:,} loaded · page 2 of {pages}")
+        await wait_for(pilot, lambda: str(screen.query_one("#rr-count").render()).startswith(f"200 of {total:,} loaded"))
+        assert screen.query_one("#rr-progress").display
+        assert screen.query_one("#rr-bar").progress == 200 and screen.query_one("#rr-bar").total == total
+        await pilot.press("down", "down")
+        assert grid(app).cursor_row == 2  # browsable while loading
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen.state == "stopped"
+        assert grid(app).total_count == 200
+        assert screen.count_text().startswith(f"200 of {total:,} loaded · stopped: + loads the rest")
+        assert not screen.query_one("#rr-progress").display
+        await pilot.press("up")
+        assert grid(app).cursor_row == 1  # what is loaded stays browsable
+        gate.set()
+        await pilot.press("plus")
+        await wait_loaded(pilot)
+        assert screen.state == "done" and grid(app).total_count == total
+        assert screen.count_text().startswith(f"all {total:,} loaded")
+        ids = [r[0] for r in grid(app).model.rows]
+        assert len(set(ids)) == total  # resumed where it stopped: no page twice, none missing
+        assert ids == [r["fulfillmentID"] for r in await expected_rows(app, past_days=30)]
+
+
+async def test_sort_filter_and_column_tools_work_on_the_view() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await results(pilot)
+        g = grid(app)
+        total = g.total_count
+        await move_to_column(pilot, "quantity")
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        quantities = [g.model.row_dict(i)["quantity"] for i in range(g.row_count)]
+        assert quantities == sorted(quantities, reverse=True)
+        assert "by quantity ▼" in screen.count_text()
+        await pilot.press("slash")
+        app.screen.query_one("#filterbar", Input).value = "status=ACTIV"
+        await pilot.press("E", "enter")  # typed into the / bar
+        await pilot.pause()
+        assert 0 < g.row_count < total
+        assert all(g.model.row_dict(i)["status"] == "ACTIVE" for i in range(g.row_count))
+        assert f"showing {g.row_count:,} (filter)" in screen.count_text()
+        # hide the cursor column with -, move one with >
+        await move_to_column(pilot, "fulfillmentType")
+        await pilot.press("minus")
+        await pilot.pause()
+        assert "fulfillmentType" not in [c.name for c in g.columns]
+        assert "1 column hidden" in screen.count_text()
+        await move_to_column(pilot, "fulfillDate")
+        await pilot.press("greater_than_sign")
+        await pilot.pause()
+        assert [c.name for c in g.columns][1:3] == ["fulfillmentSource", "fulfillDate"]
+        assert g.current_column().name == "fulfillDate"  # type: ignore[union-attr]
+        # the column chooser shows it again and hides another
+        await pilot.press("C")
+        await pilot.pause()
+        chooser = app.screen
+        assert isinstance(chooser, ColumnChooserScreen)
+        listing = chooser.query_one("SelectionList")
+        names = [c.name for c in chooser.ordered()]
+        listing.highlighted = names.index("fulfillmentType")
+        await pilot.press("space")
+        listing.highlighted = names.index("userName")
+        await pilot.press("space")
+        await pilot.press("shift+up")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        shown = [c.name for c in g.columns]
+        assert "fulfillmentType" in shown and "userName" not in shown
+
+
+async def test_frequency_table_counts_the_view_and_enter_filters_to_a_value() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await results(pilot)
+        g = grid(app)
+        app.screen.apply_filter("status=ACTIVE")
+        await move_to_column(pilot, "productName")
+        await pilot.press("F")
+        await pilot.pause()
+        freq = app.screen
+        assert isinstance(freq, FrequencyScreen)
+        view = [g.model.row_dict(i)["productName"] for i in range(g.row_count)]
+        counts = Counter(view).most_common()
+        assert [(r.value, r.count) for r in freq.rows][:3] == counts[:3]
+        assert abs(sum(r.percent for r in freq.rows) - 100) < 0.01
+        assert f"{len(view):,} rows in view" in str(freq.query_one("#freq-facts").render())
+        fgrid = freq.query_one(DataGrid)
+        assert fgrid.model.row_dict(0)["count"] == counts[0][1]
+        fgrid.move_cursor(row=1)
+        await pilot.press("enter")
+        await pilot.pause()
+        value = counts[1][0]
+        assert app.screen.query_one("#filterbar", Input).value == f'status=ACTIVE productName="{value}"'
+        assert g.row_count == counts[1][1]
+        assert all(g.model.row_dict(i)["productName"] == value for i in range(g.row_count))
+
+
+async def test_column_statistics() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await results(pilot)
+        g = grid(app)
+        await move_to_column(pilot, "quantity")
+        await pilot.press("I")
+        await settle(pilot)
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        sgrid = stats.query_one(DataGrid)
+        assert sgrid.row_count == len(g.columns)
+        row = sgrid.model.row_dict(sgrid.cursor_row)
+        assert row["column"] == "quantity"
+        values = [g.model.row_dict(i)["quantity"] for i in range(g.row_count)]
+        assert row["rows"] == len(values) and row["nulls"] == 0 and row["distinct"] == len(set(values))
+        assert row["min"] == str(min(values)) and row["max"] == str(max(values))
+        assert float(row["mean"]) == pytest.approx(sum(values) / len(values), abs=1e-3)
+        expiry = next(sgrid.model.row_dict(i) for i in range(sgrid.row_count) if sgrid.model.row_dict(i)["column"] == "expirationDate")
+        assert expiry["nulls"] > 0 and expiry["type"] == "date"
+
+
+async def test_records_per_day_chart() -> None:
+    app = build_app(start=["reports", "usage"])
+    async with app.run_test(size=SIZE) as pilot:
+        await results(pilot, days="10")
+        g = grid(app)
+        await pilot.press("g")
+        await pilot.pause()
+        chart_screen = app.screen
+        assert isinstance(chart_screen, ChartScreen)
+        assert chart_screen.column == "usageTime"  # the report's date column, epoch ms
+        chart = chart_screen.query_one(BarChart)
+        per_day = Counter(g.model.row_dict(i)["usageDate"] for i in range(g.row_count))
+        assert sum(v for _, v in chart.series) == g.row_count
+        assert [v for _, v in chart.series] == [per_day[d] for d in sorted(per_day)]
+        assert [label for label, _ in chart.series][0] == sorted(per_day)[0][5:]
+        await pilot.press("right")
+        assert chart_screen.column == "usageDate"
+        assert [v for _, v in chart.series] == [per_day[d] for d in sorted(per_day)]
+
+
+async def test_row_detail_and_copy_cell_and_row() -> None:
+    app = build_app(start=["reports", "usage"])
+    async with app.run_test(size=SIZE) as pilot:
+        await results(pilot, days="3")
+        g = grid(app)
+        await move_to_column(pilot, "accountName")
+        await pilot.press("c")
+        await pilot.pause()
+        record = g.current_row()
+        assert record is not None
+        assert app.clipboard == record["accountName"]
+        await pilot.press("y")
+        await pilot.pause()
+        assert json.loads(app.clipboard) == {c.name: record[c.name] for c in g.columns}
+        await pilot.press("enter")
+        await pilot.pause()
+        detail = app.screen
+        assert isinstance(detail, RowDetailScreen)
+        table = detail.query_one("DataTable")
+        assert table.row_count == len(g.model.columns)
+        assert detail.current()[0] == "accountName"  # the cursor column is picked
+        texts = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
+        assert texts[1].endswith("Z")  # usageTime read out as a date
+        await pilot.press("y")
+        await pilot.pause()
+        assert json.loads(app.clipboard) == record
+
+
+async def test_export_the_view_in_each_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = build_app(start=["reports", "fulfillment"], read_only=True)  # exporting is a local write: allowed
+    async with app.run_test(size=SIZE) as pilot:
+        await results(pilot)
+        g = grid(app)
+        await move_to_column(pilot, "accountName")
+        await pilot.press("left_square_bracket")
+        app.screen.apply_filter("status=ACTIVE")
+        await move_to_column(pilot, "userName")
+        await pilot.press("minus")
+        await pilot.pause()
+        expected = list(g.model.iter_view_dicts())
+        assert [r["accountName"] for r in expected] == sorted((r["accountName"] for r in expected), key=str.casefold)
+        columns = [c.name for c in g.columns]
+        texts = {}
+        for fmt in ("csv", "json", "jsonl"):
+            await pilot.press("e")
+            await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+            dialog = app.screen
+            assert dialog.query_one("#export-path", Input).value == "./fulfillment-20261102-1000.csv"
+            await set_value(pilot, "#export-format", fmt)
+            assert dialog.query_one("#export-path", Input).value == f"./fulfillment-20261102-1000.{fmt}"
+            await pilot.press("enter")
+            path = tmp_path / f"fulfillment-20261102-1000.{fmt}"
+            await wait_for(pilot, lambda: "Exported" in app.screen.status.info and f".{fmt} " in app.screen.status.info)
+            assert f"Exported {len(expected):,} rows to ./fulfillment-20261102-1000.{fmt} ({fmt.upper()})" == app.screen.status.info
+            texts[fmt] = text = path.read_text(encoding="utf-8")
+            assert "userName" not in text
+        rows = list(csv.DictReader(io.StringIO(texts["csv"], newline="")))
+        assert list(rows[0]) == columns
+        assert [r["fulfillmentID"] for r in rows] == [r["fulfillmentID"] for r in expected]
+        assert rows[0]["quantity"] == str(expected[0]["quantity"])
+        assert json.loads(texts["json"]) == expected
+        assert [json.loads(line) for line in texts["jsonl"].splitlines()] == expected
+        # exporting again to the same file asks before replacing it
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert (tmp_path / "fulfillment-20261102-1000.csv").read_text(encoding="utf-8") == texts["csv"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == [f"fulfillment-20261102-1000.{f}" for f in ("csv", "json", "jsonl")]
+
+
+async def test_export_path_is_checked_before_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = build_app(start=["reports", "account"])
+    async with app.run_test(size=SIZE) as pilot:
+        await results(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        dialog = app.screen
+        await set_value(pilot, "#export-path", str(tmp_path / "missing" / "x.csv"))
+        assert "does not exist" in str(dialog.query_one("#export-hint").render())
+        await set_value(pilot, "#export-path", "x.json")
+        assert "format is csv" in str(dialog.query_one("#export-hint").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog and list(tmp_path.iterdir()) == []
+
+
+async def test_a_failed_page_keeps_what_is_loaded_and_plus_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flextui.api.errors import ApiError
+
+    failures = {"left": 1}
+    fetch_page = ReportsService.fetch_page
+
+    async def flaky(self: ReportsService, group: str, filters: FilterSet, page: int = 1, **kwargs: Any) -> Any:
+        if page == 3 and failures["left"]:
+            failures["left"] -= 1
+            raise ApiError("503 the warehouse is busy", status=503)
+        return await fetch_page(self, group, filters, page, **kwargs)
+
+    monkeypatch.setattr(ReportsService, "fetch_page", flaky)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await results(pilot, page="200")
+        assert screen.state == "failed"
+        assert grid(app).total_count == 400  # pages 1 and 2 stay
+        assert "warehouse is busy" in screen.status.error
+        assert screen.count_text().startswith(f"400 of {screen.total:,} loaded · failed: + retries")
+        await pilot.press("plus")
+        await wait_loaded(pilot)
+        assert screen.state == "done" and grid(app).total_count == screen.total
+        assert len({r[0] for r in grid(app).model.rows}) == screen.total
+        # run again from the start, fresh
+        runs = screen._load_id
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: screen._load_id == runs + 1 and screen.state != "loading")
+        assert screen.state == "done" and grid(app).total_count == screen.total
+
+
+async def test_unknown_group_is_explained_in_the_builder() -> None:
+    app = watched(start=["reports", "fulfilment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReportBuilderScreen)
+        assert "No report group 'fulfilment'" in str(screen.query_one("#rb-title").render())
+        assert "fulfillment" in screen.status.error
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert app.screen is screen and report_requests(app, "fulfilment") == []
+
+
+def test_a_cancelled_export_leaves_no_file(tmp_path: Path) -> None:
+    from flextui.ui.screens.reports_export import CHUNK, ExportCancelled, ViewSnapshot, write_snapshot
+    from flextui.ui.widgets.gridmodel import GridModel
+
+    model = GridModel(["id", "n"], [(f"r{i}", i) for i in range(CHUNK * 3)])
+    model.hide_column("n")
+    seen: list[int] = []
+    with pytest.raises(ExportCancelled):
+        write_snapshot(ViewSnapshot.of(model), tmp_path / "x.csv", "csv", progress=seen.append, cancelled=lambda: bool(seen))
+    assert seen == [CHUNK] and list(tmp_path.iterdir()) == []
+    assert write_snapshot(ViewSnapshot.of(model), tmp_path / "x.jsonl", "jsonl") == CHUNK * 3
+    assert (tmp_path / "x.jsonl").read_text().splitlines()[0] == '{"id": "r0"}'
+
+
+async def test_quick_run_from_the_catalogue() -> None:
+    app = build_app(start=["reports"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one(ResourceTable).move_cursor(row=0)
+        await pilot.press("r")
+        screen = await wait_loaded(pilot)
+        assert screen.group == "account" and screen.filters.past_days == 7
+        assert screen.count_text().startswith(f"all {screen.total:,} loaded")
+        await pilot.press("f")  # back to the builder to refine
+        await pilot.pause()
+        assert isinstance(app.screen, ReportBuilderScreen) and app.screen.group == "account"
+
+
+def test_row_packer_orders_shares_and_stops_pooling_unique_columns() -> None:
+    from flextui.ui.screens.reports_results import RowPacker
+
+    packer = RowPacker(["id", "status", "qty"])
+    rows = [{"status": "ACTIVE" + "", "id": f"r{i}", "qty": i} for i in range(3)]
+    rows[1] = {"id": "r1", "qty": None}  # a record without a column
+    packed = packer.pack(rows)
+    assert packed == [("r0", "ACTIVE", 0), ("r1", None, None), ("r2", "ACTIVE", 2)]
+    a = "".join(["ACT", "IVE"])
+    b = "".join(["ACTI", "VE"])
+    assert a is not b
+    first, second = packer.pack([{"id": "x", "status": a, "qty": 1}, {"id": "y", "status": b, "qty": 2}])
+    assert first[1] is second[1]  # one string for a repeated value
+    big = [{"id": f"u{i}", "status": "ACTIVE", "qty": i} for i in range(RowPacker.MIN_SEEN)]
+    packer.pack(big)
+    assert packer.pools[0] is None and packer.pools[1] == {"ACTIVE": "ACTIVE"}
+
+
+async def test_batch_mode_follows_links_and_the_record_limit_is_honest() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await set_value(pilot, "#rb-mode", "BATCH")
+        await set_value(pilot, "#rb-max", "700")
+        screen = await results(pilot, page="300")
+        assert screen.state == "limited" and screen.total is None
+        assert grid(app).total_count == 700
+        assert screen.count_text().startswith("700 loaded · total unknown (BATCH mode) · limit of 700 reached: + loads the rest")
+        await pilot.press("plus")
+        await wait_loaded(pilot)
+        expected = await expected_rows(app, past_days=30)
+        assert screen.state == "done" and grid(app).total_count == len(expected)
+        assert [r[0] for r in grid(app).model.rows] == [r["fulfillmentID"] for r in expected]
+        assert screen.count_text().startswith(f"all {len(expected):,} loaded")
+
+
+async def test_hostile_server_strings_are_never_markup_or_escapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    hostile = "Acme [/] \x1b[2J [bold]x\nline"
+    fetch_page = ReportsService.fetch_page
+
+    async def poisoned(self: ReportsService, group: str, filters: FilterSet, page: int = 1, **kwargs: Any) -> Any:
+        result = await fetch_page(self, group, filters, page, **kwargs)
+        for row in result.rows:
+            row["accountName"] = hostile
+        return result
+
+    monkeypatch.setattr(ReportsService, "fetch_page", poisoned)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await results(pilot, days="2")
+        g = grid(app)
+        await move_to_column(pilot, "accountName")
+        line = g.render_line(1).text
+        assert "Acme [/] ␛[2J [bold]x⏎line"[: len("Acme [/] ␛[2J")] in line and "\x1b" not in line
+        await pilot.press("F")
+        await pilot.pause()
+        assert "␛[2J" in app.screen.query_one(DataGrid).render_line(1).text
+        await pilot.press("escape", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RowDetailScreen)
+        await pilot.press("v")
+        await pilot.pause()
+        assert "␛[2J [bold]x\nline" in app.screen.query_one("TextArea").text
+        await pilot.press("escape", "escape", "c")
+        await pilot.pause()
+        assert app.clipboard == hostile  # copying gives the value as it is
+
+
+async def test_conditions_on_the_command_line() -> None:
+    app = build_app(start=["reports", "fulfillment", "accountID", "$sw", "10;", "quantity", "$eq", "x;", "productName", "$in", "A,B"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
+        assert [str(c) for c in screen.conditions] == ["accountID $sw 10", "quantity $eq x", "productName $in A,B"]
+        cell = str(screen.query_one(ConditionsTable).get_row_at(1)[3])
+        assert "quantity is not a filter of the fulfillment report" in cell  # marked, and Run refuses
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert app.screen is screen

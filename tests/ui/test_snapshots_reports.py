@@ -1,0 +1,115 @@
+"""Snapshots of the data report screens at 80×24 and 120×40 (frozen clock, seeded world)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from tests.ui.conftest import build_app, settle
+
+SIZES = [(80, 24), (120, 40)]
+IDS = lambda s: f"{s[0]}x{s[1]}"  # noqa: E731
+
+
+async def _ready(pilot: Any) -> None:
+    await settle(pilot)
+    pilot.app.clear_notifications()
+    await pilot.pause()
+
+
+async def _until(pilot: Any, check: Callable[[], bool], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check() and loop.time() < end:
+        await pilot.pause(0.02)
+
+
+async def _set(pilot: Any, wid: str, value: Any) -> None:
+    pilot.app.screen.query_one(wid).value = value
+    await pilot.pause()
+
+
+async def _results(pilot: Any, group: str = "fulfillment", days: str = "7") -> None:
+    from flextui.ui.screens.reports_results import ReportResultsScreen
+
+    await _ready(pilot)
+    await _set(pilot, "#rb-past", days)
+    await pilot.press("ctrl+r")
+    await _until(pilot, lambda: isinstance(pilot.app.screen, ReportResultsScreen) and pilot.app.screen.state != "loading")
+
+
+async def _column(pilot: Any, name: str) -> None:
+    grid = pilot.app.screen.query_one("#rr-grid")
+    grid.move_cursor(column=[c.name for c in grid.columns].index(name))
+    await pilot.pause()
+
+
+def _run(*steps: Callable[[Any], Awaitable[None]]) -> Any:
+    async def run_before(pilot: Any) -> None:
+        for step in steps:
+            await step(pilot)
+        await _ready(pilot)
+
+    return run_before
+
+
+async def _builder_with_error(pilot: Any) -> None:
+    await _ready(pilot)
+    await _set(pilot, "#rb-field", "accountId")
+    await _set(pilot, "#rb-op", "$sw")
+    await _set(pilot, "#rb-value", "10")
+    pilot.app.screen.add_pending()
+    await _set(pilot, "#rb-field", "usageTime")
+    await _set(pilot, "#rb-op", "$eq")
+    await _set(pilot, "#rb-value", "soon")
+
+
+def _press(*keys: str) -> Callable[[Any], Awaitable[None]]:
+    async def step(pilot: Any) -> None:
+        await pilot.press(*keys)
+        await settle(pilot)
+
+    return step
+
+
+def _at(name: str) -> Callable[[Any], Awaitable[None]]:
+    async def step(pilot: Any) -> None:
+        await _column(pilot, name)
+
+    return step
+
+
+class TestCatalogue:
+    @pytest.mark.parametrize("size", SIZES, ids=IDS)
+    def test_catalogue(self, snap_compare: Any, size: tuple[int, int]) -> None:
+        assert snap_compare(build_app(start=["reports"]), terminal_size=size, run_before=_run(_ready, _press("down", "down", "down", "down", "down", "down")))
+
+
+class TestBuilder:
+    @pytest.mark.parametrize("size", SIZES, ids=IDS)
+    def test_builder_with_a_condition_and_an_inline_error(self, snap_compare: Any, size: tuple[int, int]) -> None:
+        assert snap_compare(build_app(start=["reports", "usage"]), terminal_size=size, run_before=_run(_builder_with_error))
+
+
+class TestResults:
+    @pytest.mark.parametrize("size", SIZES, ids=IDS)
+    def test_results(self, snap_compare: Any, size: tuple[int, int]) -> None:
+        assert snap_compare(build_app(start=["reports", "fulfillment"]), terminal_size=size, run_before=_run(_results))
+
+    @pytest.mark.parametrize("size", SIZES, ids=IDS)
+    def test_frequency_table(self, snap_compare: Any, size: tuple[int, int]) -> None:
+        run = _run(_results, _at("productName"), _press("F"))
+        assert snap_compare(build_app(start=["reports", "fulfillment"]), terminal_size=size, run_before=run)
+
+    @pytest.mark.parametrize("size", SIZES, ids=IDS)
+    def test_statistics(self, snap_compare: Any, size: tuple[int, int]) -> None:
+        run = _run(_results, _at("quantity"), _press("I"))
+        assert snap_compare(build_app(start=["reports", "fulfillment"]), terminal_size=size, run_before=run)
+
+    @pytest.mark.parametrize("size", SIZES, ids=IDS)
+    def test_records_per_day_chart(self, snap_compare: Any, size: tuple[int, int]) -> None:
+        run = _run(lambda pilot: _results(pilot, days="30"), _press("g"))
+        assert snap_compare(build_app(start=["reports", "fulfillment"]), terminal_size=size, run_before=run)
