@@ -14,6 +14,7 @@ disables caching for the moment: the app never fails because of its cache.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 import json
 import logging
 import os
@@ -59,17 +60,25 @@ CREATE INDEX IF NOT EXISTS pages_profile ON pages(profile);
 SECRET_PARTS = ("password", "secret", "jwt")
 
 
-def is_secret_key(key: Any) -> bool:
-    lowered = str(key).lower()
+@lru_cache(maxsize=4096)
+def is_secret_key(key: str) -> bool:
+    """Whether a field name carries a secret (exact names, or any name mentioning one)."""
+    lowered = key.lower()
     return lowered in SECRET_KEYS or any(part in lowered for part in SECRET_PARTS)
 
 
 def scrub_secrets(value: Any) -> Any:
-    """A copy of a JSON value without any field whose name carries a secret."""
+    """`value` without any field whose name carries a secret (a new object only where one was removed).
+
+    Report pages hold thousands of rows with the same keys, so the key test is
+    cached and rows without secret keys are returned as they are.
+    """
     if isinstance(value, dict):
-        return {k: scrub_secrets(v) for k, v in value.items() if not is_secret_key(k)}
+        if not any(is_secret_key(str(k)) for k in value) and not any(isinstance(v, (dict, list)) for v in value.values()):
+            return value
+        return {k: scrub_secrets(v) for k, v in value.items() if not is_secret_key(str(k))}
     if isinstance(value, list):
-        return [scrub_secrets(v) for v in value]
+        return [scrub_secrets(v) if isinstance(v, (dict, list)) else v for v in value]
     return value
 
 

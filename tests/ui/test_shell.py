@@ -149,3 +149,4 @@ def test_logs_never_hold_secrets(tmp_path, monkeypatch) -> None:  # type: ignore
     assert value not in text and ADMIN[1] not in text
     assert oct(log_path().stat().st_mode & 0o777) == "0o600"
     logging.getLogger("flextui").handlers[:] = []
+
