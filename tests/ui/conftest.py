@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from textual.worker import WorkerCancelled
+from textual.screen import ModalScreen
+from textual.worker import WorkerState
 
 from flextui.context import AppContext, demo_context
 from flextui.ui.app import FlexApp
@@ -26,15 +27,21 @@ def make_app() -> Callable[..., FlexApp]:
     return build_app
 
 
-async def settle(pilot: Any, delay: float = 0.05) -> None:
-    """Wait until workers finish (or wait on a dialog) and the screen has refreshed."""
+async def settle(pilot: Any, delay: float = 0.02, timeout: float = 5.0) -> None:
+    """Wait until no worker is pending or running, or the only busy ones wait on an open dialog."""
     app = pilot.app
-    for _ in range(3):
-        try:
-            await asyncio.wait_for(asyncio.shield(app.workers.wait_for_complete()), 2.0)
-        except (asyncio.TimeoutError, WorkerCancelled):
-            pass  # a worker is waiting on a modal screen
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
         await pilot.pause(delay)
+        busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        if not busy or isinstance(app.screen, ModalScreen) or loop.time() > deadline:
+            break
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*(w.wait() for w in busy), return_exceptions=True)), 0.25)
+        except asyncio.TimeoutError:
+            pass
+    await pilot.pause()
 
 
 def world_of(app: FlexApp) -> Any:

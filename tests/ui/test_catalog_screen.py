@@ -10,7 +10,7 @@ from flextui.sim.products import catalogue
 from flextui.ui.screens.catalog import CatalogScreen
 from flextui.ui.screens.entitlements import BetaForm, EntitlementsScreen, RecordScreen
 from tests.ui.conftest import build_app, world_of
-from tests.ui.test_entitlements_screen import settle
+from tests.ui.conftest import settle
 
 
 def screen(app: Any) -> CatalogScreen:

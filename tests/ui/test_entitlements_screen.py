@@ -15,22 +15,9 @@ from flextui.sim.entitlements import entitlement_store
 from flextui.ui.screens.catalog import CatalogScreen
 from flextui.ui.screens.entitlements import BetaForm, EntitlementsScreen, RecordScreen, parse_argument
 from flextui.ui.screens.users import UsersScreen
-from tests.ui.conftest import build_app, world_of
+from tests.ui.conftest import build_app, settle, world_of
 
 ACME = "101200004242"
-
-
-async def settle(pilot: Any) -> None:
-    """Until no worker is pending or running (a finished load may start another), with the refresh after it."""
-    app = pilot.app
-    for _ in range(6):
-        await pilot.pause()
-        if not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
-            return
-        try:
-            await asyncio.wait_for(asyncio.shield(app.workers.wait_for_complete()), 2.0)
-        except asyncio.TimeoutError:
-            pass
 
 
 def screen(app: Any) -> EntitlementsScreen:

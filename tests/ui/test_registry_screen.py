@@ -34,21 +34,9 @@ from flextui.ui.widgets.forms import FormScreen
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.table import ResourceTable
 from tests.conftest import FIXED_NOW_MS
-from tests.ui.conftest import build_app, world_of
+from tests.ui.conftest import build_app, settle, world_of
 
 TODAY = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=timezone.utc).date()
-
-
-async def settle(pilot: Any) -> None:
-    """Like conftest's settle, but quicker: the simulator is in-process, so workers finish within a few ticks."""
-    app = pilot.app
-    for _ in range(3):
-        await pilot.pause()
-        try:
-            await asyncio.wait_for(asyncio.shield(app.workers.wait_for_complete()), 1.0)
-        except asyncio.TimeoutError:
-            pass  # a worker is waiting on a dialog
-    await pilot.pause(0.01)
 
 
 async def until(pilot: Any, predicate: Callable[[], Any], timeout: float = 5.0) -> None:
@@ -657,18 +645,18 @@ async def test_secret_reset_validates_inline_confirms_and_shows_the_new_one_once
         await pilot.pause()
         hint = label(app, "#hint-secret")
         assert "uppercase" in hint and "digit" in hint
-        await pilot.click("#form-submit")
+        await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, FormScreen) and app.ctx.session.requests_sent == sent
         app.screen.query_one("#field-secret", Input).value = "Chosen-Secret-7"
         app.screen.query_one("#field-repeat", Input).value = "Chosen-Secret-8"
         await pilot.pause()
-        await pilot.click("#form-submit")
+        await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, FormScreen) and "does not match" in label(app, "#hint-repeat")
         app.screen.query_one("#field-repeat", Input).value = "Chosen-Secret-7"
         await pilot.pause()
-        await pilot.click("#form-submit")
+        await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "stops working at once" in label(app, "#confirm-body") and "15 characters" in label(app, "#confirm-body")
         await pilot.press("escape")
@@ -678,7 +666,7 @@ async def test_secret_reset_validates_inline_confirms_and_shows_the_new_one_once
         app.screen.query_one("#field-secret", Input).value = "Chosen-Secret-7"
         app.screen.query_one("#field-repeat", Input).value = "Chosen-Secret-7"
         await pilot.pause()
-        await pilot.click("#form-submit")
+        await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.click("#confirm")
         await until(pilot, lambda: isinstance(app.screen, ValueScreen))
@@ -689,7 +677,7 @@ async def test_secret_reset_validates_inline_confirms_and_shows_the_new_one_once
         # a random one: leave the field empty
         await pilot.press("r")
         assert not app.screen.query_one("#row-repeat").display
-        await pilot.click("#form-submit")
+        await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "random secret" in label(app, "#confirm-body")
         await pilot.click("#confirm")

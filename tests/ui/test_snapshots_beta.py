@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.ui.conftest import build_app
-from tests.ui.test_entitlements_screen import settle as _settle
+from tests.ui.conftest import settle as _settle
 
 SIZES = [(80, 24), (120, 40)]
 ACME = "101200004242"
