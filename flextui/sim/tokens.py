@@ -8,8 +8,9 @@ Choices where the seed and the notes are silent, so a client must cope:
   `expiryStr` therefore counts from the issue time too, which is how "the
   expiry cannot be set in the past" can happen. Rotation changes only the
   value (issue and expiry stay).
-- Masked values are the string "****" in tokenDescription, tokenCreator and
-  username; name, type and times stay visible so the row can be addressed.
+- Masked values are the string "****" in tokenDescription, tokenCreator,
+  username and expiryStr; name, type and times stay visible so the row can
+  be addressed.
 - The caller may view a token it created, a NORMAL token of its own, or any
   token when it holds Create Impersonated Token plus a Manage Users
   permission ("privileged").
