@@ -523,8 +523,8 @@ class FilterSet:
         """The `query` filter: `{"field": {"$op": value}}`, conditions ANDed."""
         return self._query(self.conditions)
 
-    def global_filters(self, page: int | None = None) -> dict[str, Any]:
-        """The global filters as typed values (POST form), with `pageNumber` when given."""
+    def _range_json(self) -> dict[str, Any]:
+        """The range, record limit and mode as the API and saved sets spell them."""
         out: dict[str, Any] = {}
         if self.past_days is not None:
             out["pastDays"] = self.past_days
@@ -534,6 +534,11 @@ class FilterSet:
             out["dateTo"] = self.date_to.isoformat()
         out["limitRecords"] = self.limit_records
         out["mode"] = self.mode
+        return out
+
+    def global_filters(self, page: int | None = None) -> dict[str, Any]:
+        """The global filters as typed values (POST form), with `pageNumber` when given."""
+        out = self._range_json()
         out["format"] = "json"
         if page is not None:
             out["pageNumber"] = _whole("pageNumber", page, 1, None)
@@ -568,14 +573,7 @@ class FilterSet:
         if self.group:
             out["group"] = self.group
         out["conditions"] = [c.to_json() for c in self.conditions]
-        if self.past_days is not None:
-            out["pastDays"] = self.past_days
-        if self.date_from is not None:
-            out["dateFrom"] = self.date_from.isoformat()
-        if self.date_to is not None:
-            out["dateTo"] = self.date_to.isoformat()
-        out["limitRecords"] = self.limit_records
-        out["mode"] = self.mode
+        out.update(self._range_json())
         return out
 
     @classmethod

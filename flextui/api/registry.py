@@ -68,8 +68,8 @@ def secret_problems(value: str) -> list[str]:
     return problems
 
 
-def decode_secret(response: httpx.Response) -> str:
-    """The plain secret from a Base64 answer given as bare text, a JSON string or `{"secret": …}`."""
+def _answer_value(response: httpx.Response, fields: tuple[str, ...]) -> Any:
+    """What an answer carries as bare text, a JSON string, or an object's first string field of `fields` (else None)."""
     text = response.text.strip()
     value: Any = text
     if text[:1] in ('"', "{"):
@@ -78,7 +78,13 @@ def decode_secret(response: httpx.Response) -> str:
         except ValueError:
             value = text
     if isinstance(value, dict):
-        value = next((value[k] for k in ("secret", "registrySecret", "value", "data") if isinstance(value.get(k), str)), None)
+        value = next((value[k] for k in fields if isinstance(value.get(k), str)), None)
+    return value
+
+
+def decode_secret(response: httpx.Response) -> str:
+    """The plain secret from a Base64 answer given as bare text, a JSON string or `{"secret": …}`."""
+    value = _answer_value(response, ("secret", "registrySecret", "value", "data"))
     if not isinstance(value, str) or not value.strip():
         raise ApiError("the registry answered without a secret", status=response.status_code)
     try:
@@ -92,15 +98,7 @@ def decode_secret(response: httpx.Response) -> str:
 
 def extract_jwt(response: httpx.Response) -> str | None:
     """The JWT from an authenticate answer: bare text, a JSON string, or an object with a token field."""
-    text = response.text.strip()
-    value: Any = text
-    if text[:1] in ('"', "{"):
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = text
-    if isinstance(value, dict):
-        value = next((value[k] for k in ("token", "jwt", "access_token", "accessToken", "id_token", "idToken") if isinstance(value.get(k), str)), None)
+    value = _answer_value(response, ("token", "jwt", "access_token", "accessToken", "id_token", "idToken"))
     if isinstance(value, str):
         value = value.strip()
         if value.lower().startswith("bearer "):
@@ -482,6 +480,15 @@ class RegistryService:
             pass
         return last
 
+    def _every_page(self, pages: Callable[[int], AsyncIterator[Page[M]]], page_size: int, max_items: int | None = None) -> AsyncIterator[list[M]]:
+        """The items of `pages(1)`, `pages(2)`… (each its freshest answer) until a short page (or `max_items`)."""
+
+        async def fetch(number: int) -> list[M]:
+            page: Page[M] = await self._freshest(pages(number))
+            return page.items
+
+        return iterate_pages(fetch, first=1, page_size=page_size, max_items=max_items)
+
     def _value(self, op: str, key: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], M], force: bool) -> AsyncIterator[Fetched[M]]:
         return self.session.cached(op, {"tenant": self.tenant_id, "user": self.username, **key}, fetch, parse, force=force)
 
@@ -498,11 +505,7 @@ class RegistryService:
 
     async def iter_projects(self, page_size: int = 100, *, max_items: int | None = None) -> AsyncIterator[list[Project]]:
         """Every project, page by page (pages within the freshness window come from the cache)."""
-
-        async def fetch(number: int) -> list[Project]:
-            return (await self.projects_page(number, page_size)).items
-
-        async for items in iterate_pages(fetch, first=1, page_size=page_size, max_items=max_items):
+        async for items in self._every_page(lambda number: self.list_projects(number, page_size), page_size, max_items):
             yield items
 
     def project_detail(self, name: str, *, force: bool = False) -> AsyncIterator[Fetched[ProjectDetail]]:
@@ -548,11 +551,7 @@ class RegistryService:
         return page.items[0] if page.items else None
 
     async def iter_members(self, project: str, page_size: int = 100) -> AsyncIterator[list[Member]]:
-        async def fetch(number: int) -> list[Member]:
-            page: Page[Member] = await self._freshest(self.members_page(project, number, page_size))
-            return page.items
-
-        async for items in iterate_pages(fetch, first=1, page_size=page_size):
+        async for items in self._every_page(lambda number: self.members_page(project, number, page_size), page_size):
             yield items
 
     # -- artifacts ---------------------------------------------------------------------------------
@@ -582,11 +581,7 @@ class RegistryService:
         return self._page("registry.artifacts", {"project": project, "repository": repository, **flags}, path, query, Artifact, page, page_size, force=force)
 
     async def iter_artifacts(self, project: str, repository: str, page_size: int = 100, **flags: bool) -> AsyncIterator[list[Artifact]]:
-        async def fetch(number: int) -> list[Artifact]:
-            page: Page[Artifact] = await self._freshest(self.artifacts_page(project, repository, number, page_size, **flags))
-            return page.items
-
-        async for items in iterate_pages(fetch, first=1, page_size=page_size):
+        async for items in self._every_page(lambda number: self.artifacts_page(project, repository, number, page_size, **flags), page_size):
             yield items
 
     # -- download log ---------------------------------------------------------------------------------
@@ -642,13 +637,10 @@ class RegistryService:
             return not account or (d.account or "").lower() == account.lower()
 
         for year, month in months_between(start, end):
-            async def fetch(number: int, year: int = year, month: int = month) -> list[Download]:
-                page: Page[Download] = await self._freshest(
-                    self.downloads_page(year, month, number, page_size, project=project, username=username, account=account)
-                )
-                return page.items
+            def pages(number: int, year: int = year, month: int = month) -> AsyncIterator[Page[Download]]:
+                return self.downloads_page(year, month, number, page_size, project=project, username=username, account=account)
 
-            async for items in iterate_pages(fetch, first=1, page_size=page_size):
+            async for items in self._every_page(pages, page_size):
                 kept = [d for d in items if wanted(d)]
                 if kept:
                     yield kept

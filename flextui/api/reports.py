@@ -278,23 +278,10 @@ class ReportsService:
         got.value.age = got.age
         return got.value
 
-    def pager(
-        self,
-        group: str,
-        filters: FilterSet,
-        *,
-        method: str = "GET",
-        concurrency: int = DEFAULT_CONCURRENCY,
-        start_page: int = 1,
-        max_pages: int | None = None,
-        max_records: int | None = None,
-        force: bool = False,
-    ) -> ReportPager:
-        """Every page of a report from `start_page` on, in order (see `ReportPager`)."""
-        return ReportPager(
-            self, group, filters, method=method, concurrency=concurrency, start_page=start_page, max_pages=max_pages,
-            max_records=max_records, force=force,
-        )
+    def pager(self, group: str, filters: FilterSet, **options: Any) -> ReportPager:
+        """Every page of a report from `start_page` on, in order; `options` are `ReportPager`'s
+        (method, concurrency, start_page, max_pages, max_records, force)."""
+        return ReportPager(self, group, filters, **options)
 
     async def fetch_all(self, group: str, filters: FilterSet, **kwargs: Any) -> list[dict[str, Any]]:
         """Every row of a report (for small reports and tests; big ones should stream `pager`)."""

@@ -22,6 +22,7 @@ import shlex
 import time
 from collections import Counter
 from datetime import date, datetime, timedelta, timezone
+from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, field_validator, model_validator
@@ -126,6 +127,35 @@ def block(lines: list[tuple[str, str]], width: int = 14) -> Text:
     return body
 
 
+def capped_page_size(ctx: Any, most: int) -> int:
+    """The profile's page size, within what the registry allows for the list."""
+    return max(1, min(ctx.settings.page_size, most))
+
+
+def page_parts(page: int, total: int | None, shown: int, size: int, noun: str) -> list[str]:
+    """The head of a pager line: "page 3 of 41", "2,040 projects" (or "page 3", "20 shown" without a total)."""
+    if total is not None:
+        return [f"page {page} of {max(1, -(-total // size))}", plural(total, noun)]
+    return [f"page {page}", f"{shown} shown"]
+
+
+def turn_page(page: int, delta: int, total: int | None, shown: int, size: int) -> int | None:
+    """The page `delta` away from `page`, or None when there is none (before the first, past the last)."""
+    target = page + delta
+    if target < 1:
+        return None
+    if delta > 0:
+        if total is not None and (target - 1) * size >= total:
+            return None
+        if total is None and shown < size:
+            return None
+    return target
+
+
+def filter_note(table: ResourceTable, counted: str = "shown") -> str:
+    return f"filter {table.filter_text!r}: {len(table.visible_rows)} {counted}"
+
+
 class RegistryMixin:
     """What every registry screen shares: the one service per context, and why it may be unusable."""
 
@@ -141,6 +171,18 @@ class RegistryMixin:
         except RegistryUnavailable as exc:
             return str(exc)
         return None
+
+    def missing_argument(self) -> str | None:
+        """Why the screen has nothing to show without its argument (a project…), or None."""
+        return None
+
+    def ready(self) -> bool:
+        """On mount: True, or False after showing why the registry cannot be used here."""
+        problem = self.registry_problem() or self.missing_argument()
+        if problem:
+            self.show_problem(problem)
+            return False
+        return True
 
     def show_problem(self, problem: str) -> None:
         """Replace the screen's body with the reason the registry cannot be used."""
@@ -159,13 +201,129 @@ def problem_note() -> Static:
     return note
 
 
+class PagedRegistryScreen(RegistryMixin, AreaScreen):
+    """A registry list a page at a time: a pager line over one table of KIND's columns; [ and ] turn pages.
+
+    Subclasses say how to fetch a page (`fetch`), its rows (`_row`, `_cell`), the pager's notes
+    (`pager_notes`) and what enter on a row does (`open_item`).
+    """
+
+    MAX_PAGE_SIZE: ClassVar[int]
+    ITEM: ClassVar[str]  # the row key holding the item, e.g. "project"
+    NOUN: ClassVar[str]  # counted in the pager, e.g. "project"
+    ROW_KEY: ClassVar[str] = "name"
+    LOADING_NOTE: ClassVar[bool] = False  # say "page N · loading…" while a page loads
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page = 1
+        self.total: int | None = None
+        self.items: list[Any] = []
+
+    @property
+    def page_size(self) -> int:
+        return capped_page_size(self.ctx, self.MAX_PAGE_SIZE)
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one(ResourceTable)
+
+    @property
+    def loading_what(self) -> str:
+        return f"loading {self.KIND}"
+
+    def compose_body(self) -> ComposeResult:
+        yield Label("", id="pager", classes="pager reg-body")
+        yield ResourceTable(self.kind.columns, cell=self._cell, row_key=self.ROW_KEY, id=f"{self.KIND}-table").add_class("reg-body")
+        yield problem_note()
+
+    def on_mount(self) -> None:
+        if not self.ready():
+            return
+        self.table.focus()
+        self._start_load(force=False)
+
+    # -- loading ------------------------------------------------------------------------------
+
+    def action_reload(self) -> None:
+        self._start_load(force=True)
+
+    def _start_load(self, *, force: bool) -> None:
+        if self.registry_problem() or self.missing_argument():
+            return
+        if self.LOADING_NOTE:
+            self.query_one("#pager", Label).update(Text(f"page {self.page} · loading…"))
+
+        async def job() -> None:
+            async for page in self.fetch(force=force):
+                self._show(page)
+
+        self.run_api(job, group=f"{self.KIND}-load", doing=self.loading_what)
+
+    def fetch(self, *, force: bool) -> AsyncIterator[Page[Any]]:
+        raise NotImplementedError
+
+    def _show(self, page: Page[Any]) -> None:
+        self.items = page.items
+        self.total = page.total
+        self.table.set_rows([self._row(item) for item in page.items], keep_cursor=False)
+        self.show_age(page.age)
+        self._update_pager()
+
+    def _row(self, item: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _cell(self, row: dict[str, Any], key: str) -> Text:
+        return cell(row.get(key))
+
+    # -- pager and filter ---------------------------------------------------------------------
+
+    def _update_pager(self) -> None:
+        parts = page_parts(self.page, self.total, len(self.items), self.page_size, self.NOUN) + self.pager_notes(self.table)
+        self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
+
+    def pager_notes(self, table: ResourceTable) -> list[str]:
+        return [filter_note(table)] if table.filter_text else []
+
+    def apply_filter(self, text: str) -> None:
+        self.table.set_filter(text)
+        self._update_pager()
+
+    def action_page(self, delta: int) -> None:
+        target = turn_page(self.page, delta, self.total, len(self.items), self.page_size)
+        if target is not None:
+            self.page = target
+            self._start_load(force=False)
+
+    # -- rows ---------------------------------------------------------------------------------
+
+    def selected(self) -> Any:
+        row = self.table.current_row()
+        return row[self.ITEM] if row else None
+
+    @on(DataTable.RowSelected)
+    def _open(self, event: DataTable.RowSelected) -> None:
+        if event.data_table is not self.table:
+            return
+        event.stop()
+        item = self.selected()
+        if item is not None:
+            self.open_item(item)
+
+    def open_item(self, item: Any) -> None:
+        pass
+
+
 # -- projects --------------------------------------------------------------------------------------
 
 
-class ProjectsScreen(RegistryMixin, AreaScreen):
+class ProjectsScreen(PagedRegistryScreen):
     """The registry's projects, alphabetically, a page at a time ("page 3 of 41")."""
 
     KIND = "projects"
+    MAX_PAGE_SIZE = PROJECTS_MAX_PAGE_SIZE
+    ITEM = NOUN = "project"
+    LOADING_NOTE = True
 
     BINDINGS = [
         Binding("o", "open_by_name", "Open…", id="projects.open"),
@@ -177,54 +335,19 @@ class ProjectsScreen(RegistryMixin, AreaScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.page = 1
-        self.total: int | None = None
-        self.projects: list[Project] = []
         self.stale = False  # set after a delete elsewhere: the counts changed
 
     @property
-    def page_size(self) -> int:
-        return max(1, min(self.ctx.settings.page_size, PROJECTS_MAX_PAGE_SIZE))
+    def projects(self) -> list[Project]:
+        return self.items
 
     def on_screen_resume(self) -> None:  # AreaScreen's handler runs too (Textual dispatches along the MRO)
         if self.stale:
             self.stale = False
             self._start_load(force=True)
 
-    def compose_body(self) -> ComposeResult:
-        yield Label("", id="pager", classes="pager reg-body")
-        yield ResourceTable(self.kind.columns, cell=self._cell, id="projects-table").add_class("reg-body")
-        yield problem_note()
-
-    def on_mount(self) -> None:
-        problem = self.registry_problem()
-        if problem:
-            self.show_problem(problem)
-            return
-        self.query_one(ResourceTable).focus()
-        self._start_load(force=False)
-
-    # -- loading ------------------------------------------------------------------------------
-
-    def action_reload(self) -> None:
-        self._start_load(force=True)
-
-    def _start_load(self, *, force: bool) -> None:
-        if self.registry_problem():
-            return
-        self.query_one("#pager", Label).update(Text(f"page {self.page} · loading…"))
-        self.run_api(lambda: self._load(force=force), group="projects-load", doing="loading projects")
-
-    async def _load(self, *, force: bool = False) -> None:
-        async for page in self.registry.list_projects(self.page, self.page_size, force=force):
-            self._show(page)
-
-    def _show(self, page: Page[Project]) -> None:
-        self.projects = page.items
-        self.total = page.total
-        self.query_one(ResourceTable).set_rows([self._row(p) for p in page.items], keep_cursor=False)
-        self.show_age(page.age)
-        self._update_pager()
+    def fetch(self, *, force: bool) -> AsyncIterator[Page[Project]]:
+        return self.registry.list_projects(self.page, self.page_size, force=force)
 
     def _row(self, p: Project) -> dict[str, Any]:
         return {"name": p.name, "repo_count": str(p.repo_count), "chart_count": str(p.chart_count),
@@ -241,48 +364,17 @@ class ProjectsScreen(RegistryMixin, AreaScreen):
             return cell(f"{day_of(p.updated)} · {relative(ms_of(p.updated), self.ctx.now_ms())}")
         return cell(row.get(key))
 
-    def _update_pager(self) -> None:
-        table = self.query_one(ResourceTable)
-        if self.total is not None:
-            pages = max(1, -(-self.total // self.page_size))
-            parts = [f"page {self.page} of {pages}", plural(self.total, "project")]
-        else:
-            parts = [f"page {self.page}", f"{len(self.projects)} shown"]
-            if len(self.projects) == self.page_size:
-                parts.append("] for more")
+    def pager_notes(self, table: ResourceTable) -> list[str]:
+        parts = ["] for more"] if self.total is None and len(self.projects) == self.page_size else []
         parts.append("sorted by name")
         if table.filter_text:
-            parts.append(f"filter {table.filter_text!r}: {len(table.visible_rows)} of {len(self.projects)} on this page")
-        self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
-
-    def apply_filter(self, text: str) -> None:
-        self.query_one(ResourceTable).set_filter(text)
-        self._update_pager()
-
-    def action_page(self, delta: int) -> None:
-        target = self.page + delta
-        if target < 1:
-            return
-        if delta > 0:
-            if self.total is not None and (target - 1) * self.page_size >= self.total:
-                return
-            if self.total is None and len(self.projects) < self.page_size:
-                return
-        self.page = target
-        self._start_load(force=False)
+            parts.append(filter_note(table, f"of {len(self.projects)} on this page"))
+        return parts
 
     # -- actions -------------------------------------------------------------------------------
 
-    def selected(self) -> Project | None:
-        row = self.query_one(ResourceTable).current_row()
-        return row["project"] if row else None
-
-    @on(DataTable.RowSelected, "#projects-table")
-    def _open(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        project = self.selected()
-        if project is not None:
-            self.app.push_screen(ProjectScreen(project.name))
+    def open_item(self, project: Project) -> None:
+        self.app.push_screen(ProjectScreen(project.name))
 
     def action_open_by_name(self) -> None:
         if self.registry_problem():
@@ -314,6 +406,7 @@ class ProjectsScreen(RegistryMixin, AreaScreen):
 # -- one project --------------------------------------------------------------------------------------
 
 TABS = ("repositories", "charts", "members")
+TAB_TABLES = {"repositories": "#repos-table", "charts": "#charts-table", "members": "#members-table"}
 
 
 class ProjectScreen(RegistryMixin, AreaScreen):
@@ -375,7 +468,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
 
     @property
     def member_page_size(self) -> int:
-        return max(1, min(self.ctx.settings.page_size, MEMBERS_MAX_PAGE_SIZE))
+        return capped_page_size(self.ctx, MEMBERS_MAX_PAGE_SIZE)
 
     def compose_body(self) -> ComposeResult:
         yield Static(Text(f"Project {clean(self.project)} · loading…"), id="project-summary", classes="reg-body")
@@ -394,12 +487,11 @@ class ProjectScreen(RegistryMixin, AreaScreen):
                 yield ResourceTable(MEMBER_COLUMNS, cell=self._member_cell, row_key="entity_name", id="members-table")
         yield problem_note()
 
+    def missing_argument(self) -> str | None:
+        return None if self.project else "give a project: :charts PROJECT, :members PROJECT or :repos PROJECT"
+
     def on_mount(self) -> None:
-        problem = self.registry_problem()
-        if not self.project:
-            problem = problem or "give a project: :charts PROJECT, :members PROJECT or :repos PROJECT"
-        if problem:
-            self.show_problem(problem)
+        if not self.ready():
             return
         self._focus_table()
         self._load_detail(force=False)
@@ -421,11 +513,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         self.call_after_refresh(self._focus_table)
 
     def _focus_table(self) -> None:
-        table = {"repositories": "#repos-table", "charts": "#charts-table", "members": "#members-table"}[self.tab]
-        self.query_one(table, ResourceTable).focus()
+        self.current_table().focus()
 
     def current_table(self) -> ResourceTable:
-        return self.query_one({"repositories": "#repos-table", "charts": "#charts-table", "members": "#members-table"}[self.tab], ResourceTable)
+        return self.query_one(TAB_TABLES[self.tab], ResourceTable)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "delete":
@@ -549,12 +640,12 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             else:
                 text += " · enter: artifacts"
             if repos.filter_text:
-                text += f" · filter {repos.filter_text!r}: {len(repos.visible_rows)} shown"
+                text += " · " + filter_note(repos)
             self.query_one("#repos-pager", Label).update(Text(clean(text)))
             text = plural(len(d.charts), "chart")
             text += " · no charts pushed yet" if not d.charts else " · enter: versions and URLs"
             if charts.filter_text:
-                text += f" · filter {charts.filter_text!r}: {len(charts.visible_rows)} shown"
+                text += " · " + filter_note(charts)
             self.query_one("#charts-pager", Label).update(Text(clean(text)))
         self._update_member_pager()
 
@@ -589,15 +680,12 @@ class ProjectScreen(RegistryMixin, AreaScreen):
                 text = f"user_id {self.member_user}: not a member of {self.project} · cannot pull from it"
             text += " · clear the field and press enter for everyone"
         else:
-            total = self.member_total
-            if total is not None:
-                pages = max(1, -(-total // self.member_page_size))
-                text = f"page {self.member_page} of {pages} · {plural(total, 'member')} can pull"
-            else:
-                text = f"page {self.member_page} · {len(self.members)} shown"
+            text = " · ".join(page_parts(self.member_page, self.member_total, len(self.members), self.member_page_size, "member"))
+            if self.member_total is not None:
+                text += " can pull"
             text += " · producers with the download-package permission, then entitled customers"
         if table.filter_text:
-            text += f" · filter {table.filter_text!r}: {len(table.visible_rows)} shown"
+            text += " · " + filter_note(table)
         self.query_one("#members-pager", Label).update(Text(clean(text)))
 
     @on(Input.Submitted, "#q-member")
@@ -611,16 +699,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def action_page(self, delta: int) -> None:
         if self.tab != "members" or self.member_user:
             return
-        target = self.member_page + delta
-        if target < 1:
-            return
-        if delta > 0:
-            if self.member_total is not None and (target - 1) * self.member_page_size >= self.member_total:
-                return
-            if self.member_total is None and len(self.members) < self.member_page_size:
-                return
-        self.member_page = target
-        self._load_members(force=False)
+        target = turn_page(self.member_page, delta, self.member_total, len(self.members), self.member_page_size)
+        if target is not None:
+            self.member_page = target
+            self._load_members(force=False)
 
     # -- opening rows ------------------------------------------------------------------------------------
 
@@ -845,11 +927,14 @@ class ChartDetailScreen(ModalScreen[str | None]):
 # -- artifacts -------------------------------------------------------------------------------------------------
 
 
-class ArtifactsScreen(RegistryMixin, AreaScreen):
+class ArtifactsScreen(PagedRegistryScreen):
     """A repository's artifacts (newest push first): tags, digest, size, push and pull times; paged."""
 
     HOME = ProjectsScreen
     KIND = "artifacts"
+    MAX_PAGE_SIZE = ARTIFACTS_MAX_PAGE_SIZE
+    ITEM = NOUN = "artifact"
+    ROW_KEY = "digest"
 
     BINDINGS = [
         Binding("c", "copy_digest", "Copy digest", id="artifacts.copy"),
@@ -862,9 +947,6 @@ class ArtifactsScreen(RegistryMixin, AreaScreen):
         super().__init__()
         self.project = project
         self.repository = repository
-        self.page = 1
-        self.total: int | None = None
-        self.artifacts: list[Artifact] = []
 
     @classmethod
     def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> ArtifactsScreen:
@@ -875,6 +957,10 @@ class ArtifactsScreen(RegistryMixin, AreaScreen):
         return cls(project, f"{project}/{repository}" if not repository.startswith(project + "/") else repository)
 
     @property
+    def artifacts(self) -> list[Artifact]:
+        return self.items
+
+    @property
     def short_name(self) -> str:
         return self.repository.split("/", 1)[1] if "/" in self.repository else self.repository
 
@@ -883,43 +969,18 @@ class ArtifactsScreen(RegistryMixin, AreaScreen):
         return f"Artifacts of {self.project}/{self.short_name}"
 
     @property
-    def page_size(self) -> int:
-        return max(1, min(self.ctx.settings.page_size, ARTIFACTS_MAX_PAGE_SIZE))
+    def loading_what(self) -> str:
+        return f"loading artifacts of {self.short_name}"
 
-    def compose_body(self) -> ComposeResult:
-        yield Label("", id="pager", classes="pager reg-body")
-        yield ResourceTable(ARTIFACT_COLUMNS, cell=self._cell, row_key="digest", id="artifacts-table").add_class("reg-body")
-        yield problem_note()
+    def missing_argument(self) -> str | None:
+        return None if self.project else "give PROJECT/REPOSITORY, e.g. :artifacts hello-world-dp/hello-world-image"
 
-    def on_mount(self) -> None:
-        problem = self.registry_problem()
-        if not self.project:
-            problem = problem or "give PROJECT/REPOSITORY, e.g. :artifacts hello-world-dp/hello-world-image"
-        if problem:
-            self.show_problem(problem)
-            return
-        self.query_one(ResourceTable).focus()
-        self._start_load(force=False)
+    def fetch(self, *, force: bool) -> AsyncIterator[Page[Artifact]]:
+        return self.registry.artifacts_page(self.project, self.repository, self.page, self.page_size, force=force)
 
-    def action_reload(self) -> None:
-        if self.project and not self.registry_problem():
-            self._start_load(force=True)
-
-    def _start_load(self, *, force: bool) -> None:
-        async def job() -> None:
-            async for page in self.registry.artifacts_page(self.project, self.repository, self.page, self.page_size, force=force):
-                self._show(page)
-
-        self.run_api(job, group="artifacts-load", doing=f"loading artifacts of {self.short_name}")
-
-    def _show(self, page: Page[Artifact]) -> None:
-        self.artifacts = page.items
-        self.total = page.total
-        rows = [{"digest": a.digest, "tags": ", ".join(a.tag_names) or "(untagged)", "size": human_size(a.size),
-                 "push_time": when(a.push_time), "pull_time": when(a.pull_time), "type": a.type or "", "artifact": a} for a in page.items]
-        self.query_one(ResourceTable).set_rows(rows, keep_cursor=False)
-        self.show_age(page.age)
-        self._update_pager()
+    def _row(self, a: Artifact) -> dict[str, Any]:
+        return {"digest": a.digest, "tags": ", ".join(a.tag_names) or "(untagged)", "size": human_size(a.size),
+                "push_time": when(a.push_time), "pull_time": when(a.pull_time), "type": a.type or "", "artifact": a}
 
     def _cell(self, row: dict[str, Any], key: str) -> Text:
         a: Artifact = row["artifact"]
@@ -933,46 +994,11 @@ class ArtifactsScreen(RegistryMixin, AreaScreen):
             return cell("never", style="dim")
         return cell(row.get(key))
 
-    def _update_pager(self) -> None:
-        table = self.query_one(ResourceTable)
+    def pager_notes(self, table: ResourceTable) -> list[str]:
         size = sum(a.size for a in self.artifacts)
-        if self.total is not None:
-            pages = max(1, -(-self.total // self.page_size))
-            parts = [f"page {self.page} of {pages}", plural(self.total, "artifact")]
-        else:
-            parts = [f"page {self.page}", f"{len(self.artifacts)} shown"]
-        parts.append(f"{human_size(size)} on this page")
-        parts.append("enter: details")
-        if table.filter_text:
-            parts.append(f"filter {table.filter_text!r}: {len(table.visible_rows)} shown")
-        self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
+        return [f"{human_size(size)} on this page", "enter: details", *super().pager_notes(table)]
 
-    def apply_filter(self, text: str) -> None:
-        self.query_one(ResourceTable).set_filter(text)
-        self._update_pager()
-
-    def action_page(self, delta: int) -> None:
-        target = self.page + delta
-        if target < 1:
-            return
-        if delta > 0:
-            if self.total is not None and (target - 1) * self.page_size >= self.total:
-                return
-            if self.total is None and len(self.artifacts) < self.page_size:
-                return
-        self.page = target
-        self._start_load(force=False)
-
-    def selected(self) -> Artifact | None:
-        row = self.query_one(ResourceTable).current_row()
-        return row["artifact"] if row else None
-
-    @on(DataTable.RowSelected, "#artifacts-table")
-    def _open(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        a = self.selected()
-        if a is None:
-            return
+    def open_item(self, a: Artifact) -> None:
         lines = [("Repository", self.repository), ("Digest", a.digest), ("Tags", ", ".join(a.tag_names) or "(untagged)"),
                  ("Size", f"{human_size(a.size)} ({a.size:,} bytes)"), ("Type", a.type or ""), ("Media type", a.media_type or ""),
                  ("Pushed", f"{when(a.push_time)} UTC ({relative(ms_of(a.push_time), self.ctx.now_ms())})" if a.push_time else ""),
@@ -1098,9 +1124,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         return datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=timezone.utc).date()
 
     def on_mount(self) -> None:
-        problem = self.registry_problem()
-        if problem:
-            self.show_problem(problem)
+        if not self.ready():
             return
         self._layout(self.size.width, self.size.height)
         self.query_one(DataGrid).focus()
@@ -1480,9 +1504,7 @@ class SecretScreen(RegistryMixin, AreaScreen):
         yield problem_note()
 
     def on_mount(self) -> None:
-        problem = self.registry_problem()
-        if problem:
-            self.show_problem(problem)
+        if not self.ready():
             return
         user = self.registry.username
         self.query_one("#secret-who", Label).update(
