@@ -5,26 +5,22 @@ version, state, and any other query parameter as `key=value; …`), pages
 with "page N of M" from the pagination total, the `/` client filter, a
 detail view and jumps (a product's entitlements). New products show the
 defaults the server will apply (technology, generator, category, host type,
-state) while they are typed, before anything is sent.
+state) while they are typed, before anything is sent. The tabbed, paged
+list machinery is `TabbedListScreen`'s (tabbed.py), shared with users.py.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
-from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabPane
+from textual.widgets import Input, Label, Select
 
 from flextui import kinds
 from flextui.api import validation as v
-from flextui.api.errors import Invalid, ReadOnly
+from flextui.api.errors import ReadOnly
 from flextui.api.paging import Page
 from flextui.api.products import (
     Feature,
@@ -43,31 +39,23 @@ from flextui.api.products import (
     Suite,
     SuiteFilter,
 )
-from flextui.headless.entitlements import parse_filters
 from flextui.headless.products import bundle_row, feature_row, maintenance_row, part_number_row, product_row, suite_row
 from flextui.textutil import clean
-from flextui.ui.screens.base import AreaScreen
-from flextui.ui.screens.entitlements import BetaForm, toolbar as _toolbar, Body, NameSuggester, RecordScreen, number, state_style, validated, when, yes_no
-from flextui.ui.widgets.bars import TitleBar
+from flextui.ui.screens.entitlements import BetaForm, Body, NameSuggester, number, state_style, validated, when, yes_no
+from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
 from flextui.ui.widgets.forms import FieldSpec
 from flextui.ui.widgets.table import ResourceTable
 
 
 @dataclass(frozen=True)
-class Tab:
-    """One catalogue list: its pane, kind, cached lister, filter model and the filters the toolbar offers."""
+class Tab(ListTab):
+    """One catalogue list: its pane, kind, cached lister, row, noun, and the filter model and filters the toolbar offers."""
 
-    id: str
-    kind: str
-    title: str
-    method: str
     model: type[Any]
     name_key: str
     version_key: str | None
     choice_key: str
     choices: tuple[tuple[str, Any], ...]
-    row: Callable[[Any], dict[str, Any]]
-    noun: str
 
 
 def _states(states: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
@@ -75,24 +63,20 @@ def _states(states: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
 
 
 TABS: tuple[Tab, ...] = (
-    Tab("products", "products", "Products", "products_page", ProductFilter, "productName", "version", "state", _states(v.PRODUCT_STATES), product_row, "product"),
-    Tab("features", "features", "Features", "features_page", FeatureFilter, "name", "version", "state", _states(v.FEATURE_STATES), feature_row, "feature"),
-    Tab("bundles", "feature-bundles", "Bundles", "feature_bundles_page", FeatureBundleFilter, "name", None, "state", _states(("DRAFT", "DEPLOYED")), bundle_row, "bundle"),
-    Tab("suites", "suites", "Suites", "suites_page", SuiteFilter, "suiteName", "version", "state", _states(("DRAFT", "DEPLOYED", "OBSOLETE", "INACTIVE")), suite_row, "suite"),
-    Tab("parts", "part-numbers", "Part numbers", "part_numbers_page", PartNumberFilter, "partNumber", None, "unmappedWithProduct",
-        (("mapped or not", ""), ("not mapped to a product", True), ("mapped to a product", False)), part_number_row, "part number"),
-    Tab("maintenance", "maintenance", "Maintenance", "maintenance_page", MaintenanceFilter, "productName", "version", "state",
-        _states(("DRAFT", "DEPLOYED", "OBSOLETE")), maintenance_row, "maintenance product"),
+    Tab("products", "products", "Products", "products_page", product_row, "product", ProductFilter, "productName", "version", "state",
+        _states(v.PRODUCT_STATES)),
+    Tab("features", "features", "Features", "features_page", feature_row, "feature", FeatureFilter, "name", "version", "state",
+        _states(v.FEATURE_STATES)),
+    Tab("bundles", "feature-bundles", "Bundles", "feature_bundles_page", bundle_row, "bundle", FeatureBundleFilter, "name", None, "state",
+        _states(("DRAFT", "DEPLOYED"))),
+    Tab("suites", "suites", "Suites", "suites_page", suite_row, "suite", SuiteFilter, "suiteName", "version", "state",
+        _states(("DRAFT", "DEPLOYED", "OBSOLETE", "INACTIVE"))),
+    Tab("parts", "part-numbers", "Part numbers", "part_numbers_page", part_number_row, "part number", PartNumberFilter, "partNumber", None,
+        "unmappedWithProduct", (("mapped or not", ""), ("not mapped to a product", True), ("mapped to a product", False))),
+    Tab("maintenance", "maintenance", "Maintenance", "maintenance_page", maintenance_row, "maintenance product", MaintenanceFilter, "productName",
+        "version", "state", _states(("DRAFT", "DEPLOYED", "OBSOLETE"))),
 )
 TAB_BY_ID = {tab.id: tab for tab in TABS}
-
-
-@dataclass
-class TabState:
-    page: int = 1
-    total: int | None = None
-    loaded: bool = False
-    items: list[Any] | None = None
 
 
 def _choice_value(tab: Tab, raw: Any) -> Any:
@@ -102,56 +86,35 @@ def _choice_value(tab: Tab, raw: Any) -> Any:
     return ""
 
 
-class CatalogScreen(AreaScreen):
+class CatalogScreen(TabbedListScreen):
     """Browse, filter and inspect the catalogue; create products and features."""
 
     KIND = "products"
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"create": "create"}
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    LIST_TABS = TABS
+    TABS_ID = "cat-tabs"
+    WORKER_GROUP = "cat"
+    FALLBACK_TAB = TABS[0].id
 
     BINDINGS = [
         Binding("n", "create", "New", id="catalog.create"),
         Binding("e", "entitlements", "Entitlements", id="catalog.entitlements"),
         Binding("c", "copy_name", "Copy name", show=False, id="catalog.copy"),
-        Binding("f", "focus_filters", "Filters", show=False, id="catalog.filters"),
-        Binding("greater_than_sign", "tab(1)", "Next tab", id="catalog.next_tab"),
-        Binding("less_than_sign", "tab(-1)", "Prev tab", show=False, id="catalog.prev_tab"),
-        Binding("right_square_bracket", "page(1)", "Next", id="catalog.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id="catalog.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="catalog.reload"),
-        *[Binding(str(i + 1), f"show_tab('{tab.id}')", tab.title, show=False, id=f"catalog.tab{i + 1}") for i, tab in enumerate(TABS)],
+        *list_bindings("catalog", TABS),
     ]
 
-    DEFAULT_CSS = """
-    CatalogScreen #cat-tabs { height: 1fr; }
-    CatalogScreen TabPane { padding: 0; }
-    CatalogScreen .toolbar { margin: 0; }
-    CatalogScreen.-narrow .toolbar Label { display: none; }
-    CatalogScreen .toolbar Input.-bad-filter { color: $error; text-style: bold; }
-    """
+    DEFAULT_CSS = list_css("CatalogScreen", "cat-tabs")
 
     def __init__(self, tab: str = "products", name: str | None = None) -> None:
-        super().__init__()
-        self.initial_tab = tab if tab in TAB_BY_ID else "products"
+        super().__init__(tab)
         self.initial_name, self.initial_version = "", ""
         if name:
             base, sep, version = name.rpartition("@") if "@" in name else (name, "", "")
             self.initial_name, self.initial_version = base.strip(), version.strip() if sep else ""
-        self.states = {tab.id: TabState() for tab in TABS}
-        self.applied_choice: dict[str, Any] = {}
-
-    @classmethod
-    def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> CatalogScreen:
-        tab = kind.extra.get("tab", "products") if kind is not None else "products"
-        return cls(tab, argument)
 
     @property
     def tab(self) -> Tab:
-        try:
-            active = self.query_one("#cat-tabs", TabbedContent).active
-        except Exception:
-            active = self.initial_tab
-        return TAB_BY_ID.get(active, TABS[0])
+        return TAB_BY_ID[self.tab_id]
 
     @property
     def area_title(self) -> str:
@@ -161,19 +124,10 @@ class CatalogScreen(AreaScreen):
     def service(self) -> ProductsService:
         return ProductsService(self.ctx.session)
 
-    @property
-    def page_size(self) -> int:
-        return min(self.ctx.settings.page_size, v.MAX_LIMIT)
-
     # -- layout --------------------------------------------------------------------------------
 
-    def compose_body(self) -> ComposeResult:
-        # Only the first tab's widgets are built now; each other tab builds its own when first shown.
-        with TabbedContent(initial=self.initial_tab, id="cat-tabs"):
-            for tab in TABS:
-                yield TabPane(tab.title, *(self._pane_widgets(tab) if tab.id == self.initial_tab else ()), id=tab.id)
-
-    def _pane_widgets(self, tab: Tab) -> list[Any]:
+    def _pane_widgets(self, tab_id: str) -> list[Any]:
+        tab = TAB_BY_ID[tab_id]
         first = tab.id == self.initial_tab
         bar: list[Any] = [
             Label("Name"),
@@ -187,48 +141,7 @@ class CatalogScreen(AreaScreen):
             Label("More"),
             Input(placeholder="key=value; …", id=f"{tab.id}-more", compact=True),
         ]
-        return [
-            _toolbar(bar),
-            Label("", id=f"{tab.id}-pager", classes="pager"),
-            ResourceTable(kinds.get(tab.kind).columns, cell=self._cell, id=f"{tab.id}-table"),
-        ]
-
-    async def _mount_tab(self, tab: Tab) -> None:
-        pane = self.query_one(f"TabPane#{tab.id}", TabPane)
-        if not pane.children:
-            await pane.mount_all(self._pane_widgets(tab))
-
-    async def on_mount(self) -> None:
-        self._focus_table()
-        await self._ensure_loaded(self.tab)
-
-    def show_kind(self, kind: kinds.Kind) -> None:
-        """The app switched here for a kind: show its tab."""
-        self.action_show_tab(kind.extra.get("tab", "products"))
-
-    def action_show_tab(self, tab_id: str) -> None:
-        if tab_id in TAB_BY_ID:
-            self.query_one("#cat-tabs", TabbedContent).active = tab_id
-            self._focus_table()
-
-    def action_tab(self, delta: int) -> None:
-        ids = [t.id for t in TABS]
-        index = (ids.index(self.tab.id) + delta) % len(ids)
-        self.action_show_tab(ids[index])
-
-    @on(TabbedContent.TabActivated, "#cat-tabs")
-    async def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        tab = self.tab
-        self.query_one(TitleBar).area = self.area_title
-        self.refresh_bindings()
-        await self._ensure_loaded(tab)
-        self._focus_table()
-
-    def _focus_table(self) -> None:
-        self.call_after_refresh(lambda: self.table().focus())
-
-    def table(self, tab: Tab | None = None) -> ResourceTable:
-        return self.query_one(f"#{(tab or self.tab).id}-table", ResourceTable)
+        return self.pane(tab.id, bar)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "create":
@@ -239,16 +152,11 @@ class CatalogScreen(AreaScreen):
 
     # -- loading ---------------------------------------------------------------------------------
 
-    async def _ensure_loaded(self, tab: Tab) -> None:
-        await self._mount_tab(tab)
-        if not self.states[tab.id].loaded:
-            self.load(tab)
+    def choice_value(self, tab: str, raw: Any) -> Any:
+        return _choice_value(TAB_BY_ID[tab], raw)
 
-    def action_reload(self) -> None:
-        self.load(self.tab, force=True)
-
-    def _filters(self, tab: Tab) -> Any:
-        more = self.query_one(f"#{tab.id}-more", Input)
+    def _queries(self, tab_id: str) -> list[Any]:
+        tab = TAB_BY_ID[tab_id]
         extra: dict[str, Any] = {}
         name = self.query_one(f"#{tab.id}-name", Input).value.strip()
         if name:
@@ -257,120 +165,19 @@ class CatalogScreen(AreaScreen):
             version = self.query_one(f"#{tab.id}-version", Input).value.strip()
             if version:
                 extra[tab.version_key] = version
-        choice = _choice_value(tab, self.query_one(f"#{tab.id}-choice", Select).value)
-        self.applied_choice[tab.id] = choice
+        choice = self.read_choice(tab.id)
         if choice != "":
             extra[tab.choice_key] = choice
-        try:
-            filters = parse_filters([p for p in re.split(r";", more.value) if p.strip()], tab.model, what=tab.title.lower(), extra=extra)
-        except ValueError:
-            more.set_class(True, "-bad-filter")
-            raise
-        more.set_class(False, "-bad-filter")
-        return filters
+        return self.parse_more(tab.id, tab.model, tab.title.lower(), [extra])
 
-    def load(self, tab: Tab, *, force: bool = False) -> None:
-        state = self.states[tab.id]
-        state.loaded = True
-
-        async def job() -> None:
-            try:
-                filters = self._filters(tab)
-            except ValueError as exc:
-                self.report_error(Invalid(str(exc)), doing=f"filtering {tab.title.lower()}")
-                return
-            pages = getattr(self.service, tab.method)(filters, state.page, self.page_size, force=force)
-            async for page in pages:
-                self._show(tab, page)
-
-        self.run_api(job, group=f"cat-{tab.id}", doing=f"loading {tab.title.lower()}")
-
-    def _show(self, tab: Tab, page: Page[Any]) -> None:
-        state = self.states[tab.id]
-        state.items = page.items
-        state.total = page.total
-        table = self.table(tab)
-        table.set_rows([{**tab.row(item), "item": item} for item in page.items])
-        if tab.id == self.initial_tab and self.initial_version:
+    def _shown(self, tab: str, page: Page[Any], table: ResourceTable) -> None:
+        if tab == self.initial_tab and self.initial_version:
             for index, row in enumerate(table.visible_rows):
                 if row.get("version") == self.initial_version:
                     table.move_cursor(row=index, animate=False)
                     break
-        if tab.id == self.tab.id:
-            self.show_age(page.age)
-        self._update_pager(tab)
-
-    def _update_pager(self, tab: Tab) -> None:
-        state = self.states[tab.id]
-        total = state.total or 0
-        pages = max(1, -(-total // self.page_size))
-        shown = len(state.items or [])
-        plural = tab.noun + ("s" if total != 1 and not tab.noun.endswith("s") else "")
-        parts = [f"page {state.page} of {pages}", f"{total:,} {plural}"]
-        if pages > 1:
-            parts.append("] next · [ prev")
-        table = self.table(tab)
-        if table.filter_text:
-            parts.append(f"/{table.filter_text}: {len(table.visible_rows)} of {shown} rows")
-        if not total:
-            parts = [f"no {plural} match these filters"]
-        self.query_one(f"#{tab.id}-pager", Label).update(Text(clean(" · ".join(parts))))
-
-    def action_page(self, delta: int) -> None:
-        tab = self.tab
-        state = self.states[tab.id]
-        target = state.page + delta
-        if target < 1 or (state.total is not None and (target - 1) * self.page_size >= max(state.total, 1)):
-            return
-        state.page = target
-        self.load(tab)
-
-    def _cell(self, row: dict[str, Any], key: str) -> Text:
-        value = row.get(key)
-        text = "yes" if value is True else ("no" if value is False else clean("" if value is None else value))
-        style = state_style(self.app, str(value)) if key == "state" else ""
-        return Text(text, style=style, no_wrap=True, overflow="ellipsis")
-
-    # -- filters ------------------------------------------------------------------------------------
-
-    @on(Input.Submitted, ".toolbar Input")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        tab = self.tab
-        self.states[tab.id].page = 1
-        self.status.error = ""
-        self.load(tab)
-        self.table(tab).focus()
-
-    @on(Select.Changed, ".toolbar Select")
-    def _choice_changed(self, event: Select.Changed) -> None:
-        event.stop()
-        tab = TAB_BY_ID.get((event.select.id or "").removesuffix("-choice"))
-        if tab is None or not self.states[tab.id].loaded or _choice_value(tab, event.value) == self.applied_choice.get(tab.id, ""):
-            return  # also the Changed a Select posts when it is mounted
-        self.states[tab.id].page = 1
-        self.load(tab)
-
-    def action_focus_filters(self) -> None:
-        self.query_one(f"#{self.tab.id}-name", Input).focus()
-
-    def apply_filter(self, text: str) -> None:
-        tab = self.tab
-        self.table(tab).set_filter(text)
-        self._update_pager(tab)
 
     # -- detail and jumps ------------------------------------------------------------------------------
-
-    def selected(self) -> Any | None:
-        row = self.table().current_row()
-        return row["item"] if row else None
-
-    @on(DataTable.RowSelected)
-    def _open(self, event: DataTable.RowSelected) -> None:
-        item = self.selected()
-        if item is None:
-            return
-        self.open_detail(item)
 
     def open_detail(self, item: Any) -> None:
         title, body = self.detail(item)
@@ -379,12 +186,7 @@ class CatalogScreen(AreaScreen):
             actions.insert(0, ("e", "entitlements", "entitlements"))
         if isinstance(item, PartNumber) and item.product is not None and item.product.name and (item.product.type or "product") != "maintenance":
             actions.insert(0, ("p", "show_product", "its product"))
-
-        def chosen(action: str | None) -> None:
-            if action:
-                self.call_later(self.run_action, action)
-
-        self.app.push_screen(RecordScreen(title, body, actions), chosen)
+        self.show_record(title, body, actions)
 
     def detail(self, item: Any) -> tuple[str, Text]:
         now = self.ctx.now_ms()
@@ -459,13 +261,13 @@ class CatalogScreen(AreaScreen):
         item = self.selected()
         if not isinstance(item, PartNumber) or item.product is None or not item.product.name:
             return
-        await self._mount_tab(TAB_BY_ID["products"])
+        await self._mount_tab("products")
         self.query_one("#products-name", Input).value = item.product.name
         self.query_one("#products-version", Input).value = item.product.version or ""
         self.states["products"].page = 1
         self.states["products"].loaded = True  # loaded just below, with the name filter
         self.action_show_tab("products")
-        self.load(TAB_BY_ID["products"])
+        self.load("products")
 
     def action_copy_name(self) -> None:
         row = self.table().current_row()
@@ -593,7 +395,7 @@ class CatalogScreen(AreaScreen):
             if product is None:
                 return
             self.say(f"Product {product.product_name} {product.version or ''} created ({(product.state or 'DRAFT').lower()})")
-            self.load(TAB_BY_ID["products"], force=True)
+            self.load("products", force=True)
             self.open_detail(product)
 
         self.app.push_screen(BetaForm("New product", fields, build, send, submit_label="Create", preview=preview,
@@ -625,7 +427,7 @@ class CatalogScreen(AreaScreen):
             if feature is None:
                 return
             self.say(f"Feature {feature.feature_name} {feature.version or ''} created ({(feature.state or 'DRAFT').lower()})")
-            self.load(TAB_BY_ID["features"], force=True)
+            self.load("features", force=True)
 
         self.app.push_screen(BetaForm("New feature", fields, build, send, submit_label="Create"), done)
 

@@ -6,37 +6,28 @@ service's own default, CUSTOMER only, would hide partners and publishers).
 Any other query parameter goes in "more" as `key=value; …`. New users take
 one or more accounts with their roles; both forms check every rule inline
 (e-mail, userName equal to the e-mail, two-letter country, time zone and
-locale formats, role expiry dates) before anything is sent.
+locale formats, role expiry dates) before anything is sent. The tabbed,
+paged list machinery is `TabbedListScreen`'s (tabbed.py), shared with
+catalog.py.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
-from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabPane
+from textual.widgets import Input, Label, Select
 
 from flextui import kinds
 from flextui.api import validation as v
-from flextui.api.errors import Invalid, ReadOnly
+from flextui.api.errors import ReadOnly
 from flextui.api.paging import Page
 from flextui.api.users import Account, AccountCreate, AccountFilter, User, UserCreate, UserFilter, UsersService
-from flextui.headless.entitlements import parse_filters
 from flextui.headless.users import account_row, user_row
-from flextui.textutil import clean
-from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.entitlements import (
-    toolbar as _toolbar,
     BetaForm,
     Body,
     NameSuggester,
-    RecordScreen,
     Section,
     account_lookup,
     attribute_list,
@@ -46,72 +37,47 @@ from flextui.ui.screens.entitlements import (
     when,
     yes_no,
 )
-from flextui.ui.widgets.bars import TitleBar
+from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
 from flextui.ui.widgets.forms import FieldSpec
 from flextui.ui.widgets.table import ResourceTable
 
 USER_STATUS = [("any status", ""), ("active", "active"), ("inactive", "inactive")]
 ACCOUNT_TYPES = [("every type", "")] + [(t.lower().replace("_", " "), t) for t in v.LISTED_ACCOUNT_TYPES]
 
-
-@dataclass
-class TabState:
-    page: int = 1
-    total: int | None = None
-    loaded: bool = False
-    items: list[Any] | None = None
-    note: str = ""
+TABS: tuple[ListTab, ...] = (
+    ListTab("users", "users", "Users", "users_page", user_row, "user"),
+    ListTab("accounts", "accounts", "Accounts", "accounts_page", account_row, "account"),
+)
 
 
-class UsersScreen(AreaScreen):
+class UsersScreen(TabbedListScreen):
     """Users and accounts: browse, filter, details, create."""
 
     KIND = "users"
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"create": "create"}
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    LIST_TABS = TABS
+    TABS_ID = "users-tabs"
+    WORKER_GROUP = "users"
+    STATE_COLUMN = "status"
 
     BINDINGS = [
         Binding("n", "create", "New", id="users.create"),
         Binding("u", "account_users", "Users", id="users.account_users"),
         Binding("e", "entitlements", "Entitlements", id="users.entitlements"),
         Binding("c", "copy_id", "Copy", show=False, id="users.copy"),
-        Binding("f", "focus_filters", "Filters", show=False, id="users.filters"),
-        Binding("greater_than_sign", "tab(1)", "Other tab", id="users.next_tab"),
-        Binding("less_than_sign", "tab(-1)", "Other tab", show=False, id="users.prev_tab"),
-        Binding("1", "show_tab('users')", "Users tab", show=False, id="users.tab1"),
-        Binding("2", "show_tab('accounts')", "Accounts tab", show=False, id="users.tab2"),
-        Binding("right_square_bracket", "page(1)", "Next", id="users.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id="users.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="users.reload"),
+        *list_bindings("users", TABS, next_tab="Other tab", prev_tab="Other tab", tab_label="{title} tab"),
     ]
 
-    DEFAULT_CSS = """
-    UsersScreen #users-tabs { height: 1fr; }
-    UsersScreen TabPane { padding: 0; }
-    UsersScreen .toolbar { margin: 0; }
-    UsersScreen.-narrow .toolbar Label { display: none; }
-    UsersScreen .toolbar Input.-bad-filter { color: $error; text-style: bold; }
-    """
+    DEFAULT_CSS = list_css("UsersScreen", "users-tabs")
 
     def __init__(self, tab: str = "users", account: str | None = None) -> None:
-        super().__init__()
-        self.initial_tab = tab if tab in ("users", "accounts") else "users"
+        super().__init__(tab)
         self.initial_account = (account or "").strip()
-        self.states = {"users": TabState(), "accounts": TabState()}
         self.account_names: list[str] = []
-        self.applied_choice: dict[str, str] = {}
-
-    @classmethod
-    def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> UsersScreen:
-        tab = kind.extra.get("tab", "users") if kind is not None else "users"
-        return cls(tab, argument)
 
     @property
     def tab(self) -> str:
-        try:
-            return self.query_one("#users-tabs", TabbedContent).active or self.initial_tab
-        except Exception:
-            return self.initial_tab
+        return self.tab_id
 
     @property
     def area_title(self) -> str:
@@ -122,17 +88,7 @@ class UsersScreen(AreaScreen):
     def service(self) -> UsersService:
         return UsersService(self.ctx.session)
 
-    @property
-    def page_size(self) -> int:
-        return min(self.ctx.settings.page_size, v.MAX_LIMIT)
-
     # -- layout --------------------------------------------------------------------------------
-
-    def compose_body(self) -> ComposeResult:
-        # The other tab's widgets are built when it is first shown.
-        with TabbedContent(initial=self.initial_tab, id="users-tabs"):
-            for tab, title in (("users", "Users"), ("accounts", "Accounts")):
-                yield TabPane(title, *(self._pane_widgets(tab) if tab == self.initial_tab else ()), id=tab)
 
     def _pane_widgets(self, tab: str) -> list[Any]:
         account = self.initial_account if tab == self.initial_tab else ""
@@ -143,48 +99,13 @@ class UsersScreen(AreaScreen):
                 Label("Status"), Select(USER_STATUS, value="", allow_blank=False, id="users-choice", compact=True),
                 Label("More"), Input(placeholder="key=value; …", id="users-more", compact=True),
             ]
-            table = ResourceTable(kinds.get("users").columns, cell=self._cell, row_key="user_name", id="users-table")
-        else:
-            bar = [
-                Label("Account"), Input(value=account, placeholder="account name or ID", id="accounts-name", compact=True),
-                Label("Type"), Select(ACCOUNT_TYPES, value="", allow_blank=False, id="accounts-choice", compact=True),
-                Label("More"), Input(placeholder="key=value; … e.g. rootAccountOnly=true", id="accounts-more", compact=True),
-            ]
-            table = ResourceTable(kinds.get("accounts").columns, cell=self._cell, row_key="account_id", id="accounts-table")
-        return [_toolbar(bar), Label("", id=f"{tab}-pager", classes="pager"), table]
-
-    async def _mount_tab(self, tab: str) -> None:
-        pane = self.query_one(f"TabPane#{tab}", TabPane)
-        if not pane.children:
-            await pane.mount_all(self._pane_widgets(tab))
-
-    async def on_mount(self) -> None:
-        self._focus_table()
-        await self._ensure_loaded(self.tab)
-
-    def show_kind(self, kind: kinds.Kind) -> None:
-        self.action_show_tab(kind.extra.get("tab", "users"))
-
-    def action_show_tab(self, tab: str) -> None:
-        if tab in self.states:
-            self.query_one("#users-tabs", TabbedContent).active = tab
-            self._focus_table()
-
-    def action_tab(self, delta: int) -> None:
-        self.action_show_tab("accounts" if self.tab == "users" else "users")
-
-    @on(TabbedContent.TabActivated, "#users-tabs")
-    async def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        self.query_one(TitleBar).area = self.area_title
-        self.refresh_bindings()
-        await self._ensure_loaded(self.tab)
-        self._focus_table()
-
-    def _focus_table(self) -> None:
-        self.call_after_refresh(lambda: self.table().focus())
-
-    def table(self, tab: str | None = None) -> ResourceTable:
-        return self.query_one(f"#{tab or self.tab}-table", ResourceTable)
+            return self.pane(tab, bar, row_key="user_name")
+        bar = [
+            Label("Account"), Input(value=account, placeholder="account name or ID", id="accounts-name", compact=True),
+            Label("Type"), Select(ACCOUNT_TYPES, value="", allow_blank=False, id="accounts-choice", compact=True),
+            Label("More"), Input(placeholder="key=value; … e.g. rootAccountOnly=true", id="accounts-more", compact=True),
+        ]
+        return self.pane(tab, bar, row_key="account_id")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "create":
@@ -196,155 +117,35 @@ class UsersScreen(AreaScreen):
 
     # -- loading ---------------------------------------------------------------------------------
 
-    async def _ensure_loaded(self, tab: str) -> None:
-        await self._mount_tab(tab)
-        if not self.states[tab].loaded:
-            self.load(tab)
-
-    def action_reload(self) -> None:
-        self.load(self.tab, force=True)
-
-    def _more(self, tab: str) -> list[str]:
-        return [p for p in re.split(r";", self.query_one(f"#{tab}-more", Input).value) if p.strip()]
-
     def _queries(self, tab: str) -> list[Any]:
         """The filter(s) to try, in order (an "account name or ID" is tried as the likelier one first)."""
-        more = self.query_one(f"#{tab}-more", Input)
-        try:
-            if tab == "users":
-                extra: dict[str, Any] = {}
-                name = self.query_one("#users-name", Input).value.strip()
-                if name:
-                    extra["displayName" if " " in name else "userName"] = name
-                status = str(self.query_one("#users-choice", Select).value or "")
-                self.applied_choice[tab] = status
-                if status:
-                    extra["status"] = status
-                account = self.query_one("#users-account", Input).value.strip()
-                order = account_lookup(account) or [("", "")]
-                out = [parse_filters(self._more(tab), UserFilter, what="users", extra={**extra, **({key: value} if key else {})}) for key, value in order]
-            else:
-                extra = {}
-                kind = str(self.query_one("#accounts-choice", Select).value or "")
-                self.applied_choice[tab] = kind
-                extra["accountType"] = [kind] if kind else list(v.LISTED_ACCOUNT_TYPES)
-                account = self.query_one("#accounts-name", Input).value.strip()
-                order = account_lookup(account) or [("", "")]
-                out = [parse_filters(self._more(tab), AccountFilter, what="accounts", extra={**extra, **({key: value} if key else {})}) for key, value in order]
-        except ValueError:
-            more.set_class(True, "-bad-filter")
-            raise
-        more.set_class(False, "-bad-filter")
-        return out
+        extra: dict[str, Any] = {}
+        if tab == "users":
+            name = self.query_one("#users-name", Input).value.strip()
+            if name:
+                extra["displayName" if " " in name else "userName"] = name
+            status = self.read_choice(tab)
+            if status:
+                extra["status"] = status
+            account = self.query_one("#users-account", Input).value.strip()
+            model: type[Any] = UserFilter
+        else:
+            kind = self.read_choice(tab)
+            extra["accountType"] = [kind] if kind else list(v.LISTED_ACCOUNT_TYPES)
+            account = self.query_one("#accounts-name", Input).value.strip()
+            model = AccountFilter
+        order = account_lookup(account) or [("", "")]
+        return self.parse_more(tab, model, tab, [{**extra, **({key: value} if key else {})} for key, value in order])
 
-    def load(self, tab: str, *, force: bool = False) -> None:
-        state = self.states[tab]
-        state.loaded = True
-
-        async def job() -> None:
-            try:
-                queries = self._queries(tab)
-            except ValueError as exc:
-                self.report_error(Invalid(str(exc)), doing=f"filtering {tab}")
-                return
-            for index, query in enumerate(queries):
-                last = index == len(queries) - 1
-                lister = self.service.users_page if tab == "users" else self.service.accounts_page
-                shown = False
-                async for page in lister(query, state.page, self.page_size, force=force):
-                    if not page.items and not last:
-                        continue
-                    self._show(tab, page)
-                    shown = bool(page.items)
-                if shown:
-                    return
-
-        self.run_api(job, group=f"users-{tab}", doing=f"loading {tab}")
-
-    def _show(self, tab: str, page: Page[Any]) -> None:
-        state = self.states[tab]
-        state.items = page.items
-        state.total = page.total
-        rows = [{**(user_row(x) if tab == "users" else account_row(x)), "item": x} for x in page.items]
-        self.table(tab).set_rows(rows)
+    def _shown(self, tab: str, page: Page[Any], table: ResourceTable) -> None:
         if tab == "accounts":
             self.account_names = sorted({a.account_name for a in page.items if a.account_name} | set(self.account_names))
-        if tab == self.tab:
-            self.show_age(page.age)
-        self._update_pager(tab)
 
-    def _update_pager(self, tab: str) -> None:
-        state = self.states[tab]
-        total = state.total or 0
-        pages = max(1, -(-total // self.page_size))
-        noun = "user" if tab == "users" else "account"
-        parts = [f"page {state.page} of {pages}", f"{total:,} {noun}{'s' if total != 1 else ''}"]
-        if tab == "users":
-            active = sum(1 for u in state.items or [] if isinstance(u, User) and not u.active)
-            if active:
-                parts.append(f"{active} inactive on this page")
-        if pages > 1:
-            parts.append("] next · [ prev")
-        table = self.table(tab)
-        if table.filter_text:
-            parts.append(f"/{table.filter_text}: {len(table.visible_rows)} of {len(state.items or [])} rows")
-        if not total:
-            parts = [f"no {noun}s match these filters"]
-        self.query_one(f"#{tab}-pager", Label).update(Text(clean(" · ".join(parts))))
-
-    def action_page(self, delta: int) -> None:
-        tab = self.tab
-        state = self.states[tab]
-        target = state.page + delta
-        if target < 1 or (state.total is not None and (target - 1) * self.page_size >= max(state.total, 1)):
-            return
-        state.page = target
-        self.load(tab)
-
-    def _cell(self, row: dict[str, Any], key: str) -> Text:
-        value = row.get(key)
-        text = "yes" if value is True else ("no" if value is False else clean("" if value is None else value))
-        style = state_style(self.app, str(value)) if key == "status" else ""
-        return Text(text, style=style, no_wrap=True, overflow="ellipsis")
-
-    # -- filters ---------------------------------------------------------------------------------
-
-    @on(Input.Submitted, ".toolbar Input")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        tab = self.tab
-        self.states[tab].page = 1
-        self.status.error = ""
-        self.load(tab)
-        self.table(tab).focus()
-
-    @on(Select.Changed, ".toolbar Select")
-    def _choice_changed(self, event: Select.Changed) -> None:
-        event.stop()
-        tab = (event.select.id or "").removesuffix("-choice")
-        if tab not in self.states or not self.states[tab].loaded or str(event.value or "") == self.applied_choice.get(tab, ""):
-            return  # also the Changed a Select posts when it is mounted
-        self.states[tab].page = 1
-        self.load(tab)
-
-    def action_focus_filters(self) -> None:
-        self.query_one(f"#{self.tab}-name", Input).focus()
-
-    def apply_filter(self, text: str) -> None:
-        self.table().set_filter(text)
-        self._update_pager(self.tab)
+    def pager_notes(self, tab: str) -> list[str]:
+        inactive = sum(1 for u in self.states[tab].items or [] if isinstance(u, User) and not u.active) if tab == "users" else 0
+        return [f"{inactive} inactive on this page"] if inactive else []
 
     # -- detail and jumps -----------------------------------------------------------------------------
-
-    def selected(self) -> Any | None:
-        row = self.table().current_row()
-        return row["item"] if row else None
-
-    @on(DataTable.RowSelected)
-    def _open(self, event: DataTable.RowSelected) -> None:
-        item = self.selected()
-        if item is not None:
-            self.open_detail(item)
 
     def open_detail(self, item: Any) -> None:
         now = self.ctx.now_ms()
@@ -375,11 +176,7 @@ class UsersScreen(AreaScreen):
                 b.section("Attributes").pairs((x.name, x.value) for x in item.attributes)
             actions = [("u", "account_users", "its users"), ("e", "entitlements", "its entitlements"), ("c", "copy_id", "copy ID")]
 
-        def chosen(action: str | None) -> None:
-            if action:
-                self.call_later(self.run_action, action)
-
-        self.app.push_screen(RecordScreen(title, b.text, actions), chosen)
+        self.show_record(title, b.text, actions)
 
     def _account_id(self) -> str | None:
         item = self.selected()

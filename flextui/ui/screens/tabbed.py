@@ -1,0 +1,354 @@
+"""Tabbed, paged, server-filtered lists: what the catalogue and users screens share.
+
+Both screens show one `ResourceTable` a tab, each under a `.toolbar` of
+filter inputs (a name, a choice `Select`, "more" as `key=value; …`) that
+are sent to the server, with "page N of M" from the pagination total and
+`[`/`]` to page. The machinery was written twice and had started to drift;
+`TabbedListScreen` (built on `AreaScreen`) now holds it once: per-tab state,
+lazy mounting of a tab's widgets, loading a page (stale-while-revalidate:
+every page the lister yields is shown, the cached one first), the pager line,
+the yes/no and state-styled cells, the toolbar events, and opening a row's
+record. A subclass says which tabs it has (`ListTab`s), builds each tab's
+toolbar, turns the toolbar into filter models and renders a record.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabPane
+
+from flextui import kinds
+from flextui.api import validation as v
+from flextui.api.errors import Invalid
+from flextui.api.paging import Page
+from flextui.headless.entitlements import parse_filters
+from flextui.textutil import clean
+from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.entitlements import RecordScreen, state_style, toolbar
+from flextui.ui.widgets.bars import TitleBar
+from flextui.ui.widgets.table import ResourceTable
+
+
+@dataclass(frozen=True)
+class ListTab:
+    """One list: its pane id, kind (columns, capabilities), title, the service's page lister, row builder and noun."""
+
+    id: str
+    kind: str
+    title: str
+    method: str
+    row: Callable[[Any], dict[str, Any]]
+    noun: str
+
+
+@dataclass
+class TabState:
+    """Where one tab is: its page, the server's total, whether it was loaded, the items shown."""
+
+    page: int = 1
+    total: int | None = None
+    loaded: bool = False
+    items: list[Any] | None = None
+    note: str = ""
+
+
+def list_bindings(prefix: str, tabs: Iterable[ListTab], *, next_tab: str = "Next tab", prev_tab: str = "Prev tab",
+                  tab_label: str = "{title}") -> list[Binding]:
+    """The filter, tab, paging and refresh keys of a tabbed list (ids `<prefix>.…`, remappable in [keys])."""
+    return [
+        Binding("f", "focus_filters", "Filters", show=False, id=f"{prefix}.filters"),
+        Binding("greater_than_sign", "tab(1)", next_tab, id=f"{prefix}.next_tab"),
+        Binding("less_than_sign", "tab(-1)", prev_tab, show=False, id=f"{prefix}.prev_tab"),
+        Binding("right_square_bracket", "page(1)", "Next", id=f"{prefix}.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Prev", id=f"{prefix}.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh", show=False, id=f"{prefix}.reload"),
+        *[Binding(str(i + 1), f"show_tab('{tab.id}')", tab_label.format(title=tab.title), show=False, id=f"{prefix}.tab{i + 1}")
+          for i, tab in enumerate(tabs)],
+    ]
+
+
+def list_css(screen: str, tabs_id: str) -> str:
+    """DEFAULT_CSS of a tabbed list screen class named `screen` (narrow screens hide the toolbar labels)."""
+    return f"""
+    {screen} #{tabs_id} {{ height: 1fr; }}
+    {screen} TabPane {{ padding: 0; }}
+    {screen} .toolbar {{ margin: 0; }}
+    {screen}.-narrow .toolbar Label {{ display: none; }}
+    {screen} .toolbar Input.-bad-filter {{ color: $error; text-style: bold; }}
+    """
+
+
+class TabbedListScreen(AreaScreen):
+    """An area of tabbed, paged, server-filtered lists. Tabs are named by their `ListTab.id` throughout.
+
+    Subclasses set LIST_TABS, TABS_ID, WORKER_GROUP and STATE_COLUMN, and implement `service`,
+    `_pane_widgets` (usually via `pane`), `_queries` and `open_detail`.
+    """
+
+    LIST_TABS: ClassVar[tuple[ListTab, ...]] = ()
+    TABS_ID: ClassVar[str] = ""
+    """The id of the TabbedContent."""
+    WORKER_GROUP: ClassVar[str] = ""
+    """Prefix of the worker group each tab loads in (`<prefix>-<tab id>`)."""
+    STATE_COLUMN: ClassVar[str] = "state"
+    """The column whose value is coloured by `state_style`."""
+    FALLBACK_TAB: ClassVar[str] = ""
+    """The tab assumed while the TabbedContent names none it knows; empty: the initial tab."""
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+
+    def __init__(self, tab: str) -> None:
+        super().__init__()
+        self.list_tabs = {spec.id: spec for spec in self.LIST_TABS}
+        self.initial_tab = tab if tab in self.list_tabs else self.LIST_TABS[0].id
+        self.states = {spec.id: TabState() for spec in self.LIST_TABS}
+        self.applied_choice: dict[str, Any] = {}
+
+    @classmethod
+    def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> Self:
+        default = cls.LIST_TABS[0].id
+        tab = kind.extra.get("tab", default) if kind is not None else default
+        return cls(tab, argument)  # type: ignore[call-arg]
+
+    @property
+    def tab_id(self) -> str:
+        """The active tab's id."""
+        try:
+            active = self.query_one(f"#{self.TABS_ID}", TabbedContent).active
+        except Exception:
+            return self.initial_tab
+        return active if active in self.list_tabs else (self.FALLBACK_TAB or self.initial_tab)
+
+    @property
+    def service(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def page_size(self) -> int:
+        return min(self.ctx.settings.page_size, v.MAX_LIMIT)
+
+    # -- layout --------------------------------------------------------------------------------
+
+    def compose_body(self) -> ComposeResult:
+        # Only the first tab's widgets are built now; each other tab builds its own when first shown.
+        with TabbedContent(initial=self.initial_tab, id=self.TABS_ID):
+            for spec in self.LIST_TABS:
+                yield TabPane(spec.title, *(self._pane_widgets(spec.id) if spec.id == self.initial_tab else ()), id=spec.id)
+
+    def _pane_widgets(self, tab: str) -> list[Any]:
+        raise NotImplementedError
+
+    def pane(self, tab: str, bar: list[Any], *, row_key: str = "name") -> list[Any]:
+        """A tab's widgets: its toolbar of filters, its pager line, its table."""
+        table = ResourceTable(kinds.get(self.list_tabs[tab].kind).columns, cell=self._cell, row_key=row_key, id=f"{tab}-table")
+        return [toolbar(bar), Label("", id=f"{tab}-pager", classes="pager"), table]
+
+    async def _mount_tab(self, tab: str) -> None:
+        pane = self.query_one(f"TabPane#{tab}", TabPane)
+        if not pane.children:
+            await pane.mount_all(self._pane_widgets(tab))
+
+    async def on_mount(self) -> None:
+        self._focus_table()
+        await self._ensure_loaded(self.tab_id)
+
+    def show_kind(self, kind: kinds.Kind) -> None:
+        """The app switched here for a kind: show its tab."""
+        self.action_show_tab(kind.extra.get("tab", self.LIST_TABS[0].id))
+
+    def action_show_tab(self, tab: str) -> None:
+        if tab in self.states:
+            self.query_one(f"#{self.TABS_ID}", TabbedContent).active = tab
+            self._focus_table()
+
+    def action_tab(self, delta: int) -> None:
+        ids = [spec.id for spec in self.LIST_TABS]
+        self.action_show_tab(ids[(ids.index(self.tab_id) + delta) % len(ids)])
+
+    @on(TabbedContent.TabActivated)
+    async def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.tabbed_content.id != self.TABS_ID:
+            return
+        tab = self.tab_id
+        self.query_one(TitleBar).area = self.area_title
+        self.refresh_bindings()
+        await self._ensure_loaded(tab)
+        self._focus_table()
+
+    def _focus_table(self) -> None:
+        self.call_after_refresh(lambda: self.table().focus())
+
+    def table(self, tab: str | None = None) -> ResourceTable:
+        return self.query_one(f"#{tab or self.tab_id}-table", ResourceTable)
+
+    # -- loading ---------------------------------------------------------------------------------
+
+    async def _ensure_loaded(self, tab: str) -> None:
+        await self._mount_tab(tab)
+        if not self.states[tab].loaded:
+            self.load(tab)
+
+    def action_reload(self) -> None:
+        self.load(self.tab_id, force=True)
+
+    def _queries(self, tab: str) -> list[Any]:
+        """The filter models to try, in order, until one finds something; ValueError when the toolbar is wrong."""
+        raise NotImplementedError
+
+    def choice_value(self, tab: str, raw: Any) -> Any:
+        """The value a choice Select stands for."""
+        return str(raw or "")
+
+    def read_choice(self, tab: str) -> Any:
+        """The tab's choice Select, now applied."""
+        choice = self.choice_value(tab, self.query_one(f"#{tab}-choice", Select).value)
+        self.applied_choice[tab] = choice
+        return choice
+
+    def parse_more(self, tab: str, model: type[Any], what: str, extras: Sequence[dict[str, Any]]) -> list[Any]:
+        """One filter model of "more" (`key=value; …`) per `extras`; a bad "more" is marked and raises ValueError."""
+        more = self.query_one(f"#{tab}-more", Input)
+        parts = [p for p in re.split(r";", more.value) if p.strip()]
+        try:
+            out = [parse_filters(parts, model, what=what, extra=extra) for extra in extras]
+        except ValueError:
+            more.set_class(True, "-bad-filter")
+            raise
+        more.set_class(False, "-bad-filter")
+        return out
+
+    def load(self, tab: str, *, force: bool = False) -> None:
+        state = self.states[tab]
+        state.loaded = True
+        what = self.list_tabs[tab].title.lower()
+
+        async def job() -> None:
+            try:
+                queries = self._queries(tab)
+            except ValueError as exc:
+                self.report_error(Invalid(str(exc)), doing=f"filtering {what}")
+                return
+            for index, query in enumerate(queries):
+                last = index == len(queries) - 1
+                lister = getattr(self.service, self.list_tabs[tab].method)
+                shown = False
+                async for page in lister(query, state.page, self.page_size, force=force):
+                    if not page.items and not last:
+                        continue
+                    self._show(tab, page)
+                    shown = bool(page.items)
+                if shown:
+                    return
+
+        self.run_api(job, group=f"{self.WORKER_GROUP}-{tab}", doing=f"loading {what}")
+
+    def _show(self, tab: str, page: Page[Any]) -> None:
+        state = self.states[tab]
+        state.items = page.items
+        state.total = page.total
+        table = self.table(tab)
+        table.set_rows([{**self.list_tabs[tab].row(item), "item": item} for item in page.items])
+        self._shown(tab, page, table)
+        if tab == self.tab_id:
+            self.show_age(page.age)
+        self._update_pager(tab)
+
+    def _shown(self, tab: str, page: Page[Any], table: ResourceTable) -> None:
+        """After a page's rows are in its table (e.g. to place the cursor)."""
+
+    def pager_notes(self, tab: str) -> list[str]:
+        """Extra parts of the pager line, after the count."""
+        return []
+
+    def _update_pager(self, tab: str) -> None:
+        state = self.states[tab]
+        total = state.total or 0
+        pages = max(1, -(-total // self.page_size))
+        noun = self.list_tabs[tab].noun
+        plural = noun + ("s" if total != 1 and not noun.endswith("s") else "")
+        parts = [f"page {state.page} of {pages}", f"{total:,} {plural}", *self.pager_notes(tab)]
+        if pages > 1:
+            parts.append("] next · [ prev")
+        table = self.table(tab)
+        if table.filter_text:
+            parts.append(f"/{table.filter_text}: {len(table.visible_rows)} of {len(state.items or [])} rows")
+        if not total:
+            parts = [f"no {plural} match these filters"]
+        self.query_one(f"#{tab}-pager", Label).update(Text(clean(" · ".join(parts))))
+
+    def action_page(self, delta: int) -> None:
+        tab = self.tab_id
+        state = self.states[tab]
+        target = state.page + delta
+        if target < 1 or (state.total is not None and (target - 1) * self.page_size >= max(state.total, 1)):
+            return
+        state.page = target
+        self.load(tab)
+
+    def _cell(self, row: dict[str, Any], key: str) -> Text:
+        value = row.get(key)
+        text = "yes" if value is True else ("no" if value is False else clean("" if value is None else value))
+        style = state_style(self.app, str(value)) if key == self.STATE_COLUMN else ""
+        return Text(text, style=style, no_wrap=True, overflow="ellipsis")
+
+    # -- filters ---------------------------------------------------------------------------------
+
+    @on(Input.Submitted, ".toolbar Input")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        tab = self.tab_id
+        self.states[tab].page = 1
+        self.status.error = ""
+        self.load(tab)
+        self.table(tab).focus()
+
+    @on(Select.Changed, ".toolbar Select")
+    def _choice_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        tab = (event.select.id or "").removesuffix("-choice")
+        if tab not in self.states or not self.states[tab].loaded or self.choice_value(tab, event.value) == self.applied_choice.get(tab, ""):
+            return  # also the Changed a Select posts when it is mounted
+        self.states[tab].page = 1
+        self.load(tab)
+
+    def action_focus_filters(self) -> None:
+        self.query_one(f"#{self.tab_id}-name", Input).focus()
+
+    def apply_filter(self, text: str) -> None:
+        tab = self.tab_id
+        self.table(tab).set_filter(text)
+        self._update_pager(tab)
+
+    # -- detail ------------------------------------------------------------------------------------
+
+    def selected(self) -> Any | None:
+        row = self.table().current_row()
+        return row["item"] if row else None
+
+    @on(DataTable.RowSelected)
+    def _open(self, event: DataTable.RowSelected) -> None:
+        item = self.selected()
+        if item is not None:
+            self.open_detail(item)
+
+    def open_detail(self, item: Any) -> None:
+        raise NotImplementedError
+
+    def show_record(self, title: str, body: Text, actions: list[tuple[str, str, str]]) -> None:
+        """Push a record's detail; the action chosen there (a key's action name) runs on this screen."""
+
+        def chosen(action: str | None) -> None:
+            if action:
+                self.call_later(self.run_action, action)
+
+        self.app.push_screen(RecordScreen(title, body, actions), chosen)
+
+
+__all__ = ["ListTab", "TabState", "TabbedListScreen", "list_bindings", "list_css"]
