@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 import httpx
 
 from flextui.api.cache import PageCache, cache_key, scrub_secrets
-from flextui.api.errors import ApiError, Offline, RateLimited, ReadOnly, Unreachable, from_status
+from flextui.api.errors import ApiError, Offline, ReadOnly, Unreachable, from_status
 
 log = logging.getLogger("flextui.http")
 
@@ -248,6 +248,7 @@ class Session:
         attempts = 1 if is_mutating else max(1, self.retry.attempts)
         use_auth = auth if auth is not None else self.auth_for(service)
         last_error: ApiError | None = None
+        retry_after: float | None = None
         for attempt in range(attempts):
             self.in_flight += 1
             self.requests_sent += 1
@@ -255,6 +256,7 @@ class Session:
             started = time.monotonic()
             status: int | None = None
             last_error = None
+            retry_after = None
             try:
                 response = await self.client.request(
                     method, url, params=params, json=json_body, headers=headers, auth=use_auth or httpx.USE_CLIENT_DEFAULT
@@ -281,13 +283,14 @@ class Session:
                 log.info("%s %s -> %s in %.0f ms", method, path, status or "error", elapsed * 1000)
                 self._emit(RequestEvent("end", method, path, self.in_flight, status, elapsed, err_text))
             if attempt + 1 < attempts:
-                await asyncio.sleep(self._delay(attempt, last_error))
+                await asyncio.sleep(self._delay(attempt, retry_after))
         assert last_error is not None
         raise last_error
 
-    def _delay(self, attempt: int, error: ApiError | None) -> float:
-        if isinstance(error, RateLimited) and error.retry_after is not None:
-            return min(error.retry_after, self.retry.max_retry_after)
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        """The server's Retry-After (429 or 503) when it sent one, else exponential backoff with jitter."""
+        if retry_after is not None:
+            return min(retry_after, self.retry.max_retry_after)
         return self.retry.backoff * (2**attempt) * (0.75 + random.random() / 2)
 
     async def get_json(self, service: Service, path: str, **kwargs: Any) -> Any:

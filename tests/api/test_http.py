@@ -124,6 +124,14 @@ async def test_429_retry_after_is_honoured(plain: Session, faults: FaultPlan) ->
     assert plain.requests_sent == 2
 
 
+async def test_503_retry_after_is_honoured_too(plain: Session, faults: FaultPlan) -> None:
+    faults.add(LIST_FAULT, status=503, times=1, retry_after=0.3)
+    started = time.monotonic()
+    assert await list_admin(plain)
+    assert time.monotonic() - started >= 0.28
+    assert plain.requests_sent == 2
+
+
 async def test_429_retry_after_is_capped(sim_app: Any, faults: FaultPlan) -> None:
     session = make_session(sim_app, retry=RetryPolicy(attempts=2, backoff=0.001, max_retry_after=0.05))
     faults.add(LIST_FAULT, status=429, times=1, retry_after=30)
