@@ -109,11 +109,18 @@ class AccountRef(_Request):
     contact_email: ShipToEmail | None = Field(None, alias="contactEmail")
 
 
-def _attribute_names(attributes: Sequence[Attribute]) -> None:
+def _attribute_names(attributes: Sequence[Attribute | PropertyAttribute]) -> None:
     try:
         v.check_attribute_names([a.name for a in attributes])
     except FieldProblem as exc:
         raise FieldProblem(v.join_path("attributes", exc.field), exc.message) from None
+
+
+def _line_item_rules(item: LineItemCreate | MaintenanceLineItemCreate) -> None:
+    """The rules a new line item and a new maintenance line item share: given ID, term, attribute names."""
+    v.check_given_id(item.activation_id, item.auto_generate, "activationId")
+    v.check_term(item.start_date, item.expiry_date, item.is_permanent)
+    _attribute_names(item.attributes)
 
 
 class LineItemCreate(_Request):
@@ -144,9 +151,7 @@ class LineItemCreate(_Request):
 
     @model_validator(mode="after")
     def _rules(self) -> LineItemCreate:
-        v.check_given_id(self.activation_id, self.auto_generate, "activationId")
-        v.check_term(self.start_date, self.expiry_date, self.is_permanent)
-        _attribute_names(self.attributes)
+        _line_item_rules(self)
         return self
 
 
@@ -306,10 +311,7 @@ class LineItemProperties(_Request):
         if self.parent_activation_id and self.parent_activation_id == self.activation_id:
             raise FieldProblem("parentActivationId", "a line item cannot be its own parent")
         if self.attributes:
-            try:
-                v.check_attribute_names([a.name for a in self.attributes])
-            except FieldProblem as exc:
-                raise FieldProblem(v.join_path("attributes", exc.field), exc.message) from None
+            _attribute_names(self.attributes)
         return self
 
 
@@ -361,9 +363,7 @@ class MaintenanceLineItemCreate(_Request):
 
     @model_validator(mode="after")
     def _rules(self) -> MaintenanceLineItemCreate:
-        v.check_given_id(self.activation_id, self.auto_generate, "activationId")
-        v.check_term(self.start_date, self.expiry_date, self.is_permanent)
-        _attribute_names(self.attributes)
+        _line_item_rules(self)
         return self
 
 

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, AliasChoices, Field, field_validator, model_validator
 
 from flextui.api import validation as v
 from flextui.api.http import Service, Session
@@ -41,21 +41,12 @@ __all__ = [
 Description = Annotated[str, AfterValidator(v.max_length(v.DESCRIPTION_MAX))]
 
 
-def _blank_to_none(value: Any) -> Any:
-    return None if isinstance(value, str) and not value.strip() else value
+_blank_to_none = v.blank_to_none
+_Request = v.RequestBody
 
 
-class _Request(BaseModel):
-    """A request body: JSON names on the wire; strict JSON types and no unknown fields, like the server."""
-
-    model_config = ConfigDict(populate_by_name=True, extra="forbid", strict=True)
-
-    def body(self) -> dict[str, Any]:
-        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
-
-
-class _Response(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+class _Response(v.ResponseBody):
+    """A response body with its creation and last-modified times."""
 
     @property
     def created(self) -> datetime | None:
@@ -506,6 +497,14 @@ _LISTS: dict[str, tuple[str, str, type[Any]]] = {
 }
 
 
+
+def _list_request(kind: str, filters: _Filter | None, page: int, limit: int) -> tuple[str, str, type[Any], dict[str, Any]]:
+    """Check page and limit; the list's path, envelope key, response model and query parameters."""
+    v.check_page(page)
+    v.check_limit(limit)
+    path, key, model = _LISTS[kind]
+    return path, key, model, {**(filters.params() if filters else {}), "page": page, "limit": limit}
+
 class ProductsService:
     """The products and packaging service's calls over a `Session` (pages are 1-based).
 
@@ -517,18 +516,12 @@ class ProductsService:
         self.session = session
 
     async def _list(self, kind: str, filters: _Filter | None, page: int, limit: int) -> Page[Any]:
-        v.check_page(page)
-        v.check_limit(limit)
-        path, key, model = _LISTS[kind]
-        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
+        path, key, model, params = _list_request(kind, filters, page, limit)
         raw = await self.session.get_json(Service.PRODUCTS, path, params=params)
         return _page(raw, key, model, page, limit)
 
     async def _cached(self, kind: str, filters: _Filter | None, page: int, limit: int, force: bool) -> AsyncIterator[Page[Any]]:
-        v.check_page(page)
-        v.check_limit(limit)
-        path, key, model = _LISTS[kind]
-        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
+        path, key, model, params = _list_request(kind, filters, page, limit)
 
         async def fetch() -> Any:
             return await self.session.get_json(Service.PRODUCTS, path, params=params)

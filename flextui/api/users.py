@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, AliasChoices, Field, field_validator, model_validator
 
 from flextui.api import validation as v
 from flextui.api.http import Service, Session
@@ -38,21 +38,9 @@ Address = Annotated[str, AfterValidator(v.max_length(v.ADDRESS_MAX))]
 Country = Annotated[str, AfterValidator(v.check_country)]
 
 
-def _blank_to_none(value: Any) -> Any:
-    return None if isinstance(value, str) and not value.strip() else value
-
-
-class _Request(BaseModel):
-    """A request body: JSON names on the wire; strict JSON types and no unknown fields, like the server."""
-
-    model_config = ConfigDict(populate_by_name=True, extra="forbid", strict=True)
-
-    def body(self) -> dict[str, Any]:
-        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
-
-
-class _Response(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+_blank_to_none = v.blank_to_none
+_Request = v.RequestBody
+_Response = v.ResponseBody
 
 
 class AttributeEntry(_Request):

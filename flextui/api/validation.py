@@ -30,9 +30,32 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
 INT32_MAX = 2**31 - 1
+
+# -- request and response bodies of the products and users services ----------------------
+
+
+def blank_to_none(value: Any) -> Any:
+    """None for a blank string (empty or white space only); anything else as it is."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+class RequestBody(BaseModel):
+    """A request body: JSON names on the wire; strict JSON types and no unknown fields, like the server."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", strict=True)
+
+    def body(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+class ResponseBody(BaseModel):
+    """A response body: read by JSON or Python names; unknown fields are ignored."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+
 
 # -- errors and paths -------------------------------------------------------------------
 

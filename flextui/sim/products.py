@@ -478,11 +478,20 @@ def _sorted(records: list[Any], params: v.ListParams, keys: dict[str, Callable[[
     return sorted(records, key=keys[params.sort_by], reverse=params.descending)
 
 
+def _created_modified_since(query: Any, records: list[Any], created: Callable[[Any], int], modified: Callable[[Any], int]) -> list[Any]:
+    """Apply the creationDate and lastModifiedDate ("on or after") filters in turn."""
+    return _since(query, _since(query, records, "creationDate", created), "lastModifiedDate", modified)
+
+
+def _catalogue_query(request: Request) -> tuple[Catalogue, Any]:
+    """Authenticate a list request; its catalogue and query parameters."""
+    authenticate(request)
+    return catalogue(world_of(request)), request.query_params
+
+
 @beta_errors
 async def list_products(request: Request) -> Response:
-    authenticate(request)
-    cat = catalogue(world_of(request))
-    q = request.query_params
+    cat, q = _catalogue_query(request)
     params = v.ListParams.read(q, v.PRODUCT_SORT_KEYS, "productName")
     state = v.read_choice_param(q, "state", lambda s: v.check_choice(s, v.PRODUCT_STATES))
     items = _text_filters(q, cat.products.values(), {
@@ -496,8 +505,7 @@ async def list_products(request: Request) -> Response:
     })
     if state:
         items = [p for p in items if p.state == state]
-    items = _since(q, items, "creationDate", lambda p: p.sim.created_ms)
-    items = _since(q, items, "lastModifiedDate", lambda p: p.modified_ms)
+    items = _created_modified_since(q, items, lambda p: p.sim.created_ms, lambda p: p.modified_ms)
     items = _sorted(items, params, {
         "productName": lambda p: (p.sim.name.lower(), p.sim.version),
         "version": lambda p: (p.sim.version, p.sim.name.lower()),
@@ -509,9 +517,7 @@ async def list_products(request: Request) -> Response:
 
 @beta_errors
 async def list_maintenance(request: Request) -> Response:
-    authenticate(request)
-    cat = catalogue(world_of(request))
-    q = request.query_params
+    cat, q = _catalogue_query(request)
     params = v.ListParams.read(q, ("productName", "version", "creationDate"), "productName")
     items = _text_filters(q, cat.maintenance.values(), {
         "productName": lambda p, x: _contains(p.sim.name, x),
@@ -529,9 +535,7 @@ async def list_maintenance(request: Request) -> Response:
 
 @beta_errors
 async def list_part_numbers(request: Request) -> Response:
-    authenticate(request)
-    cat = catalogue(world_of(request))
-    q = request.query_params
+    cat, q = _catalogue_query(request)
     params = v.ListParams.read(q, v.PART_NUMBER_SORT_KEYS, "partNumber")
     items = _text_filters(q, cat.part_numbers.values(), {
         "partNumber": lambda p, x: _contains(p.part_number, x),
@@ -544,8 +548,7 @@ async def list_part_numbers(request: Request) -> Response:
     unmapped_model = v.read_bool_param(q, "unmappedWithLicenseModel")
     if unmapped_model is not None:
         items = [p for p in items if (p.license_model is None) == unmapped_model]
-    items = _since(q, items, "creationDate", lambda p: p.created_ms)
-    items = _since(q, items, "lastModifiedDate", lambda p: p.modified_ms)
+    items = _created_modified_since(q, items, lambda p: p.created_ms, lambda p: p.modified_ms)
     items = _sorted(items, params, {
         "partNumber": lambda p: p.part_number,
         "productName": lambda p: ((p.owner or ("",))[0].lower(), p.part_number),
@@ -558,9 +561,7 @@ async def list_part_numbers(request: Request) -> Response:
 
 @beta_errors
 async def list_features(request: Request) -> Response:
-    authenticate(request)
-    cat = catalogue(world_of(request))
-    q = request.query_params
+    cat, q = _catalogue_query(request)
     params = v.ListParams.read(q, v.FEATURE_SORT_KEYS, "name")
     version_format = v.read_choice_param(q, "versionFormat", v.check_version_format)
     state = v.read_choice_param(q, "state", lambda s: v.check_choice(s, v.FEATURE_STATES))
@@ -573,8 +574,7 @@ async def list_features(request: Request) -> Response:
         items = [f for f in items if f.version_format == version_format]
     if state:
         items = [f for f in items if f.state == state]
-    items = _since(q, items, "creationDate", lambda f: f.created_ms)
-    items = _since(q, items, "lastModifiedDate", lambda f: f.modified_ms)
+    items = _created_modified_since(q, items, lambda f: f.created_ms, lambda f: f.modified_ms)
     items = _sorted(items, params, {
         "name": lambda f: (f.name.lower(), f.version),
         "version": lambda f: (f.version, f.name.lower()),
@@ -586,9 +586,7 @@ async def list_features(request: Request) -> Response:
 
 @beta_errors
 async def list_bundles(request: Request) -> Response:
-    authenticate(request)
-    cat = catalogue(world_of(request))
-    q = request.query_params
+    cat, q = _catalogue_query(request)
     params = v.ListParams.read(q, ("name", "creationDate"), "name")
     items = _text_filters(q, cat.bundles.values(), {
         "name": lambda b, x: _contains(b.name, x),
@@ -601,9 +599,7 @@ async def list_bundles(request: Request) -> Response:
 
 @beta_errors
 async def list_suites(request: Request) -> Response:
-    authenticate(request)
-    cat = catalogue(world_of(request))
-    q = request.query_params
+    cat, q = _catalogue_query(request)
     params = v.ListParams.read(q, v.SUITE_SORT_KEYS, "suiteName")
     used = v.read_bool_param(q, "usedOnDevice")
     items = _text_filters(q, cat.suites.values(), {
@@ -620,8 +616,7 @@ async def list_suites(request: Request) -> Response:
     })
     if used is not None:
         items = [s for s in items if s.used_on_device == used]
-    items = _since(q, items, "creationDate", lambda s: s.created_ms)
-    items = _since(q, items, "lastModifiedDate", lambda s: s.modified_ms)
+    items = _created_modified_since(q, items, lambda s: s.created_ms, lambda s: s.modified_ms)
     items = _sorted(items, params, {"suiteName": lambda s: (s.name.lower(), s.version), "createdOn": lambda s: s.created_ms})
     return json_response(paged_body(params, items, "suiteList", lambda s: render_suite(s, cat), "Suites retrieved successfully"))
 
@@ -637,6 +632,14 @@ async def get_suite(request: Request) -> Response:
 
 
 # -- creating -----------------------------------------------------------------------------------
+
+
+async def _producer_body(request: Request, what: str) -> tuple[World, Catalogue, v.Fields]:
+    """Authenticate a create request as a producer doing `what`; its world, catalogue and body."""
+    caller = authenticate(request)
+    require_producer(caller, what)
+    world = world_of(request)
+    return world, catalogue(world), await read_body(request)
 
 
 def _technology(body: v.Fields) -> tuple[str, str, bool, str | None]:
@@ -687,11 +690,7 @@ def _feature_refs(cat: Catalogue, body: v.Fields, key: str, *, required: bool = 
 
 @beta_errors
 async def create_product(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "creating a product")
-    world = world_of(request)
-    cat = catalogue(world)
-    body = await read_body(request)
+    world, cat, body = await _producer_body(request, "creating a product")
     name = body.text("productName", required=True, rule=v.check_name)
     version = body.text("version", required=True, rule=v.check_version)
     description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
@@ -738,11 +737,7 @@ async def create_product(request: Request) -> Response:
 
 @beta_errors
 async def create_maintenance(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "creating a maintenance product")
-    world = world_of(request)
-    cat = catalogue(world)
-    body = await read_body(request)
+    world, cat, body = await _producer_body(request, "creating a maintenance product")
     name = body.text("productName", required=True, rule=v.check_name)
     version = body.text("version", required=True, rule=v.check_version)
     description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
@@ -763,11 +758,7 @@ async def create_maintenance(request: Request) -> Response:
 
 @beta_errors
 async def create_part_numbers(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "creating part numbers")
-    world = world_of(request)
-    cat = catalogue(world)
-    body = await read_body(request)
+    world, cat, body = await _producer_body(request, "creating part numbers")
     planned: list[PartNumber] = []
     seen: set[str] = set()
     now = world.now_ms()
@@ -803,11 +794,7 @@ async def create_part_numbers(request: Request) -> Response:
 
 @beta_errors
 async def create_feature(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "creating a feature")
-    world = world_of(request)
-    cat = catalogue(world)
-    body = await read_body(request)
+    world, cat, body = await _producer_body(request, "creating a feature")
     name = body.text("featureName", required=True, rule=v.check_feature_name)
     version_format = body.text("versionFormat", required=True, rule=v.check_version_format)
     version = body.text("version", rule=v.check_feature_version, blank_is_none=True) or "1.0"
@@ -826,11 +813,7 @@ async def create_feature(request: Request) -> Response:
 
 @beta_errors
 async def create_bundle(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "creating a feature bundle")
-    world = world_of(request)
-    cat = catalogue(world)
-    body = await read_body(request)
+    world, cat, body = await _producer_body(request, "creating a feature bundle")
     name = body.text("featureBundleName", required=True, rule=v.check_name)
     description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
     refs = _feature_refs(cat, body, "features", required=True)
@@ -848,11 +831,7 @@ async def create_bundle(request: Request) -> Response:
 
 @beta_errors
 async def create_suite(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "creating a suite")
-    world = world_of(request)
-    cat = catalogue(world)
-    body = await read_body(request)
+    world, cat, body = await _producer_body(request, "creating a suite")
     name = body.text("suiteName", required=True, rule=v.check_name)
     version = body.text("version", required=True, rule=v.check_version)
     description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""

@@ -8,13 +8,12 @@ before sending, naming the same field as the simulator.
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
-import flextui.sim.app as sim_app_module
 from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly
 from flextui.api.http import Session
 from flextui.api.products import (
@@ -30,36 +29,17 @@ from flextui.api.products import (
     Suite,
     SuiteCreate,
     SuiteFilter,
-    errors_by_field,
 )
 from flextui.sim.products import catalogue
 from flextui.sim.world import World
 
-from ..conftest import make_session
+from ..beta_fixtures import _beta_only, read_only, refused  # noqa: F401  (fixtures)
 from ..sim.test_products import BAD_FEATURES, BAD_PRODUCTS, feature, product
-
-
-@pytest.fixture(autouse=True)
-def _beta_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sim_app_module, "SERVICE_MODULES", ("products", "entitlements", "users"))
 
 
 @pytest.fixture
 def svc(session: Session) -> ProductsService:
     return ProductsService(session)
-
-
-@pytest.fixture
-async def read_only(sim_app: Any) -> AsyncIterator[Session]:
-    s = make_session(sim_app, read_only=True)
-    yield s
-    await s.aclose()
-
-
-def refused(model: type[Any], body: Any) -> dict[str, str]:
-    with pytest.raises(ValidationError) as info:
-        model.model_validate(body)
-    return errors_by_field(info.value)
 
 
 # -- request models -------------------------------------------------------------------------------

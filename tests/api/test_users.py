@@ -8,43 +8,25 @@ the same field as the simulator.
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
-import flextui.sim.app as sim_app_module
 from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly
 from flextui.api.http import Session
-from flextui.api.users import AccountCreate, AccountFilter, User, UserCreate, UserFilter, UsersService, errors_by_field
+from flextui.api.users import AccountCreate, AccountFilter, User, UserCreate, UserFilter, UsersService
 from flextui.sim.world import ADMIN, CUSTOMER, PUBLISHER_ACCOUNT, World
 
+from ..beta_fixtures import _beta_only, read_only, refused  # noqa: F401  (fixtures)
 from ..conftest import make_session
 from ..sim.test_users import BAD_ACCOUNTS, BAD_USERS, account, user
-
-
-@pytest.fixture(autouse=True)
-def _beta_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sim_app_module, "SERVICE_MODULES", ("products", "entitlements", "users"))
 
 
 @pytest.fixture
 def svc(session: Session) -> UsersService:
     return UsersService(session)
-
-
-@pytest.fixture
-async def read_only(sim_app: Any) -> AsyncIterator[Session]:
-    s = make_session(sim_app, read_only=True)
-    yield s
-    await s.aclose()
-
-
-def refused(model: type[Any], body: Any) -> dict[str, str]:
-    with pytest.raises(ValidationError) as info:
-        model.model_validate(body)
-    return errors_by_field(info.value)
 
 
 # -- request models -------------------------------------------------------------------------------

@@ -17,22 +17,16 @@ from typing import Any
 import httpx
 import pytest
 
-import flextui.sim.app as sim_app_module
 from flextui.api.validation import ID_FORBIDDEN
 from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
 from flextui.sim.entitlements import entitlement_store
 from flextui.sim.world import ADMIN, CUSTOMER, World
 
+from ..beta_fixtures import _beta_only  # noqa: F401  (fixtures)
 from ..conftest import FIXED_NOW_MS
 
 BASE = "/entitlements-api/v1"
 PRODUCT = {"productName": "Flex Designer", "productVersion": "2022.4"}
-
-
-@pytest.fixture(autouse=True)
-def _beta_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Mount only the beta services: other simulator modules may be unfinished."""
-    monkeypatch.setattr(sim_app_module, "SERVICE_MODULES", ("products", "entitlements", "users"))
 
 
 def line_item(**extra: Any) -> dict[str, Any]:

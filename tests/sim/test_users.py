@@ -9,31 +9,18 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
 
-import flextui.sim.app as sim_app_module
 from flextui.sim.app import SIM_BASE_URL, in_process_transport
 from flextui.sim.world import ADMIN, CUSTOMER, PUBLISHER_ACCOUNT, World
 
+from ..beta_fixtures import Change, _beta_only, _with, _without  # noqa: F401  (fixtures)
+
 BASE = "/users-accounts-api/v1"
-Change = Callable[[dict[str, Any]], None]
-
-
-@pytest.fixture(autouse=True)
-def _beta_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sim_app_module, "SERVICE_MODULES", ("products", "entitlements", "users"))
-
-
-def _with(**fields: Any) -> Change:
-    return lambda body: body.update(fields)
-
-
-def _without(key: str) -> Change:
-    return lambda body: body.pop(key, None)
 
 
 def account(**extra: Any) -> dict[str, Any]:
