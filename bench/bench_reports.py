@@ -231,28 +231,7 @@ async def fetch_run(url: str, days: int, concurrency: int) -> tuple[float, int]:
         await ctx.aclose()
 
 
-def patch_scrub() -> None:
-    """What the suggested change to `flextui.api.cache.scrub_secrets` would give (see the report): keys checked once."""
-    from functools import lru_cache
-
-    import flextui.api.http as http
-    from flextui.api.cache import is_secret_key
-
-    secret = lru_cache(maxsize=4096)(is_secret_key)
-
-    def scrub(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: (scrub(v) if isinstance(v, (dict, list)) else v) for k, v in value.items() if not secret(k)}
-        if isinstance(value, list):
-            return [scrub(v) if isinstance(v, (dict, list)) else v for v in value]
-        return value
-
-    http.scrub_secrets = scrub  # type: ignore[attr-defined]
-
-
 def child(args: argparse.Namespace) -> None:
-    if args.fast_scrub:
-        patch_scrub()
     if args.child == "ui":
         result = asyncio.run(ui_run(args.url, args.days))
     else:
@@ -261,9 +240,8 @@ def child(args: argparse.Namespace) -> None:
     print(json.dumps(result))
 
 
-def run_child(kind: str, url: str, days: int, fast_scrub: bool = False) -> dict[str, float]:
-    extra = ["--fast-scrub"] if fast_scrub else []
-    done = subprocess.run([sys.executable, __file__, "--child", kind, "--url", url, "--days", str(days), *extra],
+def run_child(kind: str, url: str, days: int) -> dict[str, float]:
+    done = subprocess.run([sys.executable, __file__, "--child", kind, "--url", url, "--days", str(days)],
                           capture_output=True, text=True, timeout=600, cwd=ROOT)
     if done.returncode != 0:
         raise RuntimeError(f"{kind} run failed:\n{done.stderr[-3000:]}")
@@ -276,8 +254,6 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=16)
     parser.add_argument("--scale", default="100")
     parser.add_argument("--latency", type=float, default=50.0)
-    parser.add_argument("--fast-scrub", action="store_true",
-                        help="patch flextui.api.cache.scrub_secrets as suggested (to show its effect; not the shipped code)")
     parser.add_argument("--child")
     parser.add_argument("--url")
     args = parser.parse_args()
@@ -289,13 +265,11 @@ def main() -> None:
         total = asyncio.run(warm(url, args.days))
         print(f"{GROUP}, last {args.days} days, scale {args.scale}: {total:,} records; simulator in its own process, "
               f"{args.latency:g} ms latency per request; pages of 2,500; median of {args.runs} runs (each a fresh process)\n")
-        if args.fast_scrub:
-            print("** with scrub_secrets patched as suggested (--fast-scrub): not the shipped code **\n")
-        ui = [run_child("ui", url, args.days, args.fast_scrub) for _ in range(args.runs)]
+        ui = [run_child("ui", url, args.days) for _ in range(args.runs)]
         seq, conc = [], []
         for _ in range(args.runs):
-            conc.append(run_child("fetch-6", url, args.days, args.fast_scrub))
-            seq.append(run_child("fetch-1", url, args.days, args.fast_scrub))
+            conc.append(run_child("fetch-6", url, args.days))
+            seq.append(run_child("fetch-1", url, args.days))
     finally:
         proc.terminate()
         proc.wait(timeout=10)
