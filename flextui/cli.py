@@ -39,38 +39,33 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 ok, 1 API error, 2 usage/config/input, 3 auth, 4 not found, 5 server, 6 unreachable/offline, 7 read-only.",
     )
     parser.add_argument("--version", action="version", version=f"flextui {__version__}")
-    parser.add_argument("--profile", "-p", help="profile name from the config file")
-    parser.add_argument("--url", help="ad hoc instance URL (with --user; password from FLEXTUI_PASSWORD or a prompt, or FLEXTUI_TOKEN)")
-    parser.add_argument("--user", help="ad hoc user name (e-mail)")
-    parser.add_argument("--read-only", action="store_true", help="refuse every change, whatever the profile says")
-    parser.add_argument("--offline", action="store_true", help="read only from the local cache; send nothing")
-    parser.add_argument("--theme", help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
-    parser.add_argument("--config", help="config file (default: see `flextui info`)")
-    parser.add_argument("--debug", action="store_true", help="log debug detail to the log file")
+    _global_options(parser, defaults=True)
+    common = argparse.ArgumentParser(add_help=False)
+    _global_options(common, defaults=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    tui = sub.add_parser("tui", help="open the TUI (the default), optionally at an area: flextui tui charts PROJECT")
+    tui = sub.add_parser("tui", parents=[common], help="open the TUI (the default), optionally at an area: flextui tui charts PROJECT")
     tui.add_argument("area", nargs="*", help="area and argument, as after ':' in the app")
 
-    demo = sub.add_parser("demo", help="open the TUI on the embedded simulator (no account needed)")
+    demo = sub.add_parser("demo", parents=[common], help="open the TUI on the embedded simulator (no account needed)")
     _sim_options(demo)
     demo.add_argument("--as", dest="as_user", choices=["admin", "producer", "customer"], default="admin", help="who to sign in as")
     demo.add_argument("--demo-read-only", dest="demo_read_only", action="store_true", help=argparse.SUPPRESS)
     demo.add_argument("area", nargs="*", help="area to open first, e.g. projects, reports, entitlements")
 
-    sim = sub.add_parser("sim", help="serve the simulator over HTTP (for tests, curl, or a profile)")
+    sim = sub.add_parser("sim", parents=[common], help="serve the simulator over HTTP (for tests, curl, or a profile)")
     sim.add_argument("--host", default="127.0.0.1")
     sim.add_argument("--port", type=int, default=8765)
     _sim_options(sim)
 
-    sub.add_parser("info", help="where config, cache and log files live; versions; profiles")
+    sub.add_parser("info", parents=[common], help="where config, cache and log files live; versions; profiles")
 
-    cache = sub.add_parser("cache", help="manage the local page cache")
+    cache = sub.add_parser("cache", parents=[common], help="manage the local page cache")
     cache_sub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
-    clear = cache_sub.add_parser("clear", help="delete cached pages (of --profile, or all)")
+    clear = cache_sub.add_parser("clear", parents=[common], help="delete cached pages (of --profile, or all)")
     clear.add_argument("--all", action="store_true", help="every profile's pages")
 
-    get = sub.add_parser("get", help="print resources headless: flextui get tokens --username U --format csv")
+    get = sub.add_parser("get", parents=[common], help="print resources headless: flextui get tokens --username U --format csv")
     get.add_argument("kind", help="tokens, projects, members, artifacts, downloads, entitlements, line-items, products, users, accounts")
     get.add_argument("target", nargs="?", help="project, PROJECT/REPOSITORY, or entitlement id, where the kind needs one")
     get.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table")
@@ -83,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     get.add_argument("--demo", action="store_true", help="ask the embedded simulator instead of a profile")
     _sim_options(get, prefix=True)
 
-    report = sub.add_parser("report", help="data reports headless: list, types GROUP, run GROUP")
+    report = sub.add_parser("report", parents=[common], help="data reports headless: list, types GROUP, run GROUP")
     report.add_argument("action", choices=["list", "types", "run"])
     report.add_argument("group", nargs="?")
     report.add_argument("--filter", action="append", default=[], help="condition, e.g. 'accountID $sw 1012' (repeatable)")
@@ -96,6 +91,23 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--demo", action="store_true", help="ask the embedded simulator instead of a profile")
     _sim_options(report, prefix=True)
     return parser
+
+
+def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+    """Options that work before or after the command (`flextui --theme nord demo` = `flextui demo --theme nord`).
+
+    On the subcommands they default to SUPPRESS, so a value given before the
+    command is not overwritten by the subcommand's default.
+    """
+    d = (lambda value: value) if defaults else (lambda value: argparse.SUPPRESS)
+    parser.add_argument("--profile", "-p", default=d(None), help="profile name from the config file")
+    parser.add_argument("--url", default=d(None), help="ad hoc instance URL (with --user; password from FLEXTUI_PASSWORD or a prompt, or FLEXTUI_TOKEN)")
+    parser.add_argument("--user", default=d(None), help="ad hoc user name (e-mail)")
+    parser.add_argument("--read-only", action="store_true", default=d(False), help="refuse every change, whatever the profile says")
+    parser.add_argument("--offline", action="store_true", default=d(False), help="read only from the local cache; send nothing")
+    parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
+    parser.add_argument("--config", default=d(None), help="config file (default: see `flextui info`)")
+    parser.add_argument("--debug", action="store_true", default=d(False), help="log debug detail to the log file")
 
 
 def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> None:

@@ -187,3 +187,17 @@ def test_a_closed_pipe_is_not_an_error() -> None:
     )
     assert done.stdout.count("\n") == 1
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
+
+
+def test_global_options_work_after_the_command_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from flextui.cli import build_parser
+
+    parser = build_parser()
+    after = parser.parse_args(["demo", "--theme", "nord", "--read-only"])
+    before = parser.parse_args(["--theme", "nord", "--read-only", "demo"])
+    assert after.theme == before.theme == "nord" and after.read_only and before.read_only
+    assert parser.parse_args(["--theme", "nord", "demo"]).theme == "nord", "a value before the command survives"
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[profiles.x]\nurl = "nope"\n')
+    assert main(["get", "tokens", "--username", "u", "--config", str(cfg)]) == 2
+    assert str(cfg) in capsys.readouterr().err
