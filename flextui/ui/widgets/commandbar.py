@@ -43,7 +43,8 @@ class _Bar(Input):
         focused = self.screen.focused
         self._return_to = focused if focused is not self else self._return_to
         self.add_class("-open")
-        self.focus()
+        # Synchronously, not via focus(): keys typed right after ':' must land here, not on the table.
+        self.screen.set_focus(self)
 
     def close(self) -> None:
         self.remove_class("-open")
