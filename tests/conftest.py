@@ -42,6 +42,8 @@ def _private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    # `flextui --config X` sets FLEXTUI_CONFIG for its process; in-process CLI tests must not leak it.
+    monkeypatch.setenv("FLEXTUI_CONFIG", str(home / "config" / "flextui" / "config.toml"))
 
 
 @pytest.fixture

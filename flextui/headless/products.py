@@ -9,6 +9,7 @@ show the same columns.
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -28,11 +29,7 @@ from flextui.api.products import (
     Suite,
     SuiteFilter,
 )
-from flextui.headless.entitlements import paged, page_size, parse_filters
-
-
-def _iso(moment: Any) -> str | None:
-    return moment.isoformat(timespec="seconds") if moment is not None else None
+from flextui.headless.common import iso as _iso, paged_rows, target_filters
 
 
 def _day(moment: Any) -> str | None:
@@ -141,16 +138,10 @@ def _lister(kind: str) -> Callable[[Session, argparse.Namespace], AsyncIterator[
     method, model, name_key, row = LISTS[kind]
 
     async def lister(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:
-        extra = {name_key: args.target} if getattr(args, "target", None) else None
-        filters = parse_filters(args.filter or [], model, what=kind, extra=extra)
-        call = getattr(ProductsService(session), method)
-
-        async def fetch(number: int, size: int) -> Any:
-            return await call(filters, number, size)
-
-        async for items in paged(fetch, page_size(args)):
-            for item in items:
-                yield row(item)
+        filters = target_filters(args, model, what=kind, target_key=name_key)
+        fetch = partial(getattr(ProductsService(session), method), filters)
+        async for item_row in paged_rows(fetch, args, row):
+            yield item_row
 
     lister.__name__ = f"get_{method}"
     lister.__doc__ = f"{kind} of the catalogue; TARGET filters by {name_key}; --filter takes the list's query names."

@@ -9,17 +9,15 @@ publisher accounts from someone looking for one.
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from collections.abc import AsyncIterator
 from typing import Any
 
 from flextui.api.http import Session
 from flextui.api.users import Account, AccountFilter, User, UserFilter, UsersService
 from flextui.api.validation import LISTED_ACCOUNT_TYPES
-from flextui.headless.entitlements import attributes_text, paged, page_size, parse_filters
-
-
-def _iso(moment: Any) -> str | None:
-    return moment.isoformat(timespec="seconds") if moment is not None else None
+from flextui.headless.common import iso as _iso, paged_rows, parse_filters, target_filters
+from flextui.headless.entitlements import attributes_text
 
 
 def user_row(u: User) -> dict[str, Any]:
@@ -75,26 +73,13 @@ def account_filter(pairs: list[str], target: str | None = None) -> AccountFilter
 
 async def get_users(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:
     """Users matching `--filter` (userName, displayName, email, accountId, accountName, accountType, status, sort_by…)."""
-    extra = {"accountId": args.target} if getattr(args, "target", None) else None
-    filters = parse_filters(args.filter or [], UserFilter, what="users", extra=extra)
-    service = UsersService(session)
-
-    async def fetch(number: int, size: int) -> Any:
-        return await service.users(filters, number, size)
-
-    async for items in paged(fetch, page_size(args)):
-        for user in items:
-            yield user_row(user)
+    filters = target_filters(args, UserFilter, what="users", target_key="accountId")
+    async for row in paged_rows(partial(UsersService(session).users, filters), args, user_row):
+        yield row
 
 
 async def get_accounts(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:
     """Accounts of every type (or `--filter accountType=CUSTOMER,PUBLISHER`), by accountId, accountName, rootAccountOnly…"""
     filters = account_filter(list(args.filter or []), getattr(args, "target", None))
-    service = UsersService(session)
-
-    async def fetch(number: int, size: int) -> Any:
-        return await service.accounts(filters, number, size)
-
-    async for items in paged(fetch, page_size(args)):
-        for account in items:
-            yield account_row(account)
+    async for row in paged_rows(partial(UsersService(session).accounts, filters), args, account_row):
+        yield row

@@ -504,12 +504,17 @@ def add_items(store: EntitlementStore, ent: SimEntitlement, planned: list[Planne
 # -- mutations ----------------------------------------------------------------------------------
 
 
+def _producer_store(request: Request, doing: str) -> tuple[SimUser, World, EntitlementStore]:
+    """The signed-in producer, the world and its entitlement store, for a change; 403 for anyone else."""
+    caller = authenticate(request)
+    require_producer(caller, doing)
+    world = world_of(request)
+    return caller, world, entitlement_store(world)
+
+
 @beta_errors
 async def create_entitlement(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "creating an entitlement")
-    world = world_of(request)
-    store = entitlement_store(world)
+    caller, world, store = _producer_store(request, "creating an entitlement")
     body = await read_body(request)
     entitlement_id = read_id(body, "entitlementId")
     description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
@@ -588,9 +593,7 @@ def _writable_entitlement(request: Request, caller: SimUser, store: EntitlementS
 
 @beta_errors
 async def add_line_items(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "adding line items")
-    store = entitlement_store(world_of(request))
+    caller, _, store = _producer_store(request, "adding line items")
     ent = _writable_entitlement(request, caller, store)
     body = await read_body(request)
     planned = [read_line_item(store, item) for item in body.objects("lineItems", required=True, min_items=1)]
@@ -614,10 +617,7 @@ def _line_item(store: EntitlementStore, ent: SimEntitlement, activation_id: str,
 
 @beta_errors
 async def set_policies(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "configuring line item policies")
-    world = world_of(request)
-    store = entitlement_store(world)
+    caller, world, store = _producer_store(request, "configuring line item policies")
     ent = store.get(request.path_params["entitlement_id"], caller)
     li = _line_item(store, ent, request.path_params["activation_id"])
     body = await read_body(request)
@@ -664,10 +664,7 @@ async def set_policies(request: Request) -> Response:
 
 @beta_errors
 async def update_properties(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "updating line item properties")
-    world = world_of(request)
-    store = entitlement_store(world)
+    caller, world, store = _producer_store(request, "updating line item properties")
     cat = catalogue(world)
     ent = store.get(request.path_params["entitlement_id"], caller)
     body = await read_body(request)
@@ -763,10 +760,7 @@ async def update_properties(request: Request) -> Response:
 
 @beta_errors
 async def add_maintenance_line_items(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "adding maintenance line items")
-    world = world_of(request)
-    store = entitlement_store(world)
+    caller, world, store = _producer_store(request, "adding maintenance line items")
     cat = catalogue(world)
     ent = _writable_entitlement(request, caller, store)
     body = await read_body(request)

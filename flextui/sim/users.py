@@ -51,6 +51,7 @@ Choices where the seed and the notes are silent, so a client must cope:
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.requests import Request
@@ -126,12 +127,17 @@ def _account_types(request: Request) -> list[str]:
     return out
 
 
-@beta_errors
-async def list_accounts(request: Request) -> Response:
+def _list_request(request: Request, sort_keys: Sequence[str], default_sort: str) -> tuple[SimUser, World, Any, v.ListParams]:
+    """The caller, the world, the query and its paging/sorting parameters, for a list endpoint."""
     caller = authenticate(request)
     world = world_of(request)
     q = request.query_params
-    params = v.ListParams.read(q, v.ACCOUNT_SORT_KEYS, "accountName")
+    return caller, world, q, v.ListParams.read(q, sort_keys, default_sort)
+
+
+@beta_errors
+async def list_accounts(request: Request) -> Response:
+    caller, world, q, params = _list_request(request, v.ACCOUNT_SORT_KEYS, "accountName")
     types = set(_account_types(request))
     root_only = v.read_bool_param(q, "rootAccountOnly") or False
     items = [a for a in world.accounts.values() if a.account_type in types]
@@ -153,12 +159,17 @@ async def list_accounts(request: Request) -> Response:
     return json_response(_page(params, items, "accounts", render_account))
 
 
+async def _producer_body(request: Request, doing: str) -> tuple[World, v.Fields]:
+    """The world and the request's body, for a change only a producer may make (403 for anyone else)."""
+    caller = authenticate(request)
+    require_producer(caller, doing)
+    world = world_of(request)
+    return world, await read_body(request)
+
+
 @beta_errors
 async def create_account(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "creating an account")
-    world = world_of(request)
-    body = await read_body(request)
+    world, body = await _producer_body(request, "creating an account")
     account_id = body.text("accountId", required=True, rule=v.check_id)
     name_key = "name" if body.has("name") or not body.has("accountName") else "accountName"
     name = body.text(name_key, required=True, rule=v.check_name)
@@ -244,10 +255,7 @@ def _user_account_ids(user: SimUser) -> list[str]:
 
 @beta_errors
 async def list_users(request: Request) -> Response:
-    caller = authenticate(request)
-    world = world_of(request)
-    q = request.query_params
-    params = v.ListParams.read(q, v.USER_SORT_KEYS, "displayName")
+    caller, world, q, params = _list_request(request, v.USER_SORT_KEYS, "displayName")
     status = v.read_choice_param(q, "status", v.check_user_status)
     account_type = v.read_choice_param(q, "accountType", lambda t: v.check_choice(t, v.USER_ACCOUNT_TYPES))
     items = list(world.users.values())
@@ -307,10 +315,7 @@ def _account_by_name(world: World, name: str) -> SimAccount | None:
 
 @beta_errors
 async def create_user(request: Request) -> Response:
-    caller = authenticate(request)
-    require_producer(caller, "creating a user")
-    world = world_of(request)
-    body = await read_body(request)
+    world, body = await _producer_body(request, "creating a user")
     first = body.text("firstName", required=True, rule=v.check_name)
     last = body.text("lastName", required=True, rule=v.check_name)
     email = body.text("emailAddress", required=True, rule=v.check_email)
