@@ -8,6 +8,7 @@ from typing import Any
 
 from flextui.api.http import Session
 from flextui.api.tokens import Token, TokenSearch, TokensService
+from flextui.headless.common import iso
 
 
 def token_row(token: Token) -> dict[str, Any]:
@@ -18,8 +19,8 @@ def token_row(token: Token) -> dict[str, Any]:
         "creator": token.creator,
         "description": token.description,
         "expiryStr": token.expiry_str,
-        "issued": token.issued.isoformat(timespec="seconds") if token.issued else None,
-        "expires": token.expires.isoformat(timespec="seconds") if token.expires else None,
+        "issued": iso(token.issued),
+        "expires": iso(token.expires),
         "masked": token.masked,
     }
 

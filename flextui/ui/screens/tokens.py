@@ -95,18 +95,20 @@ class TokensScreen(AreaScreen):
     def action_reload(self) -> None:
         self.run_api(self._load, group="tokens-load", doing="loading tokens")
 
-    async def _load(self) -> None:
+    async def _load(self, *, force: bool = False) -> None:
+        """Show the current page: cached first, then fresh; `force` shows only the fresh answer."""
         user = self.query_one("#q-user", Input).value.strip() or None
         creator = self.query_one("#q-creator", Input).value.strip() or None
         if self.search is not None:
-            pages = self.service.search_page(self.search, self.page, self.page_size)
+            pages = self.service.search_page(self.search, self.page, self.page_size, force=force)
         else:
             if not (user or creator):
                 self.query_one("#pager", Label).update("Give a user or a creator (or both), then press enter.")
                 return
-            pages = self.service.list_page(user, creator, self.page, self.page_size)
+            pages = self.service.list_page(user, creator, self.page, self.page_size, force=force)
         async for page in pages:
-            self._show(page)
+            if not force or page.age is None:
+                self._show(page)
 
     def _show(self, page: Page[Token]) -> None:
         self.tokens = page.items
@@ -283,20 +285,8 @@ class TokensScreen(AreaScreen):
         self.action_reload_fresh()
 
     def action_reload_fresh(self) -> None:
-        async def job() -> None:
-            user = self.query_one("#q-user", Input).value.strip() or None
-            creator = self.query_one("#q-creator", Input).value.strip() or None
-            if self.search is not None:
-                pages = self.service.search_page(self.search, self.page, self.page_size, force=True)
-            elif user or creator:
-                pages = self.service.list_page(user, creator, self.page, self.page_size, force=True)
-            else:
-                return
-            async for page in pages:
-                if page.age is None:
-                    self._show(page)
-
-        self.run_api(job, group="tokens-load", doing="refreshing tokens")
+        """Ask the server again (after a change), ignoring the cache's freshness window."""
+        self.run_api(lambda: self._load(force=True), group="tokens-load", doing="refreshing tokens")
 
     @work(group="tokens-action", exit_on_error=False)
     async def action_rotate(self) -> None:
