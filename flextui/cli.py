@@ -3,8 +3,10 @@
 Everything that can fail before the TUI starts (config errors, secret
 prompts, a missing terminal) fails here, on the plain terminal, with a
 message that says how to fix it. Exit codes: 0 success; 1 other API error;
-2 bad usage, config or input; 3 authentication/permission; 4 not found;
-5 server error or rate limit; 6 unreachable/offline; 7 read-only profile.
+2 bad usage, config or input (the user's own); 3 authentication/permission;
+4 not found; 5 server error or rate limit; 6 unreachable/offline; 7 read-only
+profile; 8 a listing cut short (what could be read is printed, stderr says why).
+A server that refuses a request (400, 409) or sends an unreadable answer is 1.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="flextui",
         description="A terminal explorer for the FlexNet Operations REST APIs. Try it without an account: flextui demo",
-        epilog="Exit codes: 0 ok, 1 API error, 2 usage/config/input, 3 auth, 4 not found, 5 server, 6 unreachable/offline, 7 read-only.",
+        epilog="Exit codes: 0 ok, 1 the server refused or answered unreadably, 2 your own usage/config/input, 3 auth, 4 not found, "
+               "5 server error or rate limit, 6 unreachable/offline, 7 read-only, 8 listing cut short (stderr says why).",
     )
     parser.add_argument("--version", action="version", version=f"flextui {__version__}")
     _global_options(parser, defaults=True)
@@ -103,6 +106,9 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
     parser.add_argument("--profile", "-p", default=d(None), help="profile name from the config file")
     parser.add_argument("--url", default=d(None), help="ad hoc instance URL (with --user; password from FLEXTUI_PASSWORD or a prompt, or FLEXTUI_TOKEN)")
     parser.add_argument("--user", default=d(None), help="ad hoc user name (e-mail)")
+    parser.add_argument("--token-env", default=d(None), metavar="VAR",
+                        help="ad hoc: the environment variable holding an rna_… access token (default FLEXTUI_TOKEN; the beta APIs need one)")
+    parser.add_argument("--registry-tenant", default=d(None), metavar="ID", help="the registry's tenant id (x-publisherid), for --url or over the profile's")
     parser.add_argument("--read-only", action="store_true", default=d(False), help="refuse every change, whatever the profile says")
     parser.add_argument("--offline", action="store_true", default=d(False), help="read only from the local cache; send nothing")
     parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
@@ -199,9 +205,10 @@ def _scale(text: str) -> float:
 
 def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
     """The AppContext for the command line: the demo, an ad hoc URL, or a profile."""
-    from flextui.config import ConfigError, Profile, SecretSource, load_config
+    from flextui.api.auth import Credentials
+    from flextui.config import ConfigError, load_config
     from flextui.context import demo_context, profile_context
-    from flextui.secrets import prompt_secret, resolve_secret
+    from flextui.secrets import resolve_credentials
 
     config = load_config()
     settings = config.settings
@@ -214,25 +221,38 @@ def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             as_user=getattr(args, "as_user", "admin"), settings=settings, keys=config.keys, theme=args.theme,
         )
     if args.url:
-        token = os.environ.get("FLEXTUI_TOKEN")
-        if not args.user and not token:
-            raise ConfigError("--url needs --user (password from FLEXTUI_PASSWORD or a prompt), or FLEXTUI_TOKEN for token auth")
-        try:
-            profile = Profile(name="adhoc", url=args.url, user=args.user, auth="token" if token and not args.user else "basic",
-                              secret=SecretSource(env="FLEXTUI_TOKEN" if token and not args.user else "FLEXTUI_PASSWORD"))
-        except ValueError as exc:
-            raise ConfigError(f"--url: {exc}") from None
-        if profile.auth == "basic" and not os.environ.get("FLEXTUI_PASSWORD"):
-            secret = prompt_secret(f"Password for {args.user} at {args.url}: ")
-        else:
-            secret = resolve_secret(profile)
+        profile, creds = _adhoc(args)
     else:
         profile = config.profile(args.profile or os.environ.get("FLEXTUI_PROFILE"))
-        secret = "" if args.offline else resolve_secret(profile)
-    ctx = profile_context(profile, secret, settings, keys=config.keys, offline=args.offline, read_only=args.read_only)
+        if args.registry_tenant:
+            profile = profile.model_copy(update={"registry_tenant": args.registry_tenant})
+        creds = Credentials(profile.user) if args.offline else resolve_credentials(profile)
+    ctx = profile_context(profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only)
     if args.theme:
         ctx.theme = args.theme
     return ctx
+
+
+def _adhoc(args: argparse.Namespace) -> tuple[Any, Any]:
+    """An ad hoc profile from --url: a password (FLEXTUI_PASSWORD or a prompt) with --user, and/or a token from --token-env."""
+    from flextui.api.auth import Credentials
+    from flextui.config import ConfigError, Profile
+    from flextui.secrets import prompt_secret
+
+    token_var = args.token_env or "FLEXTUI_TOKEN"
+    token = os.environ.get(token_var) or None
+    if args.token_env and not token:
+        raise ConfigError(f"--token-env {args.token_env}: that environment variable is not set")
+    if not args.user and not token:
+        raise ConfigError(f"--url needs --user (password from FLEXTUI_PASSWORD or a prompt), or an access token in {token_var}")
+    try:
+        profile = Profile(name="adhoc", url=args.url, user=args.user, registry_tenant=args.registry_tenant)
+    except ValueError as exc:
+        raise ConfigError(f"--url: {str(exc).splitlines()[-1].strip()}") from None
+    password = None
+    if args.user and not args.offline:
+        password = os.environ.get("FLEXTUI_PASSWORD") or (None if token else prompt_secret(f"Password for {args.user} at {args.url}: "))
+    return profile, Credentials(args.user, password, token)
 
 
 def cmd_tui(args: argparse.Namespace, *, demo: bool) -> int:
@@ -349,9 +369,7 @@ async def cmd_headless(args: argparse.Namespace) -> int:
         lister = kind.lister_function()
         rows = lister(ctx, args) if getattr(lister, "wants_context", False) else lister(ctx.session, args)
         count = await emit(rows, args.format, [c.key for c in kind.columns], limit=args.limit)
-        if count == 0:
-            sys.stderr.write("no rows\n")
-        return 0
+        return _listing_end(ctx.session, count)
     except ApiError as exc:
         sys.stderr.write(f"flextui: {exc}\n")
         return exc.exit_code
@@ -360,6 +378,21 @@ async def cmd_headless(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     finally:
         await ctx.aclose()
+
+
+def _listing_end(session: Any, count: int) -> int:
+    """What a headless listing says at its end (minted tokens, shortfalls) and its exit code."""
+    from flextui.api.errors import EXIT_INCOMPLETE
+
+    for note in session.notices:
+        sys.stderr.write(f"flextui: {note}\n")
+    if session.shortfalls:
+        for outcome in session.shortfalls:
+            sys.stderr.write(f"flextui: incomplete: {outcome.describe()}\n")
+        return EXIT_INCOMPLETE
+    if count == 0:
+        sys.stderr.write("no rows\n")
+    return 0
 
 
 async def emit(rows: AsyncIterator[dict[str, Any]], fmt: str, preferred: list[str], *, limit: int | None = None, out: Any = None) -> int:

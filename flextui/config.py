@@ -19,9 +19,15 @@ Example (`flextui info` prints the path)::
     [profiles.prod]
     url = "https://acme.flexnetoperations.com"
     user = "me@acme.example"
-    secret = { env = "FNO_PASSWORD" }    # or { keyring = true }, { command = "pass show fno" }, { prompt = true }
+    password = { env = "FNO_PASSWORD" }  # or { keyring = true }, { command = "pass show fno" }, { prompt = true }
+    token = { env = "FNO_TOKEN" }        # an rna_… access token: the beta APIs need one
     read_only = true
     color = "error"
+
+One profile reaches every service: the registry trades the password for a
+JWT, the beta APIs take the access token, tokens and reports take either
+(`flextui.api.auth`). The older form `auth = "basic" | "token"` with
+`secret = {…}` still works: it names what the one secret is.
 """
 
 from __future__ import annotations
@@ -99,6 +105,10 @@ class SecretSource(BaseModel):
         return self
 
 
+Credential = str | SecretSource
+"""A password or token: the value itself (only in a private file), or where to get it."""
+
+
 class Profile(BaseModel):
     """One FlexNet Operations instance and how to reach it."""
 
@@ -110,18 +120,22 @@ class Profile(BaseModel):
     """The instance address, e.g. https://acme.flexnetoperations.com (service paths are added)."""
     urls: dict[str, str] = Field(default_factory=dict)
     """Per-service base URL overrides: tokens, registry, data, entitlements, products, users."""
-    auth: Literal["basic", "token"] = "basic"
-    """basic: user + password; token: an `rna_…` access token as Bearer."""
     user: str | None = None
-    """The user name (e-mail) for basic auth and the registry."""
-    secret: SecretSource = Field(default_factory=lambda: SecretSource(prompt=True))
-    """Where the password or token comes from; by default a prompt at start."""
-    password: str | None = Field(None, repr=False)
-    """A password in the file itself: allowed only when the file is private (0600)."""
-    token: str | None = Field(None, repr=False)
-    """An access token in the file itself: allowed only when the file is private (0600)."""
+    """The user name (e-mail): for the password, the registry, and minting a token."""
+    password: Credential | None = Field(None, repr=False)
+    """The password: a source ({ env = … }, { keyring = true }, { command = … }, { prompt = true }), or the value in a private (0600) file."""
+    token: Credential | None = Field(None, repr=False)
+    """An `rna_…` access token, the same ways: the beta (entitlement, product, user) APIs require one."""
+    auth: Literal["basic", "token"] | None = None
+    """Older form: what `secret` holds (basic: the password; token: an access token)."""
+    secret: SecretSource | None = None
+    """Older form: where the one secret named by `auth` comes from."""
+    mint_token: bool = False
+    """With a password and no token: create a one-hour access token for the beta APIs (deleted on exit); never on a read-only profile."""
     registry_tenant: str | None = None
     """The registry's tenant id for the x-publisherid header."""
+    first_page: dict[str, int] = Field(default_factory=dict)
+    """Where a service's pages start (0 or 1), when detecting it is not wanted: e.g. { entitlements = 0 }."""
     verify: bool | str = True
     """Verify TLS: true, false, or a path to a CA bundle."""
     proxy: str | None = None
@@ -150,6 +164,42 @@ class Profile(BaseModel):
                 raise ValueError(f"unknown service {key!r}; use {', '.join(SERVICES)}")
         return value
 
+    @field_validator("first_page")
+    @classmethod
+    def _first_page(cls, value: dict[str, int]) -> dict[str, int]:
+        for key, base in value.items():
+            if key not in SERVICES:
+                raise ValueError(f"unknown service {key!r}; use {', '.join(SERVICES)}")
+            if base not in (0, 1):
+                raise ValueError(f"{key}: pages start at 0 or 1 (got {base})")
+        return value
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Profile:
+        if self.secret is not None and self.auth == "token" and self.token is not None:
+            raise ValueError("give the access token once: token = … or auth = \"token\" with secret = …, not both")
+        if self.secret is not None and self.auth != "token" and self.password is not None:
+            raise ValueError("give the password once: password = … or secret = …, not both")
+        return self
+
+    def password_source(self) -> Credential | None:
+        """Where the password comes from (None: this profile has none)."""
+        if self.password is not None:
+            return self.password
+        if self.auth != "token" and self.secret is not None:
+            return self.secret
+        if self.token is None and self.auth != "token":
+            return SecretSource(prompt=True)  # no credential configured at all: ask for the password
+        return None
+
+    def token_source(self) -> Credential | None:
+        """Where the access token comes from (None: this profile has none)."""
+        if self.token is not None:
+            return self.token
+        if self.auth == "token":
+            return self.secret or SecretSource(prompt=True)
+        return None
+
     @field_validator("color")
     @classmethod
     def _color(cls, value: str) -> str:
@@ -159,7 +209,7 @@ class Profile(BaseModel):
 
     @property
     def holds_secret(self) -> bool:
-        return bool(self.password or self.token)
+        return isinstance(self.password, str) or isinstance(self.token, str)
 
 
 class Settings(BaseModel):
@@ -244,7 +294,7 @@ def load_config(path: Path | None = None) -> Config:
         if mode & 0o077:
             raise ConfigError(
                 f"{path} holds a secret (profile {', '.join(holders)}) but other users can read it (mode {mode:o}). "
-                f"Run `chmod 600 {path}`, or move the secret out: secret = {{ env = \"FNO_PASSWORD\" }}, "
+                f"Run `chmod 600 {path}`, or move the secret out: password = {{ env = \"FNO_PASSWORD\" }}, "
                 "{ keyring = true }, { command = \"…\" } or { prompt = true }."
             )
     return config

@@ -13,11 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
-
+from flextui.api.auth import Credentials
 from flextui.api.cache import PageCache
-from flextui.api.http import BearerAuth, Session
-from flextui.config import Profile, Settings, cache_path
+from flextui.api.http import Session
+from flextui.config import Profile, Settings, cache_path, config_path
 
 
 @dataclass
@@ -35,8 +34,12 @@ class AppContext:
     demo: bool = False
     now_ms: Callable[[], int] = lambda: int(time.time() * 1000)
     start: list[str] = field(default_factory=list)  # e.g. ["tokens"] or ["charts", "proj"]
-    credentials: tuple[str, str] | None = field(default=None, repr=False)  # kept in memory for the registry's JWT flow
     extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def credentials(self) -> Credentials | None:
+        """The profile's user, password and access token (in memory only; on the session)."""
+        return self.session.credentials
 
     async def aclose(self) -> None:
         await self.session.aclose()
@@ -46,9 +49,23 @@ def open_cache() -> PageCache:
     return PageCache(cache_path())
 
 
+def credential_hint(profile: Profile) -> Callable[[str], str]:
+    """How to add a missing credential to this profile: the config line, or for an ad hoc session the variable."""
+    if profile.name == "adhoc" or not profile.name:
+        return lambda credential: (
+            "give --user and set FLEXTUI_PASSWORD (or answer the prompt)" if credential == "password"
+            else "set FLEXTUI_TOKEN to an rna_… access token (or name another variable with --token-env)"
+        )
+    where = f"[profiles.{profile.name}] in {config_path()}"
+    return lambda credential: (
+        f'add password = {{ env = "FNO_PASSWORD" }} (or keyring / command / prompt) to {where}' if credential == "password"
+        else f'add token = {{ env = "FNO_TOKEN" }} (an rna_… access token) to {where}, or mint_token = true to let flextui create a short-lived one'
+    )
+
+
 def profile_context(
     profile: Profile,
-    secret: str,
+    credentials: Credentials,
     settings: Settings,
     *,
     keys: dict[str, str] | None = None,
@@ -57,13 +74,14 @@ def profile_context(
     cache: PageCache | None = None,
 ) -> AppContext:
     """A context for a configured (or ad hoc) profile."""
-    auth: httpx.Auth = BearerAuth(secret) if profile.auth == "token" else httpx.BasicAuth(profile.user or "", secret)
     ro = profile.read_only if read_only is None else (read_only or profile.read_only)
     session = Session(
         profile.url,
         name=profile.name or "adhoc",
-        auth=auth,
         user=profile.user,
+        credentials=credentials,
+        mint_token=profile.mint_token,
+        credential_hint=credential_hint(profile),
         read_only=ro,
         overrides=profile.urls,
         verify=profile.verify,
@@ -73,11 +91,11 @@ def profile_context(
         offline=offline,
         fresh_seconds=settings.cache_fresh_seconds,
         registry_tenant=profile.registry_tenant,
+        page_bases=dict(profile.first_page),
     )
-    creds = (profile.user, secret) if profile.auth == "basic" and profile.user else None
     return AppContext(
         profile.name or "adhoc", session, profile.user, ro, profile.color, settings, keys or {},
-        theme=profile.theme or settings.theme, credentials=creds,
+        theme=profile.theme or settings.theme,
     )
 
 
@@ -108,7 +126,7 @@ def demo_context(
     session = Session(
         SIM_BASE_URL,
         name="demo",
-        auth=httpx.BasicAuth(user, password),
+        credentials=Credentials(user, password, world.seed_token(user) if hasattr(world, "seed_token") else None),
         user=user,
         read_only=read_only,
         transport=in_process_transport(app),
@@ -118,6 +136,6 @@ def demo_context(
     )
     return AppContext(
         "demo", session, user, read_only, "success", settings, keys or {},
-        theme=theme or settings.theme, demo=True, now_ms=clock.now_ms, credentials=(user, password),
+        theme=theme or settings.theme, demo=True, now_ms=clock.now_ms,
         extras={"world": world, "sim_app": app},
     )

@@ -1,7 +1,9 @@
 """Where passwords and tokens come from: env, OS keyring, a command, or a prompt.
 
 Resolved once, before the TUI starts (a prompt cannot run inside it), and held
-only in memory: never written to the config, the cache, logs or screenshots.
+only in memory (`api.auth.Credentials`): never written to the config, the
+cache, logs or screenshots. A profile may hold a password and an access token,
+each from its own source, so one profile reaches every service.
 """
 
 from __future__ import annotations
@@ -12,55 +14,82 @@ import shlex
 import subprocess
 import sys
 
-from flextui.config import APP_NAME, ConfigError, Profile
+from flextui.api.auth import Credentials
+from flextui.config import APP_NAME, ConfigError, Credential, Profile, SecretSource
 
 
 class SecretError(ConfigError):
     """The secret could not be obtained; the message says how to fix that."""
 
 
+def resolve_credentials(profile: Profile, *, interactive: bool | None = None) -> Credentials:
+    """The profile's user, password and access token, each from where the profile says."""
+    password_from = profile.password_source()
+    token_from = profile.token_source()
+    password = resolve(profile, password_from, "password", interactive=interactive) if password_from is not None else None
+    token = resolve(profile, token_from, "access token", interactive=interactive) if token_from is not None else None
+    return Credentials(profile.user, password, token)
+
+
 def resolve_secret(profile: Profile, *, interactive: bool | None = None) -> str:
-    """The profile's password (basic) or token (token auth)."""
-    if profile.auth == "basic" and profile.password:
-        return profile.password
-    if profile.auth == "token" and profile.token:
-        return profile.token
-    source = profile.secret
+    """The profile's one secret (older form): its access token with auth = "token", else its password."""
+    source = profile.token_source() if profile.auth == "token" else profile.password_source()
     what = "access token" if profile.auth == "token" else "password"
+    if source is None:
+        raise SecretError(f"profile {profile.name!r} has no {what}")
+    return resolve(profile, source, what, interactive=interactive)
+
+
+def resolve(profile: Profile, source: Credential, what: str, *, interactive: bool | None = None) -> str:
+    """One secret from its source: the value itself, an environment variable, the keyring, a command or a prompt."""
+    if isinstance(source, str):
+        return source
     if source.env:
         value = os.environ.get(source.env)
         if not value:
             raise SecretError(f"profile {profile.name!r}: the environment variable {source.env} is not set (it should hold the {what})")
         return value
     if source.keyring:
-        try:
-            import keyring  # type: ignore[import-not-found]
-        except ImportError:
-            raise SecretError(
-                f"profile {profile.name!r} reads its {what} from the OS keyring, but the keyring package is not installed: "
-                "pip install 'flextui[keyring]', or use secret = { env = … } / { prompt = true }"
-            ) from None
-        service = source.keyring if isinstance(source.keyring, str) else APP_NAME
-        value = keyring.get_password(service, profile.user or profile.name)
-        if not value:
-            raise SecretError(f"profile {profile.name!r}: no {what} in the keyring for service {service!r}, user {profile.user or profile.name!r}")
-        return value
+        return _from_keyring(profile, source, what)
     if source.command:
-        try:
-            done = subprocess.run(shlex.split(source.command), capture_output=True, text=True, timeout=30, check=False)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise SecretError(f"profile {profile.name!r}: the secret command failed: {exc}") from None
-        if done.returncode != 0 or not done.stdout.strip():
-            raise SecretError(f"profile {profile.name!r}: the secret command exited {done.returncode} without printing the {what}")
-        return done.stdout.strip().splitlines()[0]
+        return _from_command(profile, source, what)
     return prompt_secret(f"{what.capitalize()} for {profile.user or profile.name} at {profile.url}: ", interactive=interactive)
+
+
+def _from_keyring(profile: Profile, source: SecretSource, what: str) -> str:
+    try:
+        import keyring  # type: ignore[import-not-found]
+    except ImportError:
+        raise SecretError(
+            f"profile {profile.name!r} reads its {what} from the OS keyring, but the keyring package is not installed: "
+            "pip install 'flextui[keyring]', or use { env = … } / { prompt = true }"
+        ) from None
+    service = source.keyring if isinstance(source.keyring, str) else APP_NAME
+    account = profile.user or profile.name
+    # A token sits under "USER:token" so a password can share the service; the older one-secret form used USER.
+    accounts = [f"{account}:token", account] if what == "access token" else [account]
+    value = next((found for name in accounts if (found := keyring.get_password(service, name))), None)
+    if not value:
+        raise SecretError(f"profile {profile.name!r}: no {what} in the keyring for service {service!r}, user {account!r}")
+    return value
+
+
+def _from_command(profile: Profile, source: SecretSource, what: str) -> str:
+    assert source.command is not None
+    try:
+        done = subprocess.run(shlex.split(source.command), capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SecretError(f"profile {profile.name!r}: the {what} command failed: {exc}") from None
+    if done.returncode != 0 or not done.stdout.strip():
+        raise SecretError(f"profile {profile.name!r}: the {what} command exited {done.returncode} without printing the {what}")
+    return done.stdout.strip().splitlines()[0]
 
 
 def prompt_secret(prompt: str, *, interactive: bool | None = None) -> str:
     if interactive is None:
         interactive = sys.stdin.isatty()
     if not interactive:
-        raise SecretError("a password is needed but there is no terminal to ask: set FLEXTUI_PASSWORD (or FLEXTUI_TOKEN), or configure secret = { env = … }")
+        raise SecretError("a password is needed but there is no terminal to ask: set FLEXTUI_PASSWORD (or FLEXTUI_TOKEN), or configure password = { env = … }")
     value = getpass.getpass(prompt)
     if not value:
         raise SecretError("no password given")

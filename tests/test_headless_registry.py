@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from flextui.api.auth import Credentials
+
 from flextui.cli import main
 from flextui.context import demo_context
 from flextui.headless.registry import (
@@ -137,9 +139,10 @@ async def test_token_profiles_and_missing_tenants_are_told_why(ctx: Any) -> None
     with pytest.raises(ValueError, match="tenant ID"):
         await collect(get_projects(ctx, args()))
     ctx.session.registry_tenant = tenant
-    ctx.credentials = None
-    with pytest.raises(ValueError, match="access token"):
+    ctx.session.credentials = Credentials(ctx.user, None, "rna_" + "0" * 44)  # an access token and no password
+    with pytest.raises(ValueError, match="password") as info:
         await collect(get_projects(ctx, args()))
+    assert "JWT" in str(info.value) and "FNO_PASSWORD" in str(info.value) or "FLEXTUI_PASSWORD" in str(info.value)
     assert ctx.session.requests_sent == 0
 
 

@@ -23,11 +23,14 @@ from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, PlainSerializer, field_validator, model_validator
 
 from flextui.api import validation as v
 from flextui.api.http import Service, Session
-from flextui.api.paging import Page, iterate_pages
+from flextui.api.errors import ApiError
+from flextui.api.listing import Listing, freshest, records_page
+from flextui.api.paging import Page, Pager
+from flextui.api.tolerant import Record, parse_record
 from flextui.api.timestamps import lenient_timestamp
 from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, FieldProblem, IdText, NonBlank, errors_by_field
 
@@ -43,8 +46,10 @@ __all__ = [
 Description = Annotated[str, AfterValidator(v.max_length(v.DESCRIPTION_MAX))]
 ShipToEmail = Annotated[str, AfterValidator(v.max_length(v.SHIP_TO_MAX))]
 ShipToAddress = Annotated[str, AfterValidator(v.check_ship_to_address)]
-OrderType = Annotated[str, AfterValidator(v.check_order_type)]
-Status = Annotated[str, AfterValidator(v.check_status)]
+# Checked in any case, sent in the documented lower case (seed 002: "new_order, renewal_order, …",
+# "draft, deployed, obsolete"; https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md).
+OrderType = Annotated[str, AfterValidator(v.check_order_type), PlainSerializer(str.lower, return_type=str)]
+Status = Annotated[str, AfterValidator(v.check_status), PlainSerializer(str.lower, return_type=str)]
 Quantity = Annotated[int, AfterValidator(v.check_quantity)]
 PerCopy = Annotated[int, AfterValidator(v.check_quantity_per_copy)]
 Count = Annotated[int, AfterValidator(lambda n: v.check_int_range(n, 0))]
@@ -68,8 +73,7 @@ class _Request(BaseModel):
         return self.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
-class _Response(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+_Response = Record
 
 
 # -- creating entitlements and line items ---------------------------------------------------------
@@ -547,25 +551,22 @@ class MutationResult(_Response):
         return [item for item in self.response_items if item.status and item.status.lower() not in ("success", "ok")]
 
 
-def _page(raw: Any, key: str, model: type[Any], page: int, limit: int) -> Page[Any]:
-    raw = raw if isinstance(raw, dict) else {"items": raw or []}
-    items = raw.get(key) or []
-    total = raw.get("total")
-    return Page(
-        [model.model_validate(item) for item in items if isinstance(item, dict)],
-        int(raw.get("page") or page),
-        int(raw.get("limit") or limit),
-        int(total) if isinstance(total, int) else None,
-    )
-
-
 def _check_paging(page: int, limit: int) -> None:
     v.check_page(page)
     v.check_limit(limit)
 
 
+def mutation_result(raw: Any, what: str) -> MutationResult:
+    """A mutation's answer, which the docs show only as `{status}`: success unless it says otherwise."""
+    result = parse_record(MutationResult, raw if isinstance(raw, dict) else {})
+    word = (result.status or "").strip().lower()
+    if word in ("failure", "failed", "error", "fail") and not result.response_items:
+        raise ApiError(f"{what}: the server answered {result.status}" + (f": {result.message}" if result.message else ""))
+    return result
+
+
 class EntitlementsService:
-    """The entitlement service's calls over a `Session` (pages are 1-based)."""
+    """The entitlement service's calls over a `Session` (page numbers count from 1 here; `Listing` maps them)."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -579,94 +580,93 @@ class EntitlementsService:
     async def _list_raw(self, params: dict[str, Any]) -> Any:
         return await self.session.get_json(Service.ENTITLEMENTS, "/v1/entitlements", params=params)
 
+    def _entitlements(self, filters: EntitlementFilter | None) -> Listing[Entitlement]:
+        params = filters.params() if filters else {}
+        return Listing(
+            self.session, Service.ENTITLEMENTS, "entitlements.list", params,
+            lambda number, size: self._list_raw({**params, "page": number, "limit": size}),
+            lambda raw, number, size: records_page(raw, "entitlements", Entitlement, number, size), item_key=lambda e: e.entitlement_id,
+        )
+
     async def list(self, filters: EntitlementFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Entitlement]:
         """One page of entitlements, fresh from the server."""
         _check_paging(page, limit)
-        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
-        return _page(await self._list_raw(params), "entitlements", Entitlement, page, limit)
+        result: Page[Entitlement] = await freshest(self._entitlements(filters).page(page, limit, force=True))
+        return result
 
-    async def list_page(
+    def list_page(
         self, filters: EntitlementFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False
     ) -> AsyncIterator[Page[Entitlement]]:
         """A page of entitlements: the cached one first (with its age), then the fresh one."""
         _check_paging(page, limit)
-        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
+        return self._entitlements(filters).page(page, limit, force=force)
 
-        async def fetch() -> Any:
-            return await self._list_raw(params)
-
-        async for got in self.session.cached("entitlements.list", params, fetch, lambda raw: _page(raw, "entitlements", Entitlement, page, limit), force=force):
-            got.value.age = got.age
-            yield got.value
-
-    async def iterate(self, filters: EntitlementFilter | None = None, limit: int = 200, max_items: int | None = None) -> AsyncIterator[list[Entitlement]]:
-        """Every matching entitlement, page by page (for exports)."""
-
-        async def fetch(number: int) -> list[Entitlement]:
-            return (await self.list(filters, number, limit)).items
-
-        async for items in iterate_pages(fetch, first=FIRST_PAGE, page_size=limit, max_items=max_items):
-            yield items
+    def iterate(self, filters: EntitlementFilter | None = None, limit: int = 200, max_items: int | None = None) -> Pager[Entitlement]:
+        """Every matching entitlement, page by page (for exports), through the one bounded pager."""
+        _check_paging(FIRST_PAGE, limit)
+        return self._entitlements(filters).every(limit, what="entitlements", max_items=max_items)
 
     async def get(self, entitlement_id: str) -> Entitlement:
         """One entitlement (GET /v1/entitlement/{id}: the simulator's; the seed lists no single read)."""
         raw = await self.session.get_json(Service.ENTITLEMENTS, self._path(entitlement_id))
         body = raw.get("entitlement", raw) if isinstance(raw, dict) else raw
-        return Entitlement.model_validate(body)
+        return parse_record(Entitlement, body)
 
-    async def _items_raw(self, entitlement_id: str, params: dict[str, Any]) -> Any:
-        return await self.session.get_json(Service.ENTITLEMENTS, self._path(entitlement_id, "line-items"), params=params)
+    def _line_items(self, entitlement_id: str, filters: LineItemFilter | None) -> Listing[LineItem]:
+        params = filters.params() if filters else {}
+        path = self._path(entitlement_id, "line-items")
+        return Listing(
+            self.session, Service.ENTITLEMENTS, "entitlements.line_items", {"entitlement": entitlement_id, **params},
+            lambda number, size: self.session.get_json(Service.ENTITLEMENTS, path, params={**params, "page": number, "limit": size}),
+            lambda raw, number, size: records_page(raw, "lineItems", LineItem, number, size), item_key=lambda li: li.activation_id,
+        )
 
     async def line_items(
         self, entitlement_id: str, filters: LineItemFilter | None = None, page: int = FIRST_PAGE, limit: int = MAX_LIMIT
     ) -> Page[LineItem]:
-        """The line items of one entitlement in ONE request (all of them with the default limit)."""
+        """One page of an entitlement's line items, fresh (all of them with the default limit, on most servers)."""
         _check_paging(page, limit)
-        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
-        return _page(await self._items_raw(entitlement_id, params), "lineItems", LineItem, page, limit)
+        result: Page[LineItem] = await freshest(self._line_items(entitlement_id, filters).page(page, limit, force=True))
+        return result
 
-    async def line_items_page(
+    def line_items_page(
         self, entitlement_id: str, filters: LineItemFilter | None = None, page: int = FIRST_PAGE, limit: int = MAX_LIMIT, *, force: bool = False
     ) -> AsyncIterator[Page[LineItem]]:
-        """`line_items`, cached first then fresh: one request per fresh answer (the lazy tree's call)."""
+        """`line_items`, cached first then fresh: one request per fresh answer."""
         _check_paging(page, limit)
-        params = {**(filters.params() if filters else {}), "page": page, "limit": limit}
+        return self._line_items(entitlement_id, filters).page(page, limit, force=force)
 
-        async def fetch() -> Any:
-            return await self._items_raw(entitlement_id, params)
-
-        key = {"entitlement": entitlement_id, **params}
-        async for got in self.session.cached("entitlements.line_items", key, fetch, lambda raw: _page(raw, "lineItems", LineItem, page, limit), force=force):
-            got.value.age = got.age
-            yield got.value
+    def all_line_items(self, entitlement_id: str, filters: LineItemFilter | None = None, *, total: int | None = None, limit: int = MAX_LIMIT) -> Pager[LineItem]:
+        """Every line item of an entitlement (`total`, when the entitlement says it, saves the confirming request)."""
+        return self._line_items(entitlement_id, filters).every(limit, what=f"line items of {entitlement_id}", total=total)
 
     # -- mutations --
 
     async def create(self, spec: EntitlementCreate) -> MutationResult:
         self.session.check_writable("creating an entitlement")
         raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", "/v1/entitlement", json_body=spec.body())
-        return MutationResult.model_validate(raw or {})
+        return mutation_result(raw, "creating the entitlement")
 
     async def add_line_items(self, entitlement_id: str, items: Sequence[LineItemCreate]) -> MutationResult:
         self.session.check_writable(f"adding line items to {entitlement_id}")
         body = LineItemsCreate(lineItems=list(items)).body()
         raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "line-items"), json_body=body)
-        return MutationResult.model_validate(raw or {})
+        return mutation_result(raw, f"adding line items to {entitlement_id}")
 
     async def set_policies(self, entitlement_id: str, activation_id: str, policies: LineItemPolicies) -> MutationResult:
         self.session.check_writable(f"changing the policies of {activation_id}")
         path = self._path(entitlement_id, "line-items", activation_id, "policies")
         raw = await self.session.send_json(Service.ENTITLEMENTS, "PATCH", path, json_body=policies.body())
-        return MutationResult.model_validate(raw or {})
+        return mutation_result(raw, f"changing the policies of {activation_id}")
 
     async def update_properties(self, entitlement_id: str, update: AdditionalProperties) -> MutationResult:
         self.session.check_writable(f"updating line item properties of {entitlement_id}")
         path = self._path(entitlement_id, "additional-properties")
         raw = await self.session.send_json(Service.ENTITLEMENTS, "PATCH", path, json_body=update.body())
-        return MutationResult.model_validate(raw or {})
+        return mutation_result(raw, f"updating line item properties of {entitlement_id}")
 
     async def add_maintenance_line_items(self, entitlement_id: str, items: Sequence[MaintenanceLineItemCreate]) -> MutationResult:
         self.session.check_writable(f"adding maintenance line items to {entitlement_id}")
         body = MaintenanceLineItemsCreate(maintenanceLineItems=list(items)).body()
         raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "maintenance-line-items"), json_body=body)
-        return MutationResult.model_validate(raw or {})
+        return mutation_result(raw, f"adding maintenance line items to {entitlement_id}")

@@ -2,7 +2,11 @@
 
 Screens and the CLI catch `ApiError` and show `str(error)`: each subclass
 carries a message a support engineer can act on, never a stack trace. The
-CLI maps each class to its own exit code.
+CLI maps each class to its own exit code, and the codes tell a script the
+truth: 2 only for the user's own bad usage (a request the client refused to
+build), 1 for a server that refused a well-formed request (400, 409, other
+4xx) or sent an answer the client cannot read, 3 auth, 4 not found, 5
+server or rate limit, 6 unreachable, 7 read-only, 8 a listing cut short.
 """
 
 from __future__ import annotations
@@ -43,13 +47,25 @@ class NotFound(ApiError):
 
 
 class Invalid(ApiError):
-    """400/422: the request broke a rule; `field` names the field when known."""
+    """400/422 (and other 4xx): the server refused the request; `field` names the field when known."""
 
-    exit_code = 2
+    exit_code = 1
 
 
 class Conflict(ApiError):
     """409: the request clashes with existing data (a duplicate name)."""
+
+    exit_code = 1
+
+
+class Unreadable(ApiError):
+    """The answer could not be read (not JSON, absurdly nested, empty where data was due)."""
+
+    exit_code = 1
+
+
+class BadRequest(ApiError):
+    """The request could not even be built from what the user gave (a 100 KB name, say): the user's own bad input."""
 
     exit_code = 2
 
@@ -84,6 +100,10 @@ class ReadOnly(ApiError):
     """A mutating call on a read-only profile; refused before any request."""
 
     exit_code = 7
+
+
+EXIT_INCOMPLETE = 8
+"""The exit code of a headless listing that printed what it could but was cut short (stderr says why)."""
 
 
 def from_status(status: int, message: str, *, retry_after: float | None = None, field: str | None = None) -> ApiError:

@@ -71,12 +71,40 @@ class ReportFilter:
 
     @classmethod
     def from_json(cls, raw: Any) -> ReportFilter:
+        """From a filter as report-types or report-filters list it: a name, or an object naming one.
+
+        The docs describe `report-types/{group}` only as "a data array" of the
+        filters (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTDAPIFilterQueryGroup.htm),
+        so the name and type are read from any of the usual keys.
+        """
         if isinstance(raw, str):
             return cls(raw)
-        if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str):
-            raise FilterError(f"not a report filter: {raw!r}")
-        ops = raw.get("operators") or ()
-        return cls(raw["name"], _type_name(raw.get("type")), raw.get("field") or None, tuple(str(o) for o in ops))
+        name = name_of(raw, FILTER_NAME_KEYS)
+        if name is None:
+            raise FilterError(f"not a report filter: {raw!r}"[:200])
+        ops = raw.get("operators") or raw.get("operatorList") or ()
+        column = raw.get("field") if isinstance(raw.get("field"), str) and raw.get("field") != name else None
+        return cls(name, _type_name(_first_of(raw, TYPE_KEYS)), column, tuple(str(o) for o in ops if isinstance(o, (str, int))))
+
+
+FILTER_NAME_KEYS = ("name", "filterName", "fieldName", "filter", "field", "id", "key")
+COLUMN_NAME_KEYS = ("name", "fieldName", "columnName", "field", "id", "key")
+GROUP_NAME_KEYS = ("name", "reportName", "group", "reportGroup", "groupName", "id", "key")
+TYPE_KEYS = ("type", "dataType", "filterType", "fieldType")
+
+
+def _first_of(raw: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
+    return next((raw[k] for k in keys if raw.get(k) not in (None, "")), None)
+
+
+def name_of(raw: Any, keys: tuple[str, ...]) -> str | None:
+    """The first non-empty string under `keys` of an object (or the string itself)."""
+    if isinstance(raw, str):
+        return raw or None
+    if isinstance(raw, Mapping):
+        value = _first_of(raw, keys)
+        return value if isinstance(value, str) else None
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,17 +135,18 @@ class ReportType:
     def from_json(cls, raw: Any) -> ReportType:
         """From an item of report-types (`name`, `fields` or `columns`, `filters`)."""
         if not isinstance(raw, Mapping):
-            raise FilterError(f"not a report type: {raw!r}")
-        group = raw.get("name") or raw.get("group") or raw.get("reportName")
-        if not isinstance(group, str):
+            raise FilterError(f"not a report type: {raw!r}"[:200])
+        group = name_of(raw, GROUP_NAME_KEYS)
+        if group is None:
             raise FilterError("a report type without a name")
         fields = raw.get("fields") or raw.get("columns") or []
         columns = tuple(
-            Column(f["name"], _type_name(f.get("type")), str(f.get("description") or ""))
+            Column(name, _type_name(_first_of(f, TYPE_KEYS) if isinstance(f, Mapping) else None),
+                   str(f.get("description") or "") if isinstance(f, Mapping) else "")
             for f in fields
-            if isinstance(f, Mapping) and isinstance(f.get("name"), str)
+            if (name := name_of(f, COLUMN_NAME_KEYS)) is not None
         )
-        filters = tuple(ReportFilter.from_json(f) for f in raw.get("filters") or [])
+        filters = tuple(ReportFilter.from_json(f) for f in raw.get("filters") or [] if name_of(f, FILTER_NAME_KEYS) is not None)
         # A filter without a stated type takes its column's type.
         types = {c.name: c.type for c in columns}
         filters = tuple(f if f.type != "string" or f.column not in types else replace(f, type=types[f.column]) for f in filters)

@@ -23,8 +23,10 @@ from typing import Any, Generic, TypeVar
 
 import httpx
 
+from flextui.api.auth import BearerAuth, Credentials, MintingAuth, MissingCredential, default_hint
 from flextui.api.cache import PageCache, cache_key, scrub_secrets
-from flextui.api.errors import ApiError, Offline, ReadOnly, Unreachable, from_status
+from flextui.api.errors import ApiError, BadRequest, Offline, ReadOnly, Unauthorized, Unreachable, Unreadable, from_status
+from flextui.api.paging import Outcome, PageBases
 
 log = logging.getLogger("flextui.http")
 
@@ -51,22 +53,14 @@ SERVICE_PREFIX: dict[Service, str] = {
     Service.USERS: "/users-accounts-api",
 }
 
+BETA_SERVICES = frozenset({Service.ENTITLEMENTS, Service.PRODUCTS, Service.USERS})
+
+# Where pages start, as documented: the token list counts from 0 (TokenBasedAuthManTokensList.htm),
+# Data Access from 1 (RESTDAPIFilterQueryGlobal.htm). The registry and the beta APIs are detected.
+DOCUMENTED_PAGE_BASES: dict[str, int] = {Service.TOKENS: 0, Service.DATA: 1}
+
 MUTATING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
-
-
-class BearerAuth(httpx.Auth):
-    """`Authorization: Bearer <token>` (an `rna_…` access token)."""
-
-    def __init__(self, token: str) -> None:
-        self._token = token
-
-    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
-        request.headers["Authorization"] = f"Bearer {self._token}"
-        yield request
-
-    def __repr__(self) -> str:  # never show the token
-        return "BearerAuth(***)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,10 +147,15 @@ class Session:
         fresh_seconds: float = 60.0,
         retry: RetryPolicy | None = None,
         registry_tenant: str | None = None,
+        credentials: Credentials | None = None,
+        mint_token: bool = False,
+        credential_hint: Callable[[str], str] = default_hint,
+        page_bases: dict[str, int] | None = None,
     ) -> None:
         self.name = name
         self.instance_url = instance_url.rstrip("/")
-        self.user = user
+        self.credentials = credentials
+        self.user = user or (credentials.user if credentials else None)
         self.read_only = read_only
         self.cache = cache
         self.offline = offline
@@ -165,7 +164,14 @@ class Session:
         self.registry_tenant = registry_tenant
         self.overrides = {Service(k): v.rstrip("/") for k, v in (overrides or {}).items()}
         self.auth = auth
+        self.mint_token = mint_token and not read_only
+        self.credential_hint = credential_hint
         self._service_auth: dict[Service, httpx.Auth] = {}
+        self.page_bases = PageBases({**DOCUMENTED_PAGE_BASES, **(page_bases or {})}, load=self._load_base, save=self._save_base)
+        self.shortfalls: list[Outcome] = []
+        self.notices: list[str] = []  # things the user should be told once (a minted token), for the CLI and status line
+        self._minting: MintingAuth | None = None
+        self._size_caps: dict[str, int] = {}
         self.listeners: list[Callable[[RequestEvent], None]] = []
         self.in_flight = 0
         self.requests_sent = 0
@@ -192,7 +198,70 @@ class Session:
         self._service_auth[service] = auth
 
     def auth_for(self, service: Service) -> httpx.Auth | None:
-        return self._service_auth.get(service, self.auth)
+        """The auth flow `service` gets: its own (the registry's JWT), else the one its scheme needs (`auth.py`)."""
+        if service in self._service_auth:
+            return self._service_auth[service]
+        creds = self.credentials
+        if creds is None:
+            return self.auth
+        if service is Service.REGISTRY:
+            raise self.missing("password", f"the registry trades a user name and password for a JWT, and profile {self.name!r} has no password")
+        if creds.token:
+            return BearerAuth(creds.token)
+        if service in BETA_SERVICES and self.mint_token and creds.password and creds.user:
+            if self._minting is None:
+                self._minting = MintingAuth(self.url(Service.TOKENS, "/uar/v1/token"), creds.user, creds.password, self._minted)
+            return self._minting
+        if creds.password:
+            return httpx.BasicAuth(creds.user or "", creds.password)
+        raise self.missing("password", f"profile {self.name!r} has no credentials")
+
+    def missing(self, credential: str, why: str) -> MissingCredential:
+        """The error for a credential this profile lacks, with the config line that adds it."""
+        return MissingCredential(f"{why}: {self.credential_hint(credential)}")
+
+    def _minted(self, name: str) -> None:
+        note = f"minted a one-hour access token {name!r} with your password for the beta APIs (mint_token = true); it is deleted on exit"
+        self.notices.append(note)
+        log.info(note)
+
+    def _base_key(self, service: str) -> str:
+        return cache_key("instance", "paging.base", {"url": self.base(Service(service)), "service": str(service)})
+
+    def _load_base(self, service: str) -> int | None:
+        hit = self.cache.get(self._base_key(service)) if self.cache is not None else None
+        return hit[0] if hit is not None and hit[0] in (0, 1) else None
+
+    def _save_base(self, service: str, base: int) -> None:
+        if self.cache is not None:
+            self.cache.put(self._base_key(service), "instance", "paging.base", base)
+
+    def size_for(self, op: str, asked: int) -> int:
+        """The page size to ask `op` for: what was asked, or less where the server was seen to cap it."""
+        cap = self._size_caps.get(op)
+        return min(asked, cap) if cap else asked
+
+    def learn_size(self, op: str, asked: int, got: int, more_exists: bool) -> int:
+        """Note a short page while more exists (the server capped the size); return the size the server used."""
+        if 0 < got < asked and more_exists:
+            self._size_caps[op] = got
+            log.info("%s: the server answers at most %d items per page (asked %d)", op, got, asked)
+            return got
+        return asked
+
+    def record_listing(self, outcome: Outcome) -> None:
+        """A listing ended; one cut short is kept for the CLI's exit code and the status line."""
+        if not outcome.complete:
+            log.warning("listing cut short: %s", outcome.describe())
+            self.shortfalls.append(outcome)
+            del self.shortfalls[:-50]
+
+    def _explain_refusal(self, service: Service, error: ApiError) -> ApiError:
+        """A beta API refusing a password: say that it wants an access token, and how to add one."""
+        creds = self.credentials
+        if isinstance(error, Unauthorized) and service in BETA_SERVICES and creds is not None and not creds.token and self._minting is None:
+            return self.missing("token", f"the {service.value} API refused the password ({error.message}); it requires an access token")
+        return error
 
     def _emit(self, event: RequestEvent) -> None:
         for listener in list(self.listeners):
@@ -202,6 +271,15 @@ class Session:
                 log.exception("request listener failed")
 
     async def aclose(self) -> None:
+        minting, self._minting = self._minting, None
+        if minting is not None and minting.minted_name and self.credentials and self.credentials.password:
+            try:  # tidy up the token minted for the beta APIs; it expires within the hour anyway
+                await self.client.delete(
+                    self.url(Service.TOKENS, "/uar/v1/token/" + minting.minted_name),
+                    auth=httpx.BasicAuth(self.credentials.user or "", self.credentials.password),
+                )
+            except (httpx.HTTPError, OSError):
+                log.info("could not delete the minted token %s; it expires on its own", minting.minted_name)
         await self.client.aclose()
 
     async def __aenter__(self) -> Session:
@@ -262,6 +340,10 @@ class Session:
                     method, url, params=params, json=json_body, headers=headers, auth=use_auth or httpx.USE_CLIENT_DEFAULT
                 )
                 status = response.status_code
+            except httpx.InvalidURL as exc:
+                raise BadRequest(f"{method} {path[:80]}: the request could not be built ({str(exc)[:120]}); a value given is too long or malformed") from None
+            except httpx.LocalProtocolError as exc:
+                raise BadRequest(f"{method} {path[:80]}: the request could not be sent ({str(exc)[:120]})") from None
             except httpx.TimeoutException:
                 last_error = Unreachable(f"{method} {path} timed out")
             except httpx.DecodingError as exc:  # e.g. a proxy mangled a gzip body: not an httpx crash
@@ -273,7 +355,7 @@ class Session:
                     return response
                 message, field_name = error_message(response)
                 retry_after = _retry_after(response)
-                last_error = from_status(status, message, retry_after=retry_after, field=field_name)
+                last_error = self._explain_refusal(service, from_status(status, message, retry_after=retry_after, field=field_name))
                 if status not in RETRY_STATUSES:
                     raise last_error
             finally:
@@ -294,7 +376,10 @@ class Session:
         return self.retry.backoff * (2**attempt) * (0.75 + random.random() / 2)
 
     async def get_json(self, service: Service, path: str, **kwargs: Any) -> Any:
+        """A GET's JSON answer; an empty 200 body is an unreadable answer, not "nothing"."""
         response = await self.request(service, "GET", path, **kwargs)
+        if response.status_code == 200 and not response.content.strip():
+            raise Unreadable(f"GET {path}: the server answered 200 with an empty body", status=200)
         return decode_json(response)
 
     async def send_json(self, service: Service, method: str, path: str, **kwargs: Any) -> Any:
@@ -342,13 +427,44 @@ class Session:
         return result.value
 
 
+MAX_JSON_DEPTH = 64
+"""Deeper than any answer of these APIs (under 10 levels); deeper is hostile, and recursion would fail on it."""
+
+
 def decode_json(response: httpx.Response) -> Any:
+    """The answer's JSON (None for 204 or no body); `Unreadable` for anything that is not sane JSON.
+
+    The raw body goes to the log (debug, capped) so a support engineer can see
+    what the server sent; the message stays one line.
+    """
     if response.status_code == 204 or not response.content:
         return None
     try:
-        return response.json()
-    except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as exc:
-        raise ApiError(f"the server sent something that is not JSON ({response.headers.get('content-type', '?')})", status=response.status_code) from exc
+        value = response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        log.debug("unreadable answer (HTTP %s): %r", response.status_code, response.content[:500])
+        kind = "nested too deeply" if isinstance(exc, RecursionError) else f"not JSON ({response.headers.get('content-type', '?')})"
+        raise Unreadable(f"the server sent an answer that is {kind}", status=response.status_code) from None
+    if not shallow(value, MAX_JSON_DEPTH):
+        raise Unreadable(f"the server sent JSON nested more than {MAX_JSON_DEPTH} levels deep", status=response.status_code)
+    return value
+
+
+def shallow(value: Any, limit: int) -> bool:
+    """Whether `value` nests no deeper than `limit` containers (checked without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth >= limit:
+            return False
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return True
 
 
 def _retry_after(response: httpx.Response) -> float | None:

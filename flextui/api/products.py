@@ -16,7 +16,7 @@ pages are 1-based. Response models ignore unknown fields.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -25,7 +25,9 @@ from pydantic import AfterValidator, AliasChoices, Field, field_validator, model
 
 from flextui.api import validation as v
 from flextui.api.http import Service, Session
-from flextui.api.paging import Page
+from flextui.api.listing import Listing, freshest, records_page
+from flextui.api.paging import Page, Pager
+from flextui.api.tolerant import Record, created_record, parse_record
 from flextui.api.timestamps import lenient_timestamp
 from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, FeatureNameText, FieldProblem, NameText, PartNumberText, VersionText, errors_by_field
 
@@ -45,7 +47,7 @@ _blank_to_none = v.blank_to_none
 _Request = v.RequestBody
 
 
-class _Response(v.ResponseBody):
+class _Response(Record):
     """A response body with its creation and last-modified times."""
 
     @property
@@ -84,30 +86,25 @@ class BundleRef(_Request):
 class _Technology(_Request):
     """licenseTechnology, licenseGenerator, hostType and usedOnDevice, with rules 2, 3, 6 and 9."""
 
-    license_technology: Annotated[str, AfterValidator(v.check_license_technology)] | None = Field(None, alias="licenseTechnology")
+    license_technology: NameText | None = Field(None, alias="licenseTechnology")
     license_generator: str | None = Field(None, alias="licenseGenerator")
     host_type: NameText | None = Field(None, alias="hostType")
     used_on_device: bool | None = Field(None, alias="usedOnDevice")
 
     _blank_tech = field_validator("license_technology", "license_generator", "host_type", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
 
-    @model_validator(mode="after")
-    def _generator(self) -> _Technology:
-        if self.license_generator:
-            tech = self.license_technology or v.STANDARD_LICENSE_TECHNOLOGY
-            try:
-                self.license_generator = v.check_license_generator(self.license_generator, tech)
-            except ValueError as exc:
-                raise FieldProblem("licenseGenerator", str(exc)) from None
-        return self
-
     def effective(self) -> dict[str, Any]:
-        """What the server will use: technology, generator, usedOnDevice and host type after the defaults."""
+        """What the server will use after the seed's defaults (rules 2, 3, 6, 9): technology, generator, usedOnDevice, host type.
+
+        Technologies and generators are the tenant's own (the seed: "technologies
+        can be custom"), so the client checks neither; an unknown one is the
+        server's 400, shown on the field.
+        """
         tech = self.license_technology or v.STANDARD_LICENSE_TECHNOLOGY
         used = v.effective_used_on_device(tech, bool(self.used_on_device))
         return {
             "licenseTechnology": tech,
-            "licenseGenerator": self.license_generator or v.license_generator_for(tech),
+            "licenseGenerator": self.license_generator or f"the server's default for {tech}",
             "usedOnDevice": used,
             "hostType": v.default_host_type(tech, used, self.host_type),
         }
@@ -474,61 +471,52 @@ class CreatedPartNumbers(_Response):
     part_numbers: list[PartNumber] = Field(default_factory=list, alias="partNumbers")
 
 
-def _page(raw: Any, key: str, model: type[Any], page: int, limit: int) -> Page[Any]:
-    raw = raw if isinstance(raw, dict) else {key: raw or []}
-    pagination = raw.get("pagination") if isinstance(raw.get("pagination"), dict) else {}
-    total = pagination.get("total", raw.get("total"))
-    return Page(
-        [model.model_validate(item) for item in raw.get(key) or [] if isinstance(item, dict)],
-        int(pagination.get("page") or page),
-        int(pagination.get("limit") or limit),
-        int(total) if isinstance(total, int) else None,
-    )
-
-
-# The list endpoints: path, envelope key, response model, cache operation.
-_LISTS: dict[str, tuple[str, str, type[Any]]] = {
-    "products": ("/v1/products", "productList", Product),
-    "maintenance": ("/v1/maintenance", "maintenanceList", MaintenanceProduct),
-    "part_numbers": ("/v1/part-numbers", "partNumbers", PartNumber),
-    "features": ("/v1/features", "features", Feature),
-    "feature_bundles": ("/v1/feature-bundles", "featureBundles", FeatureBundle),
-    "suites": ("/v1/suites", "suiteList", Suite),
+# The list endpoints: path, envelope key, response model, identity of an item.
+_LISTS: dict[str, tuple[str, str, type[Any], Callable[[Any], Any]]] = {
+    "products": ("/v1/products", "productList", Product, lambda p: (p.product_name, p.version)),
+    "maintenance": ("/v1/maintenance", "maintenanceList", MaintenanceProduct, lambda p: (p.product_name, p.version)),
+    "part_numbers": ("/v1/part-numbers", "partNumbers", PartNumber, lambda p: p.part_number),
+    "features": ("/v1/features", "features", Feature, lambda f: (f.feature_name, f.version)),
+    "feature_bundles": ("/v1/feature-bundles", "featureBundles", FeatureBundle, lambda b: b.feature_bundle_name),
+    "suites": ("/v1/suites", "suiteList", Suite, lambda s: (s.suite_name, s.version)),
 }
 
 
 
-def _list_request(kind: str, filters: _Filter | None, page: int, limit: int) -> tuple[str, str, type[Any], dict[str, Any]]:
-    """Check page and limit; the list's path, envelope key, response model and query parameters."""
-    v.check_page(page)
-    v.check_limit(limit)
-    path, key, model = _LISTS[kind]
-    return path, key, model, {**(filters.params() if filters else {}), "page": page, "limit": limit}
-
 class ProductsService:
-    """The products and packaging service's calls over a `Session` (pages are 1-based).
+    """The products and packaging service's calls over a `Session` (page numbers count from 1 here; `Listing` maps them).
 
-    Each list has a fresh form (`products`, `features`, …) and a cached
-    stale-while-revalidate form (`products_page`, `features_page`, …).
+    Each list has a fresh form (`products`, `features`, …), a cached
+    stale-while-revalidate form (`products_page`, `features_page`, …), and
+    `every(kind)` for all of it.
     """
 
     def __init__(self, session: Session) -> None:
         self.session = session
 
+    def _listing(self, kind: str, filters: _Filter | None) -> Listing[Any]:
+        path, key, model, ident = _LISTS[kind]
+        params = filters.params() if filters else {}
+        return Listing(
+            self.session, Service.PRODUCTS, f"products.{kind}", params,
+            lambda number, size: self.session.get_json(Service.PRODUCTS, path, params={**params, "page": number, "limit": size}),
+            lambda raw, number, size: records_page(raw, key, model, number, size), item_key=ident,
+        )
+
     async def _list(self, kind: str, filters: _Filter | None, page: int, limit: int) -> Page[Any]:
-        path, key, model, params = _list_request(kind, filters, page, limit)
-        raw = await self.session.get_json(Service.PRODUCTS, path, params=params)
-        return _page(raw, key, model, page, limit)
+        v.check_page(page)
+        v.check_limit(limit)
+        return await freshest(self._listing(kind, filters).page(page, limit, force=True))
 
-    async def _cached(self, kind: str, filters: _Filter | None, page: int, limit: int, force: bool) -> AsyncIterator[Page[Any]]:
-        path, key, model, params = _list_request(kind, filters, page, limit)
+    def _cached(self, kind: str, filters: _Filter | None, page: int, limit: int, force: bool) -> AsyncIterator[Page[Any]]:
+        v.check_page(page)
+        v.check_limit(limit)
+        return self._listing(kind, filters).page(page, limit, force=force)
 
-        async def fetch() -> Any:
-            return await self.session.get_json(Service.PRODUCTS, path, params=params)
-
-        async for got in self.session.cached(f"products.{kind}", params, fetch, lambda raw: _page(raw, key, model, page, limit), force=force):
-            got.value.age = got.age
-            yield got.value
+    def every(self, kind: str, filters: _Filter | None = None, limit: int = 200, max_items: int | None = None) -> Pager[Any]:
+        """Every item of one list (`kind`: products, maintenance, part_numbers, features, feature_bundles, suites)."""
+        v.check_limit(limit)
+        return self._listing(kind, filters).every(limit, what=kind.replace("_", " "), max_items=max_items)
 
     # -- lists --
 
@@ -572,15 +560,16 @@ class ProductsService:
         path = f"/v1/suites/{quote(name, safe='')}/{quote(version, safe='')}"
         raw = await self.session.get_json(Service.PRODUCTS, path)
         body = raw.get("suite", raw) if isinstance(raw, dict) else raw
-        return Suite.model_validate(body)
+        return parse_record(Suite, body)
 
     # -- creating --
 
     async def _create(self, path: str, spec: _Request, key: str, model: type[Any], what: str) -> Any:
+        """Create, and return the created record: the answer's, or (a `{message, status}` answer) the one sent."""
         self.session.check_writable(what)
-        raw = await self.session.send_json(Service.PRODUCTS, "POST", path, json_body=spec.body())
-        body = raw.get(key, raw) if isinstance(raw, dict) else raw
-        return model.model_validate(body)
+        body = spec.body()
+        raw = await self.session.send_json(Service.PRODUCTS, "POST", path, json_body=body)
+        return created_record(model, raw, key, body, what)
 
     async def create_product(self, spec: ProductCreate) -> Product:
         return await self._create("/v1/products", spec, "product", Product, f"creating product {spec.product_name} {spec.version}")
@@ -601,5 +590,5 @@ class ProductsService:
         self.session.check_writable("creating part numbers")
         body = PartNumbersCreate(partNumbers=list(items)).body()
         raw = await self.session.send_json(Service.PRODUCTS, "POST", "/v1/part-numbers", json_body=body)
-        return CreatedPartNumbers.model_validate(raw or {})
+        return created_record(CreatedPartNumbers, raw if isinstance(raw, dict) else {}, "", {}, "creating part numbers")
 

@@ -33,10 +33,12 @@ from urllib.parse import quote
 import httpx
 from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field
 
-from flextui.api.errors import ApiError
+from flextui.api.errors import ApiError, Invalid, NotFound
 from flextui.api.http import Fetched, Service, Session, decode_json
-from flextui.api.paging import Page, iterate_pages
+from flextui.api.listing import Listing, freshest
+from flextui.api.paging import Page, Pager
 from flextui.api.timestamps import lenient_timestamp
+from flextui.api.tolerant import Record, list_items, list_total, parse_record, parse_records
 
 API = "/api/v1"
 M = TypeVar("M", bound=BaseModel)
@@ -96,9 +98,10 @@ def decode_secret(response: httpx.Response) -> str:
 # -- the JWT flow ------------------------------------------------------------------------------
 
 
-def extract_jwt(response: httpx.Response) -> str | None:
-    """The JWT from an authenticate answer: bare text, a JSON string, or an object with a token field."""
-    value = _answer_value(response, ("token", "jwt", "access_token", "accessToken", "id_token", "idToken"))
+JWT_HEADERS = ("Authorization", "X-Auth-Token", "X-Access-Token", "Access-Token", "Token", "JWT")
+
+
+def _as_jwt(value: Any) -> str | None:
     if isinstance(value, str):
         value = value.strip()
         if value.lower().startswith("bearer "):
@@ -106,6 +109,19 @@ def extract_jwt(response: httpx.Response) -> str | None:
         if value.count(".") == 2 and " " not in value:
             return value
     return None
+
+
+def extract_jwt(response: httpx.Response) -> str | None:
+    """The JWT from an authenticate answer: bare text, a JSON string, an object with a token field, or a header.
+
+    The docs say only that "the response will include a JWT"
+    (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivAuthentication.htm),
+    so the body is read first and the usual response headers after it.
+    """
+    jwt = _as_jwt(_answer_value(response, ("token", "jwt", "access_token", "accessToken", "id_token", "idToken")))
+    if jwt is None:
+        jwt = next((j for name in JWT_HEADERS if (j := _as_jwt(response.headers.get(name))) is not None), None)
+    return jwt
 
 
 class RegistryAuth(httpx.Auth):
@@ -226,8 +242,8 @@ def _alias(*names: str) -> Any:
     return AliasChoices(*names)
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="ignore")
+class _Model(Record):
+    """A registry answer's record: snake_case or camelCase, unknown fields kept, null as default."""
 
 
 class Project(_Model):
@@ -306,39 +322,6 @@ class ChartDetail(_Model):
         return detail
 
 
-class ProjectDetail(_Model):
-    """GET /projects/{p}: the download package behind a project, its repositories and charts."""
-
-    id: int | None = None
-    name: str = Field(validation_alias=_alias("downloadPackageId", "name", "projectName"))
-    sys_id: int | None = Field(None, validation_alias=_alias("sysDownloadPackageId", "sys_id"))
-    package_name: str | None = Field(None, validation_alias=_alias("downloadPackageName", "package_name"))
-    version: Text = None
-    effective: Timestamp = Field(None, validation_alias=_alias("effectiveDateTimestamp", "effectiveDate", "effective"))
-    expires: Timestamp = Field(None, validation_alias=_alias("expirationDateTimestamp", "expirationDate", "expires"))
-    available: bool | None = Field(None, validation_alias=_alias("downloadPackageAvailability", "available"))
-    producer: str | None = Field(None, validation_alias=_alias("downloadPackageProducer", "producer"))
-    product_line: Text = Field(None, validation_alias=_alias("productLine", "product_line"))
-    owner: bool | None = None
-    restricted: bool | None = Field(None, validation_alias=_alias("restrictedDownloadPackage", "restricted"))
-    supports_images_and_charts: bool | None = Field(None, validation_alias=_alias("supportsDockerImagesAndHelmCharts", "supports_images_and_charts"))
-    tenant_id: Text = Field(None, validation_alias=_alias("tenantId", "tenant_id"))
-    repositories: Annotated[list[Repository], BeforeValidator(_list)] = Field(default_factory=list)
-    charts: Annotated[list[Chart], BeforeValidator(_list)] = Field(default_factory=list)
-
-
-class Member(_Model):
-    """A project member (Harbor ProjectMember, camelCase; snake_case accepted)."""
-
-    id: int | None = None
-    project_id: int | None = Field(None, validation_alias=_alias("projectId", "project_id"))
-    entity_name: str = Field(validation_alias=_alias("entityName", "entity_name"))
-    entity_type: str | None = Field(None, validation_alias=_alias("entityType", "entity_type"))
-    entity_id: int | None = Field(None, validation_alias=_alias("entityId", "entity_id"))
-    role_name: str | None = Field(None, validation_alias=_alias("roleName", "role_name"))
-    role_id: int | None = Field(None, validation_alias=_alias("roleId", "role_id"))
-
-
 class Tag(_Model):
     name: str
     push_time: Timestamp = Field(None, validation_alias=_alias("push_time", "pushTime"))
@@ -368,6 +351,61 @@ class Artifact(_Model):
         return [t.name for t in self.tags]
 
 
+class ProjectDetail(_Model):
+    """GET /projects/{p}: the download package behind a project, its repositories and charts."""
+
+    id: int | None = None
+    name: str = Field(validation_alias=_alias("downloadPackageId", "name", "projectName"))
+    sys_id: int | None = Field(None, validation_alias=_alias("sysDownloadPackageId", "sys_id"))
+    package_name: str | None = Field(None, validation_alias=_alias("downloadPackageName", "package_name"))
+    version: Text = None
+    effective: Timestamp = Field(None, validation_alias=_alias("effectiveDateTimestamp", "effectiveDate", "effective"))
+    expires: Timestamp = Field(None, validation_alias=_alias("expirationDateTimestamp", "expirationDate", "expires"))
+    available: bool | None = Field(None, validation_alias=_alias("downloadPackageAvailability", "available"))
+    producer: str | None = Field(None, validation_alias=_alias("downloadPackageProducer", "producer"))
+    product_line: Text = Field(None, validation_alias=_alias("productLine", "product_line"))
+    owner: bool | None = None
+    restricted: bool | None = Field(None, validation_alias=_alias("restrictedDownloadPackage", "restricted"))
+    supports_images_and_charts: bool | None = Field(None, validation_alias=_alias("supportsDockerImagesAndHelmCharts", "supports_images_and_charts"))
+    tenant_id: Text = Field(None, validation_alias=_alias("tenantId", "tenant_id"))
+    repositories: Annotated[list[Repository], BeforeValidator(_list)] = Field(default_factory=list)
+    charts: Annotated[list[Chart], BeforeValidator(_list)] = Field(default_factory=list)
+    artifacts: Annotated[list[Artifact], BeforeValidator(_list)] = Field(default_factory=list)
+
+    @classmethod
+    def from_raw(cls, raw: Any, name: str) -> ProjectDetail:
+        """From the docs' sample (camelCase, `downloadPackageId` first) or the OpenAPI sample's form.
+
+        The OpenAPI sample begins with Harbor's `artifacts` array and names no
+        project (https://fnoapi-registry.redoc.ly/), so the name asked for is
+        the name when the answer has none; repositories and charts that do not
+        fit their model are kept as unreadable rows (`tolerant.parse_records`).
+        """
+        if not isinstance(raw, dict):
+            raise ApiError(f"the project answer is not an object ({type(raw).__name__})")
+        data = dict(raw)
+        model_cls: Any = {"repositories": Repository, "charts": Chart, "artifacts": Artifact}
+        parsed = {key: parse_records(model_cls[key], list_items(data.pop(key))) for key in ("repositories", "charts", "artifacts") if key in data}
+        if not any(data.get(k) for k in ("downloadPackageId", "name", "projectName")):
+            data["name"] = name
+        detail = parse_record(cls, data)
+        for key, records in parsed.items():
+            object.__setattr__(detail, key, records)
+        return detail
+
+
+class Member(_Model):
+    """A project member (Harbor ProjectMember, camelCase; snake_case accepted)."""
+
+    id: int | None = None
+    project_id: int | None = Field(None, validation_alias=_alias("projectId", "project_id"))
+    entity_name: str = Field(validation_alias=_alias("entityName", "entity_name"))
+    entity_type: str | None = Field(None, validation_alias=_alias("entityType", "entity_type"))
+    entity_id: int | None = Field(None, validation_alias=_alias("entityId", "entity_id"))
+    role_name: str | None = Field(None, validation_alias=_alias("roleName", "role_name"))
+    role_id: int | None = Field(None, validation_alias=_alias("roleId", "role_id"))
+
+
 class Download(_Model):
     """An entry of the download log."""
 
@@ -389,31 +427,39 @@ class EventStatus(StrEnum):
 
 
 def _items(raw: Any) -> list[Any]:
-    """The list in a bare-array answer, or in an envelope that wraps one."""
-    if isinstance(raw, list):
-        return raw
-    if isinstance(raw, dict):
-        for key in ("items", "content", "data", "results", "responseObject"):
-            if isinstance(raw.get(key), list):
-                return raw[key]
-    return []
+    """The list in a bare-array answer, or in an envelope that wraps one (null: none)."""
+    return list_items(raw, "projects", "members", "artifacts", "downloads")
 
 
 def _models(model: type[M], raw: Any) -> list[M]:
-    return [model.model_validate(item) for item in _items(raw) if isinstance(item, dict)]
+    return parse_records(model, _items(raw))
 
 
-def _total(response: httpx.Response) -> int | None:
+def _total(response: httpx.Response, body: Any) -> int | None:
     value = response.headers.get("X-Total-Count")
     try:
-        return int(value) if value is not None else None
+        return int(value) if value is not None else list_total(body)
     except ValueError:
-        return None
+        return list_total(body)
 
 
 def _segment(value: str) -> str:
-    """One path segment, with `/` (repository and chart names) encoded as %2F."""
+    """One path segment (a project name): every reserved character encoded, a slash never present."""
     return quote(value, safe="")
+
+
+def _member_path(project: str, name: str) -> str:
+    """A repository or chart as the docs address it: its name without the `project/` prefix, in the path.
+
+    `/projects/{project_name}/repositories/{repository_name}` takes the name
+    within the project (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivDeleteImage.htm,
+    .../RESTSWContDelivRetrieveArt.htm). The registry is a Spring service, whose
+    default firewall refuses an encoded slash (`%2F`) with 400, so a nested name
+    (`team/image`) keeps its slashes as path separators and each part is encoded
+    on its own; nothing is double-encoded.
+    """
+    short = name[len(project) + 1:] if name.startswith(project + "/") else name
+    return "/".join(quote(part, safe="") for part in short.split("/") if part)
 
 
 def _check_size(page: int, page_size: int, maximum: int) -> None:
@@ -440,12 +486,22 @@ class RegistryService:
     freshness window a revisited page sends nothing). After a delete, pass
     `force=True` to see the change at once. Secrets and the JWT never touch
     the cache.
+
+    Page numbers in this class count from 1 (the UI's "page 1"); on the wire
+    they start wherever the service's pages start, detected once per session
+    (`Session.page_bases`): the docs give members a default page of 1 but say
+    nothing for the other lists, and a Spring service may count from 0.
     """
 
-    def __init__(self, session: Session, username: str, password: str, tenant_id: str | None = None) -> None:
+    def __init__(self, session: Session, username: str | None = None, password: str | None = None, tenant_id: str | None = None) -> None:
+        creds = session.credentials
+        username = username or (creds.user if creds else None) or session.user
+        password = password or (creds.password if creds else None)
+        if not username or not password:
+            raise session.missing("password", f"the registry trades a user name and password for a JWT, and profile {session.name!r} has no password")
         tenant = tenant_id or session.registry_tenant
         if not tenant:
-            raise ValueError("the registry needs the tenant ID (sent as x-publisherid): set registry_tenant on the profile")
+            raise ValueError("the registry needs the tenant ID (sent as x-publisherid): set registry_tenant on the profile (or --registry-tenant)")
         self.session = session
         self.username = username
         self.tenant_id = str(tenant)
@@ -458,66 +514,60 @@ class RegistryService:
     # -- plumbing --------------------------------------------------------------------------------
 
     async def _get_raw(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A list answer as `{"items": …, "total": X-Total-Count or None}` (what the cache stores)."""
+        """A list answer as `{"items": …, "total": X-Total-Count or a body total}` (what the cache stores)."""
         response = await self.session.request(Service.REGISTRY, "GET", path, params=params)
-        return {"items": _items(decode_json(response)), "total": _total(response)}
+        body = decode_json(response)
+        return {"items": _items(body), "total": _total(response, body)}
 
-    async def _page(
-        self, op: str, key: dict[str, Any], path: str, query: dict[str, Any], model: type[M], page: int, page_size: int, *, force: bool
-    ) -> AsyncIterator[Page[M]]:
-        key = {"tenant": self.tenant_id, "user": self.username, **key, "page": page, "size": page_size}
+    def _listing(
+        self, op: str, key: dict[str, Any], path: str, query: Callable[[int, int], dict[str, Any]], model: type[M], item_key: Callable[[M], Any]
+    ) -> Listing[M]:
+        def parse(raw: Any, number: int, size: int) -> Page[M]:
+            return Page(_models(model, raw.get("items")), number, size, raw.get("total"))
 
-        def parse(raw: Any) -> Page[M]:
-            return Page(_models(model, raw.get("items")), page, page_size, raw.get("total"))
-
-        async for got in self.session.cached(op, key, lambda: self._get_raw(path, query), parse, force=force):
-            got.value.age = got.age
-            yield got.value
+        return Listing(
+            self.session, Service.REGISTRY, op, {"tenant": self.tenant_id, "user": self.username, **key},
+            lambda number, size: self._get_raw(path, query(number, size)), parse, item_key=item_key,
+        )
 
     async def _freshest(self, pages: AsyncIterator[Fetched[Any]] | AsyncIterator[Any]) -> Any:
-        last = None
-        async for last in pages:
-            pass
-        return last
-
-    def _every_page(self, pages: Callable[[int], AsyncIterator[Page[M]]], page_size: int, max_items: int | None = None) -> AsyncIterator[list[M]]:
-        """The items of `pages(1)`, `pages(2)`… (each its freshest answer) until a short page (or `max_items`)."""
-
-        async def fetch(number: int) -> list[M]:
-            page: Page[M] = await self._freshest(pages(number))
-            return page.items
-
-        return iterate_pages(fetch, first=1, page_size=page_size, max_items=max_items)
+        return await freshest(pages)
 
     def _value(self, op: str, key: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], M], force: bool) -> AsyncIterator[Fetched[M]]:
         return self.session.cached(op, {"tenant": self.tenant_id, "user": self.username, **key}, fetch, parse, force=force)
 
     # -- projects -----------------------------------------------------------------------------
 
+    def _projects(self) -> Listing[Project]:
+        return self._listing("registry.projects", {}, f"{API}/projects", lambda number, size: {"page": number, "pageSize": size}, Project, lambda p: p.name)
+
     def list_projects(self, page: int = 1, page_size: int = 50, *, force: bool = False) -> AsyncIterator[Page[Project]]:
         """A page of projects sorted by name: cached first (with its age), then fresh."""
         _check_size(page, page_size, PROJECTS_MAX_PAGE_SIZE)
-        return self._page("registry.projects", {}, f"{API}/projects", {"page": page, "pageSize": page_size}, Project, page, page_size, force=force)
+        return self._projects().page(page, page_size, force=force)
 
     async def projects_page(self, page: int = 1, page_size: int = 50, *, force: bool = False) -> Page[Project]:
         """The freshest answer `list_projects` gives."""
         return await self._freshest(self.list_projects(page, page_size, force=force))
 
-    async def iter_projects(self, page_size: int = 100, *, max_items: int | None = None) -> AsyncIterator[list[Project]]:
+    def iter_projects(self, page_size: int = 100, *, max_items: int | None = None) -> Pager[Project]:
         """Every project, page by page (pages within the freshness window come from the cache)."""
-        async for items in self._every_page(lambda number: self.list_projects(number, page_size), page_size, max_items):
-            yield items
+        _check_size(1, page_size, PROJECTS_MAX_PAGE_SIZE)
+        return self._projects().every(page_size, what="projects", max_items=max_items)
 
     def project_detail(self, name: str, *, force: bool = False) -> AsyncIterator[Fetched[ProjectDetail]]:
         """A project's detail: cached first (with its age), then fresh."""
-        return self._value("registry.project", {"name": name}, lambda: self.session.get_json(Service.REGISTRY, f"{API}/projects/{_segment(name)}"), ProjectDetail.model_validate, force)
+        return self._value(
+            "registry.project", {"name": name}, lambda: self.session.get_json(Service.REGISTRY, f"{API}/projects/{_segment(name)}"),
+            lambda raw: ProjectDetail.from_raw(raw, name), force,
+        )
 
     async def get_project(self, name: str, *, force: bool = False) -> ProjectDetail:
         got = await self._freshest(self.project_detail(name, force=force))
         return got.value
 
     def chart_detail(self, project: str, chart: str, *, force: bool = False) -> AsyncIterator[Fetched[ChartDetail]]:
-        path = f"{API}/projects/{_segment(project)}/charts/{_segment(chart)}"
+        path = f"{API}/projects/{_segment(project)}/charts/{_member_path(project, chart)}"
         return self._value(
             "registry.chart", {"project": project, "chart": chart}, lambda: self.session.get_json(Service.REGISTRY, path),
             lambda raw: ChartDetail.from_raw(raw, project, chart), force,
@@ -530,59 +580,62 @@ class RegistryService:
     async def delete_chart(self, project: str, chart: str) -> None:
         """Delete a chart (`chart` short or `project/chart`)."""
         self.session.check_writable(f"deleting chart {chart!r} of project {project!r}")
-        await self.session.request(Service.REGISTRY, "DELETE", f"{API}/projects/{_segment(project)}/charts/{_segment(chart)}")
+        await self.session.request(Service.REGISTRY, "DELETE", f"{API}/projects/{_segment(project)}/charts/{_member_path(project, chart)}")
 
     async def delete_repository(self, project: str, repository: str) -> None:
-        """Delete a repository (`repository` short or `project/image`; sent URL-encoded)."""
+        """Delete a repository (`repository` short or `project/image`), addressed as the docs do."""
         self.session.check_writable(f"deleting repository {repository!r} of project {project!r}")
-        await self.session.request(Service.REGISTRY, "DELETE", f"{API}/projects/{_segment(project)}/repositories/{_segment(repository)}")
+        await self.session.request(Service.REGISTRY, "DELETE", f"{API}/projects/{_segment(project)}/repositories/{_member_path(project, repository)}")
 
     # -- members ----------------------------------------------------------------------------------
+
+    def _members(self, project: str, user_id: str | None) -> Listing[Member]:
+        """A project's members; `page_size` is snake_case here, as the docs spell it (RESTSWContDelivListMembers.htm)."""
+        return self._listing(
+            "registry.members", {"project": project, "user_id": user_id}, f"{API}/projects/{_segment(project)}/members",
+            lambda number, size: {"page": number, "page_size": size, "user_id": user_id}, Member, lambda m: (m.entity_name, m.entity_type, m.id),
+        )
 
     def members_page(self, project: str, page: int = 1, page_size: int = 10, *, user_id: str | None = None, force: bool = False) -> AsyncIterator[Page[Member]]:
         """A page of a project's members (`user_id` narrows to one): cached first, then fresh."""
         _check_size(page, page_size, MEMBERS_MAX_PAGE_SIZE)
-        query = {"page": page, "page_size": page_size, "user_id": user_id}
-        return self._page("registry.members", {"project": project, "user_id": user_id}, f"{API}/projects/{_segment(project)}/members", query, Member, page, page_size, force=force)
+        return self._members(project, user_id).page(page, page_size, force=force)
 
     async def member(self, project: str, user_id: str) -> Member | None:
         """The member whose entityName is `user_id`, or None."""
         page: Page[Member] = await self._freshest(self.members_page(project, 1, 10, user_id=user_id))
-        return page.items[0] if page.items else None
+        wanted = [m for m in page.items if m.entity_name.lower() == user_id.lower()] or page.items
+        return wanted[0] if wanted else None
 
-    async def iter_members(self, project: str, page_size: int = 100) -> AsyncIterator[list[Member]]:
-        async for items in self._every_page(lambda number: self.members_page(project, number, page_size), page_size):
-            yield items
+    def iter_members(self, project: str, page_size: int = 100) -> Pager[Member]:
+        _check_size(1, page_size, MEMBERS_MAX_PAGE_SIZE)
+        return self._members(project, None).every(page_size, what="members")
 
     # -- artifacts ---------------------------------------------------------------------------------
 
-    def artifacts_page(
-        self,
-        project: str,
-        repository: str,
-        page: int = 1,
-        page_size: int = 10,
-        *,
-        with_tag: bool = True,
-        with_label: bool = False,
-        with_scan_overview: bool = False,
-        with_signature: bool = False,
-        with_immutable_status: bool = False,
-        force: bool = False,
-    ) -> AsyncIterator[Page[Artifact]]:
-        """A page of a repository's artifacts, newest first: cached first, then fresh."""
-        _check_size(page, page_size, ARTIFACTS_MAX_PAGE_SIZE)
-        flags = {
-            "withTag": with_tag, "withLabel": with_label, "withScanOverview": with_scan_overview,
-            "withSignature": with_signature, "withImmutableStatus": with_immutable_status,
+    def _artifacts(self, project: str, repository: str, flags: dict[str, bool]) -> Listing[Artifact]:
+        named = {
+            "withTag": flags.get("with_tag", True), "withLabel": flags.get("with_label", False),
+            "withScanOverview": flags.get("with_scan_overview", False), "withSignature": flags.get("with_signature", False),
+            "withImmutableStatus": flags.get("with_immutable_status", False),
         }
-        query: dict[str, Any] = {"page": page, "pageSize": page_size, **{k: str(v).lower() for k, v in flags.items()}}
-        path = f"{API}/projects/{_segment(project)}/repositories/{_segment(repository)}/artifacts"
-        return self._page("registry.artifacts", {"project": project, "repository": repository, **flags}, path, query, Artifact, page, page_size, force=force)
+        path = f"{API}/projects/{_segment(project)}/repositories/{_member_path(project, repository)}/artifacts"
+        return self._listing(
+            "registry.artifacts", {"project": project, "repository": repository, **named}, path,
+            lambda number, size: {"page": number, "pageSize": size, **{k: str(v).lower() for k, v in named.items()}}, Artifact, lambda a: a.digest,
+        )
 
-    async def iter_artifacts(self, project: str, repository: str, page_size: int = 100, **flags: bool) -> AsyncIterator[list[Artifact]]:
-        async for items in self._every_page(lambda number: self.artifacts_page(project, repository, number, page_size, **flags), page_size):
-            yield items
+    def artifacts_page(self, project: str, repository: str, page: int = 1, page_size: int = 10, *, force: bool = False, **flags: bool) -> AsyncIterator[Page[Artifact]]:
+        """A page of a repository's artifacts, newest first: cached first, then fresh.
+
+        `flags`: with_tag (default true), with_label, with_scan_overview, with_signature, with_immutable_status.
+        """
+        _check_size(page, page_size, ARTIFACTS_MAX_PAGE_SIZE)
+        return self._artifacts(project, repository, flags).page(page, page_size, force=force)
+
+    def iter_artifacts(self, project: str, repository: str, page_size: int = 100, **flags: bool) -> Pager[Artifact]:
+        _check_size(1, page_size, ARTIFACTS_MAX_PAGE_SIZE)
+        return self._artifacts(project, repository, flags).every(page_size, what="artifacts")
 
     # -- download log ---------------------------------------------------------------------------------
 
@@ -606,10 +659,16 @@ class RegistryService:
         _check_size(page, page_size, DOWNLOADS_MAX_PAGE_SIZE)
         if month is not None and not 1 <= month <= 12:
             raise ValueError("month must be 1 to 12")
-        query = {"year": year, "month": f"{month:02d}" if month is not None else None, "page": page, "pageSize": page_size,
-                 "project": project, "username": username, "account": account}
+        return self._downloads(year, month, project, username, account).page(page, page_size, force=force)
+
+    def _downloads(self, year: int, month: int | None, project: str | None, username: str | None, account: str | None) -> Listing[Download]:
+        def query(number: int, size: int) -> dict[str, Any]:
+            return {"year": year, "month": f"{month:02d}" if month is not None else None, "page": number, "pageSize": size,
+                    "project": project, "username": username, "account": account}
+
         key = {"year": year, "month": month, "project": project, "username": username, "account": account}
-        return self._page("registry.downloads", key, f"{API}/downloads", query, Download, page, page_size, force=force)
+        return self._listing("registry.downloads", key, f"{API}/downloads", query, Download,
+                             lambda d: d.id if d.id is not None else (d.artifact, d.username, d.timestamp))
 
     async def iter_downloads(
         self,
@@ -636,11 +695,10 @@ class RegistryService:
                 return False
             return not account or (d.account or "").lower() == account.lower()
 
+        _check_size(1, page_size, DOWNLOADS_MAX_PAGE_SIZE)
         for year, month in months_between(start, end):
-            def pages(number: int, year: int = year, month: int = month) -> AsyncIterator[Page[Download]]:
-                return self.downloads_page(year, month, number, page_size, project=project, username=username, account=account)
-
-            async for items in self._every_page(pages, page_size):
+            pager = self._downloads(year, month, project, username, account).every(page_size, what=f"downloads of {year}-{month:02d}")
+            async for items in pager:
                 kept = [d for d in items if wanted(d)]
                 if kept:
                     yield kept
@@ -656,17 +714,61 @@ class RegistryService:
         return status
 
     async def get_secret(self, email: str | None = None) -> str:
-        """The caller's registry secret, decoded (`GET /secret/{email}`, the seed's form). Never cached."""
+        """The caller's registry secret, decoded. Never cached.
+
+        The docs show `GET /secret` (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivSecretRetrieve.htm);
+        the seed names `GET /secret/{user-email}`. Both are accepted: the docs'
+        form first, the seed's when the server does not know it (404/405).
+        """
         who = email or self.username
-        response = await self.session.request(Service.REGISTRY, "GET", f"{API}/secret/{quote(who, safe='@')}")
+        forms = [f"{API}/secret", f"{API}/secret/{quote(who, safe='@')}"]
+        if email and email.lower() != self.username.lower():
+            forms.reverse()  # someone else's secret can only be asked by address
+        response = await self._first_known(forms, lambda path: self.session.request(Service.REGISTRY, "GET", path))
         return decode_secret(response)
 
     async def reset_secret(self, new_secret: str | None = None) -> str:
-        """Set a new registry secret (a random one when `new_secret` is empty) and return it decoded."""
+        """Set a new registry secret (a random one when `new_secret` is empty) and return it decoded.
+
+        The docs' form is `PUT /secret {"existing-secret": <Base64 of the current secret>, "new-secret": …}`
+        (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivSecretChange.htm);
+        the seed's is `{"new-password": …}`. The docs' form is sent first (it
+        needs the current secret, read just before); the seed's when the server
+        refuses that body.
+        """
         self.session.check_writable("resetting the registry secret")
         if new_secret:
             problems = secret_problems(new_secret)
             if problems:
                 raise ValueError("the new secret must have " + "; ".join(problems))
-        response = await self.session.request(Service.REGISTRY, "PUT", f"{API}/secret", json_body={"new-password": new_secret or ""})
-        return decode_secret(response)
+        try:
+            current = await self.get_secret()
+        except ApiError:
+            current = None
+        bodies: list[dict[str, str]] = []
+        if current is not None:
+            bodies.append({"existing-secret": base64.b64encode(current.encode()).decode("ascii"), "new-secret": new_secret or ""})
+        bodies.append({"new-password": new_secret or ""})
+        last: ApiError | None = None
+        for body in bodies:
+            try:
+                response = await self.session.request(Service.REGISTRY, "PUT", f"{API}/secret", json_body=body)
+            except (Invalid, NotFound) as exc:
+                last = exc
+                continue
+            return decode_secret(response)
+        assert last is not None
+        raise last
+
+    async def _first_known(self, paths: list[str], send: Callable[[str], Awaitable[httpx.Response]]) -> httpx.Response:
+        """The answer of the first path the server knows (404/405 on one moves on to the next)."""
+        last: ApiError | None = None
+        for path in paths:
+            try:
+                return await send(path)
+            except (NotFound, Invalid) as exc:
+                if exc.status not in (404, 405):
+                    raise
+                last = exc
+        assert last is not None
+        raise last

@@ -35,8 +35,9 @@ from urllib.parse import parse_qs, quote, urljoin, urlsplit
 import httpx
 
 from flextui.api.errors import ApiError
-from flextui.api.filters import FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType
+from flextui.api.filters import FILTER_NAME_KEYS, GROUP_NAME_KEYS, FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType, name_of
 from flextui.api.http import Fetched, Service, Session, decode_json
+from flextui.api.paging import DEFAULT_MAX_REQUESTS, Outcome, fingerprint
 
 T = TypeVar("T")
 
@@ -188,18 +189,16 @@ class ReportsService:
         """The report groups (the values for {group})."""
 
         def parse(raw: Any) -> list[str]:
-            names = []
-            for item in _items(raw):
-                name = item if isinstance(item, str) else (item.get("name") or item.get("group")) if isinstance(item, Mapping) else None
-                if isinstance(name, str):
-                    names.append(name)
-            return names
+            return [name for item in _items(raw) if (name := name_of(item, GROUP_NAME_KEYS)) is not None]
 
         return await self._meta("reports.names", self._path("report-names"), parse, force)
 
     async def report_types(self, *, force: bool = False) -> list[ReportType]:
         """The data model of every report: columns and filters."""
-        return await self._meta("reports.types", self._path("report-types"), lambda raw: [ReportType.from_json(i) for i in _items(raw)], force)
+        def parse(raw: Any) -> list[ReportType]:
+            return [ReportType.from_json(i) for i in _items(raw) if isinstance(i, Mapping) and name_of(i, GROUP_NAME_KEYS)]
+
+        return await self._meta("reports.types", self._path("report-types"), parse, force)
 
     async def report_type(self, group: str, *, force: bool = False) -> ReportType:
         """The data model of one report."""
@@ -207,20 +206,23 @@ class ReportsService:
         def parse(raw: Any) -> ReportType:
             items = _items(raw)
             if len(items) == 1 and isinstance(items[0], Mapping) and ("fields" in items[0] or "columns" in items[0]):
-                return ReportType.from_json(items[0])
+                return ReportType.from_json({"name": group, **items[0]})
             if isinstance(raw, Mapping) and ("fields" in raw or "columns" in raw):
-                return ReportType.from_json(raw)
-            # The vendor's form: the data array lists the items (each a field, flagged when a filter).
-            fields = [i for i in items if isinstance(i, Mapping)]
-            filters = raw.get("filters") if isinstance(raw, Mapping) else None
-            return ReportType.from_json({"name": group, "fields": fields, "filters": filters or [f for f in fields if f.get("filter")]})
+                return ReportType.from_json({"name": group, **raw})
+            # The docs' form (RESTDAPIFilterQueryGroup.htm): "the data array lists the filters that are
+            # available for the report group". Items flagged `filter` single the filters out of a field
+            # list; without flags, every item is a filter (and a column it tests).
+            named = [i for i in items if name_of(i, FILTER_NAME_KEYS) is not None]
+            flagged = [i for i in named if isinstance(i, Mapping) and i.get("filter")]
+            filters = raw.get("filters") if isinstance(raw, Mapping) and isinstance(raw.get("filters"), list) else (flagged or named)
+            return ReportType.from_json({"name": group, "fields": named, "filters": filters})
 
         return await self._meta("reports.type", self._path("report-types", group), parse, force, {"group": group})
 
     async def report_filters(self, group: str, *, force: bool = False) -> list[ReportFilter]:
         """The filters one report takes."""
         return await self._meta(
-            "reports.filters", self._path("report-filters", group), lambda raw: [ReportFilter.from_json(i) for i in _items(raw)], force, {"group": group}
+            "reports.filters", self._path("report-filters", group), lambda raw: [ReportFilter.from_json(i) for i in _items(raw) if name_of(i, FILTER_NAME_KEYS)], force, {"group": group}
         )
 
     async def op_list(self, *, force: bool = False) -> OperatorList:
@@ -313,6 +315,8 @@ class ReportPager:
         max_pages: int | None = None,
         max_records: int | None = None,
         force: bool = False,
+        max_requests: int = DEFAULT_MAX_REQUESTS,
+        on_done: Callable[[Outcome], None] | None = None,
     ) -> None:
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
@@ -336,6 +340,9 @@ class ReportPager:
         self._tasks: deque[tuple[int, asyncio.Task[PageResult]]] = deque()
         self._gen: AsyncIterator[ReportPage] | None = None
         self._closed = False
+        self.max_requests = max_requests
+        self.on_done = on_done if on_done is not None else service.session.record_listing
+        self.outcome = Outcome(what="records")
 
     # -- iteration -------------------------------------------------------------------
 
@@ -417,10 +424,16 @@ class ReportPager:
 
     async def _numbered(self, number: int, gate: asyncio.Semaphore) -> PageResult:
         async with gate:
+            self.outcome.requests += 1
             return await self.service.fetch_page(self.group, self.filters, number, method=self.method, force=self.force)
 
     async def _run(self) -> AsyncIterator[ReportPage]:
-        first = await self.service.fetch_page(self.group, self.filters, self.start_page, method=self.method, force=self.force)
+        async for page in self._pages():
+            yield page
+        self._finish()
+
+    async def _pages(self) -> AsyncIterator[ReportPage]:
+        first = await self._counted(self.service.fetch_page(self.group, self.filters, self.start_page, method=self.method, force=self.force))
         self.total_records = first.total_records
         self.total_pages = first.total_pages
         if self.total_pages is None and first.total_records is not None:
@@ -452,23 +465,63 @@ class ReportPager:
             finally:
                 await self._cancel_pending()
             return
-        # No totals: follow the links, one page after another.
+        # No totals: follow the next links; where there are none (BATCH answers may carry none),
+        # ask the next page number. Either way, stop on an empty page, a page or link seen before,
+        # a page shorter than the pages before it, or the ceiling.
         page = first
         base = self.service.session.base(Service.DATA)
-        seen = {_same_url(first.url)}
-        while self._room() and page.next_url:
+        seen_urls = {_same_url(first.url)}
+        seen_pages = {fingerprint(first.rows)}
+        size = self.filters.limit_records
+        effective = len(first.rows)
+        linked = bool(first.next_url or first.previous_url)  # a server that links ends its listing by not linking
+        while self._room() and page.rows:
+            n = len(page.rows)
+            if n < size and n < effective:
+                break
+            effective = max(effective, n)
+            if self.outcome.requests >= self.max_requests:
+                self.outcome.cut(f"stopped after {self.max_requests:,} pages (the limit against runaway paging)")
+                break
             link = page.next_url
-            target = _same_url(base + self.service.resolve_link(link, page.url))
-            if target in seen:  # a server that links in a circle must not keep us here
-                return
-            seen.add(target)
-            number = _page_number_of(link) or page.number + 1
-            page = await self.service.fetch_link(self.group, self.filters, link, number=number, relative_to=page.url, force=self.force)
-            seen.add(_same_url(page.url))
+            if link:
+                target = _same_url(base + self.service.resolve_link(link, page.url))
+                if target in seen_urls:  # a server that links in a circle must not keep us here
+                    break
+                seen_urls.add(target)
+                number = _page_number_of(link) or page.number + 1
+                page = await self._counted(self.service.fetch_link(self.group, self.filters, link, number=number, relative_to=page.url, force=self.force))
+            elif linked:
+                break
+            else:
+                page = await self._counted(self.service.fetch_page(self.group, self.filters, page.number + 1, method=self.method, force=self.force))
+            linked = linked or bool(page.next_url or page.previous_url)
+            seen_urls.add(_same_url(page.url))
+            print_ = fingerprint(page.rows)
+            if page.rows and print_ in seen_pages:  # the same rows again: the server ignores the page number
+                break
+            seen_pages.add(print_)
+            if not page.rows:
+                break
             handed = self._hand_over(page)
             if handed is None:
                 return
             yield handed
+
+    async def _counted(self, fetching: Awaitable[PageResult]) -> PageResult:
+        self.outcome.requests += 1
+        return await fetching
+
+    def _finish(self) -> None:
+        """Settle the outcome: a count the server stated and did not deliver is a shortfall."""
+        outcome = self.outcome
+        outcome.count = self.rows_done
+        limited = self.max_records is not None and self.rows_done >= self.max_records
+        limited = limited or (self.max_pages is not None and self.pages_done >= self.max_pages)
+        if outcome.complete and self.total_records is not None and not limited and self.start_page == 1 and self.rows_done < self.total_records:
+            outcome.cut("the server's pages ended before the record count it gave", self.total_records)
+        if self.on_done is not None:
+            self.on_done(outcome)
 
     async def rows(self) -> AsyncIterator[dict[str, Any]]:
         """Every row, page after page (for export)."""

@@ -9,6 +9,7 @@ only asked valid questions. Token values appear only in `CreatedToken`
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -22,7 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from flextui.api.errors import ApiError
 from flextui.api.http import Fetched, Service, Session, envelope
 from flextui.api.intervals import IntervalError, parse_interval
-from flextui.api.paging import Page
+from flextui.api.paging import Page, Pager
+from flextui.api.tolerant import Record, list_items, parse_record, parse_records
 
 MASK_RE = re.compile(r"^\*{3,}$")
 NAME_FORBIDDEN = "*<>+$?.^|%]"
@@ -41,7 +43,10 @@ class TokenType(StrEnum):
 
 
 def check_token_name(name: str) -> str:
-    """Validate a token name by the seed's rules; return it or raise ValueError."""
+    """Validate a token name by the seed's rules (after trimming); return it or raise ValueError."""
+    name = name.strip()
+    if not name:
+        raise ValueError("must not be empty or only spaces")
     if not 5 <= len(name) <= 25:
         raise ValueError(f"must be 5 to 25 characters (now {len(name)})")
     bad = sorted(set(name) & set(NAME_FORBIDDEN))
@@ -74,10 +79,8 @@ def from_millis(ms: int | None) -> datetime | None:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
 
 
-class Token(BaseModel):
+class Token(Record):
     """A token as get, list, search and verify return it (never with its value)."""
-
-    model_config = ConfigDict(populate_by_name=True, extra="ignore")
 
     name: str = Field(alias="tokenName")
     token_type: str = Field("NORMAL", alias="tokenType")
@@ -253,6 +256,17 @@ def field_from_message(message: str, status: int | None = None) -> str | None:
     return None
 
 
+def _count(value: Any) -> int | None:
+    """The count answer's number (an integer, or digits in a string); None when it is neither."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
 @contextmanager
 def _field_hints() -> Iterator[None]:
     try:
@@ -264,8 +278,12 @@ def _field_hints() -> Iterator[None]:
 
 
 def _tokens(raw: Any) -> list[Token]:
-    items = envelope(raw) or []
-    return [Token.model_validate(item) for item in items if isinstance(item, dict)]
+    """The tokens of a list or search answer: the envelope's array, a bare array, or null (none)."""
+    return parse_records(Token, list_items(envelope(raw)))
+
+
+def _token_key(token: Token) -> str:
+    return token.name
 
 
 class TokensService:
@@ -287,7 +305,8 @@ class TokensService:
             return await self.session.send_json(Service.TOKENS, method, path, **kwargs)
 
     async def _list_raw(self, username: str | None, creator: str | None, page: int | None, page_size: int | None) -> Any:
-        params = {"username": username, "tokenCreator": creator, "page": page, "pageSize": page_size}
+        # The docs' table spells the size `pagesize`, the OpenAPI `pageSize`: send both (an unknown one is ignored).
+        params = {"username": username, "tokenCreator": creator, "page": page, "pageSize": page_size, "pagesize": page_size}
         return await self._get_json("/uar/v1/tokens", params=params)
 
     async def _count_raw(self, username: str | None, creator: str | None) -> Any:
@@ -300,7 +319,7 @@ class TokensService:
 
     async def count(self, username: str | None = None, creator: str | None = None) -> int:
         self._need_who(username, creator)
-        return int(envelope(await self._count_raw(username, creator)) or 0)
+        return _count(envelope(await self._count_raw(username, creator))) or 0
 
     async def list(self, username: str | None = None, creator: str | None = None, page: int | None = None, page_size: int | None = None) -> list[Token]:
         self._need_who(username, creator)
@@ -309,17 +328,26 @@ class TokensService:
     async def list_page(
         self, username: str | None, creator: str | None, page: int, page_size: int, *, force: bool = False
     ) -> AsyncIterator[Page[Token]]:
-        """A page with the total from the count endpoint: cached first (with age), then fresh."""
+        """A page with the total from the count endpoint: cached first (with age), then fresh.
+
+        The count and the list are asked at once. A server that answers fewer
+        tokens than asked while its count says more has capped the page size:
+        the session remembers the size it used, so page N means the same tokens
+        on every screen, and `Page.size` says it.
+        """
         self._need_who(username, creator)
-        params = {"username": username, "creator": creator, "page": page, "size": page_size}
+        size = self.session.size_for("tokens.list", page_size)
+        params = {"username": username, "creator": creator, "page": page, "size": size}
 
         async def fetch() -> Any:
-            count_raw = await self._count_raw(username, creator)
-            items_raw = await self._list_raw(username, creator, page, page_size)
+            count_raw, items_raw = await asyncio.gather(self._count_raw(username, creator), self._list_raw(username, creator, page, size))
             return {"total": envelope(count_raw), "items": envelope(items_raw)}
 
         def parse(raw: Any) -> Page[Token]:
-            return Page(_tokens(raw.get("items")), page, page_size, int(raw.get("total") or 0))
+            items = _tokens(raw.get("items"))
+            total = _count(raw.get("total"))
+            used = self.session.learn_size("tokens.list", size, len(items), total is not None and page * size + len(items) < total)
+            return Page(items, page, used, total)
 
         async for got in self.session.cached("tokens.list", params, fetch, parse, force=force):
             got.value.age = got.age
@@ -343,19 +371,32 @@ class TokensService:
             got.value.age = got.age
             yield got.value
 
-    async def search_all(self, criteria: TokenSearch, page_size: int = 200) -> AsyncIterator[list[Token]]:
-        page = 0
-        while True:
-            items = await self.search(criteria, page, page_size)
-            if items:
-                yield items
-            if len(items) < page_size:
-                return
-            page += 1
+    def search_all(self, criteria: TokenSearch, page_size: int = 200, *, max_items: int | None = None) -> Pager[Token]:
+        """Every token the search finds, page by page (0-based, as documented), bounded and honest (`Pager`)."""
+
+        async def fetch(number: int, size: int) -> Page[Token]:
+            return Page(await self.search(criteria, number, size), number, size)
+
+        return Pager(fetch, size=page_size, base=0, what="tokens", key=_token_key, max_items=max_items, on_done=self.session.record_listing)
+
+    async def iterate(self, username: str | None, creator: str | None, page_size: int = 200, *, max_items: int | None = None) -> Pager[Token]:
+        """Every token of a user and/or creator: the count once, then the pages up to it (`Pager`)."""
+        self._need_who(username, creator)
+        who = {"username": username, "creator": creator}
+        total = _count(await self.session.cached_value("tokens.count", who, lambda: self._count_raw(username, creator), envelope))
+
+        async def fetch(number: int, size: int) -> Page[Token]:
+            raw = await self.session.cached_value(
+                "tokens.items", {**who, "page": number, "size": size}, lambda: self._list_raw(username, creator, number, size), envelope
+            )
+            return Page(_tokens(raw), number, size)
+
+        return Pager(fetch, size=page_size, base=0, what="tokens", total=total, key=_token_key, max_items=max_items,
+                     on_done=self.session.record_listing)
 
     async def get(self, name: str) -> Token:
         raw = await self._get_json(self._path(name))
-        return Token.model_validate(envelope(raw))
+        return parse_record(Token, envelope(raw))
 
     async def create(self, spec: TokenCreate) -> CreatedToken:
         self.session.check_writable(f"creating token {spec.name!r}")
@@ -386,4 +427,4 @@ class TokensService:
             raw = await self._send_json("POST", "/uar/v1/token/verification", json_body={"accessToken": value}, mutating=False)
         except Invalid as exc:
             return Verification(valid=False, reason=exc.message)
-        return Verification(valid=True, token=Token.model_validate(envelope(raw)))
+        return Verification(valid=True, token=parse_record(Token, envelope(raw)))

@@ -15,7 +15,7 @@ Pages are 1-based; response models ignore unknown fields.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -24,7 +24,9 @@ from pydantic import AfterValidator, AliasChoices, Field, field_validator, model
 
 from flextui.api import validation as v
 from flextui.api.http import Service, Session
-from flextui.api.paging import Page
+from flextui.api.listing import Listing, freshest, records_page
+from flextui.api.paging import Page, Pager
+from flextui.api.tolerant import Record, created_record, parse_record
 from flextui.api.timestamps import lenient_timestamp
 from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, EmailText, FieldProblem, IdText, NameText, NonBlank, errors_by_field
 
@@ -40,7 +42,7 @@ Country = Annotated[str, AfterValidator(v.check_country)]
 
 _blank_to_none = v.blank_to_none
 _Request = v.RequestBody
-_Response = v.ResponseBody
+_Response = Record
 
 
 class AttributeEntry(_Request):
@@ -225,7 +227,10 @@ class UserAccount(_Response):
 
 
 class User(_Response):
-    user_name: str = Field(validation_alias=AliasChoices("userName", "username"))
+    """A user. The docs make `userName` equal to the e-mail address (postuser.md), and some answers
+    leave it out: then the e-mail address is the user name."""
+
+    user_name: str = Field("", validation_alias=AliasChoices("userName", "username"))
     first_name: str | None = Field(None, alias="firstName")
     last_name: str | None = Field(None, alias="lastName")
     display_name: str | None = Field(None, alias="displayName")
@@ -246,6 +251,12 @@ class User(_Response):
     attributes: list[AttributeValue] = Field(default_factory=list)
     created_on: Any = Field(None, alias="createdOn")
 
+    @model_validator(mode="after")
+    def _name_from_email(self) -> User:
+        if not self.user_name and self.email_address:
+            self.user_name = self.email_address
+        return self
+
     @property
     def active(self) -> bool:
         return (self.status or "").lower() == "active"
@@ -255,73 +266,80 @@ class User(_Response):
         return lenient_timestamp(self.created_on)
 
 
-def _page(raw: Any, key: str, model: type[Any], page: int, limit: int) -> Page[Any]:
-    raw = raw if isinstance(raw, dict) else {key: raw or []}
-    total = raw.get("total")
-    return Page(
-        [model.model_validate(item) for item in raw.get(key) or [] if isinstance(item, dict)],
-        int(raw.get("page") or page),
-        int(raw.get("limit") or limit),
-        int(total) if isinstance(total, int) else None,
-    )
-
-
 def _unwrap(raw: Any, key: str) -> Any:
     return raw.get(key, raw) if isinstance(raw, dict) else raw
 
 
 class UsersService:
-    """The users and accounts service's calls over a `Session` (pages are 1-based)."""
+    """The users and accounts service's calls over a `Session` (page numbers count from 1 here; `Listing` maps them)."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
 
+    def _listing(self, op: str, path: str, key: str, model: type[Any], filters: AccountFilter | UserFilter | None, ident: Callable[[Any], Any]) -> Listing[Any]:
+        query = filters.params() if filters else []
+        return Listing(
+            self.session, Service.USERS, op, {"query": query},
+            lambda number, size: self.session.get_json(Service.USERS, path, params=[*query, ("page", number), ("limit", size)]),
+            lambda raw, number, size: records_page(raw, key, model, number, size), item_key=ident,
+        )
+
+    def _accounts(self, filters: AccountFilter | None) -> Listing[Account]:
+        return self._listing("users.accounts", "/v1/accounts", "accounts", Account, filters, lambda a: a.account_id)
+
+    def _users(self, filters: UserFilter | None) -> Listing[User]:
+        return self._listing("users.users", "/v1/users", "users", User, filters, lambda u: u.user_name)
+
     @staticmethod
-    def _query(filters: AccountFilter | UserFilter | None, page: int, limit: int) -> list[tuple[str, Any]]:
+    def _check(page: int, limit: int) -> None:
         v.check_page(page)
         v.check_limit(limit)
-        return [*(filters.params() if filters else []), ("page", page), ("limit", limit)]
-
-    async def _get(self, path: str, query: list[tuple[str, Any]]) -> Any:
-        return await self.session.get_json(Service.USERS, path, params=query)
-
-    async def _cached(self, op: str, path: str, key: str, model: type[Any], query: list[tuple[str, Any]], page: int, limit: int, force: bool) -> AsyncIterator[Page[Any]]:
-        async def fetch() -> Any:
-            return await self._get(path, query)
-
-        async for got in self.session.cached(op, {"query": query}, fetch, lambda raw: _page(raw, key, model, page, limit), force=force):
-            got.value.age = got.age
-            yield got.value
 
     # -- accounts --
 
     async def accounts(self, filters: AccountFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Account]:
-        return _page(await self._get("/v1/accounts", self._query(filters, page, limit)), "accounts", Account, page, limit)
+        self._check(page, limit)
+        result: Page[Account] = await freshest(self._accounts(filters).page(page, limit, force=True))
+        return result
 
     def accounts_page(self, filters: AccountFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[Account]]:
         """Cached first (with its age), then fresh."""
-        return self._cached("users.accounts", "/v1/accounts", "accounts", Account, self._query(filters, page, limit), page, limit, force)
+        self._check(page, limit)
+        return self._accounts(filters).page(page, limit, force=force)
+
+    def every_account(self, filters: AccountFilter | None = None, limit: int = 200, max_items: int | None = None) -> Pager[Account]:
+        self._check(FIRST_PAGE, limit)
+        return self._accounts(filters).every(limit, what="accounts", max_items=max_items)
 
     async def create_account(self, spec: AccountCreate) -> Account:
         self.session.check_writable(f"creating account {spec.account_id!r}")
-        raw = await self.session.send_json(Service.USERS, "POST", "/v1/accounts", json_body=spec.body())
-        return Account.model_validate(_unwrap(raw, "account"))
+        body = spec.body()
+        raw = await self.session.send_json(Service.USERS, "POST", "/v1/accounts", json_body=body)
+        return created_record(Account, raw, "account", {**body, "accountName": body.get("name")}, f"creating account {spec.account_id!r}")
 
     # -- users --
 
     async def users(self, filters: UserFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[User]:
-        return _page(await self._get("/v1/users", self._query(filters, page, limit)), "users", User, page, limit)
+        self._check(page, limit)
+        result: Page[User] = await freshest(self._users(filters).page(page, limit, force=True))
+        return result
 
     def users_page(self, filters: UserFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[User]]:
         """Cached first (with its age), then fresh."""
-        return self._cached("users.users", "/v1/users", "users", User, self._query(filters, page, limit), page, limit, force)
+        self._check(page, limit)
+        return self._users(filters).page(page, limit, force=force)
+
+    def every_user(self, filters: UserFilter | None = None, limit: int = 200, max_items: int | None = None) -> Pager[User]:
+        self._check(FIRST_PAGE, limit)
+        return self._users(filters).every(limit, what="users", max_items=max_items)
 
     async def get_user(self, user_name: str) -> User:
         raw = await self.session.get_json(Service.USERS, "/v1/users/" + quote(user_name, safe="@"))
-        return User.model_validate(_unwrap(raw, "user"))
+        return parse_record(User, _unwrap(raw, "user"))
 
     async def create_user(self, spec: UserCreate) -> User:
-        self.session.check_writable(f"creating user {spec.email_address!r}")
-        raw = await self.session.send_json(Service.USERS, "POST", "/v1/users", json_body=spec.body())
-        return User.model_validate(_unwrap(raw, "user"))
-
+        what = f"creating user {spec.email_address!r}"
+        self.session.check_writable(what)
+        body = spec.body()
+        raw = await self.session.send_json(Service.USERS, "POST", "/v1/users", json_body=body)
+        return created_record(User, raw, "user", body, what)

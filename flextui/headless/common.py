@@ -7,8 +7,9 @@ filter models (the entitlements, products and users listers and the TUI's
 and values are checked by the model, so `status=shipped` fails before any
 request with the model's own message.
 
-`paged_rows` pages through a service's list method and yields one flat row
-per item, so each lister is only its filters, its fetch and its row function.
+`pager_rows` yields one flat row per item of a service's pager (the one
+bounded `paging.Pager`), so each lister is only its filters, its pager and
+its row function.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from flextui.api.validation import FIRST_PAGE, MAX_LIMIT, errors_by_field
+from flextui.api.paging import Pager
+from flextui.api.validation import MAX_LIMIT, errors_by_field
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -98,30 +100,9 @@ def page_size(args: argparse.Namespace) -> int:
     return min(size, MAX_LIMIT)
 
 
-async def paged(fetch: Any, size: int) -> AsyncIterator[list[Any]]:
-    """Pages from 1 on until a short page, or the total is reached."""
-    number, seen = FIRST_PAGE, 0
-    while True:
-        page = await fetch(number, size)
-        if page.items:
-            yield page.items
-        seen += len(page.items)
-        if len(page.items) < size or (page.total is not None and seen >= page.total):
-            return
-        number += 1
-
-
-async def paged_rows(
-    fetch: Callable[[int, int], Awaitable[Any]],
-    args: argparse.Namespace,
-    row: Callable[[Any], dict[str, Any]],
-) -> AsyncIterator[dict[str, Any]]:
-    """`row(item)` for every item of every page `fetch(number, size)` returns, at the size `--page-size` asks for.
-
-    `fetch` is typically a service's list method with its leading arguments bound:
-    `paged_rows(partial(service.users, filters), args, user_row)`.
-    """
-    async for items in paged(fetch, page_size(args)):
+async def pager_rows(pager: Pager[Any], row: Callable[[Any], dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
+    """`row(item)` for every item the pager gives (`paging.Pager`: bounded; a shortfall is recorded on the session)."""
+    async for items in pager:
         for item in items:
             yield row(item)
 

@@ -1,20 +1,18 @@
 """Headless entitlement listing: `flextui get entitlements [ACCOUNT]` and `flextui get line-items ENTITLEMENT`.
 
-`parse_filters`, `paged` and `page_size` live in `flextui.headless.common` and
-are re-exported here, where the TUI and older callers import them from.
+`parse_filters` lives in `flextui.headless.common` and is re-exported here,
+where the TUI imports it from.
 """
 
 from __future__ import annotations
 
 import argparse
-from functools import partial
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from flextui.api.entitlements import Entitlement, EntitlementFilter, EntitlementsService, LineItem, LineItemFilter
 from flextui.api.http import Session
-from flextui.headless.common import filter_keys, paged, page_size, parse_filters  # noqa: F401  (re-exported)
-from flextui.headless.common import iso as _iso, paged_rows, target_filters
+from flextui.headless.common import iso as _iso, page_size, pager_rows, parse_filters, target_filters
 
 
 def attributes_text(attributes: Iterable[Any]) -> str:
@@ -86,7 +84,7 @@ def line_item_row(li: LineItem, entitlement_id: str | None = None) -> dict[str, 
 async def get_entitlements(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:
     """Entitlements matching `--filter` (accountId, accountName, product, version, partNumber, status, …); TARGET = account ID."""
     filters = target_filters(args, EntitlementFilter, what="entitlements", target_key="accountId")
-    async for row in paged_rows(partial(EntitlementsService(session).list, filters), args, entitlement_row):
+    async for row in pager_rows(EntitlementsService(session).iterate(filters, page_size(args)), entitlement_row):
         yield row
 
 
@@ -96,6 +94,6 @@ async def get_line_items(session: Session, args: argparse.Namespace) -> AsyncIte
     if not target:
         raise ValueError("give the entitlement: flextui get line-items ENTITLEMENT_ID (e.g. ENT-100000)")
     filters = parse_filters(args.filter or [], LineItemFilter, what="line items")
-    fetch = partial(EntitlementsService(session).line_items, target, filters)
-    async for row in paged_rows(fetch, args, lambda li: line_item_row(li, target)):
+    pager = EntitlementsService(session).all_line_items(target, filters, limit=page_size(args))
+    async for row in pager_rows(pager, lambda li: line_item_row(li, target)):
         yield row

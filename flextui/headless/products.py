@@ -9,7 +9,6 @@ show the same columns.
 from __future__ import annotations
 
 import argparse
-from functools import partial
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -29,7 +28,7 @@ from flextui.api.products import (
     Suite,
     SuiteFilter,
 )
-from flextui.headless.common import iso as _iso, paged_rows, target_filters
+from flextui.headless.common import iso as _iso, page_size, pager_rows, target_filters
 
 
 def _day(moment: Any) -> str | None:
@@ -139,8 +138,7 @@ def _lister(kind: str) -> Callable[[Session, argparse.Namespace], AsyncIterator[
 
     async def lister(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:
         filters = target_filters(args, model, what=kind, target_key=name_key)
-        fetch = partial(getattr(ProductsService(session), method), filters)
-        async for item_row in paged_rows(fetch, args, row):
+        async for item_row in pager_rows(ProductsService(session).every(method, filters, page_size(args)), row):
             yield item_row
 
     lister.__name__ = f"get_{method}"

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterable
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
+from flextui.api.auth import MissingCredential
 from flextui.api.registry import (
     ARTIFACTS_MAX_PAGE_SIZE,
     DOWNLOADS_MAX_PAGE_SIZE,
@@ -30,12 +31,6 @@ from flextui.api.registry import (
 
 DEFAULT_DAYS = 30
 
-NO_CREDENTIALS = (
-    "the registry signs in with a user name and password (it trades them for a JWT at /authenticate), "
-    "and this profile has none: it uses an access token. Use a profile with auth = \"basic\" for the registry."
-)
-
-
 class RegistryUnavailable(ValueError):
     """Why the registry cannot be used with this profile (no credentials, no tenant)."""
 
@@ -45,13 +40,10 @@ def registry_for(ctx: Any) -> RegistryService:
     service = ctx.extras.get("registry")
     if isinstance(service, RegistryService):
         return service
-    if not ctx.credentials:
-        raise RegistryUnavailable(NO_CREDENTIALS)
-    user, password = ctx.credentials
     try:
-        service = RegistryService(ctx.session, user, password, ctx.session.registry_tenant)
-    except ValueError as exc:
-        raise RegistryUnavailable(str(exc)) from None
+        service = RegistryService(ctx.session)
+    except (ValueError, MissingCredential) as exc:
+        raise RegistryUnavailable(getattr(exc, "message", None) or str(exc)) from None
     ctx.extras["registry"] = service
     return service
 

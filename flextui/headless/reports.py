@@ -18,6 +18,7 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any, TextIO
 
+from flextui.api import errors
 from flextui.api.filters import FilterError, FilterSet, ReportType
 from flextui.api.http import Session
 from flextui.api.reports import ReportsService
@@ -26,6 +27,7 @@ from flextui.tableout import TableWriter
 
 EXIT_OK = 0
 EXIT_USAGE = 2
+EXIT_INCOMPLETE = errors.EXIT_INCOMPLETE
 
 
 class UsageError(Exception):
@@ -160,6 +162,9 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
     writer.close()
     out.flush()
     total = pager.total_records
+    if not pager.outcome.complete:
+        err.write(f"flextui: {pager.outcome.describe()}\n")
+        return EXIT_INCOMPLETE
     if count == 0:
         err.write(f"no records: {group} with {filters.describe()}\n")
     elif progress.on:

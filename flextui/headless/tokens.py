@@ -8,7 +8,7 @@ from typing import Any
 
 from flextui.api.http import Session
 from flextui.api.tokens import Token, TokenSearch, TokensService
-from flextui.headless.common import iso
+from flextui.headless.common import iso, page_size
 
 
 def token_row(token: Token) -> dict[str, Any]:
@@ -33,20 +33,11 @@ async def get_tokens(session: Session, args: argparse.Namespace) -> AsyncIterato
             criteria = criteria.model_copy(update={"username": args.username})
         if args.creator and not criteria.creator:
             criteria = criteria.model_copy(update={"creator": args.creator})
-        async for page in service.search_all(criteria, page_size=args.page_size):
-            for token in page:
-                yield token_row(token)
-        return
-    if not (args.username or args.creator):
-        raise ValueError("give --username or --creator (or both), or --search 'name=api*'")
-    number = 0
-    while True:
-        page = None
-        async for page in service.list_page(args.username, args.creator, number, args.page_size):
-            pass  # the freshest answer: the cache's alone when offline or fresh enough
-        assert page is not None
-        for token in page.items:
+        pages = service.search_all(criteria, page_size=page_size(args), max_items=args.limit)
+    else:
+        if not (args.username or args.creator):
+            raise ValueError("give --username or --creator (or both), or --search 'name=api*'")
+        pages = await service.iterate(args.username, args.creator, page_size(args), max_items=args.limit)
+    async for batch in pages:
+        for token in batch:
             yield token_row(token)
-        if len(page.items) < args.page_size:
-            return
-        number += 1

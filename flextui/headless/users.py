@@ -9,14 +9,13 @@ publisher accounts from someone looking for one.
 from __future__ import annotations
 
 import argparse
-from functools import partial
 from collections.abc import AsyncIterator
 from typing import Any
 
 from flextui.api.http import Session
 from flextui.api.users import Account, AccountFilter, User, UserFilter, UsersService
 from flextui.api.validation import LISTED_ACCOUNT_TYPES
-from flextui.headless.common import iso as _iso, paged_rows, parse_filters, target_filters
+from flextui.headless.common import iso as _iso, page_size, pager_rows, parse_filters, target_filters
 from flextui.headless.entitlements import attributes_text
 
 
@@ -74,12 +73,12 @@ def account_filter(pairs: list[str], target: str | None = None) -> AccountFilter
 async def get_users(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:
     """Users matching `--filter` (userName, displayName, email, accountId, accountName, accountType, status, sort_by…)."""
     filters = target_filters(args, UserFilter, what="users", target_key="accountId")
-    async for row in paged_rows(partial(UsersService(session).users, filters), args, user_row):
+    async for row in pager_rows(UsersService(session).every_user(filters, page_size(args)), user_row):
         yield row
 
 
 async def get_accounts(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:
     """Accounts of every type (or `--filter accountType=CUSTOMER,PUBLISHER`), by accountId, accountName, rootAccountOnly…"""
     filters = account_filter(list(args.filter or []), getattr(args, "target", None))
-    async for row in paged_rows(partial(UsersService(session).accounts, filters), args, account_row):
+    async for row in pager_rows(UsersService(session).every_account(filters, page_size(args)), account_row):
         yield row

@@ -123,16 +123,16 @@ async def test_create_product_shows_server_defaults_before_sending() -> None:
         before = app.ctx.session.requests_sent
         await fill(pilot, {"productName": "UI Widget", "version": "1.0"})
         preview = str(form.query_one("#form-preview").render())
-        assert "FlexNet Licensing (default)" in preview and "FlexNet Licensing Generator" in preview
+        assert "FlexNet Licensing (default)" in preview and "the server's default for FlexNet Licensing" in preview
         assert "Uncategorized Products (default)" in preview and "Certificate or Trusted Host" in preview and "DRAFT" in preview
+        assert "FlexNet Licensing" in hint(app, "licenseTechnology"), "the technologies in use here are suggested"
         await fill(pilot, {"licenseTechnology": "FlexNet Embedded", "usedOnDevice": True})
         preview = str(form.query_one("#form-preview").render())
-        assert "FlexNet Embedded Generator" in preview and "host type none" in preview and "ignored" in preview
+        assert "the server's default for FlexNet Embedded" in preview and "host type none" in preview and "ignored" in preview
         await fill(pilot, {"licenseGenerator": "Custom Key Generator", "endDate": "2020-01-01", "startDate": "2026-01-01", "partNumbers": "PN-1, PN-1"})
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.screen is form and app.ctx.session.requests_sent == before, "nothing is sent while typing or with errors"
-        assert "FlexNet Embedded Generator" in hint(app, "licenseGenerator")
         assert "must not be before" in hint(app, "endDate")
         assert "given twice" in hint(app, "partNumbers") or "twice" in hint(app, "partNumbers")
         taken = next(iter(catalogue(world_of(app)).products.values())).part_numbers[0]

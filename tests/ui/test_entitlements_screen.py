@@ -77,6 +77,7 @@ def detail(app: Any) -> str:
 
 async def test_accounts_page_then_each_expansion_loads_only_its_children(monkeypatch: Any) -> None:
     app = build_app(start=["entitlements"])
+    app.ctx.session.page_bases.learn("entitlements", 1)  # known, as after a first listing (detection: tests/test_dialects.py)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         s = screen(app)

@@ -15,6 +15,7 @@ from typing import Any
 
 from textual.widgets import Input, TabbedContent
 
+from flextui.api.auth import Credentials
 from flextui.api.registry import secret_problems
 from flextui.sim.registry import HELLO, registry_store, set_jwt_lifetime
 from flextui.sim.world import ADMIN, CUSTOMER
@@ -397,16 +398,16 @@ async def test_jwt_renewal_is_invisible() -> None:
 
 async def test_token_profile_explains_why_the_registry_cannot_work() -> None:
     app = build_app(start=["projects"])
-    app.ctx.credentials = None
+    app.ctx.session.credentials = Credentials(app.ctx.user, None, "rna_" + "0" * 44)  # an access token, no password
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         sent = app.ctx.session.requests_sent
         note = label(app, "#reg-problem")
-        assert "cannot be used with this profile" in note and "access token" in note and 'auth = "basic"' in note
+        assert "cannot be used with this profile" in note and "JWT" in note and "no password" in note and "password = " in note
         assert not app.screen.query_one(ResourceTable).display
         for area in ("downloads", "secret", f"charts {HELLO}"):
             await command(pilot, area)
-            assert app.is_running and "access token" in label(app, "#reg-problem")
+            assert app.is_running and "no password" in label(app, "#reg-problem")
         await pilot.press("v")
         await settle(pilot)
         assert app.ctx.session.requests_sent == sent

@@ -285,24 +285,37 @@ class CatalogScreen(TabbedListScreen):
         elif self.tab.id == "products":
             self._create_product()
 
-    def _known(self) -> tuple[list[str], list[str]]:
-        """Categories and license models seen on the products page (suggestions)."""
+    def _known(self) -> dict[str, list[str]]:
+        """What the tenant's own catalogue uses, from the products page: suggestions, never a closed list.
+
+        License technologies and generators are the tenant's (the seed: technologies
+        can be custom), so the form takes free text and suggests what is in use here.
+        """
         items = [x for x in (self.states["products"].items or []) if isinstance(x, Product)]
-        categories = sorted({p.product_category for p in items if p.product_category} | {v.DEFAULT_PRODUCT_CATEGORY})
-        models = sorted({m for p in items for m in p.license_models})
-        return categories, models
+        return {
+            "productCategory": sorted({p.product_category for p in items if p.product_category} | {v.DEFAULT_PRODUCT_CATEGORY}),
+            "licenseModels": sorted({m for p in items for m in p.license_models}),
+            "licenseTechnology": sorted({p.license_technology for p in items if p.license_technology} | {v.STANDARD_LICENSE_TECHNOLOGY}),
+            "licenseGenerator": sorted({p.license_generator for p in items if p.license_generator}),
+        }
 
     def _create_product(self) -> None:
-        categories, models = self._known()
-        technologies = [(f"default ({v.STANDARD_LICENSE_TECHNOLOGY})", "")] + [(t, t) for t in v.LICENSE_GENERATORS]
+        known = self._known()
+        categories, models = known["productCategory"], known["licenseModels"]
+
+        def in_use(key: str) -> str:
+            return ("in use here: " + ", ".join(known[key])) if known[key] else ""
+
         fields = [
             FieldSpec("productName", "Product name", errors=("productName",)),
             FieldSpec("version", "Version", errors=("version",)),
             FieldSpec("description", "Description", errors=("description",)),
             FieldSpec("productCategory", "Category", placeholder=f"empty: {v.DEFAULT_PRODUCT_CATEGORY}", errors=("productCategory",),
                       hint=("known: " + ", ".join(categories)) if categories else ""),
-            FieldSpec("licenseTechnology", "License technology", kind="select", options=technologies, errors=("licenseTechnology",)),
-            FieldSpec("licenseGenerator", "License generator", placeholder="empty: the technology's generator", errors=("licenseGenerator",)),
+            FieldSpec("licenseTechnology", "License technology", placeholder=f"empty: the standard ({v.STANDARD_LICENSE_TECHNOLOGY})",
+                      errors=("licenseTechnology",), hint=in_use("licenseTechnology")),
+            FieldSpec("licenseGenerator", "License generator", placeholder="empty: the technology's generator", errors=("licenseGenerator",),
+                      hint=in_use("licenseGenerator")),
             FieldSpec("hostType", "Host type", placeholder="empty: see the defaults below", errors=("hostType",)),
             FieldSpec("usedOnDevice", "Used on a device", kind="switch", value=False, errors=("usedOnDevice",)),
             FieldSpec("licenseModels", "License models", placeholder="Perpetual, Subscription", errors=("licenseModels",),
@@ -355,27 +368,21 @@ class CatalogScreen(TabbedListScreen):
                 v.check_unique(data.get("partNumbers", []), "part number")
             except v.FieldProblem as exc:
                 problems.setdefault("partNumbers", exc.message)
-            tech = data.get("licenseTechnology") or v.STANDARD_LICENSE_TECHNOLOGY
-            if data.get("licenseGenerator") and tech in v.LICENSE_GENERATORS:
-                try:
-                    v.check_license_generator(data["licenseGenerator"], tech)
-                except ValueError as exc:
-                    problems.setdefault("licenseGenerator", str(exc))
             return validated(ProductCreate, data, problems)
 
         def preview(values: dict[str, Any]) -> Text:
             try:
                 effective = ProductCreate.model_validate(data_of(values, {})).effective()
             except Exception:
-                tech = values.get("licenseTechnology") or v.STANDARD_LICENSE_TECHNOLOGY
+                tech = (values.get("licenseTechnology") or "").strip() or v.STANDARD_LICENSE_TECHNOLOGY
                 used = v.effective_used_on_device(tech, bool(values.get("usedOnDevice")))
-                effective = {"licenseTechnology": tech, "licenseGenerator": values.get("licenseGenerator") or v.LICENSE_GENERATORS.get(tech, "?"),
+                effective = {"licenseTechnology": tech, "licenseGenerator": (values.get("licenseGenerator") or "").strip() or f"the server's default for {tech}",
                              "usedOnDevice": used, "hostType": v.default_host_type(tech, used, values.get("hostType") or None)}
             ignored = values.get("usedOnDevice") and effective["licenseTechnology"] != v.STANDARD_LICENSE_TECHNOLOGY
             parts = [
                 ("state", "DEPLOYED, with its draft features and bundles" if values.get("autoDeploy") else "DRAFT"),
                 ("technology", effective["licenseTechnology"] + ("" if values.get("licenseTechnology") else " (default)")),
-                ("generator", effective["licenseGenerator"] + ("" if values.get("licenseGenerator") else " (from the technology)")),
+                ("generator", effective["licenseGenerator"]),
                 ("category", (values.get("productCategory") or "").strip() or f"{v.DEFAULT_PRODUCT_CATEGORY} (default)"),
                 ("host type", (effective["hostType"] or "none") + ("" if values.get("hostType") or not effective["hostType"] else " (default)")),
                 ("used on device", yes_no(effective["usedOnDevice"]) + (" (ignored: not the standard technology)" if ignored else "")),
@@ -399,7 +406,7 @@ class CatalogScreen(TabbedListScreen):
             self.open_detail(product)
 
         self.app.push_screen(BetaForm("New product", fields, build, send, submit_label="Create", preview=preview,
-                                      suggesters=lambda spec: NameSuggester(lambda: categories) if spec.key == "productCategory" else None), done)
+                                      suggesters=lambda spec: NameSuggester(lambda: known[spec.key]) if spec.key in known else None), done)
 
     def _create_feature(self) -> None:
         fields = [

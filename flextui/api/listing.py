@@ -1,0 +1,124 @@
+"""One numbered list endpoint: page N for a screen, or every item for an export, the same way.
+
+The registry and the three beta services list things by page number and
+size, and neither documents where pages start (notes §5, §6). `Listing`
+wraps one list endpoint (how to ask for a page, how to read the answer) and
+gives:
+
+- `page(n, size)`: page n counted from 1, as screens show it, cached first
+  (with its age) then fresh. The first time a service is paged in a session,
+  pages 0 and 1 are asked (through the cache, so the answer is reused) to
+  learn where the service's pages start; a size the server was seen to cap
+  is asked at the capped size from then on, so "page 3" means the same items
+  on every screen.
+- `every(size)`: the bounded `paging.Pager` over every page, with the
+  listing's identity key, reporting a shortfall to the session.
+
+Services build their listings in one line each; none pages by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from typing import Any, Generic, TypeVar
+
+from flextui.api.http import Fetched, Service, Session
+from flextui.api.paging import Page, Pager, detect_base
+from flextui.api.tolerant import list_items, list_more, list_total, parse_records
+
+M = TypeVar("M")
+
+FetchRaw = Callable[[int, int], Awaitable[Any]]
+ParseRaw = Callable[[Any, int, int], Page[M]]
+
+
+def records_page(raw: Any, key: str, model: type[Any], number: int, size: int) -> Page[Any]:
+    """A list answer in any form seen (the documented `key`, `data`, a bare array, or null) as a page of records."""
+    return Page(parse_records(model, list_items(raw, key)), number, size, list_total(raw), more=list_more(raw))
+
+
+async def freshest(answers: AsyncIterator[Any]) -> Any:
+    """The last (freshest) answer of a cached-then-fresh iterator."""
+    last = None
+    async for last in answers:
+        pass
+    return last
+
+
+class Listing(Generic[M]):
+    """A numbered list endpoint of `service`: `fetch(number, size)` asks the server, `parse(raw, number, size)` reads it."""
+
+    def __init__(
+        self,
+        session: Session,
+        service: Service,
+        op: str,
+        key: dict[str, Any],
+        fetch: FetchRaw,
+        parse: ParseRaw[M],
+        *,
+        item_key: Callable[[M], Hashable] | None = None,
+    ) -> None:
+        self.session = session
+        self.service = service
+        self.op = op
+        self.key = key
+        self._fetch = fetch
+        self._parse = parse
+        self.item_key = item_key
+
+    def wire(self, number: int, size: int, *, force: bool = False) -> AsyncIterator[Page[M]]:
+        """Page `number` as the server numbers it: cached first (with its age), then fresh."""
+        answers = self.session.cached(
+            self.op, {**self.key, "wire": number, "size": size}, lambda: self._fetch(number, size), lambda raw: self._parse(raw, number, size), force=force
+        )
+        return _aged(answers)
+
+    async def base(self, size: int) -> tuple[int, set[int]]:
+        """Where this service's pages start (documented, configured, or detected now and remembered),
+        and the wire pages the detection has just fetched (fresh in the cache)."""
+        base = self.session.page_bases.get(self.service)
+        probed: set[int] = set()
+        if base is None:
+
+            async def probe(number: int) -> list[Any]:
+                page: Page[M] = await freshest(self.wire(number, size))
+                probed.add(number)
+                return page.items
+
+            base = await detect_base(probe, self.item_key)
+            if base is not None:
+                self.session.page_bases.learn(self.service, base)
+        return (1 if base is None else base), probed
+
+    async def page(self, page: int, size: int, *, force: bool = False) -> AsyncIterator[Page[M]]:
+        """Page `page` (from 1): cached first (with its age), then fresh; `Page.size` is the size the server used."""
+        asked = self.session.size_for(self.op, size)
+        base, probed = await self.base(asked)
+        number = base + page - 1
+        async for got in self.wire(number, asked, force=force and number not in probed):
+            more = got.more
+            if more is None and got.total is not None:
+                more = (page - 1) * asked + len(got.items) < got.total
+            got.size = self.session.learn_size(self.op, asked, len(got.items), bool(more))
+            got.number = page
+            got.more = more
+            yield got
+
+    def every(self, size: int, *, what: str, max_items: int | None = None, total: int | None = None) -> Pager[M]:
+        """Every item, page by page (each page its freshest answer), through the one bounded pager."""
+
+        async def fetch(number: int, asked: int) -> Page[M]:
+            page: Page[M] = await freshest(self.wire(number, asked))
+            return page
+
+        return Pager(
+            fetch, size=size, base=self.session.page_bases.get(self.service), what=what, key=self.item_key, max_items=max_items, total=total,
+            on_base=lambda base: self.session.page_bases.learn(self.service, base), on_done=self.session.record_listing,
+        )
+
+
+async def _aged(answers: AsyncIterator[Fetched[Page[M]]]) -> AsyncIterator[Page[M]]:
+    async for got in answers:
+        got.value.age = got.age
+        yield got.value

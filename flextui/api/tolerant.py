@@ -1,0 +1,243 @@
+"""Tolerant reading: take what the server sends in any documented form, and degrade gracefully.
+
+The beta APIs document their answers only as placeholders (`{"status"}` or
+`{"message", "status"}`: https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md,
+https://fnoapi.redocly.app/apis/rest/user-accounts/user-account-service/user/postuser.md);
+list envelopes and page bases are not documented at all, and a Jackson
+service writes an empty collection as `null`
+(https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/EntMgmtAPIIntro.htm
+labels the APIs beta). So what the client reads, it reads loosely:
+
+- `Record` is the base of every response model: unknown fields are kept
+  (`model_extra`, for the raw view), and a JSON `null` is the field's
+  default (an empty list for a collection), never a validation error.
+- `list_items` finds the records in a bare array, in the documented or
+  GraphQL envelope key, or in the usual generic keys (`data`, `items`,
+  `content`, `results`, `responseObject`); `null` is an empty list.
+- `parse_records` turns each item into its model; an item that does not fit
+  becomes an *unreadable* record (`unreadable(record)` gives the reason, the
+  raw JSON is kept), so one bad row never fails a page.
+- `Accepted` reads a create answer that carries only a status: success is
+  reported as success (the caller re-reads the object if it needs it).
+
+Writing stays strict: request models (`validation.RequestBody`) refuse
+unknown fields and send enums exactly as documented.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+M = TypeVar("M", bound=BaseModel)
+
+GENERIC_LIST_KEYS = ("data", "items", "content", "results", "responseObject", "records", "list")
+TOTAL_KEYS = ("total", "totalElements", "totalCount", "totalRecords", "totalItems", "count", "recordCount")
+
+_UNREADABLE = "__flextui_unreadable__"
+_RAW = "__flextui_raw__"
+
+
+class Record(BaseModel):
+    """A response model: JSON or Python names, unknown fields kept, `null` read as the field's default."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="allow")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nulls_are_defaults(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and any(value is None for value in data.values()):
+            return {key: value for key, value in data.items() if value is not None}
+        return data
+
+
+def list_items(raw: Any, *keys: str) -> list[Any]:
+    """The records of a list answer: a bare array, or the array under `keys` or a generic key; null → []."""
+    if isinstance(raw, list):
+        return raw
+    if isinstance(raw, Mapping):
+        for key in (*keys, *GENERIC_LIST_KEYS):
+            value = raw.get(key)
+            if isinstance(value, list):
+                return value
+            if isinstance(value, Mapping) and key in GENERIC_LIST_KEYS:  # {"data": {"items": [...]}}
+                nested = list_items(value, *keys)
+                if nested:
+                    return nested
+    return []
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None
+
+
+def list_total(raw: Any) -> int | None:
+    """The total a list answer states, wherever it is (`pagination`, `page`, Spring's `totalElements`, …)."""
+    if not isinstance(raw, Mapping):
+        return None
+    for holder in (raw.get("pagination"), raw.get("page"), raw.get("header"), raw):
+        if isinstance(holder, Mapping):
+            for key in TOTAL_KEYS:
+                total = _int(holder.get(key))
+                if total is not None:
+                    return total
+    return None
+
+
+def list_more(raw: Any) -> bool | None:
+    """Whether the answer says another page exists (Spring's `last`, a `hasMore`/`hasNext` flag); None if silent."""
+    if not isinstance(raw, Mapping):
+        return None
+    for holder in (raw.get("pagination"), raw.get("page"), raw):
+        if isinstance(holder, Mapping):
+            if isinstance(holder.get("last"), bool):
+                return not holder["last"]
+            for key in ("hasMore", "hasNext", "more"):
+                if isinstance(holder.get(key), bool):
+                    return bool(holder[key])
+    return None
+
+
+def _placeholder(annotation: Any) -> Any:
+    """A harmless value of a required field's type, for a record that could not be read."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _placeholder(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(annotation)
+        if type(None) in args:
+            return None
+        return _placeholder(args[0])
+    if annotation is str:
+        return "‹unreadable›"
+    if annotation in (int, float):
+        return 0
+    if annotation is bool:
+        return False
+    if origin in (list, tuple, set) or annotation in (list, tuple, set):
+        return []
+    if origin is dict or annotation is dict:
+        return {}
+    return None
+
+
+def parse_record(model: type[M], raw: Any) -> M:
+    """`raw` as `model`; when it does not fit, an unreadable record holding what could be read."""
+    if isinstance(raw, Mapping):
+        try:
+            return model.model_validate(raw)
+        except ValidationError as exc:
+            return _salvage(model, dict(raw), exc)
+    return _unreadable(model, {}, raw, f"not an object: {type(raw).__name__}")
+
+
+def _salvage(model: type[M], data: dict[str, Any], exc: ValidationError) -> M:
+    """Drop the fields that broke the model (placeholders for required ones) and mark the record."""
+    reason = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'record'}: {e['msg']}" for e in exc.errors()[:3])
+    cleaned = dict(data)
+    for _ in range(3):
+        bad = {str(e["loc"][0]) for e in exc.errors() if e.get("loc")}
+        for name, info in model.model_fields.items():
+            names = {name, info.alias or name}
+            choices = getattr(info.validation_alias, "choices", None) or ([info.validation_alias] if isinstance(info.validation_alias, str) else [])
+            names.update(str(c) for c in choices)
+            if names & bad or (info.is_required() and not names & cleaned.keys()):
+                for n in names:
+                    cleaned.pop(n, None)
+                if info.is_required():
+                    cleaned[name] = _placeholder(info.annotation)
+        try:
+            record = model.model_validate(cleaned)
+            break
+        except ValidationError as again:
+            exc = again
+    else:
+        return _unreadable(model, cleaned, data, reason)
+    object.__setattr__(record, "__pydantic_extra__", {**(record.__pydantic_extra__ or {}), _UNREADABLE: reason, _RAW: data})
+    return record
+
+
+def _unreadable(model: type[M], fields: dict[str, Any], raw: Any, reason: str) -> M:
+    values = {name: (fields.get(name) if name in fields else _placeholder(info.annotation)) for name, info in model.model_fields.items() if info.is_required()}
+    record = model.model_construct(**values)
+    object.__setattr__(record, "__pydantic_extra__", {_UNREADABLE: reason, _RAW: raw})
+    return record
+
+
+def parse_records(model: type[M], items: Iterable[Any]) -> list[M]:
+    """Every item as `model`; items that do not fit are kept as unreadable records, never dropped."""
+    return [parse_record(model, item) for item in items if item is not None]
+
+
+def unreadable(record: BaseModel) -> str | None:
+    """Why a record could not be read (None for a good one)."""
+    extra = record.__pydantic_extra__ or {}
+    reason = extra.get(_UNREADABLE)
+    return reason if isinstance(reason, str) else None
+
+
+def raw_of(record: BaseModel) -> Any:
+    """The record as the server sent it when it was unreadable, else its fields (with unknown ones)."""
+    extra = record.__pydantic_extra__ or {}
+    if _RAW in extra:
+        return extra[_RAW]
+    return record.model_dump(mode="json", by_alias=True)
+
+
+def extras(record: BaseModel) -> dict[str, Any]:
+    """The fields the server sent that the model does not name (shown in detail views)."""
+    return {k: v for k, v in (record.__pydantic_extra__ or {}).items() if k not in (_UNREADABLE, _RAW)}
+
+
+class Accepted(Record):
+    """A create or change answer: the documented `{status}` / `{message, status}`, or more."""
+
+    status: str | None = None
+    message: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        """A status that says the server did not do it (anything but success-like words)."""
+        word = (self.status or "").strip().lower()
+        return bool(word) and word not in ("success", "successful", "ok", "created", "200", "201", "accepted", "processed")
+
+
+def created_record(model: type[M], raw: Any, key: str, sent: Mapping[str, Any], what: str) -> M:
+    """The record a create answer describes, or (a documented `{status}`-only answer) the record as sent.
+
+    A status that says the server failed raises `ApiError` with its message;
+    any other answer is success, so a retry cannot hit "already exists" after
+    the server did create the object.
+    """
+    from flextui.api.errors import ApiError
+
+    accepted = parse_record(Accepted, raw if isinstance(raw, Mapping) else {})
+    if accepted.failed:
+        raise ApiError(f"{what}: the server answered {accepted.status}" + (f": {accepted.message}" if accepted.message else ""))
+    body = raw.get(key, raw) if isinstance(raw, Mapping) else raw
+    if isinstance(body, Mapping):
+        try:
+            return model.model_validate(body)
+        except ValidationError:
+            pass
+    return parse_record(model, dict(sent))
+
+
+def short_json(value: Any, limit: int = 300) -> str:
+    """A compact one-line JSON rendering (for messages about an answer), cut at `limit`."""
+    try:
+        text = json.dumps(value, ensure_ascii=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
