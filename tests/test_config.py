@@ -98,3 +98,67 @@ def test_prompt_without_terminal_says_how_to_fix(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, '[profiles.p]\nurl = "https://a"\nuser = "u"\n'))
     with pytest.raises(SecretError, match="FLEXTUI_PASSWORD"):
         resolve_secret(config.profile("p"), interactive=False)
+
+
+# -- one profile, every service: a password and an access token ------------------------------------------
+
+
+def test_a_profile_holds_a_password_and_a_token_each_from_its_own_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from flextui.secrets import resolve_credentials
+
+    config = load_config(write(tmp_path, """
+[profiles.both]
+url = "https://x.example"
+user = "me@x.example"
+password = { env = "FNO_PW" }
+token = { command = "echo rna_abc" }
+mint_token = true
+first_page = { entitlements = 0 }
+""", mode=0o644))
+    profile = config.profile("both")
+    monkeypatch.setenv("FNO_PW", "pw")
+    creds = resolve_credentials(profile)
+    assert (creds.user, creds.password, creds.token) == ("me@x.example", "pw", "rna_abc")
+    assert "pw" not in repr(creds) and "rna_abc" not in repr(creds) and creds.kinds == ["password", "access token"]
+    assert profile.mint_token and profile.first_page == {"entitlements": 0}
+
+
+def test_the_older_one_secret_form_still_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from flextui.secrets import resolve_credentials
+
+    config = load_config(write(tmp_path, """
+[profiles.tok]
+url = "https://x.example"
+auth = "token"
+secret = { env = "FNO_TOKEN" }
+[profiles.basic]
+url = "https://x.example"
+user = "u"
+secret = { env = "FNO_PW" }
+""", mode=0o644))
+    monkeypatch.setenv("FNO_TOKEN", "rna_t")
+    monkeypatch.setenv("FNO_PW", "p")
+    tok = resolve_credentials(config.profile("tok"))
+    assert tok.token == "rna_t" and tok.password is None
+    basic = resolve_credentials(config.profile("basic"))
+    assert basic.password == "p" and basic.token is None
+    with pytest.raises(SecretError):  # nothing configured at all: the password is asked for, and there is no terminal
+        resolve_credentials(load_config(write(tmp_path, '[profiles.p]\nurl = "https://x.example"\nuser = "u"\n')).profile("p"), interactive=False)
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ('password = "a"\nsecret = { env = "X" }', "password once"),
+    ('auth = "token"\ntoken = "t"\nsecret = { env = "X" }', "access token once"),
+    ("first_page = { registry = 2 }", "0 or 1"),
+    ("first_page = { ledger = 0 }", "unknown service"),
+])
+def test_credential_mistakes_name_the_field(tmp_path: Path, body: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as err:
+        load_config(write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nuser = "u"\n{body}\n'))
+    assert "profiles.p" in str(err.value)
+
+
+def test_a_token_in_a_readable_file_is_refused_without_showing_it(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="chmod 600") as err:
+        load_config(write(tmp_path, '[profiles.p]\nurl = "https://x.example"\ntoken = "rna_secretvalue"\n', mode=0o640))
+    assert "rna_secretvalue" not in str(err.value)

@@ -1,0 +1,118 @@
+"""Tolerant reading: every documented answer form read, nothing lost to one bad record, null as empty."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from flextui.api.entitlements import Entitlement, EntitlementsService, LineItem
+from flextui.api.errors import ApiError, Unreadable
+from flextui.api.http import Session, decode_json
+from flextui.api.paging import collect
+from flextui.api.products import Product
+from flextui.api.registry import ProjectDetail
+from flextui.api.tolerant import created_record, extras, list_items, list_more, list_total, parse_records, raw_of, unreadable
+from flextui.api.tokens import Token
+from flextui.api.users import User
+
+
+@pytest.mark.parametrize("raw", [
+    [{"entitlementId": "E1"}],
+    {"entitlements": [{"entitlementId": "E1"}]},
+    {"data": [{"entitlementId": "E1"}]},
+    {"responseObject": [{"entitlementId": "E1"}]},
+    {"content": [{"entitlementId": "E1"}], "totalElements": 1, "last": True},
+    {"data": {"items": [{"entitlementId": "E1"}]}},
+])
+def test_list_answers_in_every_form(raw: Any) -> None:
+    items = parse_records(Entitlement, list_items(raw, "entitlements"))
+    assert [e.entitlement_id for e in items] == ["E1"]
+
+
+@pytest.mark.parametrize("raw", [None, {"entitlements": None}, {"data": None}, {}, "nothing"])
+def test_null_or_missing_collections_are_empty(raw: Any) -> None:
+    assert list_items(raw, "entitlements") == []
+
+
+def test_totals_and_more_wherever_they_are() -> None:
+    assert list_total({"pagination": {"total": 7}}) == 7
+    assert list_total({"totalElements": "12"}) == 12
+    assert list_total({"page": {"totalCount": 3}}) == 3
+    assert list_total({"items": []}) is None
+    assert list_more({"last": True}) is False and list_more({"pagination": {"hasMore": True}}) is True and list_more([]) is None
+
+
+def test_null_nested_collections_read_as_empty() -> None:
+    ent = Entitlement.model_validate({"entitlementId": "E", "accounts": None, "attributes": None, "description": None})
+    assert ent.accounts == [] and ent.attributes == [] and ent.description is None
+    item = LineItem.model_validate({"activationId": "A", "products": None, "attributes": None, "policies": None})
+    assert item.products == [] and item.policies == {}
+
+
+def test_a_record_that_does_not_fit_is_kept_and_marked() -> None:
+    rows = parse_records(Token, [{"tokenName": "good-one"}, {"tokenName": {"oops": 1}, "username": "x@y"}, "not an object", None])
+    assert [t.name for t in rows[:1]] == ["good-one"] and unreadable(rows[0]) is None
+    assert len(rows) == 3
+    assert unreadable(rows[1]) and "tokenName" in (unreadable(rows[1]) or "") and rows[1].username == "x@y"
+    assert raw_of(rows[1]) == {"tokenName": {"oops": 1}, "username": "x@y"}
+    assert unreadable(rows[2]) and raw_of(rows[2]) == "not an object"
+
+
+def test_unknown_fields_are_kept_for_the_raw_view() -> None:
+    product = Product.model_validate({"productName": "P", "version": "1", "brandNewField": {"x": 1}})
+    assert extras(product) == {"brandNewField": {"x": 1}}
+
+
+def test_users_without_a_user_name_take_their_email() -> None:
+    user = User.model_validate({"emailAddress": "a@b.example", "firstName": "A"})
+    assert user.user_name == "a@b.example"
+
+
+def test_a_project_detail_in_the_openapi_samples_form() -> None:
+    raw = {"artifacts": [{"annotations": {"a": "b"}, "digest": "sha256:1", "extra_attrs": {}, "tags": None}],
+           "repositories": [{"repositoryName": "p/img", "artifactCount": 1}], "charts": None}
+    detail = ProjectDetail.from_raw(raw, "p")
+    assert detail.name == "p" and [a.digest for a in detail.artifacts] == ["sha256:1"]
+    assert [r.short_name for r in detail.repositories] == ["img"] and detail.charts == []
+
+
+@pytest.mark.parametrize("answer", [{"status": "SUCCESS"}, {"message": "created", "status": "OK"}, {}, None])
+def test_a_status_only_create_answer_is_success_with_the_record_sent(answer: Any) -> None:
+    sent = {"productName": "P", "version": "2"}
+    product = created_record(Product, answer, "product", sent, "creating product P")
+    assert (product.product_name, product.version) == ("P", "2")
+
+
+def test_a_failure_status_is_an_error_with_its_message() -> None:
+    with pytest.raises(ApiError, match="FAILED: no such license model"):
+        created_record(Product, {"status": "FAILED", "message": "no such license model"}, "product", {"productName": "P", "version": "1"}, "creating")
+
+
+def test_the_full_record_is_used_when_the_answer_has_it() -> None:
+    product = created_record(Product, {"product": {"productName": "P", "version": "1", "state": "DRAFT"}}, "product", {}, "creating")
+    assert product.state == "DRAFT"
+
+
+def _response(body: bytes, status: int = 200) -> httpx.Response:
+    return httpx.Response(status, content=body, headers={"content-type": "application/json"})
+
+
+def test_hostile_answers_become_one_line_errors() -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000
+    with pytest.raises(Unreadable, match="nested too deeply|nested more than"):
+        decode_json(_response(deep))
+    with pytest.raises(Unreadable, match="nested more than 64"):
+        decode_json(_response(b"[" * 70 + b"]" * 70))
+    with pytest.raises(Unreadable, match="not JSON"):
+        decode_json(_response(b"<html>"))
+    assert decode_json(_response(b"", 204)) is None
+
+
+async def test_an_empty_list_answer_is_an_error_not_no_rows() -> None:
+    s = Session("https://fno.example", auth=httpx.BasicAuth("u", "p"), transport=httpx.MockTransport(lambda r: _response(b"")))
+    async with s:
+        with pytest.raises(Unreadable, match="empty body") as info:
+            await collect(EntitlementsService(s).iterate())
+    assert info.value.exit_code == 1
