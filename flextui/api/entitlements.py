@@ -2,7 +2,7 @@
 
 The request models check what a form can know before sending (ID
 characters and lengths, autoGenerate vs a given ID, dates, enums, lengths,
-permanent vs expiry, the mandatory custom attribute) with the rules of
+permanent vs expiry) with the rules of
 `validation.py`, which the simulator applies too. `errors_by_field` turns
 their ValidationError into `{field path: message}` with the same paths the
 server puts in an error's `field`, so a form marks the right widget either
@@ -189,10 +189,7 @@ class EntitlementCreate(_Request):
         v.check_given_id(self.entitlement_id, self.auto_generate, "entitlementId")
         v.check_auto_deploy_status(self.auto_deploy, self.status)
         _attribute_names(self.attributes)
-        try:
-            v.check_mandatory_attributes(a.name for a in self.attributes if a.value.strip())
-        except ValueError as exc:
-            raise FieldProblem("attributes", str(exc)) from None
+        # Which custom attributes are mandatory is the tenant's choice: the server names a missing one (field "attributes").
         seen: dict[str, str] = {}
         if self.entitlement_id:
             seen[self.entitlement_id] = "entitlementId"

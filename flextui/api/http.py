@@ -169,7 +169,9 @@ class Session:
         self._service_auth: dict[Service, httpx.Auth] = {}
         self.page_bases = PageBases({**DOCUMENTED_PAGE_BASES, **(page_bases or {})}, load=self._load_base, save=self._save_base)
         self.shortfalls: list[Outcome] = []
-        self.notices: list[str] = []  # things the user should be told once (a minted token), for the CLI and status line
+        self.notices: list[str] = []  # things the user should be told once (a minted token), for the CLI
+        # Told at once when something the user should know happens (a listing cut short, a minted token): (severity, text).
+        self.notice_listeners: list[Callable[[str, str], None]] = []
         self._minting: MintingAuth | None = None
         self._size_caps: dict[str, int] = {}
         self.listeners: list[Callable[[RequestEvent], None]] = []
@@ -224,6 +226,14 @@ class Session:
         note = f"minted a one-hour access token {name!r} with your password for the beta APIs (mint_token = true); it is deleted on exit"
         self.notices.append(note)
         log.info(note)
+        self._tell("information", note)
+
+    def _tell(self, severity: str, text: str) -> None:
+        for listener in list(self.notice_listeners):
+            try:
+                listener(severity, text)
+            except Exception:  # a broken listener must not break a listing
+                log.exception("notice listener failed")
 
     def _base_key(self, service: str) -> str:
         return cache_key("instance", "paging.base", {"url": self.base(Service(service)), "service": str(service)})
@@ -255,6 +265,7 @@ class Session:
             log.warning("listing cut short: %s", outcome.describe())
             self.shortfalls.append(outcome)
             del self.shortfalls[:-50]
+            self._tell("warning", f"Listing cut short: {outcome.describe()}")
 
     def _explain_refusal(self, service: Service, error: ApiError) -> ApiError:
         """A beta API refusing a password: say that it wants an access token, and how to add one."""

@@ -59,6 +59,7 @@ class FlexApp(App[None]):
         else:
             self._theme_problem = f"no theme {wanted!r}; using textual-dark (see :theme for the list)"
         ctx.session.listeners.append(self._on_request)
+        ctx.session.notice_listeners.append(self._on_notice)
 
     def on_mount(self) -> None:
         if self.ctx.keys:
@@ -118,6 +119,10 @@ class FlexApp(App[None]):
         except Exception:  # no screen yet, or it is closing
             pass
 
+    def _on_notice(self, severity: str, text: str) -> None:
+        """The data layer says something the user must know: a listing cut short, a minted token."""
+        self.notify(text, severity=severity, markup=False, timeout=20 if severity == "warning" else 10)  # type: ignore[arg-type]
+
     # -- actions ----------------------------------------------------------------------------
 
     def action_command(self) -> None:
@@ -176,6 +181,8 @@ class FlexApp(App[None]):
     async def on_unmount(self) -> None:
         if self._on_request in self.ctx.session.listeners:
             self.ctx.session.listeners.remove(self._on_request)
+        if self._on_notice in self.ctx.session.notice_listeners:
+            self.ctx.session.notice_listeners.remove(self._on_notice)
 
 
 def _make(cls: Any, kind: kinds.Kind | None, argument: str | None) -> Any:

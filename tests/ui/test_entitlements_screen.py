@@ -284,7 +284,7 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
         form = app.screen
         assert isinstance(form, BetaForm)
         assert form.query_one("#field-accountId", Input).value == ACME, "the account under the cursor is proposed"
-        await fill(pilot, {"description": "UI created", "region": "EMEA", "attributes": "SalesOrder=SO-1",
+        await fill(pilot, {"description": "UI created", "attributes": "Region=EMEA; SalesOrder=SO-1",
                            "li0-productName": "Nova Gateway", "li0-productVersion": "2022.4", "li0-quantity": "5",
                            "li0-startDate": "2026-11-02", "li0-expiryDate": "2027-11-01"})
         await pilot.press("ctrl+n")
@@ -304,7 +304,7 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
         await fill(pilot, {"li1-activationId": "ACT-UI-2"})
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert isinstance(app.screen, EntitlementsScreen)
+        assert isinstance(app.screen, EntitlementsScreen), str(form.query_one("#form-error").render())
         store = entitlement_store(world_of(app))
         created = [e for e in store.by_account[ACME] if e.description == "UI created"]
         assert len(created) == 1
@@ -315,6 +315,28 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
         assert any("created with 2 line items" in str(n.message) for n in app._notifications)
         assert f"E:{ent.entitlement_id}" in child_keys(app, f"A:{ACME}")
         assert s.tree.cursor_node.data.key == f"E:{ent.entitlement_id}"
+
+
+async def test_a_mandatory_attribute_the_server_names_is_shown_on_the_attributes_field() -> None:
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await expand(pilot, f"A:{ACME}")
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        await fill(pilot, {"attributes": "SalesOrder=SO-9", "li0-productName": "Nova Gateway", "li0-productVersion": "2022.4",
+                           "li0-startDate": "2026-11-02", "li0-expiryDate": "2027-11-01"})
+        assert form.validate(all_fields=True) is not None, "the client does not invent mandatory attributes"
+        before = sent(app)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert sent(app) == before + 1 and app.screen is form, "sent once, refused by the server, the form kept"
+        assert "Region" in hint(app, "attributes") and form.query_one("#field-attributes").has_class("-invalid")
+        await fill(pilot, {"attributes": "SalesOrder=SO-9; Region=AMER"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen)
 
 
 async def test_create_form_validates_every_rule_inline_before_sending() -> None:
@@ -337,7 +359,7 @@ async def test_create_form_validates_every_rule_inline_before_sending() -> None:
         assert sent(app) == before, "nothing is sent"
         assert "must not contain /" in hint(app, "entitlementId")
         assert "letters, digits" in hint(app, "shipToAddress")
-        assert "mandatory custom attribute Region" in hint(app, "region")
+        assert "mandatory" in hint(app, "attributes") and "server" in hint(app, "attributes"), "which attributes are mandatory is the tenant's: the server names them"
         assert "has no version 1999.1" in hint(app, "li0-productVersion")
         assert "whole number" in hint(app, "li0-quantity")
         assert "not a calendar date" in hint(app, "li1-startDate")
