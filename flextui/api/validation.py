@@ -432,7 +432,9 @@ def check_unique(values: Sequence[str], what: str = "value") -> None:
 # -- users and accounts -------------------------------------------------------------------
 
 CREATABLE_ACCOUNT_TYPES = ("CUSTOMER", "PUBLISHER", "CHANNEL_PARTNER")
-LISTED_ACCOUNT_TYPES = ("CUSTOMER", "PUBLISHER", "CHANNEL_PARTNER", "SELF_REGISTERED", "UNKNOWN")
+# The accounts list's documented accountType values (https://fnoapi.redocly.app/apis/rest/user-accounts/user-account-service/account/getaccountsbyfilterandpagination.md):
+# UNKNOWN is not among them, so "every type" never sends it.
+LISTED_ACCOUNT_TYPES = ("CUSTOMER", "PUBLISHER", "CHANNEL_PARTNER", "SELF_REGISTERED")
 DEFAULT_ACCOUNT_TYPES = ("CUSTOMER",)
 USER_ACCOUNT_TYPES = ("HOME", "PUBLISHER", "CUSTOMER", "SELF_REGISTERED", "CHANNEL_PARTNER", "UNKNOWN")
 USER_STATUSES = ("Active", "Inactive")
