@@ -59,13 +59,19 @@ BETA_SERVICES = frozenset({Service.ENTITLEMENTS, Service.PRODUCTS, Service.USERS
 # Data Access from 1 (RESTDAPIFilterQueryGlobal.htm). The registry and the beta APIs are detected.
 DOCUMENTED_PAGE_BASES: dict[str, int] = {Service.TOKENS: 0, Service.DATA: 1}
 
+# Services documented under more than one address: the token API is written both with and without
+# /flexnet (TokenBasedAuthKeyInfo.htm gives .../uar/v1/tokens, the curl example of
+# TokenBasedAuthManTokensGetCount.htm .../flexnet/uar/v1/tokens/count). A 404 that is not the
+# service's own answer moves to the other address once.
+PREFIX_ALTERNATIVES: dict[Service, tuple[str, ...]] = {Service.TOKENS: ("",)}
+
 MUTATING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 
 
 @dataclass(frozen=True, slots=True)
 class RequestEvent:
-    """One request's life, for the status line: `phase` is "start" or "end"."""
+    """One request's life, for the status line: `phase` is "start", "end", or "wait" (a retry in `elapsed` seconds)."""
 
     phase: str
     method: str
@@ -90,11 +96,15 @@ class Fetched(Generic[T]):
 
 @dataclass
 class RetryPolicy:
-    """How idempotent reads are retried."""
+    """How idempotent reads are retried: a few attempts, within a time budget (by default twice the request timeout)."""
 
     attempts: int = 3
     backoff: float = 0.25
     max_retry_after: float = 30.0
+    budget_seconds: float | None = None
+
+    def budget(self, timeout: float) -> float:
+        return self.budget_seconds if self.budget_seconds is not None else 2 * timeout
 
 
 def error_message(response: httpx.Response) -> tuple[str, str | None]:
@@ -174,6 +184,10 @@ class Session:
         self.notice_listeners: list[Callable[[str, str], None]] = []
         self._minting: MintingAuth | None = None
         self._size_caps: dict[str, int] = {}
+        self._prefix: dict[Service, str] = {}
+        self._prefix_tried: dict[Service, set[str]] = {}
+        self._prefix_settled: set[Service] = set()
+        self.total_timeout = timeout
         self.listeners: list[Callable[[RequestEvent], None]] = []
         self.in_flight = 0
         self.requests_sent = 0
@@ -189,8 +203,8 @@ class Session:
     # -- plumbing -------------------------------------------------------------
 
     def base(self, service: Service) -> str:
-        """The base URL of a service: an override, or the instance URL plus its prefix."""
-        return self.overrides.get(service) or self.instance_url + SERVICE_PREFIX[service]
+        """The base URL of a service: an override, or the instance URL plus its prefix (or the other documented one)."""
+        return self.overrides.get(service) or self.instance_url + self._prefix.get(service, SERVICE_PREFIX[service])
 
     def url(self, service: Service, path: str) -> str:
         return self.base(service) + (path if path.startswith("/") else "/" + path)
@@ -333,12 +347,14 @@ class Session:
             raise Offline(f"offline: {method} {path} needs the network")
         if isinstance(params, dict):
             params = {k: v for k, v in params.items() if v is not None}
-        url = self.url(service, path)
         attempts = 1 if is_mutating else max(1, self.retry.attempts)
         use_auth = auth if auth is not None else self.auth_for(service)
         last_error: ApiError | None = None
         retry_after: float | None = None
-        for attempt in range(attempts):
+        budget_ends = time.monotonic() + self.retry.budget(self.total_timeout)
+        attempt = 0
+        while True:
+            url = self.url(service, path)
             self.in_flight += 1
             self.requests_sent += 1
             self._emit(RequestEvent("start", method, path, self.in_flight))
@@ -346,39 +362,76 @@ class Session:
             status: int | None = None
             last_error = None
             retry_after = None
+            other_prefix = False
             try:
-                response = await self.client.request(
-                    method, url, params=params, json=json_body, headers=headers, auth=use_auth or httpx.USE_CLIENT_DEFAULT
-                )
+                async with asyncio.timeout(self.total_timeout):  # connect, send, and the whole body: a trickle is given up
+                    response = await self.client.request(
+                        method, url, params=params, json=json_body, headers=headers, auth=use_auth or httpx.USE_CLIENT_DEFAULT
+                    )
                 status = response.status_code
             except httpx.InvalidURL as exc:
                 raise BadRequest(f"{method} {path[:80]}: the request could not be built ({str(exc)[:120]}); a value given is too long or malformed") from None
             except httpx.LocalProtocolError as exc:
                 raise BadRequest(f"{method} {path[:80]}: the request could not be sent ({str(exc)[:120]})") from None
-            except httpx.TimeoutException:
-                last_error = Unreachable(f"{method} {path} timed out")
+            except (httpx.TimeoutException, TimeoutError):
+                last_error = Unreachable(f"{method} {path} timed out: no complete answer within {self.total_timeout:g} s")
             except httpx.DecodingError as exc:  # e.g. a proxy mangled a gzip body: not an httpx crash
-                last_error = ApiError(f"{method} {path}: the answer could not be decoded: {exc}"[:300])
+                last_error = Unreadable(f"{method} {path}: the answer could not be decoded: {exc}"[:300])
             except httpx.RequestError as exc:
                 last_error = Unreachable(f"cannot reach {self.base(service)}: {type(exc).__name__}: {exc}"[:300])
             else:
                 if expect and status in expect or (expect is None and status < 400):
+                    self._settle_prefix(service)
                     return response
-                message, field_name = error_message(response)
-                retry_after = _retry_after(response)
-                last_error = self._explain_refusal(service, from_status(status, message, retry_after=retry_after, field=field_name))
-                if status not in RETRY_STATUSES:
-                    raise last_error
+                other_prefix = status == 404 and self._other_prefix(service, response)
+                if not other_prefix:
+                    message, field_name = error_message(response)
+                    retry_after = _retry_after(response)
+                    last_error = self._explain_refusal(service, from_status(status, message, retry_after=retry_after, field=field_name))
+                    if status not in RETRY_STATUSES:
+                        raise last_error
             finally:
                 self.in_flight -= 1
                 elapsed = time.monotonic() - started
                 err_text = str(last_error) if last_error is not None else None
                 log.info("%s %s -> %s in %.0f ms", method, path, status or "error", elapsed * 1000)
                 self._emit(RequestEvent("end", method, path, self.in_flight, status, elapsed, err_text))
-            if attempt + 1 < attempts:
-                await asyncio.sleep(self._delay(attempt, retry_after))
+            if other_prefix:
+                continue  # the same request under the service's other documented address
+            attempt += 1
+            if attempt >= attempts:
+                break
+            delay = self._delay(attempt - 1, retry_after)
+            if time.monotonic() + delay > budget_ends:
+                log.info("%s %s: not retried, the retry budget of %.0f s is spent", method, path, self.retry.budget(self.total_timeout))
+                break
+            self._emit(RequestEvent("wait", method, path, self.in_flight, status, delay, err_text))
+            await asyncio.sleep(delay)
         assert last_error is not None
         raise last_error
+
+    def _other_prefix(self, service: Service, response: httpx.Response) -> bool:
+        """A 404 from the router, not the service: switch to the service's other documented address (once)."""
+        if service in self.overrides or service not in PREFIX_ALTERNATIVES or service in self._prefix_settled:
+            return False
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        if isinstance(body, dict) and "statusMessage" in body:  # the token service's own answer: a real "not found"
+            self._prefix_settled.add(service)
+            return False
+        current = self._prefix.get(service, SERVICE_PREFIX[service])
+        options = [p for p in (SERVICE_PREFIX[service], *PREFIX_ALTERNATIVES[service]) if p != current and p not in self._prefix_tried.setdefault(service, set())]
+        if not options:
+            return False
+        self._prefix_tried[service].add(current)
+        self._prefix[service] = options[0]
+        log.info("%s answered 404 at %s: trying %s", service.value, current or "/", options[0] or "/")
+        return True
+
+    def _settle_prefix(self, service: Service) -> None:
+        self._prefix_settled.add(service)
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         """The server's Retry-After (429 or 503) when it sent one, else exponential backoff with jitter."""

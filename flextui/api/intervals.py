@@ -3,7 +3,11 @@
 Used for `expiryStr` at creation/update and for the search criteria
 `expiresBefore`, `expiresLaterThan` and `issuedBefore`. Unit letters are case
 sensitive (M = months, m = minutes); spaces between parts are accepted as the
-vendor's UI writes them ("3y 4M 3d"). Each unit appears at most once and in
+vendor's UI writes them. What a user types may also use the UI example's
+capital Y ("3Y 4M 3d 9h 6m",
+https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/TokenBasedAuthTokenAttributes.htm):
+`documented` reads it and writes the Redocly pattern's lower-case y
+(`*y *M *d *h *m`), which is what is sent. Each unit appears at most once and in
 descending order, as the documented pattern `*y *M *d *h *m` shows.
 """
 
@@ -105,6 +109,13 @@ def format_interval(interval: Interval) -> str:
         f"{getattr(interval, _NAMES[unit])}{unit}" for unit in _ORDER if getattr(interval, _NAMES[unit])
     ]
     return "".join(parts) or "0m"
+
+
+def documented(text: str) -> str:
+    """An interval as typed, in the documented spelling (a capital Y written y); raises IntervalError."""
+    written = re.sub(r"(?<=[0-9\s])Y", "y", str(text or "").strip())
+    parse_interval(written)
+    return written
 
 
 def is_valid_interval(text: str) -> bool:

@@ -707,9 +707,10 @@ class RegistryService:
 
     async def event_status(self, user: str) -> str:
         """The processing status of a user (usually an EventStatus value). Never cached: it changes."""
-        raw = await self.session.get_json(Service.REGISTRY, f"{API}/event/{quote(user, safe='@')}/status", params={"entity_type": "USER"})
-        status = raw.get("status") if isinstance(raw, dict) else raw
-        if not isinstance(status, str):
+        # The docs' sample is {"status": …}; the OpenAPI sample is a bare string (RESTSWContDelivEntityStatusGet.htm).
+        response = await self.session.request(Service.REGISTRY, "GET", f"{API}/event/{quote(user, safe='@')}/status", params={"entity_type": "USER"})
+        status = _answer_value(response, ("status", "eventStatus", "state"))
+        if not isinstance(status, str) or not status.strip():
             raise ApiError("the registry answered the event status without a status")
         return status
 

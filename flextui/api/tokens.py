@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from flextui.api.errors import ApiError
 from flextui.api.http import Fetched, Service, Session, envelope
-from flextui.api.intervals import IntervalError, parse_interval
+from flextui.api.intervals import IntervalError, documented, parse_interval
 from flextui.api.paging import Page, Pager
 from flextui.api.tolerant import Record, list_items, parse_record, parse_records
 
@@ -62,11 +62,11 @@ def check_token_name(name: str) -> str:
 
 
 def check_interval(value: str) -> str:
+    """A valid interval, as written but in the documented spelling (`3Y` is sent as `3y`)."""
     try:
-        parse_interval(value)
+        return documented(value)
     except IntervalError as exc:
         raise ValueError(str(exc)) from None
-    return value
 
 
 def is_masked(value: Any) -> bool:
@@ -354,14 +354,16 @@ class TokensService:
             yield got.value
 
     async def search(self, criteria: TokenSearch, page: int = 0, page_size: int = 50) -> list[Token]:
-        raw = await self._send_json("POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), mutating=False)
+        """One page of a search. The docs' table lists the criteria as query parameters while its sample
+        and the OpenAPI send a body (TokenBasedAuthManTokensSearch.htm): both are sent, alike."""
+        raw = await self._send_json("POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), params=criteria.body(page, page_size), mutating=False)
         return _tokens(raw)
 
     async def search_page(self, criteria: TokenSearch, page: int, page_size: int, *, force: bool = False) -> AsyncIterator[Page[Token]]:
         params = {"criteria": criteria.body(page, page_size)}
 
         async def fetch() -> Any:
-            raw = await self._send_json("POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), mutating=False)
+            raw = await self._send_json("POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), params=criteria.body(page, page_size), mutating=False)
             return envelope(raw)
 
         def parse(raw: Any) -> Page[Token]:

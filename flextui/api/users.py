@@ -23,6 +23,7 @@ from urllib.parse import quote
 from pydantic import AfterValidator, AliasChoices, Field, field_validator, model_validator
 
 from flextui.api import validation as v
+from flextui.api.errors import Invalid, NotFound
 from flextui.api.http import Service, Session
 from flextui.api.listing import Listing, freshest, records_page
 from flextui.api.paging import Page, Pager
@@ -314,7 +315,13 @@ class UsersService:
     async def create_account(self, spec: AccountCreate) -> Account:
         self.session.check_writable(f"creating account {spec.account_id!r}")
         body = spec.body()
-        raw = await self.session.send_json(Service.USERS, "POST", "/v1/accounts", json_body=body)
+        # Newer pages write POST /v1/accounts, an older one /v1/account: the other is tried when one is unknown (404/405).
+        try:
+            raw = await self.session.send_json(Service.USERS, "POST", "/v1/accounts", json_body=body)
+        except (NotFound, Invalid) as exc:
+            if exc.status not in (404, 405):
+                raise
+            raw = await self.session.send_json(Service.USERS, "POST", "/v1/account", json_body=body)
         return created_record(Account, raw, "account", {**body, "accountName": body.get("name")}, f"creating account {spec.account_id!r}")
 
     # -- users --

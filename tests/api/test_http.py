@@ -301,8 +301,9 @@ async def test_listeners_get_start_and_end_events(plain: Session, faults: FaultP
     events.clear()
     faults.add(LIST_FAULT, status=503, times=1)
     await list_admin(plain)
-    assert [(e.phase, e.status) for e in events] == [("start", None), ("end", 503), ("start", None), ("end", 200)]
+    assert [(e.phase, e.status) for e in events] == [("start", None), ("end", 503), ("wait", 503), ("start", None), ("end", 200)]
     assert events[1].error and "503" in events[1].error
+    assert events[2].elapsed is not None and events[2].elapsed >= 0, "the wait before a retry is told, with its length"
 
 
 async def test_listener_sees_failures_and_broken_listener_is_harmless(plain: Session, faults: FaultPlan) -> None:
@@ -376,3 +377,51 @@ async def test_none_params_are_not_sent() -> None:
     finally:
         await session.aclose()
     assert seen == ["http://fno.example/flexnet/uar/v1/tokens?username=admin%40flexdemo.example"]
+
+
+async def test_a_trickling_answer_is_given_up_at_the_total_deadline() -> None:
+    """httpx's read timeout restarts on every byte; the session's deadline covers the whole answer."""
+    import asyncio
+
+    class Trickle(httpx.AsyncByteStream):
+        async def __aiter__(self):  # type: ignore[override]
+            for _ in range(1000):
+                await asyncio.sleep(0.05)
+                yield b" "
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, stream=Trickle(), headers={"content-type": "application/json"})
+
+    s = Session("https://fno.example", auth=httpx.BasicAuth("u", "p"), transport=httpx.MockTransport(handler), timeout=0.3,
+                retry=RetryPolicy(attempts=3, backoff=0.01, budget_seconds=0.5))
+    async with s:
+        with pytest.raises(Unreachable, match="no complete answer within 0.3 s"):
+            await s.get_json(Service.TOKENS, "/uar/v1/tokens")
+    assert s.requests_sent <= 2, "the retry budget bounds the attempts"
+
+
+async def test_the_token_api_is_found_at_either_documented_address() -> None:
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.path)
+        if request.url.path.startswith("/flexnet/"):
+            return httpx.Response(404, json={"timestamp": "…", "status": 404, "error": "Not Found"})
+        return httpx.Response(200, json={"statusMessage": "Successful", "responseObject": 3})
+
+    s = Session("https://fno.example", auth=httpx.BasicAuth("u", "p"), transport=httpx.MockTransport(handler))
+    async with s:
+        assert envelope(await s.get_json(Service.TOKENS, "/uar/v1/tokens/count")) == 3
+        assert envelope(await s.get_json(Service.TOKENS, "/uar/v1/tokens/count")) == 3
+    assert seen == ["/flexnet/uar/v1/tokens/count", "/uar/v1/tokens/count", "/uar/v1/tokens/count"]
+
+
+async def test_the_token_services_own_not_found_is_not_a_wrong_address() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(404, json={"statusMessage": "no token named x", "responseObject": None})
+
+    s = Session("https://fno.example", auth=httpx.BasicAuth("u", "p"), transport=httpx.MockTransport(handler))
+    async with s:
+        with pytest.raises(NotFound, match="no token named x"):
+            await s.get_json(Service.TOKENS, "/uar/v1/token/x")
+    assert s.requests_sent == 1

@@ -264,7 +264,7 @@ def test_field_from_message() -> None:
         {"tokenName": "x&amp;yz", "expiryStr": "1d"},
         {"tokenName": "ab\\\\\\\\cd", "expiryStr": "1d"},
         {"tokenName": "tab\tname", "expiryStr": "1d"},
-        {"tokenName": "good-name", "expiryStr": "3Y"},
+        {"tokenName": "good-name", "expiryStr": "3X"},
         {"tokenName": "good-name", "expiryStr": "0d"},
         {"tokenName": "good-name", "expiryStr": "1m1d"},
         {"tokenName": "good-name", "expiryStr": ""},
@@ -293,13 +293,20 @@ async def test_update_model_rejects_before_any_request(svc: TokensService, fault
     assert faults.seen == []
 
 
+def test_the_ui_examples_capital_y_is_read_and_sent_as_documented() -> None:
+    """The docs' UI example writes "3Y 4M 3d 9h 6m"; the Redocly pattern is `*y *M …`: accept the one, send the other."""
+    spec = TokenCreate.model_validate({"tokenName": "good-name", "expiryStr": "3Y 4M 3d 9h 6m"})
+    assert spec.body()["expiryStr"] == "3y 4M 3d 9h 6m"
+    assert TokenSearch.model_validate({"expiresBefore": "1Y"}).body(0, 10)["expiresBefore"] == "1y"
+
+
 @pytest.mark.parametrize(
     "fields",
     [
         {},
         {"tokenType": "NORMAL"},
         {"tokenName": "   "},
-        {"expiresBefore": "3Y"},
+        {"expiresBefore": "3X"},
         {"issuedBefore": "1w"},
         {"expiresBefore": "5d", "expiresLaterThan": "30d"},
         {"expiresBefore": "5d", "expiresLaterThan": "5d"},
