@@ -310,13 +310,33 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_cache(args: argparse.Namespace) -> int:
+    """`cache clear`: every page (--all), or the pages of one identity (the profile's instance and user)."""
+    from flextui.config import ConfigError, load_config
     from flextui.context import open_cache
 
+    identity = None
+    if not args.all:
+        if args.url:
+            identity = f"{args.url.rstrip('/').lower()}|{(args.user or '').strip().lower()}"
+        else:
+            name = args.profile or os.environ.get("FLEXTUI_PROFILE")
+            if name is None and not load_config().settings.default_profile:
+                raise ConfigError("cache clear: name the profile (--profile P), the instance (--url U --user X), or --all")
+            profile = load_config().profile(name)
+            identity = f"{profile.url.lower()}|{(profile.user or '').strip().lower()}"
     cache = open_cache()
-    profile = None if args.all or not args.profile else args.profile
-    removed = cache.clear(profile)
-    cache.close()
-    print(f"removed {removed} cached page{'s' if removed != 1 else ''}" + (f" of profile {profile}" if profile else ""))
+    try:
+        if cache.disabled_reason:
+            sys.stderr.write(f"flextui: the cache cannot be changed: {cache.disabled_reason}\n")
+            return 1
+        removed = cache.clear(identity)
+        if cache.disabled_reason:
+            sys.stderr.write(f"flextui: the cache was not cleared: {cache.disabled_reason}\n")
+            return 1
+    finally:
+        cache.close()
+    whose = f" of {identity.replace('|', ' as ')}" if identity else ""
+    print(f"removed {removed} cached page{'s' if removed != 1 else ''}{whose}")
     return 0
 
 

@@ -6,9 +6,12 @@ are profile + operation + parameters; values are the raw JSON pages with
 every secret-bearing field removed (`scrub_secrets`), so token values,
 registry secrets, passwords and JWTs never reach the disk.
 
-The file is private (0600), uses WAL with a busy timeout so two instances can
-share it, is rebuilt when corrupt, and a locked or unwritable file only
-disables caching for the moment: the app never fails because of its cache.
+The file is private (0600) and uses WAL with a busy timeout so two instances
+can share it. Only a damaged file is rebuilt: a full disk, a read-only or
+immutable file keeps what it holds, is still read, and stops being written,
+which is said once (`on_problem`); a locked file is skipped for the moment.
+The app never fails because of its cache. Keys name an identity (instance +
+user, `Session.identity`), never a profile name.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import os
 import sqlite3
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger("flextui.cache")
@@ -95,6 +99,28 @@ def _is_locked(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
+def _is_corrupt(exc: BaseException) -> bool:
+    """Only a damaged file is rebuilt: a full disk, a read-only or immutable file keep what they hold."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name:
+        return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def _cannot_write(exc: BaseException) -> str | None:
+    """Why writing failed when the file itself is sound (full disk, read-only, I/O), else None."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc).lower()
+    if name.startswith("SQLITE_FULL") or "full" in text:
+        return "the disk is full"
+    if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_AUTH")) or "readonly" in text or "read-only" in text:
+        return "the cache file is read-only"
+    if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")) or "i/o" in text:
+        return f"the cache file cannot be written ({exc})"
+    return None
+
+
 class PageCache:
     """The page cache at `path` (":memory:" for a throwaway one)."""
 
@@ -106,6 +132,8 @@ class PageCache:
         self.busy_timeout_ms = busy_timeout_ms
         self._db: sqlite3.Connection | None = None
         self.disabled_reason: str | None = None
+        self.write_problem: str | None = None  # set when pages can be read but no longer written (said once)
+        self.on_problem: Callable[[str], None] | None = None
         self._reopen_at: float | None = None  # set while the file was locked at opening
         self._open()
 
@@ -129,9 +157,33 @@ class PageCache:
                 self._db = self._connect()
             except (sqlite3.Error, OSError) as exc2:  # still broken: run without a cache
                 self._disable(f"cache unavailable: {exc2}")
-        except OSError as exc:  # the directory or file cannot be created or opened
+        except OSError as exc:  # the directory or file cannot be created or opened for writing
+            if os.path.exists(self.path) and self._open_read_only():
+                self._stop_writing(f"the cache file is read-only ({exc.strerror or exc})")
+                return
             log.warning("cache file %s cannot be opened (%s); running without a cache", self.path, exc)
             self._disable(f"cache unavailable: {exc}")
+
+    def _open_read_only(self) -> bool:
+        """Open a file that cannot be written (read-only, immutable) for reading what it holds."""
+        for query in ("mode=ro", "immutable=1"):
+            try:
+                db = sqlite3.connect(f"file:{self.path}?{query}", uri=True, timeout=self.busy_timeout_ms / 1000,
+                                     isolation_level=None, check_same_thread=False)
+                db.execute("SELECT count(*) FROM pages").fetchone()
+            except sqlite3.Error:
+                continue
+            self._db = db
+            return True
+        return False
+
+    def _stop_writing(self, reason: str) -> None:
+        """Keep reading what is there, stop writing, and say so once."""
+        if self.write_problem is None:
+            self.write_problem = reason
+            log.warning("cache: %s; showing what it holds, storing nothing more", reason)
+            if self.on_problem is not None:
+                self.on_problem(f"Cache: {reason}; cached pages are still shown, new ones are not stored")
 
     def _ready(self) -> bool:
         """Whether a connection is open, trying again once a lock seen at opening may be gone."""
@@ -183,9 +235,13 @@ class PageCache:
         self._db = None
 
     def _recover(self, exc: sqlite3.Error) -> None:
-        """A failure while in use: locked means skip this time; corrupt means rebuild."""
+        """A failure while in use: locked means skip this time; cannot write means stop writing; corrupt means rebuild."""
         if _is_locked(exc):
             log.info("cache busy: %s", exc)
+            return
+        problem = _cannot_write(exc)
+        if problem is not None or not _is_corrupt(exc):
+            self._stop_writing(problem or f"the cache file cannot be written ({exc})")
             return
         log.warning("cache error (%s); rebuilding %s", exc, self.path)
         self._disable(str(exc))
@@ -220,8 +276,8 @@ class PageCache:
             return None
 
     def put(self, key: str, profile: str, op: str, value: Any, *, stored_at: float | None = None) -> None:
-        """Store a value (callers pass it through `scrub_secrets` first)."""
-        if not self._ready():
+        """Store a value (callers pass it through `scrub_secrets` first); nothing once writing has failed."""
+        if not self._ready() or self.write_problem is not None:
             return
         try:
             body = json.dumps(value, separators=(",", ":"), default=str)
@@ -233,19 +289,28 @@ class PageCache:
             self._recover(exc)
 
     def clear(self, profile: str | None = None) -> int:
-        """Remove the cached pages of one profile (or all); return how many."""
+        """Remove the cached pages of one identity (or all); return how many. A file that cannot be written says so."""
         if not self._ready():
+            return 0
+        if self.write_problem is not None:
+            self.disabled_reason = self.write_problem
             return 0
         try:
             if profile is None:
                 cur = self._db.execute("DELETE FROM pages")
             else:
                 cur = self._db.execute("DELETE FROM pages WHERE profile = ?", (profile,))
-            self._db.execute("VACUUM")
-            return cur.rowcount
+            removed = cur.rowcount
         except sqlite3.Error as exc:
             self._recover(exc)
+            if self.write_problem is not None:
+                self.disabled_reason = self.write_problem
             return 0
+        try:
+            self._db.execute("VACUUM")  # giving the space back may fail on a full disk; the pages are gone either way
+        except sqlite3.Error as exc:
+            log.info("cache: VACUUM after clearing failed (%s)", exc)
+        return removed
 
     def stats(self) -> dict[str, int]:
         """Number of pages per profile."""

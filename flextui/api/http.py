@@ -12,6 +12,7 @@ headers or bodies, so credentials and token values cannot leak into them.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import random
@@ -25,7 +26,7 @@ import httpx
 
 from flextui.api.auth import BearerAuth, Credentials, MintingAuth, MissingCredential, default_hint
 from flextui.api.cache import PageCache, cache_key, scrub_secrets
-from flextui.api.errors import ApiError, BadRequest, Offline, ReadOnly, Unauthorized, Unreachable, Unreadable, from_status
+from flextui.api.errors import ApiError, BadRequest, Forbidden, Offline, ReadOnly, Unauthorized, Unreachable, Unreadable, from_status
 from flextui.api.paging import Outcome, PageBases
 
 log = logging.getLogger("flextui.http")
@@ -187,6 +188,9 @@ class Session:
         self._prefix: dict[Service, str] = {}
         self._prefix_tried: dict[Service, set[str]] = {}
         self._prefix_settled: set[Service] = set()
+        self._signed_in: set[Service] = set()  # services that answered this session's credentials
+        if cache is not None:
+            cache.on_problem = self._cache_problem
         self.total_timeout = timeout
         self.listeners: list[Callable[[RequestEvent], None]] = []
         self.in_flight = 0
@@ -242,6 +246,10 @@ class Session:
         log.info(note)
         self._tell("information", note)
 
+    def _cache_problem(self, text: str) -> None:
+        self.notices.append(text)
+        self._tell("warning", text)
+
     def _tell(self, severity: str, text: str) -> None:
         for listener in list(self.notice_listeners):
             try:
@@ -250,7 +258,7 @@ class Session:
                 log.exception("notice listener failed")
 
     def _base_key(self, service: str) -> str:
-        return cache_key("instance", "paging.base", {"url": self.base(Service(service)), "service": str(service)})
+        return cache_key(self.instance_url.lower(), "paging.base", {"url": self.base(Service(service)), "service": str(service)})
 
     def _load_base(self, service: str) -> int | None:
         hit = self.cache.get(self._base_key(service)) if self.cache is not None else None
@@ -258,7 +266,7 @@ class Session:
 
     def _save_base(self, service: str, base: int) -> None:
         if self.cache is not None:
-            self.cache.put(self._base_key(service), "instance", "paging.base", base)
+            self.cache.put(self._base_key(service), self.instance_url.lower(), "paging.base", base)
 
     def size_for(self, op: str, asked: int) -> int:
         """The page size to ask `op` for: what was asked, or less where the server was seen to cap it."""
@@ -382,6 +390,8 @@ class Session:
             else:
                 if expect and status in expect or (expect is None and status < 400):
                     self._settle_prefix(service)
+                    if status < 400:
+                        self._signed_in.add(service)
                     return response
                 other_prefix = status == 404 and self._other_prefix(service, response)
                 if not other_prefix:
@@ -452,6 +462,28 @@ class Session:
 
     # -- cache ----------------------------------------------------------------
 
+    @property
+    def identity(self) -> str:
+        """Whose cache this is: the instance and the user (a token-only profile: a digest of its token).
+
+        Cached pages belong to one identity, never to a profile name: a second
+        user, another instance, or an ad hoc `--url` session sees only what it
+        stored itself.
+        """
+        who = (self.user or "").strip().lower()
+        if not who and self.credentials is not None and self.credentials.token:
+            who = "token:" + hashlib.sha256(self.credentials.token.encode()).hexdigest()[:12]
+        return f"{self.instance_url.lower()}|{who}"
+
+    def _service_of(self, op: str) -> Service | None:
+        head = op.split(".", 1)[0]
+        return {"reports": Service.DATA}.get(head) or next((s for s in Service if s.value == head), None)
+
+    def _proven(self, op: str) -> bool:
+        """Whether this session has signed in to the service behind `op` (a cached page may be shown first)."""
+        service = self._service_of(op)
+        return self.offline or service is None or service in self._signed_in
+
     async def cached(
         self,
         op: str,
@@ -466,9 +498,25 @@ class Session:
         Within `fresh_seconds` of caching, the cached answer is the only one (no
         request is repeated). Offline, only the cache answers; a miss raises
         `Offline`. `fetch` returns raw JSON; secrets are scrubbed before storing.
+
+        Until this session has signed in to the service, nothing cached is shown
+        before the server has answered: a failed sign-in (401/403) shows
+        nothing, and only an unreachable server falls back to the cache.
         """
-        key = cache_key(self.name, op, params)
+        key = cache_key(self.identity, op, params)
         hit = self.cache.get(key) if self.cache is not None else None
+        if hit is not None and not self._proven(op):
+            try:
+                raw = await fetch()
+            except (Unauthorized, Forbidden, ReadOnly):
+                raise
+            except ApiError:
+                raw_cached, stored_at = hit
+                yield Fetched(parse(raw_cached), max(0.0, time.time() - stored_at))
+                raise
+            self._store(key, op, raw)
+            yield Fetched(parse(raw), None)
+            return
         if hit is not None:
             raw, stored_at = hit
             age = max(0.0, time.time() - stored_at)
@@ -476,11 +524,15 @@ class Session:
             if self.offline or (not force and age < self.fresh_seconds):
                 return
         elif self.offline:
-            raise Offline(f"offline and nothing cached for {op}")
+            why = f" ({self.cache.disabled_reason})" if self.cache is not None and self.cache.disabled_reason else ""
+            raise Offline(f"offline, and nothing cached for {op} as {self.user or 'this identity'} at {self.instance_url}{why}")
         raw = await fetch()
-        if self.cache is not None:
-            self.cache.put(key, self.name, op, scrub_secrets(raw))
+        self._store(key, op, raw)
         yield Fetched(parse(raw), None)
+
+    def _store(self, key: str, op: str, raw: Any) -> None:
+        if self.cache is not None:
+            self.cache.put(key, self.identity, op, scrub_secrets(raw))
 
     async def cached_value(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T] = lambda raw: raw) -> T:  # type: ignore[assignment,return-value]
         """The freshest answer `cached` gives (for the CLI: no stale-first display)."""

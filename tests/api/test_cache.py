@@ -14,10 +14,10 @@ import pytest
 
 import flextui.sim.app as sim_app_module
 from flextui.api.cache import PageCache, cache_key, scrub_secrets
-from flextui.api.errors import Offline
+from flextui.api.errors import Invalid, Offline, Unauthorized, Unreachable
 from flextui.api.http import Session
 from flextui.api.tokens import TokenCreate, TokenSearch, TokensService
-from flextui.sim.world import ADMIN
+from flextui.sim.world import ADMIN, PRODUCER
 
 from ..conftest import make_session
 
@@ -58,7 +58,7 @@ async def test_first_visit_fetches_and_stores(session: Session, cache: PageCache
     assert len(pages) == 1
     assert pages[0].age is None
     assert session.requests_sent == 2  # count and list
-    assert cache.stats() == {"default": 1}
+    assert cache.stats() == {session.identity: 1} and session.identity == "http://sim.flextui.invalid|admin@flexdemo.example"
 
 
 async def test_revisit_within_fresh_seconds_sends_nothing(session: Session) -> None:
@@ -155,16 +155,48 @@ async def test_offline_without_a_cache_raises(sim_app: Any) -> None:
         await offline.aclose()
 
 
-async def test_profiles_do_not_share_pages(sim_app: Any, session: Session, cache: PageCache) -> None:
+async def test_identities_do_not_share_pages(sim_app: Any, session: Session, cache: PageCache) -> None:
+    """Pages belong to instance + user, not to a profile name: another user sees only what they stored."""
     await pages_of(TokensService(session))
-    other = make_session(sim_app, cache=cache, name="other")
+    other = make_session(sim_app, cache=cache, name="default", user=PRODUCER)
+    shown: list[Any] = []
     try:
-        pages = await pages_of(TokensService(other))
-        assert len(pages) == 1 and pages[0].age is None
-        assert other.requests_sent == 2
+        with pytest.raises(Invalid):  # the producer may not list the admin's tokens: the server says so...
+            async for page in TokensService(other).list_page(ADMIN[0], None, 0, 5):
+                shown.append(page)
+        assert shown == [], "...and the admin's cached list was never shown"
+        own = [p async for p in TokensService(other).list_page(PRODUCER[0], None, 0, 5)]
+        assert len(own) == 1 and own[0].age is None
     finally:
         await other.aclose()
-    assert cache.stats() == {"default": 1, "other": 1}
+    assert set(cache.stats()) == {session.identity, other.identity} and session.identity != other.identity
+
+
+async def test_a_failed_sign_in_shows_nothing_cached(sim_app: Any, session: Session, cache: PageCache) -> None:
+    await pages_of(TokensService(session))
+    wrong = make_session(sim_app, cache=cache, user=(ADMIN[0], "wrong-password"))
+    shown: list[Any] = []
+    try:
+        with pytest.raises(Unauthorized):
+            async for page in TokensService(wrong).list_page(ADMIN[0], None, 0, 5):
+                shown.append(page)
+    finally:
+        await wrong.aclose()
+    assert shown == []
+
+
+async def test_an_unreachable_server_falls_back_to_this_identitys_cache(sim_app: Any, session: Session, cache: PageCache, faults: Any) -> None:
+    await pages_of(TokensService(session))
+    again = make_session(sim_app, cache=cache)
+    faults.add(r"/flexnet/", drop=True, times=20)
+    shown: list[Any] = []
+    try:
+        with pytest.raises(Unreachable):
+            async for page in TokensService(again).list_page(ADMIN[0], None, 0, 5):
+                shown.append(page)
+    finally:
+        await again.aclose()
+    assert len(shown) == 1 and shown[0].age is not None, "the cached page, with its age, then the error"
 
 
 # -- privacy -------------------------------------------------------------------------------------
@@ -213,7 +245,7 @@ async def test_secrets_never_reach_the_file(session: Session, cache: PageCache) 
 
     value = await session.cached_value("tokens.created", {}, fetch)
     assert value["responseObject"]["tokenValue"] == created.value  # the caller still gets it once
-    stored = cache.get(cache_key(session.name, "tokens.created", {}))
+    stored = cache.get(cache_key(session.identity, "tokens.created", {}))
     assert stored is not None and "tokenValue" not in stored[0]["responseObject"]
     data = file_bytes(cache.path)
     assert b"cached-secret-1" in data and b"kept-field" in data  # the pages are there...
@@ -383,3 +415,57 @@ def test_memory_cache() -> None:
     assert cache.get("k")[0] == {"a": [1, 2]}  # type: ignore[index]
     cache.close()
     assert cache.get("k") is None
+
+
+# -- a cache that cannot be written keeps what it holds ------------------------------------------------
+
+
+def test_a_full_disk_keeps_the_pages_and_stops_writing(tmp_path: Path) -> None:
+    told: list[str] = []
+    cache = PageCache(tmp_path / "full.sqlite3")
+    cache.on_problem = told.append
+    for n in range(5):
+        cache.put(f"k{n}", "me", "op", {"n": n, "pad": "x" * 2000})
+    assert cache._db is not None
+    pages = cache._db.execute("PRAGMA page_count").fetchone()[0]
+    cache._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is now full
+    for n in range(5, 40):
+        cache.put(f"k{n}", "me", "op", {"n": n, "pad": "y" * 4000})
+    assert all(cache.get(f"k{n}") is not None for n in range(5)), "nothing that was there is deleted"
+    assert cache.write_problem == "the disk is full" and len(told) == 1, "said once"
+    assert cache.clear() == 0 and cache.disabled_reason == "the disk is full", "clearing a file that cannot be written says so"
+    assert cache.get("k0") is not None
+    cache.close()
+
+
+def test_a_read_only_file_is_read_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "ro.sqlite3"
+    first = PageCache(path)
+    first.put("k", "me", "op", {"kept": True})
+    first.close()
+    real_open = os.open
+
+    def refuse_writing(file: Any, flags: int, *args: Any) -> int:
+        if str(file) == str(path) and flags & (os.O_RDWR | os.O_WRONLY):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, flags, *args)
+
+    monkeypatch.setattr(os, "open", refuse_writing)
+    cache = PageCache(path)
+    hit = cache.get("k")
+    assert hit is not None and hit[0] == {"kept": True}, "what it holds is still read"
+    assert cache.write_problem and "read-only" in cache.write_problem
+    cache.put("k2", "me", "op", {})
+    assert cache.get("k2") is None
+    cache.close()
+
+
+async def test_offline_names_why_the_cache_could_not_answer(sim_app: Any, tmp_path: Path) -> None:
+    locked = PageCache(":memory:")
+    locked._disable("cache busy: database is locked")
+    s = make_session(sim_app, cache=locked, offline=True)
+    try:
+        with pytest.raises(Offline, match="database is locked"):
+            await pages_of(TokensService(s))
+    finally:
+        await s.aclose()

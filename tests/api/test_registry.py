@@ -357,7 +357,7 @@ async def test_jwt_and_secrets_never_reach_the_cache_file(sim_app: Any, world: W
     old_secret = await reg.get_secret()
     new_secret = await reg.reset_secret("Never-Cached-77")
     jwt = reg.auth._jwt
-    assert jwt and cache.stats()[session.name] >= 5
+    assert jwt and cache.stats()[session.identity] >= 5
     cache.close()
     await session.aclose()
     stored = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("cache.sqlite3"))
