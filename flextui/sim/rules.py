@@ -291,6 +291,17 @@ def ymd_date(value: str) -> str:
     return value
 
 
+def not_before(start: str | None) -> Callable[[str | None], str | None]:
+    """A rule for an end date (both already YYYY-MM-DD): not before `start`."""
+
+    def rule(end: str | None) -> str | None:
+        if start and end and parse_ymd(end) < parse_ymd(start):
+            raise ValueError(f"must not be before the start date ({start})")
+        return end
+
+    return rule
+
+
 def email(value: str) -> str:
     if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s.]+", value.strip()):
         raise ValueError(f"must be an e-mail address (got {value!r})")
