@@ -76,9 +76,6 @@ def new_value() -> str:
     return "rna_" + secrets.token_hex(22)
 
 
-name_problem = token_name_problem  # the rule lives in rules.py
-
-
 class TokenStore:
     """The tokens of a world, indexed by name and by value."""
 
@@ -263,7 +260,7 @@ async def create_token(request: Request) -> Response:
     store = token_store(world)
     body = require_object(await read_json(request))
     name = _text(body, "tokenName")
-    problem = name_problem(name)
+    problem = token_name_problem(name)
     if problem:
         raise SimError(400, problem, "tokenName")
     assert name is not None
@@ -345,7 +342,7 @@ async def update_token(request: Request) -> Response:
     if new_name is None and new_desc is None and new_expiry is None:
         raise SimError(400, "nothing to update: give tokenName, tokenDescription or expiryStr")
     if new_name is not None and new_name != token.name:
-        problem = name_problem(new_name)
+        problem = token_name_problem(new_name)
         if problem:
             raise SimError(400, problem, "tokenName")
         if new_name in store.by_name:

@@ -69,7 +69,7 @@ Dialects (beta.py has what the three beta services share)
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from starlette.requests import Request
@@ -183,7 +183,7 @@ async def _producer_body(request: Request, doing: str) -> tuple[World, Body]:
     return world_of(request), await read_body(request)
 
 
-def _creatable_account_type(strict: bool) -> Any:
+def _creatable_account_type(strict: bool) -> Callable[[str], str]:
     """A new account's type: SELF_REGISTERED accounts come only from self-registration (notes §4.3)."""
 
     def rule(value: str) -> str:
@@ -270,7 +270,7 @@ def render_user(world: World, user: SimUser, *, with_user_name: bool = True) -> 
     return shown
 
 
-def _user_renderer(request: Request, world: World) -> Any:
+def _user_renderer(request: Request, world: World) -> Callable[[SimUser], dict[str, Any]]:
     """render_user for this request's dialects (`users-no-username` drops userName)."""
     with_name = "users-no-username" not in dialects_of(request)
     return lambda u: render_user(world, u, with_user_name=with_name)

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from flextui.sim import rules
-from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
+from flextui.sim.app import SIM_BASE_URL, in_process_transport
 from flextui.sim.tokens import token_store
 from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, SEED_TOKEN_NAMES, World
 
