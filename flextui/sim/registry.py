@@ -721,21 +721,32 @@ def render_project_detail(store: RegistryStore, p: SimProject) -> dict[str, Any]
         "restrictedDownloadPackage": p.restricted,
         "supportsDockerImagesAndHelmCharts": bool(repos) and bool(charts),
         "tenantId": tenant,
-        "repositories": [
-            {
-                "pullCount": r.pull_count,
-                "artifactCount": r.artifact_count,
-                "projectId": p.project_id,
-                "repositoryName": f"{p.name}/{r.name}",
-                "projectPublic": p.public,
-            }
-            for r in repos.values()
-        ],
-        "charts": [
-            {"score": c.score, "name": f"{p.name}/{c.name}", "chart": render_chart_version(p, c, c.versions[-1], tenant)}
-            for c in charts.values()
-        ],
+        "repositories": render_repository_items(store, p),
+        "charts": render_chart_items(store, p),
     }
+
+
+def render_repository_items(store: RegistryStore, p: SimProject) -> list[dict[str, Any]]:
+    """The project detail's `repositories` items (the docs sample's fields)."""
+    return [
+        {
+            "pullCount": r.pull_count,
+            "artifactCount": r.artifact_count,
+            "projectId": p.project_id,
+            "repositoryName": f"{p.name}/{r.name}",
+            "projectPublic": p.public,
+        }
+        for r in store.repositories(p).values()
+    ]
+
+
+def render_chart_items(store: RegistryStore, p: SimProject) -> list[dict[str, Any]]:
+    """The project detail's `charts` items: each chart with its newest version."""
+    tenant = store.world.tenant_id
+    return [
+        {"score": c.score, "name": f"{p.name}/{c.name}", "chart": render_chart_version(p, c, c.versions[-1], tenant)}
+        for c in store.charts(p).values()
+    ]
 
 
 def render_project_openapi(store: RegistryStore, p: SimProject) -> dict[str, Any]:
@@ -746,8 +757,7 @@ def render_project_openapi(store: RegistryStore, p: SimProject) -> dict[str, Any
         for repo in store.repositories(p).values()
         for a in store.artifacts(p, repo)
     ]
-    detail = render_project_detail(store, p)
-    return {"artifacts": artifacts, "charts": detail["charts"], "repositories": detail["repositories"]}
+    return {"artifacts": artifacts, "charts": render_chart_items(store, p), "repositories": render_repository_items(store, p)}
 
 
 def render_artifact(p: SimProject, repo: SimRepository, a: SimArtifact, opts: dict[str, bool]) -> dict[str, Any]:
