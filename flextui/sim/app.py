@@ -6,13 +6,29 @@ at its `MOUNT` prefix (each module exposes `MOUNT` and `routes(world)`), turns
 latency/fault injection. `in_process_transport(app)` gives httpx an ASGI
 transport for the demo and tests: no port, and an app-side failure surfaces
 as a network error, as it would over a socket.
+
+`create_app(world, dialects=…)` chooses the variants of the real services
+the app speaks (dialects.py); the set is `app.state.dialects`. Two of them
+act before any handler, so they live here as ASGI middleware:
+- `reject-encoded-slash`: Spring Security's StrictHttpFirewall rejects a URL
+  whose raw path holds an encoded slash (`%2F`, `%2f`) or an encoded percent
+  (`%25`) with 400 before routing; the registry is a Spring Boot service
+  (it publishes swagger-ui.html, notes §6, RESTSWContDelivRetrieveArt.htm).
+  The raw path (`scope["raw_path"]`) is read, since the decoded one has lost
+  the difference. The message is Spring's.
+- `null-collections`: Jackson writes an empty collection as `null` when a
+  service is configured so; every JSON answer has each empty array (also a
+  top-level one) replaced by `null` (notes §6: "Empty collections may arrive
+  as JSON null").
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 import httpx
@@ -23,6 +39,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Router
 
 from flextui.sim.common import SimError
+from flextui.sim.dialects import DEFAULT, parse_dialects
 from flextui.sim.faults import FaultMiddleware, FaultPlan
 from flextui.sim.world import World
 
@@ -87,18 +104,111 @@ class LazyService:
         await (await self.router())(scope, receive, send)
 
 
-def create_app(world: World | None = None, *, latency_ms: float = 0.0, faults: FaultPlan | None = None) -> Any:
-    """The simulator for `world` (a default world if none), as an ASGI app.
+ENCODED_SEPARATORS = (b"%2f", b"%25")  # compared ignoring case
 
-    The returned app has `.state.world` and `.state.faults` reachable through
-    `app.starlette` for tests.
+
+class EncodedSlashGuard:
+    """`reject-encoded-slash`: a 400 for a raw path holding `%2F`/`%2f` or `%25`, before routing."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        found = encoded_separator(scope) if scope["type"] == "http" else None
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        message = f'The request was rejected because the URL contained a potentially malicious String "{found}"'
+        await JSONResponse(error_body(scope.get("path", ""), 400, message), status_code=400)(scope, receive, send)
+
+
+def encoded_separator(scope: dict[str, Any]) -> str | None:
+    """The first `%2F`/`%2f`/`%25` in the request's raw path (as written), or None."""
+    raw = (scope.get("raw_path") or scope.get("path", "").encode()).split(b"?", 1)[0]
+    lowered = raw.lower()
+    hits = [i for i in (lowered.find(token) for token in ENCODED_SEPARATORS) if i >= 0]
+    return raw[min(hits) : min(hits) + 3].decode("ascii", "replace") if hits else None
+
+
+def nulled(value: Any) -> Any:
+    """`value` with every empty list (at any depth, the top included) replaced by None."""
+    if isinstance(value, list):
+        return [nulled(v) for v in value] if value else None
+    if isinstance(value, dict):
+        return {k: nulled(v) for k, v in value.items()}
+    return value
+
+
+class NullCollections:
+    """`null-collections`: rewrite each JSON answer with empty arrays as `null`."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start: dict[str, Any] = {}
+        chunks: list[bytes] = []
+
+        async def capture(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+                if not _is_json(message):
+                    await send(message)
+                return
+            if not _is_json(start):
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                await _send_rewritten(send, start, b"".join(chunks))
+
+        await self.app(scope, receive, capture)
+
+
+def _is_json(start: dict[str, Any]) -> bool:
+    return any(k.lower() == b"content-type" and v.startswith(b"application/json") for k, v in start.get("headers", []))
+
+
+async def _send_rewritten(send: Any, start: dict[str, Any], body: bytes) -> None:
+    try:
+        body = json.dumps(nulled(json.loads(body)), ensure_ascii=False, separators=(",", ":")).encode()
+    except ValueError:
+        pass  # not JSON after all: pass it on untouched
+    headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+    headers.append((b"content-length", str(len(body)).encode()))
+    await send({**start, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def create_app(
+    world: World | None = None,
+    *,
+    latency_ms: float = 0.0,
+    faults: FaultPlan | None = None,
+    dialects: Iterable[str] = DEFAULT,
+) -> Any:
+    """The simulator for `world` (a default world if none), as an ASGI app speaking `dialects`.
+
+    The returned app has `.state.world`, `.state.faults` and `.state.dialects`
+    (also reachable through `app.starlette`) for tests. An unknown dialect
+    name is a ValueError.
     """
     world = world or World()
+    chosen = parse_dialects(dialects)
     routes = [Mount(SERVICE_MOUNTS[name], app=LazyService(name, world)) for name in SERVICE_MODULES]
     starlette = Starlette(routes=routes, exception_handlers={SimError: _sim_error, HTTPException: _http_error})
     starlette.state.world = world
     starlette.state.faults = faults
-    wrapped = FaultMiddleware(starlette, latency_ms=latency_ms, plan=faults)
+    starlette.state.dialects = chosen
+    inner: Any = starlette
+    if "null-collections" in chosen:
+        inner = NullCollections(inner)
+    if "reject-encoded-slash" in chosen:
+        inner = EncodedSlashGuard(inner)
+    wrapped = FaultMiddleware(inner, latency_ms=latency_ms, plan=faults)
     wrapped.starlette = starlette  # type: ignore[attr-defined]
     wrapped.state = starlette.state  # type: ignore[attr-defined]
     return wrapped

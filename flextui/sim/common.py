@@ -1,9 +1,19 @@
-"""What every simulated service shares: errors, JSON bodies, and caller authentication.
+"""What every simulated service shares: errors, JSON bodies, dialects and caller authentication.
 
 Handlers raise `SimError`; `app.py` renders it in the error shape of the
 service whose path was called (tokens: `{"statusMessage", "responseObject"}`;
 registry: `{"message"}`; data: `{"message", "status"}`; beta APIs:
 `{"status", "message", "field"}`), so handlers never format errors by hand.
+
+Handlers learn the app's dialects from `dialects_of(request)` (never from a
+global), so two apps in one process can speak differently.
+
+Authentication: the token service, data reports and (by default) the beta
+APIs take HTTP Basic or `Bearer rna_…` (`authenticate`). Under the
+`token-only-beta` dialect the beta APIs take only the access token
+(`authenticate_beta`), as Accessing_the_Entitlement_Management_REST_APIs.htm
+says: "The Entitlement Management API requires a user to authenticate using
+an access token." The registry has its own JWT flow (registry.py).
 """
 
 from __future__ import annotations
@@ -57,6 +67,11 @@ def world_of(request: Request) -> World:
     return request.app.state.world
 
 
+def dialects_of(request: Request) -> frozenset[str]:
+    """The dialects the app answering `request` speaks (empty for an app built without any)."""
+    return getattr(request.app.state, "dialects", frozenset())
+
+
 def basic_credentials(header: str, scheme: str = "basic") -> tuple[str, str] | None:
     """(user, password) from `Basic <b64>` (or another scheme word, e.g. `Fno`)."""
     parts = header.split(None, 1)
@@ -72,10 +87,30 @@ def basic_credentials(header: str, scheme: str = "basic") -> tuple[str, str] | N
     return user, password
 
 
-def authenticate(request: Request) -> SimUser:
-    """The caller, from HTTP Basic or `Bearer rna_…` (a live token this simulator issued)."""
+def _token_user(world: World, value: str) -> SimUser:
+    """The user of a live access token this simulator issued, or a 401."""
+    from flextui.sim.tokens import token_store  # the token part is built only when a token is used
+
+    user = token_store(world).user_for_value(value.strip())
+    if user is None:
+        raise SimError(401, "the access token is invalid, expired or deleted")
+    return user
+
+
+def authenticate(request: Request, *, token_only: bool = False) -> SimUser:
+    """The caller, from HTTP Basic or `Bearer rna_…`; only the latter when `token_only`."""
     world = world_of(request)
     header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if token_only:
+        if scheme.lower() == "bearer" and value.strip().startswith("rna_"):
+            return _token_user(world, value)
+        raise SimError(
+            401,
+            "an access token is required: send 'Authorization: Bearer rna_…' (create one with POST /flexnet/uar/v1/token); "
+            "this API does not take user names and passwords",
+            headers={"WWW-Authenticate": 'Bearer realm="flexnet"'},
+        )
     if not header:
         raise SimError(401, "authentication required: send Basic credentials or a Bearer access token", headers={"WWW-Authenticate": 'Basic realm="flexnet"'})
     creds = basic_credentials(header)
@@ -84,12 +119,11 @@ def authenticate(request: Request) -> SimUser:
         if user is None:
             raise SimError(401, "invalid user name or password", headers={"WWW-Authenticate": 'Basic realm="flexnet"'})
         return user
-    scheme, _, value = header.partition(" ")
-    if scheme.lower() == "bearer" and value.startswith("rna_"):
-        from flextui.sim.tokens import token_store
-
-        user = token_store(world).user_for_value(value.strip())
-        if user is None:
-            raise SimError(401, "the access token is invalid, expired or deleted")
-        return user
+    if scheme.lower() == "bearer" and value.strip().startswith("rna_"):
+        return _token_user(world, value)
     raise SimError(401, "unsupported authorization scheme: use Basic or Bearer rna_…")
+
+
+def authenticate_beta(request: Request) -> SimUser:
+    """The caller of an entitlements, products or users/accounts endpoint (token only under `token-only-beta`)."""
+    return authenticate(request, token_only="token-only-beta" in dialects_of(request))

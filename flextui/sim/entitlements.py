@@ -45,8 +45,13 @@ Choices where the seed and the notes are silent, so a client must cope:
 - An ID left out (or empty) is generated, whatever autoGenerate says; an ID
   given with autoGenerate true is a 400 naming autoGenerate.
 - A line item holds exactly one product (`product` has one entry) and
-  needs an expiryDate unless isPermanent is true. The custom attribute
-  "Region" is mandatory on entitlements (validation.MANDATORY_…).
+  needs an expiryDate unless isPermanent is true.
+- Custom attributes are the tenant's (`World.attribute_definitions`): a
+  mandatory one (by default `REGION`, after the vendor's example `REGION` =
+  `EMEA`) missing or blank on a new entitlement is a 400 whose message and
+  field (`attributes[REGION]`, Spring's form for a keyed entry) name it.
+  Names compare ignoring case and are stored as given; attributes the tenant
+  has not defined are kept (the docs do not say the service refuses them).
 - Status: autoDeploy makes the entitlement and its line items DEPLOYED
   (status, if given, must then be deployed); otherwise the entitlement
   takes `status` (default DRAFT) and each line item its lineItemStatus,
@@ -65,6 +70,26 @@ Choices where the seed and the notes are silent, so a client must cope:
   maintenanceProductVersion, or partNumber} naming a maintenance product of
   the catalogue, an optional parentActivationId (a non-maintenance line
   item of the same entitlement), and the line item date/ID rules.
+
+Dialects (beta.py has what the three beta services share)
+- `entitlements-bare-array`: GET /entitlements answers a bare JSON array of
+  entitlements; `entitlements-data-envelope`: `{"data": [...]}`. The list's
+  body is not documented (the Redocly page shows `{"status": "string"}`);
+  these are the other shapes a Spring controller plausibly returns.
+- `create-status-only`: POST /entitlement, …/line-items and
+  …/maintenance-line-items answer only `{"status": "SUCCESS"}`, the
+  documented response (…/entitlement/postentitlement.md).
+- `strict-enums`: `orderType` only new_order, renewal_order, upgrade_order,
+  upsell_order or invalid_order (the docs' lower case; the docs' example
+  `NEW_ORDER` is refused); `status` and `lineItemStatus` only draft,
+  deployed or obsolete; the list filter `status` only draft, deployed,
+  obsolete, active, inactive or obsoleted (seed 002), the line-item filter
+  only draft, deployed or obsolete; accountType and partnerTierName only in
+  their documented upper case; sort_order asc | desc. policyTermUnit is not
+  documented for REST and stays any case. (EntMgmtAPILineItems.htm,
+  https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md)
+- `null-collections` (app.py): empty accounts, attributes, lineItems and
+  products arrays are `null`.
 """
 
 from __future__ import annotations
@@ -77,14 +102,18 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from flextui.api import validation as v
-from flextui.api.timestamps import iso_string
-from flextui.sim.common import SimError, authenticate, json_response, world_of
-from flextui.sim.products import beta_errors, catalogue, read_body, require_producer
+from flextui.sim import rules as r
+from flextui.sim.beta import beta_errors, caller_of, created, list_query, page_fields, producer_of, read_body, strict_enums
+from flextui.sim.common import SimError, dialects_of, json_response, world_of
+from flextui.sim.products import catalogue
+from flextui.sim.rules import Body, FieldProblem
+from flextui.sim.timefmt import iso as iso_string
+from flextui.sim.timefmt import parse_ymd
 from flextui.sim.world import SimAccount, SimEntitlement, SimLineItem, SimProduct, SimUser, World
 
 MOUNT = "/entitlements-api/v1"
 LINE_ITEM_SORT_KEYS = ("activation_id", "start_date")
+ENTITLEMENT_SORT_KEYS = ("entitlement_id", "created_on")  # seed 002
 
 
 class EntitlementStore:
@@ -145,10 +174,10 @@ class EntitlementStore:
         return ent
 
     def default_account(self) -> SimAccount:
-        account = self.world.accounts.get(v.DEFAULT_ACCOUNT)
+        account = self.world.accounts.get(r.DEFAULT_ACCOUNT)
         if account is None:
-            account = SimAccount(v.DEFAULT_ACCOUNT, v.DEFAULT_ACCOUNT, "UNKNOWN", "", "", self.world.now_ms())
-            self.world.accounts[v.DEFAULT_ACCOUNT] = account
+            account = SimAccount(r.DEFAULT_ACCOUNT, r.DEFAULT_ACCOUNT, "UNKNOWN", "", "", self.world.now_ms())
+            self.world.accounts[r.DEFAULT_ACCOUNT] = account
         return account
 
 
@@ -210,7 +239,7 @@ def render_entitlement(store: EntitlementStore, ent: SimEntitlement) -> dict[str
 def _duration_days(li: SimLineItem) -> int | None:
     if li.expiry_date is None:
         return None
-    return (v.parse_ymd(li.expiry_date) - v.parse_ymd(li.start_date)).days
+    return (parse_ymd(li.expiry_date) - parse_ymd(li.start_date)).days
 
 
 def render_line_item(store: EntitlementStore, ent: SimEntitlement, li: SimLineItem) -> dict[str, Any]:
@@ -293,11 +322,11 @@ def _candidates(store: EntitlementStore, q: Any, caller: SimUser) -> list[SimEnt
 
 @beta_errors
 async def list_entitlements(request: Request) -> Response:
-    caller = authenticate(request)
+    caller = caller_of(request)
     store = entitlement_store(world_of(request))
     q = request.query_params
-    params = v.ListParams.read(q, v.ENTITLEMENT_SORT_KEYS, "entitlement_id")
-    status = v.read_choice_param(q, "status", v.check_status_filter)
+    params = list_query(request, ENTITLEMENT_SORT_KEYS, "entitlement_id")
+    status = r.query_choice(q, "status", r.ENTITLEMENT_STATUS_FILTER.rule(strict_enums(request)))
     items = _candidates(store, q, caller)
     if status:
         items = [e for e in items if e.status == status]
@@ -312,17 +341,17 @@ async def list_entitlements(request: Request) -> Response:
         items.sort(key=lambda e: (e.created_ms, e.entitlement_id), reverse=params.descending)
     else:
         items.sort(key=lambda e: e.entitlement_id, reverse=params.descending)
-    return json_response({
-        "status": "success",
-        "page": params.page,
-        "limit": params.limit,
-        "total": len(items),
-        "entitlements": [render_entitlement(store, e) for e in params.window(items)],
-    })
+    shown = [render_entitlement(store, e) for e in params.take(items)]
+    dialects = dialects_of(request)
+    if "entitlements-bare-array" in dialects:
+        return json_response(shown)
+    if "entitlements-data-envelope" in dialects:
+        return json_response({"data": shown})
+    return json_response({"status": "success", **page_fields(params, len(items)), "entitlements": shown})
 
 
 async def get_entitlement(request: Request) -> Response:
-    caller = authenticate(request)
+    caller = caller_of(request)
     store = entitlement_store(world_of(request))
     ent = store.get(request.path_params["entitlement_id"], caller)
     return json_response({"status": "success", "entitlement": render_entitlement(store, ent)})
@@ -330,13 +359,14 @@ async def get_entitlement(request: Request) -> Response:
 
 @beta_errors
 async def list_line_items(request: Request) -> Response:
-    caller = authenticate(request)
+    caller = caller_of(request)
     store = entitlement_store(world_of(request))
     ent = store.get(request.path_params["entitlement_id"], caller)
     q = request.query_params
-    params = v.ListParams.read(q, LINE_ITEM_SORT_KEYS, "")
-    status = v.read_choice_param(q, "status", v.check_status_filter)
-    start = v.read_choice_param(q, "startDate", v.check_date)
+    params = list_query(request, LINE_ITEM_SORT_KEYS, "")
+    strict = strict_enums(request)
+    status = r.query_choice(q, "status", (r.LINE_ITEM_STATUS if strict else r.LINE_ITEM_STATUS_FILTER_LENIENT).rule(strict))
+    start = r.query_choice(q, "startDate", r.ymd_date)
     items = ent.line_items
     if q.get("activationId"):
         items = [li for li in items if li.activation_id == q["activationId"]]
@@ -357,10 +387,8 @@ async def list_line_items(request: Request) -> Response:
     return json_response({
         "status": "success",
         "entitlementId": ent.entitlement_id,
-        "page": params.page,
-        "limit": params.limit,
-        "total": len(items),
-        "lineItems": [render_line_item(store, ent, li) for li in params.window(items)],
+        **page_fields(params, len(items)),
+        "lineItems": [render_line_item(store, ent, li) for li in params.take(items)],
     })
 
 
@@ -387,18 +415,18 @@ class PlannedItem:
     maintenance: bool = False
 
 
-def read_id(body: v.Fields, key: str) -> str | None:
+def read_id(body: Body, key: str) -> str | None:
     """An entitlement or activation ID (None when left out or empty); given IDs need autoGenerate false."""
-    value = body.text(key, rule=v.check_id, blank_is_none=True)
-    body.apply("", value, lambda x: v.check_given_id(x, body.flag("autoGenerate"), key))
+    value = body.text(key, rule=r.entity_id, blank_is_none=True)
+    body.apply("", value, lambda x: r.given_id_needs_no_autogenerate(x, body.flag("autoGenerate"), key))
     return value
 
 
-def read_attributes(body: v.Fields, key: str = "attributes", *, free_values: bool = False) -> dict[str, str]:
+def read_attributes(body: Body, key: str = "attributes", *, free_values: bool = False) -> dict[str, str]:
     out: dict[str, str] = {}
     items = body.objects(key)
     names = [item.text("name", required=True) for item in items]
-    body.apply(key, names, v.check_attribute_names)
+    body.apply(key, names, r.attribute_names_unique)
     for item, name in zip(items, names):
         if free_values:
             value = item.obj.get("value")
@@ -409,15 +437,15 @@ def read_attributes(body: v.Fields, key: str = "attributes", *, free_values: boo
     return out
 
 
-def read_dates(body: v.Fields) -> tuple[str, str | None]:
-    start = body.text("startDate", required=True, rule=v.check_date)
-    expiry = body.text("expiryDate", rule=v.check_date, blank_is_none=True)
+def read_dates(body: Body) -> tuple[str, str | None]:
+    start = body.text("startDate", required=True, rule=r.ymd_date)
+    expiry = body.text("expiryDate", rule=r.ymd_date, blank_is_none=True)
     permanent = body.flag("isPermanent")
-    body.apply("", expiry, lambda e: v.check_term(start, e, permanent))
+    body.apply("", expiry, lambda e: r.line_item_term(start, e, permanent))
     return start, expiry
 
 
-def read_line_item(store: EntitlementStore, item: v.Fields) -> PlannedItem:
+def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) -> PlannedItem:
     cat = catalogue(store.world)
     activation_id = read_id(item, "activationId")
     products = item.objects("product", required=True, min_items=1)
@@ -438,8 +466,8 @@ def read_line_item(store: EntitlementStore, item: v.Fields) -> PlannedItem:
             value = lm.text(key)
             if value is not None:
                 model[key] = value
-    quantity = item.number("quantity", default=1, rule=v.check_quantity)
-    per_copy = item.number("quantityPerCopy", default=1, rule=v.check_quantity_per_copy)
+    quantity = item.number("quantity", default=1, rule=r.int32(0))
+    per_copy = item.number("quantityPerCopy", default=1, rule=r.int32(1))
     start, expiry = read_dates(item)
     item.flag("isActivatable")
     return PlannedItem(
@@ -451,8 +479,8 @@ def read_line_item(store: EntitlementStore, item: v.Fields) -> PlannedItem:
         quantity_per_copy=per_copy,
         start_date=start,
         expiry_date=expiry,
-        order_type=item.text("orderType", rule=v.check_order_type, blank_is_none=True) or v.DEFAULT_ORDER_TYPE,
-        state=item.text("lineItemStatus", rule=v.check_status, blank_is_none=True),
+        order_type=item.text("orderType", rule=r.ORDER_TYPE.rule(strict), blank_is_none=True) or r.DEFAULT_ORDER_TYPE,
+        state=item.text("lineItemStatus", rule=r.LINE_ITEM_STATUS.rule(strict), blank_is_none=True),
         auto_deploy=item.flag("autoDeploy"),
         attributes=read_attributes(item),
     )
@@ -506,8 +534,7 @@ def add_items(store: EntitlementStore, ent: SimEntitlement, planned: list[Planne
 
 def _producer_store(request: Request, doing: str) -> tuple[SimUser, World, EntitlementStore]:
     """The signed-in producer, the world and its entitlement store, for a change; 403 for anyone else."""
-    caller = authenticate(request)
-    require_producer(caller, doing)
+    caller = producer_of(request, doing)
     world = world_of(request)
     return caller, world, entitlement_store(world)
 
@@ -517,14 +544,15 @@ async def create_entitlement(request: Request) -> Response:
     caller, world, store = _producer_store(request, "creating an entitlement")
     body = await read_body(request)
     entitlement_id = read_id(body, "entitlementId")
-    description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
-    ship_to_email = body.text("shipToEmail", rule=v.max_length(v.SHIP_TO_MAX)) or ""
-    ship_to_address = body.text("shipToAddress", rule=v.check_ship_to_address) or ""
+    strict = strict_enums(request)
+    description = body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
+    ship_to_email = body.text("shipToEmail", rule=r.at_most(r.SHIP_TO_MAX)) or ""
+    ship_to_address = body.text("shipToAddress", rule=r.ship_to_address) or ""
     allow_login = body.flag("allowPortalLogin")
-    template = body.text("emailTemplateVariation", rule=v.check_not_blank, blank_is_none=True)
+    template = body.text("emailTemplateVariation", rule=r.not_blank, blank_is_none=True)
     auto_deploy = body.flag("autoDeploy")
-    status = body.text("status", rule=v.check_status, blank_is_none=True)
-    body.apply("", status, lambda st: v.check_auto_deploy_status(auto_deploy, st))
+    status = body.text("status", rule=r.ENTITLEMENT_STATUS.rule(strict), blank_is_none=True)
+    body.apply("", status, lambda st: r.status_agrees_with_auto_deploy(auto_deploy, st))
     accounts: list[dict[str, Any]] = []
     for item in body.objects("accounts"):
         account_id = item.text("accountId", required=True)
@@ -534,14 +562,14 @@ async def create_entitlement(request: Request) -> Response:
         accounts.append({
             "accountId": account_id,
             "accountName": item.text("accountName") or account.name,
-            "accountType": item.text("accountType", required=True, rule=v.choice(v.ACCOUNT_TYPES)),
-            "partnerTierName": item.text("partnerTierName", required=True, rule=v.choice(v.PARTNER_TIERS)),
+            "accountType": item.text("accountType", required=True, rule=r.ACCOUNT_TYPE.rule(strict)),
+            "partnerTierName": item.text("partnerTierName", required=True, rule=r.PARTNER_TIER.rule(strict)),
             "isCurrentOwner": item.flag("isCurrentOwner"),
-            "contactEmail": item.text("contactEmail", rule=v.max_length(v.SHIP_TO_MAX)),
+            "contactEmail": item.text("contactEmail", rule=r.at_most(r.SHIP_TO_MAX)),
         })
     attributes = read_attributes(body)
-    body.apply("attributes", attributes, lambda a: v.check_mandatory_attributes(name for name, value in a.items() if value.strip()))
-    planned = [read_line_item(store, item) for item in body.objects("lineItems", required=True, min_items=1)]
+    body.apply("attributes", attributes, lambda given: r.mandatory_attributes_present(given, world.attribute_definitions, "entitlement"))
+    planned = [read_line_item(store, item, strict) for item in body.objects("lineItems", required=True, min_items=1)]
     named = [("entitlementId", entitlement_id)] if entitlement_id else []
     named += [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id]
     check_new_ids(store, named)
@@ -574,14 +602,14 @@ async def create_entitlement(request: Request) -> Response:
     store.entitlements[ent.entitlement_id] = ent
     store.index(ent)
     ids = add_items(store, ent, planned, ent_status, force_deploy=auto_deploy)
-    return json_response({
+    return created(request, {
         "status": "success",
         "message": "Entitlement created successfully",
         "entitlementId": ent.entitlement_id,
         "entitlement": render_entitlement(store, ent),
         "activationIds": ids,
         "responseItems": result_items(ids),
-    }, 201)
+    })
 
 
 def _writable_entitlement(request: Request, caller: SimUser, store: EntitlementStore) -> SimEntitlement:
@@ -596,16 +624,17 @@ async def add_line_items(request: Request) -> Response:
     caller, _, store = _producer_store(request, "adding line items")
     ent = _writable_entitlement(request, caller, store)
     body = await read_body(request)
-    planned = [read_line_item(store, item) for item in body.objects("lineItems", required=True, min_items=1)]
+    strict = strict_enums(request)
+    planned = [read_line_item(store, item, strict) for item in body.objects("lineItems", required=True, min_items=1)]
     check_new_ids(store, [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id])
     ids = add_items(store, ent, planned, "DRAFT")
-    return json_response({
+    return created(request, {
         "status": "success",
         "message": f"{len(ids)} line item{'s' if len(ids) != 1 else ''} created",
         "entitlementId": ent.entitlement_id,
         "activationIds": ids,
         "responseItems": result_items(ids),
-    }, 201)
+    })
 
 
 def _line_item(store: EntitlementStore, ent: SimEntitlement, activation_id: str, field_name: str | None = None) -> SimLineItem:
@@ -622,14 +651,14 @@ async def set_policies(request: Request) -> Response:
     li = _line_item(store, ent, request.path_params["activation_id"])
     body = await read_body(request)
     change: dict[str, Any] = {}
-    for kind in v.POLICY_KINDS:
+    for kind in r.POLICY_KINDS:
         policy = body.object(kind)
         if policy is None:
             continue
         entry: dict[str, Any] = {}
-        allowed = policy.number("allowedCount", rule=lambda n: v.check_int_range(n, 0))
-        duration = policy.number("policyTermDuration", rule=lambda n: v.check_int_range(n, 0))
-        unit = policy.text("policyTermUnit", rule=v.check_policy_term_unit, blank_is_none=True)
+        allowed = policy.number("allowedCount", rule=r.int32(0))
+        duration = policy.number("policyTermDuration", rule=r.int32(0))
+        unit = policy.text("policyTermUnit", rule=r.POLICY_TERM_UNIT.rule(), blank_is_none=True)
         if duration is not None and unit is None:
             raise policy.problem("policyTermUnit", "is required with policyTermDuration")
         if unit is not None and duration is None:
@@ -638,14 +667,14 @@ async def set_policies(request: Request) -> Response:
             if value is not None:
                 entry[key] = value
         change[kind] = entry
-    extra = body.number("extraActivations", rule=lambda n: v.check_int_range(n, 0))
+    extra = body.number("extraActivations", rule=r.int32(0))
     if extra is not None:
         change["extraActivations"] = extra
     for flag in ("cancelLicense", "virtualLicense", "acpiGenerationIdLicense"):
         if body.has(flag):
             change[flag] = body.flag(flag)
     if not change:
-        raise v.FieldProblem("", "give at least one policy: rehosts, returns, repairs, extraActivations or a flag")
+        raise FieldProblem("", "give at least one policy: rehosts, returns, repairs, extraActivations or a flag")
     for key, value in change.items():
         if isinstance(value, dict):
             li.policies[key] = {**li.policies.get(key, {}), **value}
@@ -668,6 +697,7 @@ async def update_properties(request: Request) -> Response:
     cat = catalogue(world)
     ent = store.get(request.path_params["entitlement_id"], caller)
     body = await read_body(request)
+    strict = strict_enums(request)
     plans: list[tuple[SimLineItem, dict[str, Any]]] = []
     seen: set[str] = set()
     for item in body.objects("lineItems", required=True, min_items=1):
@@ -677,7 +707,7 @@ async def update_properties(request: Request) -> Response:
         seen.add(activation_id)
         li = _line_item(store, ent, activation_id, item.at("activationId"))
         change: dict[str, Any] = {}
-        order = item.text("orderType", rule=v.check_order_type, blank_is_none=True)
+        order = item.text("orderType", rule=r.ORDER_TYPE.rule(strict), blank_is_none=True)
         if order:
             change["orderType"] = order
         parent = item.text("parentActivationId", blank_is_none=True)
@@ -693,7 +723,7 @@ async def update_properties(request: Request) -> Response:
         if product is not None:
             name = product.text("productName", blank_is_none=True)
             version = product.text("productVersion", blank_is_none=True)
-            part = product.text("partNumber", blank_is_none=True, rule=v.check_part_number)
+            part = product.text("partNumber", blank_is_none=True, rule=r.part_number)
             target = None
             if name or version:
                 if not (name and version):
@@ -717,7 +747,7 @@ async def update_properties(request: Request) -> Response:
                     if value is not None:
                         model["licenseModelName" if key == "name" else key] = value
                 for key in ("overdraft", "gracePeriodDays"):
-                    number = lm.number(key, rule=lambda n: v.check_int_range(n, 0))
+                    number = lm.number(key, rule=r.int32(0))
                     if number is not None:
                         model[key] = number
                 if lm.has("autoProvision"):
@@ -764,6 +794,7 @@ async def add_maintenance_line_items(request: Request) -> Response:
     cat = catalogue(world)
     ent = _writable_entitlement(request, caller, store)
     body = await read_body(request)
+    strict = strict_enums(request)
     key = "maintenanceLineItems" if body.has("maintenanceLineItems") or not body.has("lineItems") else "lineItems"
     planned: list[PlannedItem] = []
     for item in body.objects(key, required=True, min_items=1):
@@ -772,7 +803,7 @@ async def add_maintenance_line_items(request: Request) -> Response:
         assert mp is not None
         name = mp.text("maintenanceProductName", blank_is_none=True)
         version = mp.text("maintenanceProductVersion", blank_is_none=True)
-        part = mp.text("partNumber", blank_is_none=True, rule=v.check_part_number)
+        part = mp.text("partNumber", blank_is_none=True, rule=r.part_number)
         if not ((name and version) or part):
             raise mp.problem("maintenanceProductName", "give maintenanceProductName and maintenanceProductVersion, or partNumber")
         product = cat.maintenance_product(name, version, None if name and version else part)
@@ -790,11 +821,11 @@ async def add_maintenance_line_items(request: Request) -> Response:
             activation_id=activation_id,
             product=product,
             license_model={},
-            quantity=item.number("quantity", default=1, rule=v.check_quantity),
+            quantity=item.number("quantity", default=1, rule=r.int32(0)),
             quantity_per_copy=1,
             start_date=start,
             expiry_date=expiry,
-            order_type=item.text("orderType", rule=v.check_order_type, blank_is_none=True) or v.DEFAULT_ORDER_TYPE,
+            order_type=item.text("orderType", rule=r.ORDER_TYPE.rule(strict), blank_is_none=True) or r.DEFAULT_ORDER_TYPE,
             state=None,
             auto_deploy=item.flag("autoDeploy"),
             attributes=read_attributes(item),
@@ -803,13 +834,13 @@ async def add_maintenance_line_items(request: Request) -> Response:
         ))
     check_new_ids(store, [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id])
     ids = add_items(store, ent, planned, "DRAFT")
-    return json_response({
+    return created(request, {
         "status": "success",
         "message": f"{len(ids)} maintenance line item{'s' if len(ids) != 1 else ''} created",
         "entitlementId": ent.entitlement_id,
         "activationIds": ids,
         "responseItems": result_items(ids),
-    }, 201)
+    })
 
 
 def routes(world: World) -> list[BaseRoute]:

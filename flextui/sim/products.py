@@ -22,10 +22,11 @@ Choices where the seed and the notes are silent, so a client must cope:
   lists) match exactly (states and technologies ignoring case);
   creationDate and lastModifiedDate mean "on or after" and take YYYY-MM-DD
   or an ISO 8601 time.
-- Products: rules 1-10 of the seed. The standard technology is "FlexNet
-  Licensing"; the others are "FlexNet Embedded" and "Custom Licensing", each
-  with one generator (a given licenseGenerator must be that one). Unknown
-  technology → 400. hostType defaults to "Certificate or Trusted Host" per
+- Products: rules 1-10 of the seed. License technologies are the tenant's
+  (`World.license_technologies`: by default the standard "FlexNet
+  Licensing", "FlexNet Embedded" and "Custom Licensing", each with its
+  generators); a technology the tenant does not have is a 400 naming it, and
+  a given licenseGenerator must be one of the technology's. hostType defaults to "Certificate or Trusted Host" per
   rule 6 and is absent otherwise. licenseModels must name known models.
   A part number unknown to the catalogue is created; one that exists
   unmapped is mapped to the new product; one mapped elsewhere → 409.
@@ -48,16 +49,24 @@ Choices where the seed and the notes are silent, so a client must cope:
 - Every endpoint needs an authenticated caller (Basic or Bearer rna_…);
   creating needs a producer (publisher-side) user, else 403.
 
-The small helpers at the end of this module (`beta_errors`, `paged_body`)
-are shared with the entitlement and users simulators: all three render
-`FieldProblem` as a 400 naming the field.
+Dialects (beta.py has what the three beta services share)
+- `create-status-only`: every POST answers `{"message": …, "status":
+  "SUCCESS"}`, the Products REST pages' documented response
+  (https://fnoapi.redocly.app/apis/rest/… "Introduction to the Products and
+  Packaging REST API (1.0.0_Beta)").
+- `strict-enums`: versionFormat FIXED | DATEBASED, aggregationType NONE | SUM
+  | MAX and the features' state filter DRAFT | DEPLOYED in upper case; the
+  suites' state filter draft | deployed | obsolete | inactive in lower case
+  (…/suite/getsuites_1, …/feature/getfeaturebundles, …/feature/postfeature);
+  upgradeEmailTemplate none | default (seed rule 10); sort_order asc | desc.
+  The products' own state filter is not documented and stays any case.
+- `null-collections` (app.py): empty features, featureBundles, partNumbers,
+  hostTypes, licenseModels and list arrays are `null`.
 """
 
 from __future__ import annotations
 
-import functools
-import math
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,57 +74,22 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from flextui.api import validation as v
-from flextui.api.timestamps import iso_string
-from flextui.sim.common import SimError, authenticate, json_response, read_json, world_of
-from flextui.sim.world import DAY_MS, SimProduct, SimUser, World
+from flextui.sim import rules as r
+from flextui.sim.beta import ListQuery, beta_errors, caller_of, created, list_query, pagination, producer_of, read_body, strict_enums
+from flextui.sim.common import SimError, json_response, world_of
+from flextui.sim.rules import Body, FieldProblem, LicenseTechnology
+from flextui.sim.timefmt import iso as iso_string
+from flextui.sim.world import DAY_MS, STANDARD_TECHNOLOGY, SimProduct, World
 
 MOUNT = "/products-api/v1"
 LICENSE_MODELS = ("Perpetual", "Subscription", "Trial", "Concurrent", "Metered", "Maintenance")
-CATEGORIES = ("Design Tools", "Analytics", "Infrastructure", v.DEFAULT_PRODUCT_CATEGORY)
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-# -- shared helpers of the three beta simulators ---------------------------------------------
-
-
-def beta_errors(handler: Handler) -> Handler:
-    """Render a `FieldProblem` raised by `handler` as a 400 naming its field."""
-
-    @functools.wraps(handler)
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except v.FieldProblem as exc:
-            where = exc.field or "body"
-            raise SimError(400, f"{where}: {exc.message}", exc.field or None) from None
-
-    return wrapped
-
-
-def paged_body(params: v.ListParams, items: list[Any], key: str, render: Callable[[Any], dict[str, Any]], message: str) -> dict[str, Any]:
-    """The products service's list envelope for one page of `items` (already filtered and sorted)."""
-    return {
-        "status": "success",
-        "message": message,
-        "pagination": {
-            "page": params.page,
-            "limit": params.limit,
-            "total": len(items),
-            "totalPages": max(1, math.ceil(len(items) / params.limit)),
-        },
-        key: [render(x) for x in params.window(items)],
-    }
-
-
-def require_producer(caller: SimUser, what: str) -> None:
-    if caller.kind != "producer":
-        raise SimError(403, f"{what} needs a producer (publisher) user; {caller.username} is a customer user")
-
-
-async def read_body(request: Request) -> v.Fields:
-    return v.Fields(await read_json(request), "")
+CATEGORIES = ("Design Tools", "Analytics", "Infrastructure", r.DEFAULT_PRODUCT_CATEGORY)
+STANDARD_GENERATOR = "FlexNet Licensing Generator"
+# sort_by keys: part numbers and suites as documented (notes §4.2); products and features the simulator's.
+PART_NUMBER_SORT_KEYS = ("partNumber", "productName", "licenseModel", "creationDate", "lastModifiedDate")
+PRODUCT_SORT_KEYS = ("productName", "version", "creationDate", "lastModifiedDate")
+SUITE_SORT_KEYS = ("suiteName", "createdOn")
+FEATURE_SORT_KEYS = ("name", "version", "creationDate", "lastModifiedDate")
 
 
 def _contains(haystack: str | None, needle: str) -> bool:
@@ -136,10 +110,10 @@ class CatalogueProduct:
     sim: SimProduct
     description: str = ""
     state: str = "DEPLOYED"
-    license_technology: str = v.STANDARD_LICENSE_TECHNOLOGY
-    license_generator: str = v.LICENSE_GENERATORS[v.STANDARD_LICENSE_TECHNOLOGY]
-    category: str = v.DEFAULT_PRODUCT_CATEGORY
-    host_type: str | None = v.DEFAULT_HOST_TYPE
+    license_technology: str = STANDARD_TECHNOLOGY
+    license_generator: str = STANDARD_GENERATOR
+    category: str = r.DEFAULT_PRODUCT_CATEGORY
+    host_type: str | None = r.DEFAULT_HOST_TYPE
     used_on_device: bool = False
     part_numbers: list[str] = field(default_factory=list)
     feature_bundles: list[str] = field(default_factory=list)
@@ -201,9 +175,9 @@ class Suite:
     state: str = "DEPLOYED"
     description: str = ""
     part_numbers: list[str] = field(default_factory=list)
-    license_technology: str = v.STANDARD_LICENSE_TECHNOLOGY
-    license_generator: str = v.LICENSE_GENERATORS[v.STANDARD_LICENSE_TECHNOLOGY]
-    host_type: str | None = v.DEFAULT_HOST_TYPE
+    license_technology: str = STANDARD_TECHNOLOGY
+    license_generator: str = STANDARD_GENERATOR
+    host_type: str | None = r.DEFAULT_HOST_TYPE
     used_on_device: bool = False
     package_name: str | None = None
     package_version: str | None = None
@@ -278,23 +252,24 @@ class Catalogue:
         world = self.world
         rng = world.rng("products")
         now = world.created_ms
-        technologies = [v.STANDARD_LICENSE_TECHNOLOGY] * 8 + ["FlexNet Embedded", "Custom Licensing"]
+        standard = world.standard_technology
+        technologies = [standard] * 8 + [t for t in world.license_technologies if t is not standard]
         for index, sim in enumerate(world.products):
             for name, version in sim.features:
                 if (name, version) not in self.features:
                     created = sim.created_ms - rng.randrange(1, 60) * DAY_MS
                     self.add_feature(Feature(name, version, "FIXED", created, created + rng.randrange(0, 30) * DAY_MS))
             tech = rng.choice(technologies)
-            used_on_device = tech == "FlexNet Embedded" or (tech == v.STANDARD_LICENSE_TECHNOLOGY and rng.random() < 0.1)
+            used_on_device = tech.name == "FlexNet Embedded" or (tech.standard and rng.random() < 0.1)
             product = CatalogueProduct(
                 sim=sim,
                 description=f"{sim.name} {sim.version} ({sim.license_model.lower()} licensing)",
                 state="DEPLOYED" if rng.random() < 0.9 else "DRAFT",
-                license_technology=tech,
-                license_generator=v.license_generator_for(tech),
+                license_technology=tech.name,
+                license_generator=tech.generators[0],
                 category=CATEGORIES[index % len(CATEGORIES)],
-                host_type=v.default_host_type(tech, used_on_device, None) or ("Embedded Device" if used_on_device else None),
-                used_on_device=v.effective_used_on_device(tech, used_on_device),
+                host_type=r.host_type_for(tech, used_on_device, None) or ("Embedded Device" if used_on_device else None),
+                used_on_device=r.used_on_device_for(tech, used_on_device),
                 part_numbers=[sim.part_number],
                 license_models=[sim.license_model],
                 start_date=_ymd(sim.created_ms),
@@ -312,7 +287,7 @@ class Catalogue:
             created = now - rng.randrange(5, 300) * DAY_MS
             self.add_feature(
                 Feature(f"PREVIEW_{i:02d}", f"{2025 + i % 2}.{1 + i % 9:02d}", "DATEBASED", created, created, state="DRAFT",
-                        description="Preview capability", max_version=f"{2026 + i % 2}.12", aggregation_type=rng.choice(v.AGGREGATION_TYPES))
+                        description="Preview capability", max_version=f"{2026 + i % 2}.12", aggregation_type=rng.choice(r.AGGREGATION_TYPE.documented))
             )
         words = sorted({name.split("_")[0] for name in self.features_by_name if not name.startswith("PREVIEW")})
         for word in words[: max(4, len(words) // 3)]:
@@ -466,16 +441,16 @@ def render_suite(s: Suite, cat: Catalogue | None = None) -> dict[str, Any]:
 
 def _text_filters(query: Any, records: Iterable[Any], spec: dict[str, Callable[[Any, str], bool]]) -> list[Any]:
     active = [(test, query.get(name)) for name, test in spec.items() if query.get(name)]
-    return [r for r in records if all(test(r, value) for test, value in active)]
+    return [rec for rec in records if all(test(rec, value) for test, value in active)]
 
 
 def _since(query: Any, records: list[Any], name: str, stamp: Callable[[Any], int]) -> list[Any]:
-    since = v.read_since_param(query, name)
-    return records if since is None else [r for r in records if stamp(r) >= since]
+    since = r.query_since(query, name)
+    return records if since is None else [rec for rec in records if stamp(rec) >= since]
 
 
-def _sorted(records: list[Any], params: v.ListParams, keys: dict[str, Callable[[Any], Any]]) -> list[Any]:
-    return sorted(records, key=keys[params.sort_by], reverse=params.descending)
+def _sorted(records: list[Any], lq: ListQuery, keys: dict[str, Callable[[Any], Any]]) -> list[Any]:
+    return sorted(records, key=keys[lq.sort_by], reverse=lq.descending)
 
 
 def _created_modified_since(query: Any, records: list[Any], created: Callable[[Any], int], modified: Callable[[Any], int]) -> list[Any]:
@@ -483,17 +458,26 @@ def _created_modified_since(query: Any, records: list[Any], created: Callable[[A
     return _since(query, _since(query, records, "creationDate", created), "lastModifiedDate", modified)
 
 
-def _catalogue_query(request: Request) -> tuple[Catalogue, Any]:
-    """Authenticate a list request; its catalogue and query parameters."""
-    authenticate(request)
-    return catalogue(world_of(request)), request.query_params
+def _catalogue_query(request: Request, sort_keys: tuple[str, ...], default_sort: str) -> tuple[Catalogue, Any, ListQuery]:
+    """Authenticate a list request; its catalogue, query parameters, page and sort order."""
+    caller_of(request)
+    return catalogue(world_of(request)), request.query_params, list_query(request, sort_keys, default_sort)
+
+
+def _page(lq: ListQuery, items: list[Any], key: str, render: Callable[[Any], dict[str, Any]], message: str) -> Response:
+    """The products service's list envelope for one page of `items` (already filtered and sorted)."""
+    return json_response({
+        "status": "success",
+        "message": message,
+        "pagination": pagination(lq, len(items)),
+        key: [render(x) for x in lq.take(items)],
+    })
 
 
 @beta_errors
 async def list_products(request: Request) -> Response:
-    cat, q = _catalogue_query(request)
-    params = v.ListParams.read(q, v.PRODUCT_SORT_KEYS, "productName")
-    state = v.read_choice_param(q, "state", lambda s: v.check_choice(s, v.PRODUCT_STATES))
+    cat, q, lq = _catalogue_query(request, PRODUCT_SORT_KEYS, "productName")
+    state = r.query_choice(q, "state", r.PRODUCT_STATE_FILTER.rule())
     items = _text_filters(q, cat.products.values(), {
         "productName": lambda p, x: _contains(p.sim.name, x),
         "version": lambda p, x: p.sim.version == x,
@@ -506,65 +490,63 @@ async def list_products(request: Request) -> Response:
     if state:
         items = [p for p in items if p.state == state]
     items = _created_modified_since(q, items, lambda p: p.sim.created_ms, lambda p: p.modified_ms)
-    items = _sorted(items, params, {
+    items = _sorted(items, lq, {
         "productName": lambda p: (p.sim.name.lower(), p.sim.version),
         "version": lambda p: (p.sim.version, p.sim.name.lower()),
         "creationDate": lambda p: p.sim.created_ms,
         "lastModifiedDate": lambda p: p.modified_ms,
     })
-    return json_response(paged_body(params, items, "productList", render_product, "Products retrieved successfully"))
+    return _page(lq, items, "productList", render_product, "Products retrieved successfully")
 
 
 @beta_errors
 async def list_maintenance(request: Request) -> Response:
-    cat, q = _catalogue_query(request)
-    params = v.ListParams.read(q, ("productName", "version", "creationDate"), "productName")
+    cat, q, lq = _catalogue_query(request, ("productName", "version", "creationDate"), "productName")
     items = _text_filters(q, cat.maintenance.values(), {
         "productName": lambda p, x: _contains(p.sim.name, x),
         "version": lambda p, x: p.sim.version == x,
         "state": lambda p, x: _same(p.state, x),
         "partNumber": lambda p, x: x in p.part_numbers,
     })
-    items = _sorted(items, params, {
+    items = _sorted(items, lq, {
         "productName": lambda p: (p.sim.name.lower(), p.sim.version),
         "version": lambda p: (p.sim.version, p.sim.name.lower()),
         "creationDate": lambda p: p.sim.created_ms,
     })
-    return json_response(paged_body(params, items, "maintenanceList", render_maintenance, "Maintenance products retrieved successfully"))
+    return _page(lq, items, "maintenanceList", render_maintenance, "Maintenance products retrieved successfully")
 
 
 @beta_errors
 async def list_part_numbers(request: Request) -> Response:
-    cat, q = _catalogue_query(request)
-    params = v.ListParams.read(q, v.PART_NUMBER_SORT_KEYS, "partNumber")
+    cat, q, lq = _catalogue_query(request, PART_NUMBER_SORT_KEYS, "partNumber")
     items = _text_filters(q, cat.part_numbers.values(), {
         "partNumber": lambda p, x: _contains(p.part_number, x),
         "productName": lambda p, x: p.owner is not None and _contains(p.owner[0], x),
         "licenseModel": lambda p, x: _same(p.license_model, x),
     })
-    unmapped_product = v.read_bool_param(q, "unmappedWithProduct")
+    unmapped_product = r.query_bool(q, "unmappedWithProduct")
     if unmapped_product is not None:
         items = [p for p in items if (p.owner is None) == unmapped_product]
-    unmapped_model = v.read_bool_param(q, "unmappedWithLicenseModel")
+    unmapped_model = r.query_bool(q, "unmappedWithLicenseModel")
     if unmapped_model is not None:
         items = [p for p in items if (p.license_model is None) == unmapped_model]
     items = _created_modified_since(q, items, lambda p: p.created_ms, lambda p: p.modified_ms)
-    items = _sorted(items, params, {
+    items = _sorted(items, lq, {
         "partNumber": lambda p: p.part_number,
         "productName": lambda p: ((p.owner or ("",))[0].lower(), p.part_number),
         "licenseModel": lambda p: (p.license_model or "", p.part_number),
         "creationDate": lambda p: (p.created_ms, p.part_number),
         "lastModifiedDate": lambda p: (p.modified_ms, p.part_number),
     })
-    return json_response(paged_body(params, items, "partNumbers", render_part_number, "Part numbers retrieved successfully"))
+    return _page(lq, items, "partNumbers", render_part_number, "Part numbers retrieved successfully")
 
 
 @beta_errors
 async def list_features(request: Request) -> Response:
-    cat, q = _catalogue_query(request)
-    params = v.ListParams.read(q, v.FEATURE_SORT_KEYS, "name")
-    version_format = v.read_choice_param(q, "versionFormat", v.check_version_format)
-    state = v.read_choice_param(q, "state", lambda s: v.check_choice(s, v.FEATURE_STATES))
+    cat, q, lq = _catalogue_query(request, FEATURE_SORT_KEYS, "name")
+    strict = strict_enums(request)
+    version_format = r.query_choice(q, "versionFormat", r.VERSION_FORMAT.rule(strict))
+    state = r.query_choice(q, "state", r.FEATURE_STATE_FILTER.rule(strict))
     items = _text_filters(q, cat.features.values(), {
         "name": lambda f, x: _contains(f.name, x),
         "version": lambda f, x: f.version == x,
@@ -575,33 +557,33 @@ async def list_features(request: Request) -> Response:
     if state:
         items = [f for f in items if f.state == state]
     items = _created_modified_since(q, items, lambda f: f.created_ms, lambda f: f.modified_ms)
-    items = _sorted(items, params, {
+    items = _sorted(items, lq, {
         "name": lambda f: (f.name.lower(), f.version),
         "version": lambda f: (f.version, f.name.lower()),
         "creationDate": lambda f: f.created_ms,
         "lastModifiedDate": lambda f: f.modified_ms,
     })
-    return json_response(paged_body(params, items, "features", render_feature, "Features retrieved successfully"))
+    return _page(lq, items, "features", render_feature, "Features retrieved successfully")
 
 
 @beta_errors
 async def list_bundles(request: Request) -> Response:
-    cat, q = _catalogue_query(request)
-    params = v.ListParams.read(q, ("name", "creationDate"), "name")
+    cat, q, lq = _catalogue_query(request, ("name", "creationDate"), "name")
     items = _text_filters(q, cat.bundles.values(), {
         "name": lambda b, x: _contains(b.name, x),
         "state": lambda b, x: _same(b.state, x),
         "featureName": lambda b, x: any(_same(n, x) for n, _, _ in b.features),
     })
-    items = _sorted(items, params, {"name": lambda b: b.name.lower(), "creationDate": lambda b: b.created_ms})
-    return json_response(paged_body(params, items, "featureBundles", render_bundle, "Feature bundles retrieved successfully"))
+    items = _sorted(items, lq, {"name": lambda b: b.name.lower(), "creationDate": lambda b: b.created_ms})
+    return _page(lq, items, "featureBundles", render_bundle, "Feature bundles retrieved successfully")
 
 
 @beta_errors
 async def list_suites(request: Request) -> Response:
-    cat, q = _catalogue_query(request)
-    params = v.ListParams.read(q, v.SUITE_SORT_KEYS, "suiteName")
-    used = v.read_bool_param(q, "usedOnDevice")
+    cat, q, lq = _catalogue_query(request, SUITE_SORT_KEYS, "suiteName")
+    used = r.query_bool(q, "usedOnDevice")
+    if strict_enums(request):  # by default any spelling filters (an unknown state matches nothing)
+        r.query_choice(q, "state", r.SUITE_STATE_FILTER.rule(True))
     items = _text_filters(q, cat.suites.values(), {
         "suiteName": lambda s, x: _contains(s.name, x),
         "version": lambda s, x: s.version == x,
@@ -617,12 +599,12 @@ async def list_suites(request: Request) -> Response:
     if used is not None:
         items = [s for s in items if s.used_on_device == used]
     items = _created_modified_since(q, items, lambda s: s.created_ms, lambda s: s.modified_ms)
-    items = _sorted(items, params, {"suiteName": lambda s: (s.name.lower(), s.version), "createdOn": lambda s: s.created_ms})
-    return json_response(paged_body(params, items, "suiteList", lambda s: render_suite(s, cat), "Suites retrieved successfully"))
+    items = _sorted(items, lq, {"suiteName": lambda s: (s.name.lower(), s.version), "createdOn": lambda s: s.created_ms})
+    return _page(lq, items, "suiteList", lambda s: render_suite(s, cat), "Suites retrieved successfully")
 
 
 async def get_suite(request: Request) -> Response:
-    authenticate(request)
+    caller_of(request)
     cat = catalogue(world_of(request))
     name, version = request.path_params["name"], request.path_params["version"]
     suite = cat.suites.get((name, version))
@@ -634,30 +616,35 @@ async def get_suite(request: Request) -> Response:
 # -- creating -----------------------------------------------------------------------------------
 
 
-async def _producer_body(request: Request, what: str) -> tuple[World, Catalogue, v.Fields]:
+LICENSE_MODEL = r.Choice(LICENSE_MODELS, store=str)
+
+
+async def _producer_body(request: Request, what: str) -> tuple[World, Catalogue, Body]:
     """Authenticate a create request as a producer doing `what`; its world, catalogue and body."""
-    caller = authenticate(request)
-    require_producer(caller, what)
+    producer_of(request, what)
     world = world_of(request)
     return world, catalogue(world), await read_body(request)
 
 
-def _technology(body: v.Fields) -> tuple[str, str, bool, str | None]:
-    """licenseTechnology, licenseGenerator, usedOnDevice and hostType by rules 2, 3, 6 and 9."""
-    tech = body.text("licenseTechnology", rule=v.check_license_technology, blank_is_none=True) or v.STANDARD_LICENSE_TECHNOLOGY
+def _technology(world: World, body: Body) -> tuple[str, str, bool, str | None]:
+    """licenseTechnology, licenseGenerator, usedOnDevice and hostType by rules 2, 3, 6 and 9, from the tenant's technologies."""
+    given = body.text("licenseTechnology", blank_is_none=True)
+    tech: LicenseTechnology = (
+        body.apply("licenseTechnology", given, lambda t: r.license_technology(t, world.license_technologies)) if given else world.standard_technology
+    )
     generator = body.text("licenseGenerator", blank_is_none=True)
-    generator = body.apply("licenseGenerator", generator, lambda g: v.check_license_generator(g, tech)) if generator else v.license_generator_for(tech)
-    used = v.effective_used_on_device(tech, body.flag("usedOnDevice"))
+    generator = body.apply("licenseGenerator", generator, lambda g: r.license_generator(g, tech)) if generator else tech.generators[0]
+    used = r.used_on_device_for(tech, body.flag("usedOnDevice"))
     host = body.text("hostType", blank_is_none=True)
     if host is not None:
-        body.apply("hostType", host, v.check_name)
-    return tech, generator, used, v.default_host_type(tech, used, host)
+        body.apply("hostType", host, r.catalogue_name)
+    return tech.name, generator, used, r.host_type_for(tech, used, host)
 
 
-def _new_part_numbers(cat: Catalogue, body: v.Fields, owner: tuple[str, str], kind: str) -> list[str]:
+def _new_part_numbers(cat: Catalogue, body: Body, owner: tuple[str, str], kind: str) -> list[str]:
     """Check the body's partNumbers (strings): valid, not repeated, not owned elsewhere (409)."""
-    numbers = body.strings("partNumbers", rule=v.check_part_number)
-    body.apply("partNumbers", numbers, lambda ns: v.check_unique(ns, "part number"))
+    numbers = body.strings("partNumbers", rule=r.part_number)
+    body.apply("partNumbers", numbers, lambda ns: r.no_repeats(ns, "part number"))
     for i, number in enumerate(numbers):
         existing = cat.part_numbers.get(number)
         if existing and existing.owner is not None and existing.owner != owner:
@@ -675,40 +662,41 @@ def _map_part_numbers(cat: Catalogue, numbers: list[str], owner: tuple[str, str]
             existing.license_model = existing.license_model or license_model
 
 
-def _feature_refs(cat: Catalogue, body: v.Fields, key: str, *, required: bool = False) -> list[tuple[Feature, int]]:
+def _feature_refs(cat: Catalogue, body: Body, key: str, *, required: bool = False) -> list[tuple[Feature, int]]:
     refs = []
     for item in body.objects(key, min_items=1 if required else 0):
-        name = item.text("featureName", required=True, rule=v.check_feature_name)
+        name = item.text("featureName", required=True, rule=r.feature_name)
         version = item.text("version", blank_is_none=True)
-        count = item.number("count", default=1, rule=lambda c: v.check_int_range(c, 1))
+        count = item.number("count", default=1, rule=r.int32(1))
         try:
             refs.append((cat.find_feature(name, version), count))
         except ValueError as exc:
-            raise v.FieldProblem(item.at("featureName"), str(exc)) from None
+            raise FieldProblem(item.at("featureName"), str(exc)) from None
     return refs
 
 
 @beta_errors
 async def create_product(request: Request) -> Response:
     world, cat, body = await _producer_body(request, "creating a product")
-    name = body.text("productName", required=True, rule=v.check_name)
-    version = body.text("version", required=True, rule=v.check_version)
-    description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
-    tech, generator, used, host = _technology(body)
-    category = body.text("productCategory", rule=v.check_name, blank_is_none=True) or v.DEFAULT_PRODUCT_CATEGORY
+    strict = strict_enums(request)
+    name = body.text("productName", required=True, rule=r.catalogue_name)
+    version = body.text("version", required=True, rule=r.catalogue_version)
+    description = body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
+    tech, generator, used, host = _technology(world, body)
+    category = body.text("productCategory", rule=r.catalogue_name, blank_is_none=True) or r.DEFAULT_PRODUCT_CATEGORY
     features = _feature_refs(cat, body, "features")
     bundles = []
     for item in body.objects("featureBundles"):
         bundle_name = item.text("featureBundleName", required=True)
         if bundle_name not in cat.bundles:
-            raise v.FieldProblem(item.at("featureBundleName"), f"no feature bundle named {bundle_name}")
+            raise FieldProblem(item.at("featureBundleName"), f"no feature bundle named {bundle_name}")
         bundles.append(cat.bundles[bundle_name])
-    models = body.strings("licenseModels", rule=lambda m: v.check_choice(m, LICENSE_MODELS, label="a license model:"))
-    start = body.text("startDate", rule=v.check_date, blank_is_none=True)
-    end = body.text("endDate", rule=v.check_date, blank_is_none=True)
-    body.apply("endDate", end, lambda e: v.check_date_order(start, e))
-    template = body.text("upgradeEmailTemplate", rule=v.check_upgrade_email_template, blank_is_none=True) or "default"
-    per_copy = body.number("quantityPerCopy", default=1, rule=v.check_quantity_per_copy)
+    models = body.strings("licenseModels", rule=LICENSE_MODEL.rule())
+    start = body.text("startDate", rule=r.ymd_date, blank_is_none=True)
+    end = body.text("endDate", rule=r.ymd_date, blank_is_none=True)
+    body.apply("endDate", end, lambda e: r.not_before(start)(e))
+    template = body.text("upgradeEmailTemplate", rule=r.UPGRADE_EMAIL_TEMPLATE.rule(strict), blank_is_none=True) or "default"
+    per_copy = body.number("quantityPerCopy", default=1, rule=r.int32(1))
     deploy = body.flag("autoDeploy")
     if (name, version) in cat.products:
         raise SimError(409, f"productName: a product {name} version {version} already exists", "productName")
@@ -732,15 +720,15 @@ async def create_product(request: Request) -> Response:
                     cat.features[(fname, fversion)].state = "DEPLOYED"
     cat.products[product.key] = product
     _map_part_numbers(cat, numbers, product.key, "product", sim.license_model, now)
-    return json_response({"status": "success", "message": "Product created successfully", "product": render_product(product)}, 201)
+    return created(request, {"status": "success", "message": "Product created successfully", "product": render_product(product)}, message="Product created successfully")
 
 
 @beta_errors
 async def create_maintenance(request: Request) -> Response:
     world, cat, body = await _producer_body(request, "creating a maintenance product")
-    name = body.text("productName", required=True, rule=v.check_name)
-    version = body.text("version", required=True, rule=v.check_version)
-    description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
+    name = body.text("productName", required=True, rule=r.catalogue_name)
+    version = body.text("version", required=True, rule=r.catalogue_version)
+    description = body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
     deploy = body.flag("autoDeploy")
     if (name, version) in cat.maintenance:
         raise SimError(409, f"productName: a maintenance product {name} version {version} already exists", "productName")
@@ -753,7 +741,7 @@ async def create_maintenance(request: Request) -> Response:
     )
     cat.maintenance[product.key] = product
     _map_part_numbers(cat, numbers, product.key, "maintenance", "Maintenance", now)
-    return json_response({"status": "success", "message": "Maintenance product created successfully", "maintenance": render_maintenance(product)}, 201)
+    return created(request, {"status": "success", "message": "Maintenance product created successfully", "maintenance": render_maintenance(product)}, message="Maintenance product created successfully")
 
 
 @beta_errors
@@ -763,8 +751,8 @@ async def create_part_numbers(request: Request) -> Response:
     seen: set[str] = set()
     now = world.now_ms()
     for i, item in enumerate(body.objects("partNumbers", required=True, min_items=1)):
-        number = item.text("partNumber", required=True, rule=v.check_part_number)
-        description = item.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
+        number = item.text("partNumber", required=True, rule=r.part_number)
+        description = item.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
         product_name = item.text("productName", blank_is_none=True)
         product_version = item.text("productVersion", blank_is_none=True)
         if bool(product_name) != bool(product_version):
@@ -775,7 +763,7 @@ async def create_part_numbers(request: Request) -> Response:
             if (product_name, product_version) not in cat.products:
                 raise item.problem("productName", f"no product {product_name} version {product_version}")
             owner = (product_name, product_version)
-        model = item.text("licenseModel", blank_is_none=True, rule=lambda m: v.check_choice(m, LICENSE_MODELS, label="a license model:"))
+        model = item.text("licenseModel", blank_is_none=True, rule=LICENSE_MODEL.rule())
         if number in seen or number in cat.part_numbers:
             raise SimError(409, f"partNumbers[{i}].partNumber: part number {number!r} already exists", f"partNumbers[{i}].partNumber")
         seen.add(number)
@@ -784,38 +772,39 @@ async def create_part_numbers(request: Request) -> Response:
         cat.add_part_number(pn)
         if pn.owner:
             cat.products[pn.owner].part_numbers.append(pn.part_number)
-    return json_response({
+    return created(request, {
         "status": "success",
         "message": "Part numbers created successfully",
         "results": [{"index": i, "result": {"status": "success", "partNumber": pn.part_number}} for i, pn in enumerate(planned)],
         "partNumbers": [render_part_number(pn) for pn in planned],
-    }, 201)
+    }, message="Part numbers created successfully")
 
 
 @beta_errors
 async def create_feature(request: Request) -> Response:
     world, cat, body = await _producer_body(request, "creating a feature")
-    name = body.text("featureName", required=True, rule=v.check_feature_name)
-    version_format = body.text("versionFormat", required=True, rule=v.check_version_format)
-    version = body.text("version", rule=v.check_feature_version, blank_is_none=True) or "1.0"
-    max_version = body.text("maxVersion", rule=v.check_max_version, blank_is_none=True)
-    description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
-    aggregation = body.text("aggregationType", rule=v.check_aggregation_type, blank_is_none=True) or "NONE"
-    vendor = body.text("vendorString", rule=v.max_length(v.NAME_MAX)) or ""
+    strict = strict_enums(request)
+    name = body.text("featureName", required=True, rule=r.feature_name)
+    version_format = body.text("versionFormat", required=True, rule=r.VERSION_FORMAT.rule(strict))
+    version = body.text("version", rule=r.catalogue_version, blank_is_none=True) or "1.0"
+    max_version = body.text("maxVersion", rule=r.max_version, blank_is_none=True)
+    description = body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
+    aggregation = body.text("aggregationType", rule=r.AGGREGATION_TYPE.rule(strict), blank_is_none=True) or "NONE"
+    vendor = body.text("vendorString", rule=r.at_most(r.NAME_MAX)) or ""
     deploy = body.flag("autoDeploy")
     if (name, version) in cat.features:
         raise SimError(409, f"featureName: a feature {name} version {version} already exists", "featureName")
     now = world.now_ms()
     feature = Feature(name, version, version_format, now, now, "DEPLOYED" if deploy else "DRAFT", description, max_version, aggregation, vendor)
     cat.add_feature(feature)
-    return json_response({"status": "success", "message": "Feature created successfully", "feature": render_feature(feature)}, 201)
+    return created(request, {"status": "success", "message": "Feature created successfully", "feature": render_feature(feature)}, message="Feature created successfully")
 
 
 @beta_errors
 async def create_bundle(request: Request) -> Response:
     world, cat, body = await _producer_body(request, "creating a feature bundle")
-    name = body.text("featureBundleName", required=True, rule=v.check_name)
-    description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
+    name = body.text("featureBundleName", required=True, rule=r.catalogue_name)
+    description = body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
     refs = _feature_refs(cat, body, "features", required=True)
     deploy = body.flag("autoDeploy")
     if name in cat.bundles:
@@ -826,21 +815,21 @@ async def create_bundle(request: Request) -> Response:
         for feature, _ in refs:
             feature.state = "DEPLOYED"
     cat.bundles[name] = bundle
-    return json_response({"status": "success", "message": "Feature bundle created successfully", "featureBundle": render_bundle(bundle)}, 201)
+    return created(request, {"status": "success", "message": "Feature bundle created successfully", "featureBundle": render_bundle(bundle)}, message="Feature bundle created successfully")
 
 
 @beta_errors
 async def create_suite(request: Request) -> Response:
     world, cat, body = await _producer_body(request, "creating a suite")
-    name = body.text("suiteName", required=True, rule=v.check_name)
-    version = body.text("version", required=True, rule=v.check_version)
-    description = body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""
-    tech, generator, used, host = _technology(body)
+    name = body.text("suiteName", required=True, rule=r.catalogue_name)
+    version = body.text("version", required=True, rule=r.catalogue_version)
+    description = body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
+    tech, generator, used, host = _technology(world, body)
     members: list[tuple[str, str, int]] = []
     for item in body.objects("products", required=True, min_items=1):
         pname = item.text("productName", required=True)
         pversion = item.text("version", required=True)
-        quantity = item.number("quantity", default=1, rule=lambda c: v.check_int_range(c, 1))
+        quantity = item.number("quantity", default=1, rule=r.int32(1))
         if (pname, pversion) not in cat.products:
             raise item.problem("productName", f"no product {pname} version {pversion}")
         members.append((pname, pversion, quantity))
@@ -855,7 +844,7 @@ async def create_suite(request: Request) -> Response:
                   host, used, package_name, package_version)
     cat.suites[(name, version)] = suite
     _map_part_numbers(cat, numbers, (name, version), "suite", None, now)
-    return json_response({"status": "success", "message": "Suite created successfully", "suite": render_suite(suite, cat)}, 201)
+    return created(request, {"status": "success", "message": "Suite created successfully", "suite": render_suite(suite, cat)}, message="Suite created successfully")
 
 
 def routes(world: World) -> list[BaseRoute]:

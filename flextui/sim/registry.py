@@ -87,6 +87,36 @@ Event status and secrets
   not match is 400. A missing, null or empty new value (or no body) generates
   a random 16-character secret; otherwise the strength rules apply and the 400
   names every rule broken. The answer is the new secret, Base64, text/plain.
+
+Dialects (pages under docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/)
+- Paging of projects, members, artifacts and downloads follows paging.py;
+  under `strict-paging` every registry list allows at most 100 per page,
+  Harbor's documented `page_size` maximum (the registry takes Harbor's list
+  parameters, RESTSWContDelivRetrieveArt.htm).
+- `jwt-in-header`: `/authenticate` answers 200 with an empty body and the
+  JWT in the response header `Authorization: Bearer <jwt>`
+  (RESTSWContDelivAuthentication.htm says only "the response will include a
+  JWT").
+- `secret-docs-only`: only the docs' forms work: `GET /secret` and `PUT
+  /secret` with `{"existing-secret": <Base64 of the current secret>,
+  "new-secret": …}` (RESTSWContDelivSecretRetrieve.htm,
+  RESTSWContDelivSecretChange.htm); existing-secret is then required. The
+  seed's `GET /secret/{user-email}` answers 404 and a body with
+  `new-password` answers 400.
+- `project-detail-openapi`: `GET /projects/{p}` answers in the form of the
+  OpenAPI sample (https://fnoapi-registry.redoc.ly/): `{"artifacts": [every
+  artifact of the project as Harbor writes it, keys in alphabetical order:
+  annotations, digest, extra_attrs, …, tags], "charts": […],
+  "repositories": […]}`, with the docs' repository and chart items and no
+  `downloadPackageId` or `name`.
+- `reject-encoded-slash` (app.py) refuses `%2F` before routing; in every
+  dialect a repository is addressed by its name without the `project/`
+  prefix (`/projects/hello-world-dp/repositories/hello-world-image/artifacts`,
+  RESTSWContDelivRetrieveArt.htm and RESTSWContDelivDeleteImage.htm), and a
+  nested name may arrive with raw slashes (`…/repositories/team/image/artifacts`).
+  Outside that dialect the `%2F`-encoded full name still works.
+- `null-collections` (app.py): empty lists, tags, urls, keywords, charts and
+  repositories are `null`.
 """
 
 from __future__ import annotations
@@ -109,9 +139,12 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from flextui.api.registry import secret_problems
-from flextui.api.timestamps import iso_string, java_date_string, java_medium_string
-from flextui.sim.common import SimError, basic_credentials, json_response, read_json, require_object, world_of
+from flextui.sim.common import SimError, basic_credentials, dialects_of, json_response, read_json, require_object, world_of
+from flextui.sim.paging import HARBOR_MAX, Paging, window
+from flextui.sim.rules import secret_weaknesses
+from flextui.sim.timefmt import iso as iso_string
+from flextui.sim.timefmt import java_date as java_date_string
+from flextui.sim.timefmt import java_medium as java_medium_string
 from flextui.sim.world import CUSTOMER, DAY_MS, PERM_DOWNLOAD_PACKAGES, SimProduct, SimUser, World
 
 MOUNT = "/registry/api/v1"
@@ -126,6 +159,10 @@ EVENT_STATUSES = ("Processed", "In-Progress", "Cancelled")
 IMAGE_SUFFIXES = ("server", "worker", "ui", "api", "agent", "db-migrate", "cli", "license-server", "gateway", "scheduler")
 VARIANTS = ("lts", "eu", "apac", "beta", "hotfix", "ga", "edge", "dp")
 SECRET_ALPHABET = string.ascii_letters + string.digits
+PROJECTS_PAGING = Paging("registry", ("pageSize", "page_size"), 10, 1000, documented_max=HARBOR_MAX)
+MEMBERS_PAGING = Paging("registry", ("page_size", "pageSize"), 10, HARBOR_MAX, documented_max=HARBOR_MAX)
+ARTIFACTS_PAGING = Paging("registry", ("pageSize", "page_size"), 10, HARBOR_MAX, documented_max=HARBOR_MAX)
+DOWNLOADS_PAGING = Paging("registry", ("pageSize",), 10, 1000, documented_max=HARBOR_MAX)
 
 
 # -- data ---------------------------------------------------------------------------------
@@ -684,21 +721,43 @@ def render_project_detail(store: RegistryStore, p: SimProject) -> dict[str, Any]
         "restrictedDownloadPackage": p.restricted,
         "supportsDockerImagesAndHelmCharts": bool(repos) and bool(charts),
         "tenantId": tenant,
-        "repositories": [
-            {
-                "pullCount": r.pull_count,
-                "artifactCount": r.artifact_count,
-                "projectId": p.project_id,
-                "repositoryName": f"{p.name}/{r.name}",
-                "projectPublic": p.public,
-            }
-            for r in repos.values()
-        ],
-        "charts": [
-            {"score": c.score, "name": f"{p.name}/{c.name}", "chart": render_chart_version(p, c, c.versions[-1], tenant)}
-            for c in charts.values()
-        ],
+        "repositories": render_repository_items(store, p),
+        "charts": render_chart_items(store, p),
     }
+
+
+def render_repository_items(store: RegistryStore, p: SimProject) -> list[dict[str, Any]]:
+    """The project detail's `repositories` items (the docs sample's fields)."""
+    return [
+        {
+            "pullCount": r.pull_count,
+            "artifactCount": r.artifact_count,
+            "projectId": p.project_id,
+            "repositoryName": f"{p.name}/{r.name}",
+            "projectPublic": p.public,
+        }
+        for r in store.repositories(p).values()
+    ]
+
+
+def render_chart_items(store: RegistryStore, p: SimProject) -> list[dict[str, Any]]:
+    """The project detail's `charts` items: each chart with its newest version."""
+    tenant = store.world.tenant_id
+    return [
+        {"score": c.score, "name": f"{p.name}/{c.name}", "chart": render_chart_version(p, c, c.versions[-1], tenant)}
+        for c in store.charts(p).values()
+    ]
+
+
+def render_project_openapi(store: RegistryStore, p: SimProject) -> dict[str, Any]:
+    """The project detail in the OpenAPI sample's form: every artifact first, then the docs' arrays."""
+    opts = {"withTag": True, "withLabel": False, "withScanOverview": False, "withSignature": False, "withImmutableStatus": False}
+    artifacts = [
+        dict(sorted(render_artifact(p, repo, a, opts).items()))
+        for repo in store.repositories(p).values()
+        for a in store.artifacts(p, repo)
+    ]
+    return {"artifacts": artifacts, "charts": render_chart_items(store, p), "repositories": render_repository_items(store, p)}
 
 
 def render_artifact(p: SimProject, repo: SimRepository, a: SimArtifact, opts: dict[str, bool]) -> dict[str, Any]:
@@ -809,11 +868,6 @@ def _bool(request: Request, name: str, default: bool) -> bool:
     return low == "true"
 
 
-def _paged(items: list[Any], page: int, size: int) -> list[Any]:
-    start = (page - 1) * size
-    return items[start : start + size]
-
-
 def _list_response(items: list[Any], total: int) -> Response:
     return json_response(items, headers={"X-Total-Count": str(total)})
 
@@ -844,6 +898,8 @@ async def authenticate_jwt(request: Request) -> Response:
     if PERM_DOWNLOAD_PACKAGES not in user.permissions:
         raise SimError(403, f"user {user.username} cannot use the registry service: the permission '{PERM_DOWNLOAD_PACKAGES}' is required")
     token, exp = store.issue_jwt(user)
+    if "jwt-in-header" in dialects_of(request):
+        return Response(status_code=200, headers={"Authorization": f"Bearer {token}"})
     if store.auth_response == "json":
         return json_response({"token": token, "expiresAt": iso_string(exp * 1000), "expiresIn": store.jwt_lifetime_s})
     return _text(token)
@@ -852,17 +908,18 @@ async def authenticate_jwt(request: Request) -> Response:
 async def list_projects(request: Request) -> Response:
     _caller(request)
     store = registry_store(world_of(request))
-    page = _int(request, "page", default=1)
-    size = _int(request, "pageSize", "page_size", default=10, maximum=1000)
-    assert page is not None and size is not None
+    page = window(request.query_params, PROJECTS_PAGING, dialects_of(request))
     projects = store.sorted_projects()
-    return _list_response([render_project_row(store, p) for p in _paged(projects, page, size)], len(projects))
+    return _list_response([render_project_row(store, p) for p in page.take(projects)], len(projects))
 
 
 async def get_project(request: Request) -> Response:
     _caller(request)
     store = registry_store(world_of(request))
-    return json_response(render_project_detail(store, store.project(request.path_params["project"])))
+    project = store.project(request.path_params["project"])
+    if "project-detail-openapi" in dialects_of(request):
+        return json_response(render_project_openapi(store, project))
+    return json_response(render_project_detail(store, project))
 
 
 async def get_chart(request: Request) -> Response:
@@ -894,15 +951,13 @@ async def list_members(request: Request) -> Response:
     _caller(request)
     store = registry_store(world_of(request))
     project = store.project(request.path_params["project"])
-    page = _int(request, "page", default=1)
-    size = _int(request, "page_size", "pageSize", default=10, maximum=100)
-    assert page is not None and size is not None
+    page = window(request.query_params, MEMBERS_PAGING, dialects_of(request))
     members = store.members(project)
     user_id = request.query_params.get("user_id")
     if user_id:
         wanted = user_id.strip().lower()
         members = [m for m in members if m["entityName"].lower() == wanted]
-    return _list_response(_paged(members, page, size), len(members))
+    return _list_response(page.take(members), len(members))
 
 
 def _repository_param(request: Request) -> str:
@@ -925,9 +980,7 @@ async def list_artifacts(request: Request) -> Response:
     store = registry_store(world_of(request))
     project = store.project(request.path_params["project"])
     repo = store.find_repository(project, _repository_param(request))
-    page = _int(request, "page", default=1)
-    size = _int(request, "pageSize", "page_size", default=10, maximum=100)
-    assert page is not None and size is not None
+    page = window(request.query_params, ARTIFACTS_PAGING, dialects_of(request))
     opts = {
         "withTag": _bool(request, "withTag", True),
         "withLabel": _bool(request, "withLabel", False),
@@ -936,7 +989,7 @@ async def list_artifacts(request: Request) -> Response:
         "withImmutableStatus": _bool(request, "withImmutableStatus", False),
     }
     artifacts = store.artifacts(project, repo)
-    return _list_response([render_artifact(project, repo, a, opts) for a in _paged(artifacts, page, size)], len(artifacts))
+    return _list_response([render_artifact(project, repo, a, opts) for a in page.take(artifacts)], len(artifacts))
 
 
 async def list_downloads(request: Request) -> Response:
@@ -948,9 +1001,8 @@ async def list_downloads(request: Request) -> Response:
         raise SimError(400, f"Bad request format. Missing required query {noun}: {', '.join(missing)}", missing[0])
     year = _int(request, "year", minimum=1970, maximum=9999)
     month = _int(request, "month", minimum=1, maximum=12)
-    page = _int(request, "page")
-    size = _int(request, "pageSize", maximum=1000)
-    assert year is not None and page is not None and size is not None
+    page = window(request.query_params, DOWNLOADS_PAGING, dialects_of(request))
+    assert year is not None
     rows = store.downloads(year, month)
     project = request.query_params.get("project")
     username = request.query_params.get("username")
@@ -964,7 +1016,7 @@ async def list_downloads(request: Request) -> Response:
     if account:
         wanted_account = account.strip().lower()
         rows = [r for r in rows if r.account_id.lower() == wanted_account or r.account_name.lower() == wanted_account]
-    return _list_response([render_download(r) for r in _paged(rows, page, size)], len(rows))
+    return _list_response([render_download(r) for r in page.take(rows)], len(rows))
 
 
 async def event_status(request: Request) -> Response:
@@ -982,6 +1034,8 @@ async def get_secret(request: Request) -> Response:
     caller = _caller(request)
     store = registry_store(world_of(request))
     email = request.path_params.get("email")
+    if email is not None and "secret-docs-only" in dialects_of(request):
+        raise SimError(404, "no such endpoint: GET /secret/{user-email}; the registry secret is read with GET /secret")
     if email is not None and unquote(email).strip().lower() != caller.username.lower():
         raise SimError(403, f"you can only read your own registry secret: you are logged in as {caller.username}")
     return _text(_b64(store.secret(caller.username)))
@@ -992,6 +1046,8 @@ async def put_secret(request: Request) -> Response:
     store = registry_store(world_of(request))
     body = await read_json(request, required=False)
     body = {} if body is None else require_object(body)
+    if "secret-docs-only" in dialects_of(request):
+        _docs_form_only(body)
     existing = body.get("existing-secret")
     if existing not in (None, ""):
         if not isinstance(existing, str):
@@ -1009,11 +1065,19 @@ async def put_secret(request: Request) -> Response:
     elif not isinstance(new, str):
         raise SimError(400, f"{key} must be a string", key)
     else:
-        problems = secret_problems(new)
+        problems = secret_weaknesses(new)
         if problems:
             raise SimError(400, f"the new secret is too weak: it must have {'; '.join(problems)}", key)
     store.set_secret(caller.username, new)
     return _text(_b64(new))
+
+
+def _docs_form_only(body: dict[str, Any]) -> None:
+    """`secret-docs-only`: the body must be the docs' `{existing-secret, new-secret}`."""
+    if "new-password" in body:
+        raise SimError(400, "Bad request format. Unknown field 'new-password': send {\"existing-secret\": <Base64 of the current secret>, \"new-secret\": …}", "new-password")
+    if body.get("existing-secret") in (None, ""):
+        raise SimError(400, "Bad request format. 'existing-secret' is required: the current registry secret, Base64-encoded", "existing-secret")
 
 
 def routes(world: World) -> list[BaseRoute]:

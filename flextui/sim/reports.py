@@ -89,6 +89,29 @@ user and product-feature record each (about 94% fall in the last 30 days): at
 `--scale large` (100) fulfillment and usage each hold over 180,000 records of
 the last 30 days.
 
+Dialects (pages under docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/)
+- `links-every-page`: every JSON answer's header has a `nextPageURL`, also
+  the last page and pages past the end (whose `data` is empty), and the Link
+  header has a `rel="next"`: a client must stop on an empty page, not on a
+  missing link (RESTDAPIFilterQueryGlobal.htm does not say links end).
+- `links-none`: no page links anywhere (no `header` in the body, no Link
+  header) and no record or page counts, in either mode: the body is
+  `{"data": [...]}`, as a public third-party script reads it, paging by
+  incrementing pageNumber until `data` is empty (notes §6).
+- `report-types-documented`: `report-types/{group}` answers what
+  RESTDAPIFilterQueryGroup.htm describes: "the data array lists the filters
+  that are available for the report group": `{"data": [{"filterName":
+  "accountID", "dataType": "String"}, …]}` (no model object); `report-types`
+  lists every group's filters the same way, each item with its
+  `reportName`. Data types are Java's: String, Integer, Double, Boolean,
+  Date, DateTime.
+- `report-names-objects`: `report-names` answers `{"data": [{"reportName":
+  "fulfillment", "description": …}, …]}` instead of strings (the body is not
+  captured in RESTDAPIBuildQuery.htm).
+- `null-collections` (app.py): an empty `data` is `null`.
+- The paging dialects of the numbered lists do not apply: reports page by
+  pageNumber (1-based, as documented) and limitRecords.
+
 Generation is lazy per group (`world.part("reports.<group>")`), deterministic,
 and column-major: each table is a few lists of compact values (times as epoch
 milliseconds) pre-sorted by date, so a window is two bisections and a page
@@ -114,7 +137,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from flextui.sim.common import SimError, authenticate, json_response, read_json, world_of
+from flextui.sim.common import SimError, authenticate, dialects_of, json_response, read_json, world_of
 from flextui.sim.world import DAY_MS, PERM_DATA_API, SimEntitlement, SimUser, World
 
 MOUNT = "/data/api/{version}/report"
@@ -1146,18 +1169,32 @@ def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
 # -- handlers ------------------------------------------------------------------------
 
 
+JAVA_TYPES = {"string": "String", "integer": "Integer", "number": "Double", "boolean": "Boolean", "date": "Date", "datetime": "DateTime"}
+
+
+def documented_filters(report: ReportDef) -> list[dict[str, Any]]:
+    """The group's filters in the form RESTDAPIFilterQueryGroup.htm describes (report-types-documented)."""
+    return [{"filterName": f["name"], "dataType": JAVA_TYPES[f["type"]]} for f in report.describe_filters()]
+
+
 async def report_names(request: Request) -> Response:
     _caller(request)
+    if "report-names-objects" in dialects_of(request):
+        return json_response({"data": [{"reportName": r.group, "description": r.description} for r in REPORTS.values()]})
     return json_response({"data": list(REPORTS)})
 
 
 async def report_types(request: Request) -> Response:
     _caller(request)
+    if "report-types-documented" in dialects_of(request):
+        return json_response({"data": [{"reportName": r.group, **f} for r in REPORTS.values() for f in documented_filters(r)]})
     return json_response({"data": [r.describe() for r in REPORTS.values()]})
 
 
 async def report_type(request: Request) -> Response:
     _caller(request)
+    if "report-types-documented" in dialects_of(request):
+        return json_response({"data": documented_filters(_report(request))})
     return json_response({"data": [_report(request).describe()]})
 
 
@@ -1190,23 +1227,35 @@ async def report_data(request: Request) -> Response:
     pages = -(-total // params.limit)
     first = (params.page - 1) * params.limit
     rows = table.rows(matches[first : first + params.limit])
-    prev_url = _link(request, params, min(params.page - 1, pages)) if params.page > 1 and pages > 0 else None
-    next_url = _link(request, params, params.page + 1) if params.page < pages else None
+    dialects = dialects_of(request)
+    no_links = "links-none" in dialects
+    prev_url, next_url = (None, None) if no_links else _page_links(request, params, pages, "links-every-page" in dialects)
     links = []
     if prev_url:
         links.append(f'<{prev_url}>; rel="prev"')
     if next_url:
         links.append(f'<{next_url}>; rel="next"')
     headers = {"Link": ", ".join(links)} if links else {}
+    counted = params.interactive and not no_links
     if params.fmt == "csv":
-        if params.interactive:
+        if counted:
             headers.update({"X-Record-Count": str(total), "X-Total-Pages": str(pages)})
         return Response(_csv(table.columns, rows), media_type="text/csv; charset=utf-8", headers=headers)
+    if no_links:
+        return json_response({"data": rows})
     header: dict[str, Any] = {"pageNumber": params.page, "pageSize": params.limit}
-    if params.interactive:
+    if counted:
         header.update(recordCount=total, totalPages=pages)
     header.update(previousPageURL=prev_url, nextPageURL=next_url)
     return json_response({"header": header, "data": rows}, headers=headers)
+
+
+def _page_links(request: Request, params: Params, pages: int, every_page: bool) -> tuple[str | None, str | None]:
+    """(previous, next) page URLs: none past either end, unless `every_page` wants a next link always."""
+    prev_url = _link(request, params, min(params.page - 1, pages)) if params.page > 1 and pages > 0 else None
+    if every_page or params.page < pages:
+        return prev_url, _link(request, params, params.page + 1)
+    return prev_url, None
 
 
 def routes(world: World) -> list[BaseRoute]:

@@ -16,6 +16,22 @@ Choices where the seed and the notes are silent, so a client must cope:
   permission ("privileged").
 - The list accepts `pageSize` and the documented `pagesize`; without paging
   parameters it returns every match. Lists are sorted by token name.
+- Each seeded user (ADMIN, PRODUCER, CUSTOMER) has a live NORMAL token named
+  `flextui-demo-<role>` whose value is `World.seed_token(username)`, issued a
+  day before the world and valid for a year, listed like any other token
+  once `seed_token` has been asked for it (world.py says why).
+
+Dialects (paging.py holds the shared paging rules):
+- `pagesize-lower`: the list honours only `pagesize`, the spelling of the
+  docs table (TokenBasedAuthManTokensList.htm); `pageSize`, the Redocly
+  rendering's spelling (gettokensforuserusingget_1.md), is ignored like any
+  unknown parameter, so the server's default size (20) applies.
+- `page-size-ignored`, `paging-ignored`, `page-size-cap-100`, `strict-paging`
+  apply to the list and the search as to every numbered list; pages are
+  0-based in every dialect (the docs: "page (from 0)"), so `zero-based` and
+  `page-zero-is-first` change nothing here. The search's `page` and
+  `pageSize` stay required (TokenBasedAuthManTokensSearch.htm) even when a
+  dialect ignores their values.
 """
 
 from __future__ import annotations
@@ -29,15 +45,18 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from flextui.api.intervals import IntervalError, parse_interval
 from flextui.sim import names
-from flextui.sim.common import SimError, authenticate, json_response, read_json, require_object, world_of
-from flextui.sim.world import ADMIN, CUSTOMER, DAY_MS, PRODUCER, SimUser, World
+from flextui.sim.common import SimError, authenticate, dialects_of, json_response, read_json, require_object, world_of
+from flextui.sim.paging import Paging, window
+from flextui.sim.rules import TOKEN_DESCRIPTION_MAX, TOKEN_TYPES, Lifetime, parse_lifetime, token_name_problem
+from flextui.sim.world import ADMIN, CUSTOMER, DAY_MS, PRODUCER, SEED_TOKEN_NAMES, SimUser, World, seed_token_value
 
 MOUNT = "/flexnet/uar/v1"
 MASK = "****"
-NAME_FORBIDDEN = set("*<>+$?.^|%]")
-TYPES = ("NORMAL", "IMPERSONATED")
+TYPES = TOKEN_TYPES
+DEFAULT_PAGE_SIZE = 20
+LIST_PAGING = Paging("tokens", ("pageSize", "pagesize"), DEFAULT_PAGE_SIZE, None, whole_without_params=True)
+SEARCH_PAGING = Paging("tokens", ("pageSize",), DEFAULT_PAGE_SIZE, None, json_body=True)
 
 
 @dataclass
@@ -55,24 +74,6 @@ class SimToken:
 
 def new_value() -> str:
     return "rna_" + secrets.token_hex(22)
-
-
-def name_problem(name: Any) -> str | None:
-    """Why a token name is not allowed, or None."""
-    if not isinstance(name, str) or not name:
-        return "tokenName is required"
-    if not 5 <= len(name) <= 25:
-        return f"tokenName must be 5 to 25 characters (got {len(name)})"
-    bad = sorted(set(name) & NAME_FORBIDDEN)
-    if bad:
-        return "tokenName must not contain " + " ".join(bad)
-    if "\\\\\\\\" in name:
-        return "tokenName must not contain four consecutive backslashes"
-    if re.search(r"<[^>]*>|&[#\w]+;", name):
-        return "tokenName must not contain HTML"
-    if any(not ch.isprintable() for ch in name):
-        return "tokenName must not contain control characters"
-    return None
 
 
 class TokenStore:
@@ -122,7 +123,7 @@ class TokenStore:
             purpose = rng.choice(names.TOKEN_PURPOSES)
             name = f"{purpose}-{counter:05d}" if world.scale > 2 else f"{purpose}-{counter:02d}"
             name = name[:25]
-            expiry = parse_interval(expiry_str).after_ms(issue)
+            expiry = parse_lifetime(expiry_str).end_ms(issue)
             self.add(SimToken(name, ttype, username, creator.username, description, issue, expiry, expiry_str, new_value()))
 
         admin = world.users[ADMIN[0]]
@@ -155,6 +156,18 @@ class TokenStore:
         # Some that expire within days, so the warning marks have something to show.
         for i, token in enumerate(list(self.by_name.values())[6::17]):
             token.expiry_ms = now + (i % 5 + 1) * DAY_MS // 2
+        for username in world.seed_token_users:
+            self.issue_seed_token(username)
+
+    def issue_seed_token(self, username: str) -> None:
+        """Add the seeded user's live token (`World.seed_token`), unless it is there already."""
+        name = SEED_TOKEN_NAMES[username]
+        if name in self.by_name or username not in self.world.users:
+            return
+        issue = self.world.created_ms - DAY_MS
+        expiry = parse_lifetime("1y").end_ms(issue)
+        value = seed_token_value(self.world.seed, username)
+        self.add(SimToken(name, "NORMAL", username, username, "Seeded for flextui demo and sim sign-in", issue, expiry, "1y", value))
 
 
 def token_store(world: World) -> TokenStore:
@@ -198,12 +211,19 @@ def ok(obj: Any, status: int = 200, message: str = "Successful") -> Response:
     return json_response({"statusMessage": message, "responseObject": obj}, status)
 
 
-def _interval(value: Any, field: str) -> Any:
+def _interval(value: Any, field: str) -> Lifetime:
     if not isinstance(value, str):
         raise SimError(400, f"{field} must be an interval such as 30d or 1y2M", field)
     try:
-        return parse_interval(value)
-    except IntervalError as exc:
+        return parse_lifetime(value)
+    except ValueError as exc:
+        raise SimError(400, f"{field}: {exc}", field) from None
+
+
+def _after(interval: Lifetime, start_ms: int, field: str) -> int:
+    try:
+        return interval.end_ms(start_ms)
+    except (ValueError, OverflowError) as exc:
         raise SimError(400, f"{field}: {exc}", field) from None
 
 
@@ -240,7 +260,7 @@ async def create_token(request: Request) -> Response:
     store = token_store(world)
     body = require_object(await read_json(request))
     name = _text(body, "tokenName")
-    problem = name_problem(name)
+    problem = token_name_problem(name)
     if problem:
         raise SimError(400, problem, "tokenName")
     assert name is not None
@@ -252,8 +272,8 @@ async def create_token(request: Request) -> Response:
     expiry_str = body.get("expiryStr")
     interval = _interval(expiry_str, "expiryStr")
     description = _text(body, "tokenDescription") or ""
-    if len(description) > 2000:
-        raise SimError(400, "tokenDescription must be at most 2000 characters", "tokenDescription")
+    if len(description) > TOKEN_DESCRIPTION_MAX:
+        raise SimError(400, f"tokenDescription must be at most {TOKEN_DESCRIPTION_MAX} characters", "tokenDescription")
     if ttype == "IMPERSONATED":
         if not caller.may_impersonate:
             raise SimError(400, "creating an IMPERSONATED token needs the Create Impersonated Token permission and a Manage Users permission")
@@ -267,7 +287,7 @@ async def create_token(request: Request) -> Response:
     else:
         username = caller.username  # ignored for NORMAL tokens: the caller is the user
     now = world.now_ms()
-    token = SimToken(name, ttype, username, caller.username, description, now, interval.after_ms(now), expiry_str, new_value())
+    token = SimToken(name, ttype, username, caller.username, description, now, _after(interval, now, "expiryStr"), expiry_str, new_value())
     store.add(token)
     return ok(render(token, caller, with_value=True), 201, "The token was successfully created.")
 
@@ -322,7 +342,7 @@ async def update_token(request: Request) -> Response:
     if new_name is None and new_desc is None and new_expiry is None:
         raise SimError(400, "nothing to update: give tokenName, tokenDescription or expiryStr")
     if new_name is not None and new_name != token.name:
-        problem = name_problem(new_name)
+        problem = token_name_problem(new_name)
         if problem:
             raise SimError(400, problem, "tokenName")
         if new_name in store.by_name:
@@ -330,7 +350,7 @@ async def update_token(request: Request) -> Response:
     expiry_ms = None
     if new_expiry is not None:
         interval = _interval(new_expiry, "expiryStr")
-        expiry_ms = interval.after_ms(token.issue_ms)
+        expiry_ms = _after(interval, token.issue_ms, "expiryStr")
         if expiry_ms <= now:
             raise SimError(400, f"expiryStr {new_expiry} from the issue time is in the past: the expiry cannot be set in the past", "expiryStr")
     if new_desc is not None:
@@ -369,20 +389,6 @@ async def rotate_token(request: Request) -> Response:
     return ok(render(token, caller, with_value=True))
 
 
-def _int_param(request: Request, *names_: str, default: int | None = None, minimum: int = 0) -> int | None:
-    for name in names_:
-        raw = request.query_params.get(name)
-        if raw is not None:
-            try:
-                value = int(raw)
-            except ValueError:
-                raise SimError(400, f"{name} must be a whole number", name) from None
-            if value < minimum:
-                raise SimError(400, f"{name} must be at least {minimum}", name)
-            return value
-    return default
-
-
 def _filter_for(request: Request, caller: SimUser) -> list[SimToken]:
     username = request.query_params.get("username") or None
     creator = request.query_params.get("tokenCreator") or None
@@ -401,20 +407,20 @@ def _filter_for(request: Request, caller: SimUser) -> list[SimToken]:
     )
 
 
-def _page(items: list[Any], page: int | None, size: int | None) -> list[Any]:
-    if page is None and size is None:
-        return items
-    size = size or 20
-    start = (page or 0) * size
-    return items[start : start + size]
+def _list_paging(request: Request, dialects: frozenset[str]) -> Paging:
+    """The token list's paging in `dialects`: under pagesize-lower only `pagesize` is read."""
+    if "pagesize-lower" not in dialects:
+        return LIST_PAGING
+    ignored_size = request.query_params.get("pageSize") not in (None, "")
+    return replace(LIST_PAGING, size_names=("pagesize",), whole_without_params=not ignored_size)
 
 
 async def list_tokens(request: Request) -> Response:
     caller = authenticate(request)
+    dialects = dialects_of(request)
     tokens = _filter_for(request, caller)
-    page = _int_param(request, "page")
-    size = _int_param(request, "pageSize", "pagesize", minimum=1)
-    return ok([render(t, caller) for t in _page(tokens, page, size)])
+    page = window(request.query_params, _list_paging(request, dialects), dialects)
+    return ok([render(t, caller) for t in page.take(tokens)])
 
 
 async def count_tokens(request: Request) -> Response:
@@ -446,13 +452,13 @@ async def search_tokens(request: Request) -> Response:
     before = _interval(body["expiresBefore"], "expiresBefore") if body.get("expiresBefore") else None
     later = _interval(body["expiresLaterThan"], "expiresLaterThan") if body.get("expiresLaterThan") else None
     issued = _interval(body["issuedBefore"], "issuedBefore") if body.get("issuedBefore") else None
-    before_ms = before.after_ms(now) if before else None
-    later_ms = later.after_ms(now) if later else None
+    before_ms = _after(before, now, "expiresBefore") if before else None
+    later_ms = _after(later, now, "expiresLaterThan") if later else None
     if before_ms is not None and later_ms is not None and before_ms <= later_ms:
         raise SimError(400, "expiresBefore must be greater than expiresLaterThan", "expiresBefore")
     issued_ms = None
     if issued:
-        issued_ms = now - (issued.after_ms(now) - now)
+        issued_ms = now - (_after(issued, now, "issuedBefore") - now)
     creator = _text(body, "tokenCreator") or None
     username = _text(body, "username") or None
     name_text = _text(body, "tokenName") or None
@@ -486,8 +492,8 @@ async def search_tokens(request: Request) -> Response:
             continue
         matches.append(t)
     matches.sort(key=lambda t: t.name)
-    page = _page(matches, body["page"], body["pageSize"])
-    return ok([render(t, caller) for t in page])
+    page = window(body, SEARCH_PAGING, dialects_of(request))
+    return ok([render(t, caller) for t in page.take(matches)])
 
 
 def routes(world: World) -> list[BaseRoute]:

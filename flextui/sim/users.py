@@ -46,47 +46,63 @@ Choices where the seed and the notes are silent, so a client must cope:
   ignoring case) or 404.
 - Customer users see only their own account and its users; creating needs
   a producer user (403 otherwise).
+- Phone and fax numbers are free text up to 64 characters (the docs give no
+  pattern).
+
+Dialects (beta.py has what the three beta services share)
+- `users-no-username`: user records carry no `userName` (only emailAddress,
+  names, accounts, …): the GraphQL UserDetail (…/fno-schema/objects/UserDetail)
+  lists no such field, and a client must key users by e-mail.
+- `create-status-only`: POST /accounts and POST /users answer only
+  `{"status": "SUCCESS"}` (…/user-account-service/user/postuser.md).
+- `strict-enums`: the accounts list filter `accountType` only CUSTOMER,
+  PUBLISHER, CHANNEL_PARTNER or SELF_REGISTERED in upper case, UNKNOWN
+  refused (…/account/getaccountsbyfilterandpagination); a new account's
+  accountType only CUSTOMER, PUBLISHER or CHANNEL_PARTNER; the users list
+  filters `status` only active | inactive and `accountType` only HOME,
+  PUBLISHER, CUSTOMER, SELF_REGISTERED, CHANNEL_PARTNER or UNKNOWN
+  (…/user-account-service/user); a new user's status only Active | Inactive
+  (…/user/postuser.md); sort_order asc | desc.
+- `null-collections` (app.py): empty accounts, roles and attributes are `null`.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from flextui.api import validation as v
-from flextui.api.timestamps import iso_string
-from flextui.sim.common import SimError, authenticate, json_response, world_of
-from flextui.sim.products import beta_errors, read_body, require_producer
+from flextui.sim import rules as r
+from flextui.sim.beta import ListQuery, beta_errors, caller_of, created, list_query, page_fields, producer_of, read_body, strict_enums
+from flextui.sim.common import SimError, dialects_of, json_response, world_of
+from flextui.sim.rules import Body, FieldProblem
+from flextui.sim.timefmt import iso as iso_string
 from flextui.sim.world import PUBLISHER_ACCOUNT, SimAccount, SimUser, World
 
 MOUNT = "/users-accounts-api/v1"
 CUSTOMER_ROLES = ("Portal User",)
+USER_SORT_KEYS = ("displayName", "email", "status")  # documented
+ACCOUNT_SORT_KEYS = ("accountId", "accountName", "accountType", "createdOn")  # the simulator's
+PHONE_MAX = 64
 
 
 def _contains(haystack: str | None, needle: str) -> bool:
     return needle.lower() in (haystack or "").lower()
 
 
-def _page(params: v.ListParams, items: list[Any], key: str, render: Any) -> dict[str, Any]:
-    return {
-        "status": "success",
-        "page": params.page,
-        "limit": params.limit,
-        "total": len(items),
-        key: [render(x) for x in params.window(items)],
-    }
+def _page(params: ListQuery, items: list[Any], key: str, render: Any) -> dict[str, Any]:
+    return {"status": "success", **page_fields(params, len(items)), key: [render(x) for x in params.take(items)]}
 
 
-def read_attributes(body: v.Fields) -> dict[str, str]:
+def read_attributes(body: Body) -> dict[str, str]:
     """Custom attributes `[{name, value}]`: names required and not repeated."""
     items = body.objects("attributes")
     names = [item.text("name", required=True) for item in items]
-    body.apply("attributes", names, v.check_attribute_names)
+    body.apply("attributes", names, r.attribute_names_unique)
     return {name: item.text("value") or "" for item, name in zip(items, names)}
 
 
@@ -115,31 +131,33 @@ def render_account(account: SimAccount) -> dict[str, Any]:
 
 
 def _account_types(request: Request) -> list[str]:
+    """The accountType filter: repeated or comma-separated; CUSTOMER when absent (as documented)."""
     raw = [part for value in request.query_params.getlist("accountType") for part in value.split(",") if part.strip()]
     if not raw:
-        return list(v.DEFAULT_ACCOUNT_TYPES)
+        return list(r.DEFAULT_ACCOUNT_LIST_TYPES)
+    strict = strict_enums(request)
+    choice = r.ACCOUNT_LIST_TYPE if strict else r.ACCOUNT_LIST_TYPE_LENIENT
     out = []
     for value in raw:
         try:
-            out.append(v.check_choice(value, v.LISTED_ACCOUNT_TYPES))
+            out.append(choice.read(value, strict=strict))
         except ValueError as exc:
-            raise v.FieldProblem("accountType", str(exc)) from None
+            raise FieldProblem("accountType", str(exc)) from None
     return out
 
 
-def _list_request(request: Request, sort_keys: Sequence[str], default_sort: str) -> tuple[SimUser, World, Any, v.ListParams]:
+def _list_request(request: Request, sort_keys: Sequence[str], default_sort: str) -> tuple[SimUser, World, Any, ListQuery]:
     """The caller, the world, the query and its paging/sorting parameters, for a list endpoint."""
-    caller = authenticate(request)
+    caller = caller_of(request)
     world = world_of(request)
-    q = request.query_params
-    return caller, world, q, v.ListParams.read(q, sort_keys, default_sort)
+    return caller, world, request.query_params, list_query(request, sort_keys, default_sort)
 
 
 @beta_errors
 async def list_accounts(request: Request) -> Response:
-    caller, world, q, params = _list_request(request, v.ACCOUNT_SORT_KEYS, "accountName")
+    caller, world, q, params = _list_request(request, ACCOUNT_SORT_KEYS, "accountName")
     types = set(_account_types(request))
-    root_only = v.read_bool_param(q, "rootAccountOnly") or False
+    root_only = r.query_bool(q, "rootAccountOnly") or False
     items = [a for a in world.accounts.values() if a.account_type in types]
     if caller.kind != "producer":
         items = [a for a in items if a.account_id == caller.account_id]
@@ -159,27 +177,36 @@ async def list_accounts(request: Request) -> Response:
     return json_response(_page(params, items, "accounts", render_account))
 
 
-async def _producer_body(request: Request, doing: str) -> tuple[World, v.Fields]:
+async def _producer_body(request: Request, doing: str) -> tuple[World, Body]:
     """The world and the request's body, for a change only a producer may make (403 for anyone else)."""
-    caller = authenticate(request)
-    require_producer(caller, doing)
-    world = world_of(request)
-    return world, await read_body(request)
+    producer_of(request, doing)
+    return world_of(request), await read_body(request)
+
+
+def _creatable_account_type(strict: bool) -> Callable[[str], str]:
+    """A new account's type: SELF_REGISTERED accounts come only from self-registration (notes §4.3)."""
+
+    def rule(value: str) -> str:
+        if value.strip().upper() == "SELF_REGISTERED":
+            raise ValueError("SELF_REGISTERED accounts cannot be created: they come from self-registration")
+        return r.CREATABLE_ACCOUNT_TYPE.read(value, strict=strict)
+
+    return rule
 
 
 @beta_errors
 async def create_account(request: Request) -> Response:
     world, body = await _producer_body(request, "creating an account")
-    account_id = body.text("accountId", required=True, rule=v.check_id)
+    account_id = body.text("accountId", required=True, rule=r.entity_id)
     name_key = "name" if body.has("name") or not body.has("accountName") else "accountName"
-    name = body.text(name_key, required=True, rule=v.check_name)
-    account_type = body.text("accountType", rule=v.check_account_type, blank_is_none=True) or "CUSTOMER"
-    extra: dict[str, Any] = {"description": body.text("description", rule=v.max_length(v.DESCRIPTION_MAX)) or ""}
+    name = body.text(name_key, required=True, rule=r.catalogue_name)
+    account_type = body.text("accountType", rule=_creatable_account_type(strict_enums(request)), blank_is_none=True) or "CUSTOMER"
+    extra: dict[str, Any] = {"description": body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""}
     for key in ("address1", "address2", "city", "state", "zipcode", "region"):
-        value = body.text(key, rule=v.max_length(v.ADDRESS_MAX))
+        value = body.text(key, rule=r.at_most(r.ADDRESS_MAX))
         if value is not None:
             extra[key] = value
-    country = body.text("country", rule=v.check_country, blank_is_none=True)
+    country = body.text("country", rule=r.country_code, blank_is_none=True)
     extra["visible"] = body.flag("visible", default=True)
     parent = body.text("parentAccountId", blank_is_none=True)
     if parent is not None and parent not in world.accounts:
@@ -192,7 +219,7 @@ async def create_account(request: Request) -> Response:
         raise SimError(409, f"{name_key}: an account named {name!r} already exists", name_key)
     account = SimAccount(account_id, name, account_type, extra.pop("city", ""), country or "", world.now_ms(), parent, extra)
     world.accounts[account_id] = account
-    return json_response({"status": "success", "message": "Account created successfully", "account": render_account(account)}, 201)
+    return created(request, {"status": "success", "message": "Account created successfully", "account": render_account(account)})
 
 
 # -- users --------------------------------------------------------------------------------------
@@ -214,9 +241,9 @@ def user_accounts(world: World, user: SimUser) -> list[dict[str, Any]]:
     }]
 
 
-def render_user(world: World, user: SimUser) -> dict[str, Any]:
+def render_user(world: World, user: SimUser, *, with_user_name: bool = True) -> dict[str, Any]:
     extra = user.extra
-    return {
+    shown = {
         "userName": user.username,
         "firstName": user.first_name,
         "lastName": user.last_name,
@@ -238,6 +265,15 @@ def render_user(world: World, user: SimUser) -> dict[str, Any]:
         "attributes": [{"name": k, "value": value} for k, value in extra.get("attributes", {}).items()],
         "createdOn": iso_string(user.created_ms) if user.created_ms else None,
     }
+    if not with_user_name:
+        del shown["userName"]
+    return shown
+
+
+def _user_renderer(request: Request, world: World) -> Callable[[SimUser], dict[str, Any]]:
+    """render_user for this request's dialects (`users-no-username` drops userName)."""
+    with_name = "users-no-username" not in dialects_of(request)
+    return lambda u: render_user(world, u, with_user_name=with_name)
 
 
 def _display(user: SimUser) -> str:
@@ -255,9 +291,10 @@ def _user_account_ids(user: SimUser) -> list[str]:
 
 @beta_errors
 async def list_users(request: Request) -> Response:
-    caller, world, q, params = _list_request(request, v.USER_SORT_KEYS, "displayName")
-    status = v.read_choice_param(q, "status", v.check_user_status)
-    account_type = v.read_choice_param(q, "accountType", lambda t: v.check_choice(t, v.USER_ACCOUNT_TYPES))
+    caller, world, q, params = _list_request(request, USER_SORT_KEYS, "displayName")
+    strict = strict_enums(request)
+    status = r.query_choice(q, "status", r.USER_LIST_STATUS.rule(strict))
+    account_type = r.query_choice(q, "accountType", r.USER_LIST_ACCOUNT_TYPE.rule(strict))
     items = list(world.users.values())
     if caller.kind != "producer":
         items = [u for u in items if caller.account_id in _user_account_ids(u)]
@@ -276,14 +313,14 @@ async def list_users(request: Request) -> Response:
         wanted = "PUBLISHER" if account_type == "HOME" else account_type
         items = [u for u in items if any(i in world.accounts and world.accounts[i].account_type == wanted for i in _user_account_ids(u))]
     if status:
-        items = [u for u in items if u.status == status.lower()]
+        items = [u for u in items if u.status == status]
     keys = {
         "displayName": lambda u: (_display(u).lower(), u.username),
         "email": lambda u: _email(u).lower(),
         "status": lambda u: (u.status, _display(u).lower(), u.username),
     }
     items.sort(key=keys[params.sort_by], reverse=params.descending)
-    return json_response(_page(params, items, "users", lambda u: render_user(world, u)))
+    return json_response(_page(params, items, "users", _user_renderer(request, world)))
 
 
 def _find_user(world: World, name: str) -> SimUser | None:
@@ -296,13 +333,13 @@ def _find_user(world: World, name: str) -> SimUser | None:
 
 
 async def get_user(request: Request) -> Response:
-    caller = authenticate(request)
+    caller = caller_of(request)
     world = world_of(request)
     name = request.path_params["user_name"]
     user = _find_user(world, name)
     if user is None or (caller.kind != "producer" and caller.account_id not in _user_account_ids(user)):
         raise SimError(404, f"no user {name!r}")
-    return json_response({"status": "success", "user": render_user(world, user)})
+    return json_response({"status": "success", "user": _user_renderer(request, world)(user)})
 
 
 def _account_by_name(world: World, name: str) -> SimAccount | None:
@@ -316,9 +353,9 @@ def _account_by_name(world: World, name: str) -> SimAccount | None:
 @beta_errors
 async def create_user(request: Request) -> Response:
     world, body = await _producer_body(request, "creating a user")
-    first = body.text("firstName", required=True, rule=v.check_name)
-    last = body.text("lastName", required=True, rule=v.check_name)
-    email = body.text("emailAddress", required=True, rule=v.check_email)
+    first = body.text("firstName", required=True, rule=r.catalogue_name)
+    last = body.text("lastName", required=True, rule=r.catalogue_name)
+    email = body.text("emailAddress", required=True, rule=r.email)
     roles: list[dict[str, Any]] = []
     for item in body.objects("accountRoles", required=True, min_items=1):
         account_name = item.text("accountName", required=True)
@@ -331,33 +368,33 @@ async def create_user(request: Request) -> Response:
             "accountId": account.account_id,
             "accountName": account.name,
             "accountType": account.account_type,
-            "roles": item.strings("roles", rule=v.check_not_blank),
-            "expiryDate": item.text("expiryDate", rule=v.check_date, blank_is_none=True),
+            "roles": item.strings("roles", rule=r.not_blank),
+            "expiryDate": item.text("expiryDate", rule=r.ymd_date, blank_is_none=True),
         })
     extra: dict[str, Any] = {"emailAddress": email, "accountRoles": roles}
-    display = body.text("displayName", rule=v.check_name, blank_is_none=True)
+    display = body.text("displayName", rule=r.catalogue_name, blank_is_none=True)
     if display:
         extra["displayName"] = display
     for key in ("phoneNumber", "faxNumber"):
-        value = body.text(key, rule=v.check_phone, blank_is_none=True)
+        value = body.text(key, rule=r.at_most(PHONE_MAX), blank_is_none=True)
         if value:
             extra[key] = value
     for key in ("street", "city", "state", "zipcode"):
-        value = body.text(key, rule=v.max_length(v.ADDRESS_MAX), blank_is_none=True)
+        value = body.text(key, rule=r.at_most(r.ADDRESS_MAX), blank_is_none=True)
         if value:
             extra[key] = value
-    country = body.text("country", rule=v.check_country, blank_is_none=True)
+    country = body.text("country", rule=r.country_code, blank_is_none=True)
     if country:
         extra["country"] = country
-    extra["locale"] = body.text("locale", rule=v.check_locale, blank_is_none=True) or "en_US"
-    timezone = body.text("timezone", rule=v.check_timezone, blank_is_none=True)
+    extra["locale"] = body.text("locale", rule=r.user_locale, blank_is_none=True) or "en_US"
+    timezone = body.text("timezone", rule=r.user_timezone, blank_is_none=True)
     if timezone:
         extra["timezone"] = timezone
     portal_login = body.flag("portalLogin")
     extra["portalLogin"] = portal_login
     extra["shared"] = body.flag("shared")
-    user_name = body.apply("userName", body.text("userName"), lambda n: v.check_user_name(n, email, portal_login))
-    status = body.text("status", rule=v.check_user_status, blank_is_none=True) or "Active"
+    user_name = body.apply("userName", body.text("userName"), lambda n: r.user_name_for(n, email, portal_login))
+    status = body.text("status", rule=r.USER_STATUS.rule(strict_enums(request)), blank_is_none=True) or "Active"
     extra["attributes"] = read_attributes(body)
     taken = {key.lower() for key in world.users} | {_email(u).lower() for u in world.users.values()}
     if user_name.lower() in taken or email.lower() in taken:
@@ -376,7 +413,7 @@ async def create_user(request: Request) -> Response:
         extra=extra,
     )
     world.users[user_name] = user
-    return json_response({"status": "success", "message": "User created successfully", "user": render_user(world, user)}, 201)
+    return created(request, {"status": "success", "message": "User created successfully", "user": _user_renderer(request, world)(user)})
 
 
 def routes(world: World) -> list[BaseRoute]:

@@ -8,6 +8,22 @@ demo pays only for what it opens. Times are relative to the world's clock at
 creation, so "expiring within days" stays true on any date; a frozen clock
 makes snapshots repeatable.
 
+The world is also the tenant: it defines the custom attributes its records
+carry (`attribute_definitions`: `REGION` is mandatory on entitlements, after
+the vendor's example `REGION` = `EMEA`; names compare ignoring case, and the
+generated entitlements spell it `Region`, as records imported before the
+definition was tightened would) and the license technologies its catalogue
+offers (`license_technologies`, each with its generators). These are data,
+not rules: a test or a demo may change them.
+
+Each seeded user (ADMIN, PRODUCER, CUSTOMER) has one live NORMAL access token
+named `flextui-demo-<role>`, whose value `seed_token(username)` derives from
+the seed, so the demo and `flextui sim` can sign in to services that take
+only access tokens (the `token-only-beta` dialect). The token is issued when
+its value is first asked for: from then on the token service lists it like
+any token the user created, and a world nobody signs in with that way lists
+exactly the generated tokens (the snapshots of the token screens rely on it).
+
 Scale is linear: at 1 the demo has a few hundred of each thing; `--scale
 large` (100) gives ≥20,000 tokens, ≥2,000 registry projects, ≥50,000
 download-log entries, ≥100,000 fulfillment/usage records and ≥5,000
@@ -16,6 +32,7 @@ entitlements.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import threading
 import time
@@ -24,6 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from flextui.sim import names
+from flextui.sim.rules import AttributeDefinition, LicenseTechnology
+from flextui.sim.timefmt import ymd as _ymd
 
 T = TypeVar("T")
 
@@ -163,6 +182,25 @@ ADMIN = ("admin@flexdemo.example", "Admin-pass-1")
 PRODUCER = ("producer@flexdemo.example", "Producer-pass-1")
 CUSTOMER = ("customer@acme-robotics.example", "Customer-pass-1")
 PUBLISHER_ACCOUNT = "FLEXDEMO"
+SEED_TOKEN_NAMES: dict[str, str] = {ADMIN[0]: "flextui-demo-admin", PRODUCER[0]: "flextui-demo-producer", CUSTOMER[0]: "flextui-demo-customer"}
+
+DEFAULT_ATTRIBUTES: tuple[AttributeDefinition, ...] = (
+    AttributeDefinition("REGION", "entitlement", mandatory=True, description="sales region, e.g. EMEA (the vendor's example)"),
+    AttributeDefinition("SalesOrder", "entitlement", description="the order the entitlement fulfils"),
+    AttributeDefinition("CostCenter", "line_item", description="who pays for the line item"),
+)
+
+STANDARD_TECHNOLOGY = "FlexNet Licensing"
+DEFAULT_TECHNOLOGIES: tuple[LicenseTechnology, ...] = (
+    LicenseTechnology(STANDARD_TECHNOLOGY, ("FlexNet Licensing Generator",), standard=True),
+    LicenseTechnology("FlexNet Embedded", ("FlexNet Embedded Generator",)),
+    LicenseTechnology("Custom Licensing", ("Custom Key Generator",)),
+)
+
+
+def seed_token_value(seed: int, username: str) -> str:
+    """`rna_` and 44 hex digits derived from the world seed and the user (the docs' value format)."""
+    return "rna_" + hashlib.sha256(f"flextui-sim:{seed}:access-token:{username}".encode()).hexdigest()[:44]
 
 
 class World:
@@ -179,6 +217,9 @@ class World:
         self.accounts: dict[str, SimAccount] = {}
         self.users: dict[str, SimUser] = {}
         self.products: list[SimProduct] = []
+        self.attribute_definitions: list[AttributeDefinition] = list(DEFAULT_ATTRIBUTES)
+        self.license_technologies: list[LicenseTechnology] = list(DEFAULT_TECHNOLOGIES)
+        self.seed_token_users: list[str] = []  # whose seeded token has been issued, in order
         self._build_core()
 
     def rng(self, name: str) -> random.Random:
@@ -198,6 +239,26 @@ class World:
 
     def now_ms(self) -> int:
         return self.clock.now_ms()
+
+    def seed_token(self, username: str) -> str:
+        """The value of the live access token seeded for ADMIN, PRODUCER or CUSTOMER (derived from the seed).
+
+        The first call issues the token: the token service lists it from then on.
+        """
+        if username not in SEED_TOKEN_NAMES:
+            raise KeyError(f"no seeded access token for {username!r}: only {', '.join(SEED_TOKEN_NAMES)} have one")
+        with self._lock:
+            if username not in self.seed_token_users:
+                self.seed_token_users.append(username)
+                store = self._parts.get("tokens")
+                if store is not None:  # already built: add it now (else the store adds it when built)
+                    store.issue_seed_token(username)
+        return seed_token_value(self.seed, username)
+
+    @property
+    def standard_technology(self) -> LicenseTechnology:
+        """The tenant's standard license technology (seed 002 rules 2, 6 and 9)."""
+        return next((t for t in self.license_technologies if t.standard), self.license_technologies[0])
 
     # -- core -----------------------------------------------------------------
 
@@ -299,9 +360,7 @@ class World:
 
 def ymd(ms: int) -> str:
     """Epoch milliseconds as YYYY-MM-DD (UTC)."""
-    from datetime import datetime, timezone
-
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d")
+    return _ymd(ms)
 
 
 def _build_entitlements(world: World) -> dict[str, SimEntitlement]:

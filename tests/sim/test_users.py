@@ -292,11 +292,18 @@ async def test_create_user_unknown_account(api: Api) -> None:
     await api.refused("POST", "/users", 400, "accountRoles[0].accountName", json=user(accountRoles=[{"accountName": "No Such Org"}]))
 
 
+# Rules only the client keeps: the docs give phone numbers no pattern, so the service takes free text.
+SIM_ACCEPTS = {"phone-characters"}
+
+
 @pytest.mark.parametrize(("case", "change", "field"), BAD_USERS, ids=[c[0] for c in BAD_USERS])
 async def test_user_rule_refused(api: Api, world: World, case: str, change: Change, field: str) -> None:
     body = copy.deepcopy(user())
     change(body)
     before = len(world.users)
+    if case in SIM_ACCEPTS:
+        await api.ok("POST", "/users", 201, json=body)
+        return
     await api.refused("POST", "/users", 400, field, json=body)
     assert len(world.users) == before
 

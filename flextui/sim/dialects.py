@@ -1,0 +1,81 @@
+"""Dialects: the variants of the real services that a client must survive.
+
+The vendor's docs leave many things open or contradict themselves (paging
+parameter spellings, page bases, size caps, report links, envelopes, nulls,
+auth per service; see notes §6). A client that works against one reading
+can break against another, so the simulator can speak each reading on
+demand. A dialect is a name; an app gets a set of them
+(`create_app(world, dialects=…)`, reachable as `app.state.dialects`) and
+handlers read it with `common.dialects_of(request)`: no global state, so two
+apps in one process may speak differently.
+
+`DEFAULT` is what the simulator has always answered. `STRICT` is the
+strictest reading of the docs; the default will become STRICT once the
+client survives it, which is why every strict rule is opt-in by name today.
+Each dialect's rule is described in the docstring of the service module
+that implements it, with the vendor page it follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+DIALECTS: dict[str, str] = {
+    # paging of the numbered lists (tokens, registry, beta APIs)
+    "pagesize-lower": "token list honours only the docs-table spelling `pagesize`; `pageSize` is ignored",
+    "page-size-ignored": "numbered lists ignore the page-size parameter and answer pages of their own default size",
+    "paging-ignored": "numbered lists ignore page and page size and answer the whole list every time",
+    "page-size-cap-100": "page sizes above 100 are silently answered with 100 items (Harbor-style cap)",
+    "zero-based": "registry and beta lists count pages from 0 (the token API always does)",
+    "page-zero-is-first": "1-based lists also answer page 0 with the first page (Spring's one-indexed pageable)",
+    "strict-paging": "a page below the first or a page size above the documented maximum is a 400 naming the parameter",
+    # data reports
+    "links-every-page": "every report answer has header.nextPageURL, also on the last page and beyond",
+    "links-none": "report answers carry no page links (body or Link header) and no record/page counts",
+    "report-types-documented": "report-types answers the docs' form: a data array of {filterName, dataType} filters",
+    "report-names-objects": "report-names answers objects {reportName, description} instead of strings",
+    # shapes
+    "null-collections": "empty collections are JSON null (Jackson's default), top-level and nested",
+    "create-status-only": "beta create answers carry only the documented {status} or {message, status}",
+    "entitlements-bare-array": "GET /entitlements answers a bare JSON array",
+    "entitlements-data-envelope": 'GET /entitlements answers {"data": [...]}',
+    "project-detail-openapi": "registry project detail answers the OpenAPI sample's form (artifacts first, no downloadPackageId)",
+    "users-no-username": "user records have no userName field",
+    # registry
+    "jwt-in-header": "registry /authenticate answers 200 with an empty body and the JWT in an Authorization header",
+    "secret-docs-only": "registry secret only in the docs' forms: GET /secret, PUT {existing-secret, new-secret}",
+    "reject-encoded-slash": "any raw path with %2F or %25 is a 400 before routing (Spring's StrictHttpFirewall)",
+    # auth and enums
+    "token-only-beta": "entitlements, products and users/accounts accept only Bearer rna_ access tokens",
+    "strict-enums": "enums only in their documented spelling (orderType new_order, status draft, …)",
+}
+
+STRICT: frozenset[str] = frozenset({"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums"})
+"""The dialects that together make the strictest reading of the docs."""
+
+DEFAULT: frozenset[str] = frozenset()
+"""What the simulator speaks unless told otherwise (to become STRICT once the client survives it)."""
+
+EXCLUSIVE: tuple[frozenset[str], ...] = (
+    frozenset({"entitlements-bare-array", "entitlements-data-envelope"}),
+    frozenset({"links-every-page", "links-none"}),
+    frozenset({"zero-based", "page-zero-is-first"}),
+)
+"""Pairs that contradict each other: at most one of each may be chosen."""
+
+
+def parse_dialects(text: str | Iterable[str]) -> frozenset[str]:
+    """The dialects named in `text` ("a,b" or an iterable of names, each of which may hold commas).
+
+    Blank names are skipped, so "" is no dialect. An unknown name, or two
+    names that contradict each other, raise ValueError saying which.
+    """
+    parts = [text] if isinstance(text, str) else list(text)
+    names = frozenset(name.strip() for part in parts for name in part.split(",") if name.strip())
+    unknown = sorted(names - DIALECTS.keys())
+    if unknown:
+        raise ValueError(f"unknown dialect{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}: choose from {', '.join(DIALECTS)}")
+    for pair in EXCLUSIVE:
+        if pair <= names:
+            raise ValueError(f"the dialects {' and '.join(sorted(pair))} contradict each other: choose one")
+    return names
