@@ -1,12 +1,14 @@
-"""The field rules of the three beta services, in one place for the simulator and the client.
+"""The field rules of the three beta services that a client can check before sending.
 
 The entitlement, products and users/accounts services (seed 002, notes §4)
 state their rules as prose: ID characters and lengths, YYYY-MM-DD dates,
 enums, length limits. The client's pydantic models check them so a form can
-show an error next to the field before anything is sent; the simulator
-checks them so a client that skips its models is refused the same way. If
-each side had its own copy the two would drift, so both import the rule
-functions and constants from here.
+show an error next to the field before anything is sent. The simulator has
+its own rules (`flextui.sim.rules`), written from the same seeds, so the two
+are independent witnesses: a test feeds the simulator's refusals to these
+models. What only the tenant knows (which custom attributes are mandatory,
+which license technologies and generators exist) is not checked here: the
+server's answer names it, and forms show it on the field.
 
 Conventions:
 - A rule is a function `check_…(value) -> value` that returns the
@@ -19,8 +21,6 @@ Conventions:
   maps both kinds of error onto its widgets the same way.
 - Rules that involve two fields raise `FieldProblem`, which carries the
   field path relative to the object being checked.
-- `Fields` reads a raw JSON object (the simulator's request bodies) with
-  type checks that raise `FieldProblem` with the full path.
 """
 
 from __future__ import annotations
@@ -49,12 +49,6 @@ class RequestBody(BaseModel):
 
     def body(self) -> dict[str, Any]:
         return self.model_dump(by_alias=True, exclude_none=True, mode="json")
-
-
-class ResponseBody(BaseModel):
-    """A response body: read by JSON or Python names; unknown fields are ignored."""
-
-    model_config = ConfigDict(populate_by_name=True, extra="ignore")
 
 
 # -- errors and paths -------------------------------------------------------------------
@@ -216,8 +210,6 @@ ENTITLEMENT_SORT_KEYS = ("entitlement_id", "created_on")
 ACCOUNT_TYPES = ("PUBLISHER", "CUSTOMER", "CHANNEL_PARTNER", "SELF_REGISTERED", "UNKNOWN")
 PARTNER_TIERS = ("END_CUSTOMER", "PARTNER_TIER_ONE")
 DEFAULT_ACCOUNT = "UNKNOWN_ORG_UNIT"
-# The custom attributes this (simulated) instance declares mandatory for entitlements.
-MANDATORY_ENTITLEMENT_ATTRIBUTES: tuple[str, ...] = ("Region",)
 # Not shown in the seed; FlexNet's SOAP API uses these duration units.
 POLICY_TERM_UNITS = ("DAYS", "WEEKS", "MONTHS", "YEARS")
 POLICY_KINDS = ("rehosts", "returns", "repairs")
@@ -302,24 +294,11 @@ def check_attribute_names(names: Sequence[str]) -> None:
         seen.add(name)
 
 
-def check_mandatory_attributes(names: Iterable[str], mandatory: Sequence[str] = MANDATORY_ENTITLEMENT_ATTRIBUTES) -> None:
-    present = set(names)
-    missing = [name for name in mandatory if name not in present]
-    if missing:
-        raise ValueError("the mandatory custom attribute " + ", ".join(missing) + " is missing")
-
-
 # -- products ---------------------------------------------------------------------------
 
 NAME_MAX = 255
 VERSION_MAX = 64
 STANDARD_LICENSE_TECHNOLOGY = "FlexNet Licensing"
-# Technology → the generator used when none is given (rule 3 of the seed).
-LICENSE_GENERATORS: dict[str, str] = {
-    STANDARD_LICENSE_TECHNOLOGY: "FlexNet Licensing Generator",
-    "FlexNet Embedded": "FlexNet Embedded Generator",
-    "Custom Licensing": "Custom Key Generator",
-}
 DEFAULT_PRODUCT_CATEGORY = "Uncategorized Products"
 DEFAULT_HOST_TYPE = "Certificate or Trusted Host"
 UPGRADE_EMAIL_TEMPLATES = ("none", "default")
@@ -348,21 +327,6 @@ def check_name(value: str) -> str:
 def check_version(value: str) -> str:
     check_not_blank(value)
     return check_max_length(value, VERSION_MAX)
-
-
-def check_license_technology(value: str) -> str:
-    return check_choice(value, tuple(LICENSE_GENERATORS))
-
-
-def license_generator_for(technology: str) -> str:
-    return LICENSE_GENERATORS[technology]
-
-
-def check_license_generator(generator: str, technology: str) -> str:
-    expected = LICENSE_GENERATORS[technology]
-    if generator.strip().lower() != expected.lower():
-        raise ValueError(f"{technology} products use the generator {expected!r} (got {generator!r})")
-    return expected
 
 
 def default_host_type(technology: str, used_on_device: bool, host_type: str | None) -> str | None:
@@ -510,106 +474,9 @@ PartNumberText = Annotated[str, AfterValidator(check_part_number)]
 FeatureNameText = Annotated[str, AfterValidator(check_feature_name)]
 
 
-# -- reading raw JSON bodies (the simulator) ------------------------------------------------
-
-_TYPE_NAMES = {str: "a string", bool: "true or false", int: "a whole number", list: "an array", dict: "an object"}
-
-
-class Fields:
-    """One JSON object of a request body, read with type checks that name the field by path.
-
-    Every problem raises `FieldProblem(path, message)`; `rule` functions from
-    this module are applied to strings, and their ValueError becomes a
-    FieldProblem for the field being read.
-    """
-
-    def __init__(self, obj: Any, path: str = "") -> None:
-        if not isinstance(obj, dict):
-            raise FieldProblem(path, "must be a JSON object")
-        self.obj: dict[str, Any] = obj
-        self.path = path
-
-    def at(self, key: str) -> str:
-        return join_path(self.path, key)
-
-    def has(self, key: str) -> bool:
-        return self.obj.get(key) is not None
-
-    def problem(self, key: str, message: str) -> FieldProblem:
-        return FieldProblem(self.at(key), message)
-
-    def _typed(self, key: str, kind: type, required: bool) -> Any:
-        value = self.obj.get(key)
-        if value is None:
-            if required:
-                raise self.problem(key, "is required")
-            return None
-        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if not ok:
-            raise self.problem(key, f"must be {_TYPE_NAMES[kind]}")
-        return value
-
-    def apply(self, key: str, value: Any, rule: Callable[[Any], Any]) -> Any:
-        try:
-            return rule(value)
-        except FieldProblem as exc:
-            raise FieldProblem(join_path(self.at(key), exc.field), exc.message) from None
-        except ValueError as exc:
-            raise self.problem(key, str(exc)) from None
-
-    def text(self, key: str, *, required: bool = False, rule: Callable[[str], Any] | None = None, blank_is_none: bool = False) -> Any:
-        value = self._typed(key, str, required)
-        if value is not None and blank_is_none and value == "":
-            value = None
-        if value is None:
-            if required:
-                raise self.problem(key, "is required")
-            return None
-        if required and not value.strip():
-            raise self.problem(key, "is required (not only whitespace)")
-        return self.apply(key, value, rule) if rule else value
-
-    def flag(self, key: str, default: bool = False) -> bool:
-        value = self._typed(key, bool, False)
-        return default if value is None else value
-
-    def number(self, key: str, *, required: bool = False, default: int | None = None, rule: Callable[[int], int] | None = None) -> Any:
-        value = self._typed(key, int, required)
-        if value is None:
-            return default
-        return self.apply(key, value, rule) if rule else check_int_range_at(self, key, value)
-
-    def array(self, key: str, *, required: bool = False, min_items: int = 0) -> list[Any]:
-        value = self._typed(key, list, required)
-        if value is None:
-            value = []
-        if len(value) < min_items:
-            raise self.problem(key, f"needs at least {min_items} item{'s' if min_items != 1 else ''}")
-        return value
-
-    def object(self, key: str, *, required: bool = False) -> Fields | None:
-        value = self._typed(key, dict, required)
-        return None if value is None else Fields(value, self.at(key))
-
-    def objects(self, key: str, *, required: bool = False, min_items: int = 0) -> list[Fields]:
-        return [Fields(item, f"{self.at(key)}[{i}]") for i, item in enumerate(self.array(key, required=required, min_items=min_items))]
-
-    def strings(self, key: str, *, rule: Callable[[str], Any] | None = None) -> list[Any]:
-        out = []
-        for i, item in enumerate(self.array(key)):
-            if not isinstance(item, str):
-                raise FieldProblem(f"{self.at(key)}[{i}]", "must be a string")
-            out.append(self.apply(f"{key}[{i}]", item, rule) if rule else item)
-        return out
-
-
-def check_int_range_at(fields: Fields, key: str, value: int) -> int:
-    return fields.apply(key, value, lambda v: check_int_range(v, None))
-
-
 # -- list parameters ------------------------------------------------------------------------
 
-# Pages are 1-based in all three beta services (the seed is silent; this simulator's choice).
+# Page numbers as screens and callers count them (from 1); `listing.Listing` maps them to the wire.
 FIRST_PAGE = 1
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 500
@@ -625,72 +492,6 @@ def check_limit(value: int) -> int:
 
 def check_sort_order(value: str) -> str:
     return check_choice(value, SORT_ORDERS)
-
-
-class ListParams:
-    """page, limit, sort_by and sort_order read from a query string (the simulator's side)."""
-
-    def __init__(self, page: int, limit: int, sort_by: str, descending: bool) -> None:
-        self.page = page
-        self.limit = limit
-        self.sort_by = sort_by
-        self.descending = descending
-
-    def window(self, items: Sequence[Any]) -> list[Any]:
-        start = (self.page - FIRST_PAGE) * self.limit
-        return list(items[start : start + self.limit])
-
-    @classmethod
-    def read(cls, query: Any, sort_keys: Sequence[str] = (), default_sort: str = "") -> ListParams:
-        """From a mapping of query parameters; raises FieldProblem naming the parameter."""
-        page = read_int_param(query, "page", FIRST_PAGE, check_page)
-        limit = read_int_param(query, "limit", DEFAULT_LIMIT, check_limit)
-        sort_by = default_sort
-        raw = query.get("sort_by")
-        if raw:
-            if raw not in sort_keys:
-                raise FieldProblem("sort_by", f"must be one of {', '.join(sort_keys)} (got {raw!r})")
-            sort_by = raw
-        order = query.get("sort_order") or "asc"
-        try:
-            order = check_sort_order(order)
-        except ValueError as exc:
-            raise FieldProblem("sort_order", str(exc)) from None
-        return cls(page, limit, sort_by, order == "desc")
-
-
-def read_int_param(query: Any, name: str, default: int, rule: Callable[[int], int]) -> int:
-    raw = query.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise FieldProblem(name, f"must be a whole number (got {raw!r})") from None
-    try:
-        return rule(value)
-    except ValueError as exc:
-        raise FieldProblem(name, str(exc)) from None
-
-
-def read_bool_param(query: Any, name: str) -> bool | None:
-    raw = query.get(name)
-    if raw is None or raw == "":
-        return None
-    lowered = raw.strip().lower()
-    if lowered not in ("true", "false"):
-        raise FieldProblem(name, f"must be true or false (got {raw!r})")
-    return lowered == "true"
-
-
-def read_choice_param(query: Any, name: str, rule: Callable[[str], str]) -> str | None:
-    raw = query.get(name)
-    if raw is None or raw == "":
-        return None
-    try:
-        return rule(raw)
-    except ValueError as exc:
-        raise FieldProblem(name, str(exc)) from None
 
 
 def read_since_param(query: Any, name: str) -> int | None:

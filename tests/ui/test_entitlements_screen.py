@@ -332,7 +332,7 @@ async def test_a_mandatory_attribute_the_server_names_is_shown_on_the_attributes
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert sent(app) == before + 1 and app.screen is form, "sent once, refused by the server, the form kept"
-        assert "Region" in hint(app, "attributes") and form.query_one("#field-attributes").has_class("-invalid")
+        assert "mandatory custom attribute REGION" in hint(app, "attributes") and form.query_one("#field-attributes").has_class("-invalid")
         await fill(pilot, {"attributes": "SalesOrder=SO-9; Region=AMER"})
         await pilot.press("ctrl+s")
         await settle(pilot)

@@ -570,6 +570,8 @@ class BetaForm(FormScreen):
             return await self._user_send(model)
         except ApiError as exc:
             if exc.field:
+                if exc.message.startswith(f"{exc.field}: "):  # the field is shown by place: its path need not be repeated
+                    exc.message = exc.message[len(exc.field) + 2:]
                 key = self.key_for(exc.field, visible_only=False)
                 if key is not None:
                     exc.field = key
