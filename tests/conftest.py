@@ -25,11 +25,12 @@ from typing import Any
 import httpx
 import pytest
 
+from flextui.api.auth import Credentials
 from flextui.api.cache import PageCache
 from flextui.api.http import RetryPolicy, Session
 from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
 from flextui.sim.faults import FaultPlan
-from flextui.sim.world import ADMIN, Clock, World
+from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, Clock, World
 
 FIXED_NOW_MS = int(datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc).timestamp() * 1000)
 
@@ -72,16 +73,46 @@ def cache(tmp_path: Path) -> PageCache:
 
 
 def make_session(app: Any, *, user: tuple[str, str] = ADMIN, cache: PageCache | None = None, **kwargs: Any) -> Session:
-    """A session on the in-process simulator as `user` (fast retries for tests)."""
+    """A session on the in-process simulator as `user` (fast retries for tests).
+
+    A seeded user signing in with their right password also holds their
+    seeded access token, as a real profile would: the beta APIs take only that.
+    """
     kwargs.setdefault("retry", RetryPolicy(attempts=3, backoff=0.001))
+    world: World = app.state.world
+    token = world.seed_token(user[0]) if user in (ADMIN, PRODUCER, CUSTOMER) else None
     return Session(
         SIM_BASE_URL,
-        auth=httpx.BasicAuth(*user),
+        credentials=Credentials(user[0], user[1], token),
         user=user[0],
         transport=in_process_transport(app),
         cache=cache,
         **kwargs,
     )
+
+
+BETA_PREFIXES = ("/entitlements-api/", "/products-api/", "/users-accounts-api/")
+
+
+class SimAuth(httpx.Auth):
+    """How a seeded user signs in to the simulator: the access token for the beta APIs (they take
+    nothing else), the password elsewhere. Anyone else (a wrong password) sends Basic everywhere."""
+
+    def __init__(self, app: Any, user: tuple[str, str]) -> None:
+        world: World = app.state.world
+        self.basic = httpx.BasicAuth(*user)
+        self.token = world.seed_token(user[0]) if user in (ADMIN, PRODUCER, CUSTOMER) else None
+
+    def auth_flow(self, request: httpx.Request) -> Any:
+        if self.token and request.url.path.startswith(BETA_PREFIXES):
+            request.headers["Authorization"] = f"Bearer {self.token}"
+            yield request
+        else:
+            yield from self.basic.auth_flow(request)
+
+
+def sim_auth(app: Any, user: tuple[str, str] = ADMIN) -> httpx.Auth:
+    return SimAuth(app, user)
 
 
 @pytest.fixture

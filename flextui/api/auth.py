@@ -13,8 +13,9 @@ vendor documents for it:
 - Access tokens work on "RESTful Services for Data Access" and the other FNO
   REST APIs
   (https://docs.revenera.com/fno_CURRENT/enduser/Content/helplibrary/opspMgeAccessTokensWhichAPIs.htm),
-  and Data Access also documents HTTP Basic (`FNO_Credentials`), so tokens and
-  reports take whichever the profile has (the token first).
+  and Data Access documents HTTP Basic (`FNO_Credentials`) as its scheme, so
+  tokens and reports take the password where the profile has one, else the
+  access token.
 
 `Credentials` holds the password and the access token in memory only (never
 in a repr, the cache or a log). When a service needs a credential the profile

@@ -226,7 +226,7 @@ class Session:
             return self.auth
         if service is Service.REGISTRY:
             raise self.missing("password", f"the registry trades a user name and password for a JWT, and profile {self.name!r} has no password")
-        if creds.token:
+        if creds.token and (service in BETA_SERVICES or not creds.password):
             return BearerAuth(creds.token)
         if service in BETA_SERVICES and self.mint_token and creds.password and creds.user:
             if self._minting is None:

@@ -53,8 +53,8 @@ DIALECTS: dict[str, str] = {
 STRICT: frozenset[str] = frozenset({"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums"})
 """The dialects that together make the strictest reading of the docs."""
 
-DEFAULT: frozenset[str] = frozenset()
-"""What the simulator speaks unless told otherwise (to become STRICT once the client survives it)."""
+DEFAULT: frozenset[str] = STRICT
+"""What the simulator speaks unless told otherwise: the strictest reading of the docs."""
 
 EXCLUSIVE: tuple[frozenset[str], ...] = (
     frozenset({"entitlements-bare-array", "entitlements-data-envelope"}),

@@ -23,7 +23,7 @@ from flextui.sim.entitlements import entitlement_store
 from flextui.sim.world import ADMIN, CUSTOMER, World
 
 from ..beta_fixtures import _beta_only  # noqa: F401  (fixtures)
-from ..conftest import FIXED_NOW_MS
+from ..conftest import FIXED_NOW_MS, sim_auth
 
 BASE = "/entitlements-api/v1"
 PRODUCT = {"productName": "Flex Designer", "productVersion": "2022.4"}
@@ -130,7 +130,7 @@ class Api:
         self._clients: list[httpx.AsyncClient] = []
 
     async def req(self, method: str, path: str, *, user: tuple[str, str] = ADMIN, **kwargs: Any) -> httpx.Response:
-        client = httpx.AsyncClient(transport=in_process_transport(self.app), base_url=SIM_BASE_URL, auth=httpx.BasicAuth(*user))
+        client = httpx.AsyncClient(transport=in_process_transport(self.app), base_url=SIM_BASE_URL, auth=sim_auth(self.app, user))
         self._clients.append(client)
         return await client.request(method, BASE + path, **kwargs)
 

@@ -19,6 +19,8 @@ from flextui.sim.app import SIM_BASE_URL, in_process_transport
 from flextui.sim.products import catalogue
 from flextui.sim.world import ADMIN, CUSTOMER, World
 
+from ..conftest import sim_auth
+
 from ..beta_fixtures import Change, _beta_only, _with, _without  # noqa: F401  (fixtures)
 
 BASE = "/products-api/v1"
@@ -77,7 +79,7 @@ class Api:
         self._clients: list[httpx.AsyncClient] = []
 
     async def req(self, method: str, path: str, *, user: tuple[str, str] = ADMIN, **kwargs: Any) -> httpx.Response:
-        client = httpx.AsyncClient(transport=in_process_transport(self.app), base_url=SIM_BASE_URL, auth=httpx.BasicAuth(*user))
+        client = httpx.AsyncClient(transport=in_process_transport(self.app), base_url=SIM_BASE_URL, auth=sim_auth(self.app, user))
         self._clients.append(client)
         return await client.request(method, path if path.startswith("/entitlements") else BASE + path, **kwargs)
 

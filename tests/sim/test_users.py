@@ -18,6 +18,8 @@ import pytest
 from flextui.sim.app import SIM_BASE_URL, in_process_transport
 from flextui.sim.world import ADMIN, CUSTOMER, PUBLISHER_ACCOUNT, World
 
+from ..conftest import sim_auth
+
 from ..beta_fixtures import Change, _beta_only, _with, _without  # noqa: F401  (fixtures)
 
 BASE = "/users-accounts-api/v1"
@@ -78,7 +80,7 @@ class Api:
         self._clients: list[httpx.AsyncClient] = []
 
     async def req(self, method: str, path: str, *, user: tuple[str, str] = ADMIN, **kwargs: Any) -> httpx.Response:
-        client = httpx.AsyncClient(transport=in_process_transport(self.app), base_url=SIM_BASE_URL, auth=httpx.BasicAuth(*user))
+        client = httpx.AsyncClient(transport=in_process_transport(self.app), base_url=SIM_BASE_URL, auth=sim_auth(self.app, user))
         self._clients.append(client)
         return await client.request(method, BASE + path, **kwargs)
 
@@ -197,7 +199,7 @@ async def test_created_account_can_own_an_entitlement(api: Api, world: World) ->
     body = {"accounts": [{"accountId": "ORBIT-42", "accountType": "CUSTOMER", "partnerTierName": "END_CUSTOMER"}],
             "lineItems": [{"product": [{"productName": "Flex Designer", "productVersion": "2022.4"}], "startDate": "2026-01-01", "isPermanent": True}],
             "attributes": [{"name": "Region", "value": "AMER"}]}
-    client = httpx.AsyncClient(transport=in_process_transport(api.app), base_url=SIM_BASE_URL, auth=httpx.BasicAuth(*ADMIN))
+    client = httpx.AsyncClient(transport=in_process_transport(api.app), base_url=SIM_BASE_URL, auth=sim_auth(api.app, ADMIN))
     async with client:
         response = await client.post("/entitlements-api/v1/entitlement", json=body)
     assert response.status_code == 201, response.text
