@@ -50,6 +50,8 @@ ShipToAddress = Annotated[str, AfterValidator(v.check_ship_to_address)]
 # "draft, deployed, obsolete"; https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md).
 OrderType = Annotated[str, AfterValidator(v.check_order_type), PlainSerializer(str.lower, return_type=str)]
 Status = Annotated[str, AfterValidator(v.check_status), PlainSerializer(str.lower, return_type=str)]
+# The list filters' statuses, documented lower case (seed 002: draft, deployed, obsolete; active, inactive, obsoleted).
+StatusFilter = Annotated[str, AfterValidator(v.check_status_filter), PlainSerializer(str.lower, return_type=str)]
 Quantity = Annotated[int, AfterValidator(v.check_quantity)]
 PerCopy = Annotated[int, AfterValidator(v.check_quantity_per_copy)]
 Count = Annotated[int, AfterValidator(lambda n: v.check_int_range(n, 0))]
@@ -390,7 +392,7 @@ class EntitlementFilter(_Request):
     product: str | None = None
     version: str | None = None
     part_number: str | None = Field(None, alias="partNumber")
-    status: Annotated[str, AfterValidator(v.check_status_filter)] | None = None
+    status: StatusFilter | None = None
     sort_by: Annotated[str, AfterValidator(v.choice(v.ENTITLEMENT_SORT_KEYS))] | None = None
     sort_order: Annotated[str, AfterValidator(v.check_sort_order)] | None = None
 
@@ -410,7 +412,7 @@ class LineItemFilter(_Request):
     product_name: str | None = Field(None, alias="productName")
     start_date: DateText | None = Field(None, alias="startDate")
     license_model_name: str | None = Field(None, alias="licenseModelName")
-    status: Annotated[str, AfterValidator(v.check_status_filter)] | None = None
+    status: StatusFilter | None = None
 
     @field_validator("*", mode="before")
     @classmethod

@@ -105,11 +105,11 @@ class Listing(Generic[M]):
             got.more = more
             yield got
 
-    def every(self, size: int, *, what: str, max_items: int | None = None, total: int | None = None) -> Pager[M]:
-        """Every item, page by page (each page its freshest answer), through the one bounded pager."""
+    def every(self, size: int, *, what: str, max_items: int | None = None, total: int | None = None, force: bool = False) -> Pager[M]:
+        """Every item, page by page (each page its freshest answer; `force`: each asked again), through the one bounded pager."""
 
         async def fetch(number: int, asked: int) -> Page[M]:
-            page: Page[M] = await freshest(self.wire(number, asked))
+            page: Page[M] = await freshest(self.wire(number, asked, force=force))
             return page
 
         return Pager(

@@ -322,7 +322,8 @@ class SuiteFilter(_Filter):
     version: str | None = None
     description: str | None = None
     part_number: str | None = Field(None, alias="partNumber")
-    state: str | None = None
+    # Documented lower case (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/suite/getsuites_1.md).
+    state: Annotated[str, AfterValidator(v.choice(("draft", "deployed", "obsolete", "inactive")))] | None = None
     package_name: str | None = Field(None, alias="packageName")
     package_version: str | None = Field(None, alias="packageVersion")
     host_type: str | None = Field(None, alias="hostType")

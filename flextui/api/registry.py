@@ -43,10 +43,12 @@ from flextui.api.tolerant import Record, list_items, list_total, parse_record, p
 API = "/api/v1"
 M = TypeVar("M", bound=BaseModel)
 
-PROJECTS_MAX_PAGE_SIZE = 1000
+# The registry is Harbor underneath (its artifact parameters are Harbor v2's: RESTSWContDelivRetrieveArt.htm),
+# and Harbor's API takes at most 100 items per page; the vendor documents no other maximum.
+PROJECTS_MAX_PAGE_SIZE = 100
 MEMBERS_MAX_PAGE_SIZE = 100
 ARTIFACTS_MAX_PAGE_SIZE = 100
-DOWNLOADS_MAX_PAGE_SIZE = 1000
+DOWNLOADS_MAX_PAGE_SIZE = 100
 
 
 # -- secrets -------------------------------------------------------------------------------
@@ -678,9 +680,10 @@ class RegistryService:
         project: str | None = None,
         username: str | None = None,
         account: str | None = None,
-        page_size: int = 500,
+        page_size: int = DOWNLOADS_MAX_PAGE_SIZE,
+        force: bool = False,
     ) -> AsyncIterator[list[Download]]:
-        """The log from `start` to `end` (inclusive, UTC days), newest month first, month by month."""
+        """The log from `start` to `end` (inclusive, UTC days), newest month first, month by month (`force`: every page asked again)."""
         if start > end:
             raise ValueError("the start date is after the end date")
         low = datetime(start.year, start.month, start.day, tzinfo=timezone.utc)
@@ -697,7 +700,7 @@ class RegistryService:
 
         _check_size(1, page_size, DOWNLOADS_MAX_PAGE_SIZE)
         for year, month in months_between(start, end):
-            pager = self._downloads(year, month, project, username, account).every(page_size, what=f"downloads of {year}-{month:02d}")
+            pager = self._downloads(year, month, project, username, account).every(page_size, what=f"downloads of {year}-{month:02d}", force=force)
             async for items in pager:
                 kept = [d for d in items if wanted(d)]
                 if kept:

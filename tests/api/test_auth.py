@@ -63,8 +63,8 @@ async def test_each_service_gets_its_scheme(sim_app: Any, world: World, token: s
         await TokensService(s).count(username=ADMIN[0])
         await EntitlementsService(s).list()
         await RegistryService(s).projects_page(1, 5)
-    assert seen.schemes("/flexnet/") == {"Bearer"}
-    assert seen.schemes("/entitlements-api/") == {"Bearer"}
+    assert seen.schemes("/flexnet/") == {"Basic"}, "the token API and reports take the password where there is one"
+    assert seen.schemes("/entitlements-api/") == {"Bearer"}, "the beta APIs take only the access token"
     registry = [(m, p, sch) for m, p, sch in seen.seen if p.startswith("/registry/")]
     assert registry[0] == ("GET", "/registry/api/v1/authenticate", "Basic") and {sch for *_, sch in registry[1:]} == {"Bearer"}
 
@@ -122,10 +122,18 @@ async def test_a_minted_token_is_created_once_used_as_bearer_and_deleted_on_clos
 
 
 async def test_a_read_only_profile_never_mints(sim_app: Any) -> None:
-    s, seen = session(sim_app, Credentials(*ADMIN), mint_token=True, read_only=True)
+    s, seen = session(sim_app, Credentials(*ADMIN), mint_token=True, read_only=True, credential_hint=lambda what: f"add {what} = …")
     async with s:
-        await EntitlementsService(s).list()
-    assert not [x for x in seen.seen if x[0] != "GET"] and seen.schemes("/entitlements-api/") == {"Basic"}
+        with pytest.raises(MissingCredential, match="requires an access token: add token = …"):
+            await EntitlementsService(s).list()
+    assert not [x for x in seen.seen if x[0] != "GET"] and seen.schemes("/entitlements-api/") == {"Basic"}, "nothing minted"
+
+
+async def test_a_token_only_profile_reaches_tokens_and_reports_with_the_token(sim_app: Any, token: str) -> None:
+    s, seen = session(sim_app, Credentials(ADMIN[0], None, token))
+    async with s:
+        assert await TokensService(s).count(username=ADMIN[0]) >= 1
+    assert seen.schemes("/flexnet/") == {"Bearer"}
 
 
 def test_credentials_never_show_their_secrets() -> None:

@@ -145,7 +145,7 @@ def test_maintenance_model() -> None:
 
 
 def test_filters() -> None:
-    assert EntitlementFilter(status="obsoleted", account_name=" acme ", product="").params() == {"status": "OBSOLETE", "accountName": "acme"}
+    assert EntitlementFilter(status="obsoleted", account_name=" acme ", product="").params() == {"status": "obsolete", "accountName": "acme"}
     assert EntitlementFilter(sort_by="created_on", sort_order="DESC").params() == {"sort_by": "created_on", "sort_order": "desc"}
     with pytest.raises(ValidationError):
         EntitlementFilter(sort_by="name")

@@ -42,7 +42,7 @@ class TestTokensSnapshots:
 
     @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
     def test_create_form_with_inline_error(self, snap_compare: Any, size: tuple[int, int]) -> None:
-        run = _run_before("n", fill={"tokenName": "abc", "expiryStr": "3Y"})
+        run = _run_before("n", fill={"tokenName": "abc", "expiryStr": "3w"})
         assert snap_compare(build_app(), terminal_size=size, run_before=run)
 
     @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

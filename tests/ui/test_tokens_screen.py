@@ -107,7 +107,7 @@ async def test_create_validates_inline_before_any_request() -> None:
         sent = app.ctx.session.requests_sent
         await pilot.press("n")
         await fill(pilot, "tokenName", "abc")
-        await fill(pilot, "expiryStr", "3Y")
+        await fill(pilot, "expiryStr", "3w")
         hint = app.screen.query_one("#hint-tokenName")
         assert "5 to 25" in str(hint.render())
         assert "cannot read" in str(app.screen.query_one("#hint-expiryStr").render())

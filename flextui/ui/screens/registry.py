@@ -53,7 +53,6 @@ from flextui.api.registry import (
     ProjectDetail,
     RegistryService,
     Repository,
-    months_between,
     secret_problems,
 )
 from flextui.headless.registry import RegistryUnavailable, parse_day, registry_for, split_repository
@@ -1225,14 +1224,10 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         self._update_pager()
         self._update_chart()
         try:
-            if force:  # ask the registry again for every page of the range (the cache then answers the stream below)
-                self.refreshing = True
-                self._update_pager()
-                await self._force_months(filters)
-                self.refreshing = False
+            self.refreshing = force
             async for items in self.registry.iter_downloads(
                 filters["start"], filters["end"], project=filters["project"], username=filters["username"],
-                account=filters["account"], page_size=DOWNLOADS_MAX_PAGE_SIZE,
+                account=filters["account"], page_size=DOWNLOADS_MAX_PAGE_SIZE, force=force,
             ):
                 self._add(items)
             self.show_age(None)
@@ -1245,18 +1240,6 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
             self.loading = False
             self.refreshing = False
             self._after_load()
-
-    async def _force_months(self, filters: dict[str, Any]) -> None:
-        for year, month in months_between(filters["start"], filters["end"]):
-            number = 1
-            while True:
-                page = None
-                async for page in self.registry.downloads_page(year, month, number, DOWNLOADS_MAX_PAGE_SIZE, project=filters["project"],
-                                                               username=filters["username"], account=filters["account"], force=True):
-                    pass
-                if page is None or len(page.items) < DOWNLOADS_MAX_PAGE_SIZE:
-                    break
-                number += 1
 
     def _add(self, items: list[Download]) -> None:
         rows = []
@@ -1380,8 +1363,8 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         days = (end - start).days + 1
         grid = self.query_one(DataGrid)
         span = f"{start.isoformat()} → {end.isoformat()} ({plural(days, 'day')}, UTC)"
-        if self.refreshing:
-            text = f"⟳ asking the registry again for every page of {span} · escape cancels"
+        if self.refreshing and self.loading:
+            text = f"⟳ asking the registry again: {self.loaded:,} loaded so far · {span} · escape cancels"
         elif self.loading:
             text = f"⟳ {self.loaded:,} loaded so far · {span} · newest first · escape cancels"
         elif self.cancelled:
