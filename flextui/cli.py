@@ -59,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("sim", parents=[common], help="serve the simulator over HTTP (for tests, curl, or a profile)")
     sim.add_argument("--host", default="127.0.0.1")
     sim.add_argument("--port", type=int, default=8765)
+    sim.add_argument("--list-dialects", action="store_true", help="name every dialect the simulator can speak, and exit")
     _sim_options(sim)
 
     sub.add_parser("info", parents=[common], help="where config, cache and log files live; versions; profiles")
@@ -121,6 +122,9 @@ def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> No
     parser.add_argument(f"{p}seed", dest="seed", type=int, default=7, help="simulator world seed")
     parser.add_argument(f"{p}scale", dest="scale", default="1", help="world size: a number, or small/default/large (100)")
     parser.add_argument(f"{p}latency", dest="latency", type=float, default=0.0, help="simulated latency per request, ms")
+    parser.add_argument(f"{p}dialect", dest="dialect", default=None, metavar="NAMES",
+                        help="real-service variants to speak besides the strictest reading of the docs, comma separated "
+                             "(`lenient` drops the strict defaults); `flextui sim --list-dialects` names them")
 
 
 def _setup_logging(debug: bool, *, to_file: bool) -> None:
@@ -203,6 +207,20 @@ def _scale(text: str) -> float:
         raise ConfigError(f"--scale: {exc}") from None
 
 
+def _dialects(args: argparse.Namespace) -> Any:
+    """The simulator dialects asked for with --dialect (None: the default, the strictest reading)."""
+    text = getattr(args, "dialect", None)
+    if not text:
+        return None
+    from flextui.config import ConfigError
+    from flextui.sim.dialects import speaking
+
+    try:
+        return speaking(text)
+    except ValueError as exc:
+        raise ConfigError(f"--dialect: {exc}") from None
+
+
 def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
     """The AppContext for the command line: the demo, an ad hoc URL, or a profile."""
     from flextui.api.auth import Credentials
@@ -219,6 +237,7 @@ def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             seed=args.seed, scale=_scale(args.scale), latency_ms=args.latency,
             read_only=args.read_only or getattr(args, "demo_read_only", False),
             as_user=getattr(args, "as_user", "admin"), settings=settings, keys=config.keys, theme=args.theme,
+            dialects=_dialects(args),
         )
     if args.url:
         profile, creds = _adhoc(args)
@@ -341,23 +360,43 @@ def cmd_cache(args: argparse.Namespace) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from flextui.sim.app import create_app
+    from flextui.sim.dialects import DEFAULT, DIALECTS, STRICT
     from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, World
 
-    world = World(seed=args.seed, scale=_scale(args.scale))
-    app = create_app(world, latency_ms=args.latency)
+    if args.list_dialects:
+        for name, what in DIALECTS.items():
+            mark = " (default)" if name in DEFAULT else ""
+            print(f"{name:<28}{what}{mark}")
+        print(f"{'lenient':<28}(not a dialect) drop the defaults, e.g. --dialect lenient,zero-based")
+        return 0
+    dialects = _dialects(args)
+    spoken = DEFAULT if dialects is None else dialects
     base = f"http://{args.host}:{args.port}"
-    print(f"FlexNet Operations simulator (seed {args.seed}, scale {world.scale:g}) at {base}")
+    try:
+        import socket
+
+        with socket.socket() as probe:  # say so before printing credentials for a server that cannot start
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((args.host, args.port))
+    except OSError as exc:
+        sys.stderr.write(f"flextui sim: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; try another --port\n")
+        return 6
+    import uvicorn
+
+    world = World(seed=args.seed, scale=_scale(args.scale))
+    app = create_app(world, latency_ms=args.latency, dialects=spoken)
+    tokens = {user: world.seed_token(user) for user, _ in (ADMIN, PRODUCER, CUSTOMER)}
+    strict = "the strictest reading of the docs" if spoken == STRICT else ", ".join(sorted(spoken)) or "lenient"
+    print(f"FlexNet Operations simulator (seed {args.seed}, scale {world.scale:g}, dialect: {strict}) at {base}")
     print(f"  tokens        {base}/flexnet/uar/v1/…")
     print(f"  registry      {base}/registry/api/v1/…   x-publisherid: {world.tenant_id}")
     print(f"  data reports  {base}/data/api/v1/report/…")
-    print(f"  beta APIs     {base}/entitlements-api/v1, /products-api/v1, /users-accounts-api/v1")
+    print(f"  beta APIs     {base}/entitlements-api/v1, /products-api/v1, /users-accounts-api/v1 (access tokens)")
     print("users (simulated; not secrets):")
     for role, (user, password) in (("privileged", ADMIN), ("producer", PRODUCER), ("customer", CUSTOMER)):
-        print(f"  {role:<10} {user}  password {password}")
-    print(f"try: FLEXTUI_PASSWORD={ADMIN[1]} flextui --url {base} --user {ADMIN[0]}")
+        print(f"  {role:<10} {user}  password {password}  access token {tokens[user]}")
+    print(f"try: FLEXTUI_PASSWORD={ADMIN[1]} FLEXTUI_TOKEN={tokens[ADMIN[0]]} flextui --url {base} --user {ADMIN[0]} --registry-tenant {world.tenant_id}")
     sys.stdout.flush()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", lifespan="off")
     return 0

@@ -110,8 +110,9 @@ def demo_context(
     keys: dict[str, str] | None = None,
     fixed_now_ms: int | None = None,
     theme: str | None = None,
+    dialects: Any = None,
 ) -> AppContext:
-    """A context on the embedded simulator (no port, in-memory cache)."""
+    """A context on the embedded simulator (no port, in-memory cache), speaking `dialects` (default: the strictest reading)."""
     from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
     from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, Clock, World
 
@@ -121,12 +122,12 @@ def demo_context(
     user, password = users[as_user]
     clock = Clock(fixed_now_ms)
     world = World(seed=seed, scale=scale, clock=clock)
-    app = create_app(world, latency_ms=latency_ms)
+    app = create_app(world, latency_ms=latency_ms) if dialects is None else create_app(world, latency_ms=latency_ms, dialects=dialects)
     settings = settings or Settings()
     session = Session(
         SIM_BASE_URL,
         name="demo",
-        credentials=Credentials(user, password, world.seed_token(user) if hasattr(world, "seed_token") else None),
+        credentials=Credentials(user, password, world.seed_token(user)),
         user=user,
         read_only=read_only,
         transport=in_process_transport(app),

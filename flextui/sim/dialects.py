@@ -79,3 +79,30 @@ def parse_dialects(text: str | Iterable[str]) -> frozenset[str]:
         if pair <= names:
             raise ValueError(f"the dialects {' and '.join(sorted(pair))} contradict each other: choose one")
     return names
+
+
+LENIENT = "lenient"
+"""Not a dialect: in `speaking`, it drops the strict default (`--dialect lenient,zero-based`)."""
+
+# A strict rule a named variant overrides: asking for a page-size variant means the size is not refused.
+_OVERRIDES: dict[str, frozenset[str]] = {
+    "page-size-cap-100": frozenset({"strict-paging"}),
+    "page-size-ignored": frozenset({"strict-paging"}),
+    "paging-ignored": frozenset({"strict-paging"}),
+}
+
+
+def speaking(text: str | Iterable[str] | None) -> frozenset[str]:
+    """What a simulator asked for `text` speaks: the strict default plus the named variants.
+
+    `lenient` among the names starts from nothing instead; a named variant
+    that a strict rule would contradict (a silent page-size cap) replaces it.
+    """
+    if not text:
+        return DEFAULT
+    parts = [text] if isinstance(text, str) else list(text)
+    names = {name.strip() for part in parts for name in part.split(",") if name.strip()}
+    base = frozenset() if LENIENT in names else DEFAULT
+    named = parse_dialects(names - {LENIENT})
+    dropped = frozenset().union(*(_OVERRIDES.get(name, frozenset()) for name in named))
+    return parse_dialects((base - dropped) | named)
