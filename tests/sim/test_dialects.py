@@ -1,10 +1,12 @@
-"""Every dialect, shown against the default over HTTP: the variant a client must survive.
+"""Every dialect, shown against the lenient reading over HTTP: the variant a client must survive.
 
 `CHECKS` holds one check per name in `DIALECTS`. Each builds two apps on
-fresh worlds of the same seed, one speaking the default and one speaking the
-dialect, sends the same requests to both and asserts the documented
-difference, so a dialect that stops changing anything fails here. A test
-keeps `CHECKS` and `DIALECTS` equal.
+fresh worlds of the same seed, one speaking no dialect at all (the lenient
+reading; `Sim()`, not the simulator's default, which is STRICT) and one
+speaking the dialect alone, sends the same requests to both and asserts the
+documented difference, so a dialect that stops changing anything fails here.
+A test keeps `CHECKS` and `DIALECTS` equal. The checks' first argument is
+still called `default`: it is the baseline each dialect departs from.
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ def entitlement(**extra: Any) -> dict[str, Any]:
 
 
 class Sim:
-    """An app speaking `dialects` on a fresh frozen-clock world, with a client for each kind of sign-in."""
+    """An app speaking exactly `dialects` (none: the lenient reading) on a fresh frozen-clock world,
+    with a client for each kind of sign-in."""
 
     def __init__(self, *dialects: str) -> None:
         self.world = World(seed=7, clock=Clock(FIXED_NOW_MS))
@@ -163,7 +166,7 @@ async def _page_zero_is_first(default: Sim, dialect: Sim) -> None:
 @check("strict-paging")
 async def _strict_paging(default: Sim, dialect: Sim) -> None:
     everything = (await default.registry("GET", "/projects", params={"pageSize": 500})).json()
-    assert len(everything) > 10, "the default allows up to 1000 per page"
+    assert len(everything) > 10, "the lenient reading allows up to 1000 per page"
     refused = await dialect.registry("GET", "/projects", params={"pageSize": 500})
     assert refused.status_code == 400 and "'pageSize' must be at most 100" in refused.json()["message"]
     assert (await dialect.registry("GET", "/projects", params={"pageSize": 100})).status_code == 200
@@ -375,9 +378,29 @@ def test_parse_dialects_takes_commas_and_iterables() -> None:
 
     assert parse_dialects("zero-based, links-none") == {"zero-based", "links-none"}
     assert parse_dialects(["zero-based", "strict-enums,null-collections"]) == {"zero-based", "strict-enums", "null-collections"}
-    assert parse_dialects("") == frozenset() == DEFAULT
+    assert parse_dialects("") == frozenset(), "no dialect: the lenient reading"
+    assert DEFAULT == STRICT, "the default is the strictest reading of the docs"
     assert parse_dialects(STRICT) == STRICT and STRICT <= DIALECTS.keys()
     assert STRICT == {"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums"}
+
+
+async def test_an_app_speaks_strict_unless_told_otherwise() -> None:
+    from flextui.sim.dialects import STRICT
+
+    world = World(seed=7, clock=Clock(FIXED_NOW_MS))
+    app = create_app(world)
+    assert app.state.dialects == STRICT
+    assert create_app(world, dialects=()).state.dialects == frozenset(), "an empty set is no dialect, not the default"
+    async with httpx.AsyncClient(transport=in_process_transport(app), base_url=SIM_BASE_URL) as http:
+        basic_beta = await http.get(f"{ENTITLEMENTS}/entitlements", headers=basic(ADMIN))
+        assert basic_beta.status_code == 401, "token-only-beta"
+        bearer = {"Authorization": f"Bearer {world.seed_token(ADMIN[0])}"}
+        upper = await http.get(f"{ENTITLEMENTS}/entitlements", headers=bearer, params={"status": "DEPLOYED"})
+        assert upper.status_code == 400 and upper.json()["field"] == "status", "strict-enums"
+        assert (await http.get(f"{ENTITLEMENTS}/entitlements", headers=bearer, params={"status": "deployed"})).status_code == 200
+        assert (await http.get(f"{ENTITLEMENTS}/entitlements", headers=bearer, params={"page": 0})).status_code == 400, "strict-paging"
+        encoded = await http.get(f"{REGISTRY}/projects/{HELLO}/repositories/{HELLO}%2Fhello-world-image/artifacts")
+        assert encoded.status_code == 400, "reject-encoded-slash"
 
 
 def test_parse_dialects_names_unknown_and_contradicting_names() -> None:

@@ -202,7 +202,7 @@ async def test_bad_list_parameters(api: Api, params: dict[str, Any], field: str)
 async def test_sorting(api: Api, world: World) -> None:
     ids = sorted(world.entitlements)
     assert await api.ids(sort_order="desc") == ids[::-1]
-    assert await api.ids(sort_by="entitlement_id", sort_order="ASC") == ids
+    assert await api.ids(sort_by="entitlement_id", sort_order="asc") == ids
     by_created = sorted(world.entitlements.values(), key=lambda e: (e.created_ms, e.entitlement_id))
     assert await api.ids(sort_by="created_on") == [e.entitlement_id for e in by_created]
     assert await api.ids(sort_by="created_on", sort_order="desc") == [e.entitlement_id for e in reversed(by_created)]
@@ -221,7 +221,7 @@ async def test_filters(api: Api, world: World) -> None:
     assert await api.ids(product=product.name.lower(), version=product.version) == expected
     assert await api.ids(partNumber=product.part_number) == expected
     assert await api.ids(product=product.name, partNumber="PN-NONE") == []
-    for status in ("deployed", "DRAFT", "obsolete", "inactive"):
+    for status in ("deployed", "draft", "obsolete", "inactive"):
         assert await api.ids(status=status) == sorted(e.entitlement_id for e in ents if e.status == status.upper())
     assert await api.ids(status="obsoleted") == await api.ids(status="obsolete")
     email = world.entitlements["ENT-100000"].ship_to_email
@@ -340,10 +340,10 @@ async def test_create_with_everything(api: Api, world: World) -> None:
         shipToAddress="12 Main Street_West-2",
         allowPortalLogin=True,
         emailTemplateVariation="Renewals",
-        status="Deployed",
+        status="deployed",
         accounts=[
             {"accountId": "101200004242", "accountType": "CUSTOMER", "partnerTierName": "END_CUSTOMER", "contactEmail": "x@acme.example"},
-            {"accountId": "FLEXDEMO", "accountType": "publisher", "partnerTierName": "partner_tier_one", "isCurrentOwner": True},
+            {"accountId": "FLEXDEMO", "accountType": "PUBLISHER", "partnerTierName": "PARTNER_TIER_ONE", "isCurrentOwner": True},
         ],
         lineItems=[
             line_item(activationId="ACT-ACME-1", orderType="renewal_order", quantity=0, quantityPerCopy=3, lineItemStatus="draft",
@@ -367,6 +367,66 @@ async def test_create_with_everything(api: Api, world: World) -> None:
     items = await api.ok("GET", "/entitlement/ENT-ACME-2026/line-items")
     assert items["lineItems"][1]["products"][0]["licenseModel"] == {"licenseModelName": "Floating", "issuer": "FlexDemo"}
     assert items["lineItems"][1]["permanent"] is True
+
+
+# Enums in a spelling the docs do not give (upper case where they write lower, and the reverse):
+# (case id, method, path, params or body, the field a strict service names).
+UNDOCUMENTED_SPELLINGS: list[tuple[str, str, str, dict[str, Any], str]] = [
+    ("sort-order-upper", "GET", "/entitlements", {"sort_order": "ASC"}, "sort_order"),
+    ("status-filter-upper", "GET", "/entitlements", {"status": "DRAFT"}, "status"),
+    ("status-filter-capitalised", "GET", "/entitlements", {"status": "Deployed"}, "status"),
+    ("line-item-filter-upper", "GET", "/entitlement/ENT-100000/line-items", {"status": "DEPLOYED"}, "status"),
+    ("status-capitalised", "POST", "/entitlement", entitlement(status="Deployed"), "status"),
+    ("order-type-upper", "POST", "/entitlement", entitlement(lineItems=[line_item(orderType="RENEWAL_ORDER")]), "lineItems[0].orderType"),
+    ("line-item-status-upper", "POST", "/entitlement", entitlement(lineItems=[line_item(lineItemStatus="DRAFT")]), "lineItems[0].lineItemStatus"),
+    ("account-type-lower", "POST", "/entitlement",
+     entitlement(accounts=[{"accountId": "FLEXDEMO", "accountType": "publisher", "partnerTierName": "END_CUSTOMER"}]), "accounts[0].accountType"),
+    ("partner-tier-lower", "POST", "/entitlement",
+     entitlement(accounts=[{"accountId": "FLEXDEMO", "accountType": "PUBLISHER", "partnerTierName": "partner_tier_one"}]), "accounts[0].partnerTierName"),
+]
+
+
+@pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
+async def test_strict_default_takes_enums_only_as_documented(api: Api, world: World, case: str, method: str, path: str, given: dict[str, Any], field: str) -> None:
+    before = len(world.entitlements)
+    where = {"json": given} if method == "POST" else {"params": given}
+    refusal = await api.refused(method, path, 400, field, **where)
+    assert "exactly as documented" in refusal["message"]
+    assert len(world.entitlements) == before
+
+
+@pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
+async def test_lenient_dialect_takes_enums_in_any_case(lenient_app: Any, case: str, method: str, path: str, given: dict[str, Any], field: str) -> None:
+    api = Api(lenient_app)
+    try:
+        await api.ok(method, path, 201 if method == "POST" else 200, **({"json": given} if method == "POST" else {"params": given}))
+    finally:
+        await api.aclose()
+
+
+async def test_lenient_dialect_reads_any_case_as_the_documented_spelling(lenient_app: Any, world: World) -> None:
+    """The lenient dialect (no dialect): what test_sorting, test_filters and test_create_with_everything
+    sent before the default became STRICT, with the answers they expected."""
+    api = Api(lenient_app)
+    try:
+        ents = list(world.entitlements.values())
+        assert await api.ids(sort_by="entitlement_id", sort_order="ASC") == sorted(world.entitlements)
+        assert await api.ids(status="DRAFT") == sorted(e.entitlement_id for e in ents if e.status == "DRAFT")
+        body = entitlement(
+            entitlementId="ENT-ACME-ANYCASE",
+            status="Deployed",
+            accounts=[
+                {"accountId": "101200004242", "accountType": "CUSTOMER", "partnerTierName": "END_CUSTOMER"},
+                {"accountId": "FLEXDEMO", "accountType": "publisher", "partnerTierName": "partner_tier_one", "isCurrentOwner": True},
+            ],
+            lineItems=[line_item(orderType="Renewal_Order", lineItemStatus="DRAFT")],
+        )
+        await api.ok("POST", "/entitlement", 201, json=body)
+        ent = world.entitlements["ENT-ACME-ANYCASE"]
+        assert ent.account_id == "FLEXDEMO" and ent.status == "DEPLOYED"
+        assert (ent.line_items[0].order_type, ent.line_items[0].state) == ("RENEWAL_ORDER", "DRAFT")
+    finally:
+        await api.aclose()
 
 
 async def test_auto_deploy_deploys_entitlement_and_items(api: Api, world: World) -> None:

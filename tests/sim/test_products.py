@@ -181,9 +181,9 @@ async def test_part_number_filters(api: Api, world: World) -> None:
 
 async def test_feature_bundle_maintenance_suite_filters(api: Api, world: World) -> None:
     cat = catalogue(world)
-    dated = await api.ok("GET", "/features", params={"versionFormat": "datebased", "limit": 500})
+    dated = await api.ok("GET", "/features", params={"versionFormat": "DATEBASED", "limit": 500})
     assert dated["features"] and all(f["versionFormat"] == "DATEBASED" for f in dated["features"])
-    drafts = await api.names("/features", "features", "state", state="draft")
+    drafts = await api.names("/features", "features", "state", state="DRAFT")
     assert set(drafts) == {"DRAFT"}
     assert set(await api.names("/features", "features", "version", name="designer_core")) == {"1.0", "2.0"}
     assert await api.names("/features", "features", "version", name="DESIGNER_CORE", version="2.0") == ["2.0"]
@@ -232,7 +232,7 @@ async def test_create_product_with_everything(api: Api, world: World) -> None:
         description="Modeling", licenseTechnology="flexnet licensing", licenseGenerator="FlexNet Licensing Generator",
         productCategory="Design Tools", features=[{"featureName": "DESIGNER_PRO"}, {"featureName": "DESIGNER_CORE", "version": "2.0", "count": 2}],
         featureBundles=[{"featureBundleName": next(iter(catalogue(world).bundles))}], licenseModels=["subscription", "Trial"],
-        partNumbers=["PN-QM-1", spare], startDate="2026-01-01", endDate="2026-01-01", upgradeEmailTemplate="None",
+        partNumbers=["PN-QM-1", spare], startDate="2026-01-01", endDate="2026-01-01", upgradeEmailTemplate="none",
         quantityPerCopy=2, hostType="Server",
     )
     created = (await api.ok("POST", "/products", 201, json=body))["product"]
@@ -354,9 +354,9 @@ async def test_bad_part_numbers_create_nothing(api: Api, world: World, items: li
 
 
 async def test_create_feature(api: Api, world: World) -> None:
-    created = (await api.ok("POST", "/features", 201, json=feature(description="Core modeling", aggregationType="sum", vendorString="VS")))["feature"]
+    created = (await api.ok("POST", "/features", 201, json=feature(description="Core modeling", aggregationType="SUM", vendorString="VS")))["feature"]
     assert (created["featureName"], created["version"], created["state"], created["aggregationType"]) == ("MODELER_CORE", "1.0", "DRAFT", "SUM")
-    dated = (await api.ok("POST", "/features", 201, json={"featureName": "MODELER-X_2", "versionFormat": "datebased", "version": "2026.01", "maxVersion": "2026.12.31"}))["feature"]
+    dated = (await api.ok("POST", "/features", 201, json={"featureName": "MODELER-X_2", "versionFormat": "DATEBASED", "version": "2026.01", "maxVersion": "2026.12.31"}))["feature"]
     assert dated["versionFormat"] == "DATEBASED"
     for good in ("2023.10", "2023.1015"):
         await api.ok("POST", "/features", 201, json=feature(featureName=f"MV_{good.replace('.', '_')}", maxVersion=good))
@@ -366,6 +366,55 @@ async def test_create_feature(api: Api, world: World) -> None:
     # A second version makes the name ambiguous for products (rule 5).
     await api.ok("POST", "/features", 201, json=feature(version="2.0"))
     await api.refused("POST", "/products", 400, "features[0].featureName", json=product(features=[{"featureName": "MODELER_CORE"}]))
+
+
+# Enums in a spelling the docs do not give (lower case where they write upper, and the reverse):
+# (case id, method, path, params or body, the field a strict service names).
+UNDOCUMENTED_SPELLINGS: list[tuple[str, str, str, dict[str, Any], str]] = [
+    ("feature-format-filter-lower", "GET", "/features", {"versionFormat": "datebased"}, "versionFormat"),
+    ("feature-state-filter-lower", "GET", "/features", {"state": "draft"}, "state"),
+    ("suite-state-filter-upper", "GET", "/suites", {"state": "DRAFT"}, "state"),
+    ("sort-order-upper", "GET", "/products", {"sort_order": "DESC"}, "sort_order"),
+    ("feature-format-lower", "POST", "/features", feature(versionFormat="datebased", version="2026.01"), "versionFormat"),
+    ("aggregation-lower", "POST", "/features", feature(aggregationType="sum"), "aggregationType"),
+    ("upgrade-template-capitalised", "POST", "/products", product(upgradeEmailTemplate="None"), "upgradeEmailTemplate"),
+]
+
+
+@pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
+async def test_strict_default_takes_enums_only_as_documented(api: Api, world: World, case: str, method: str, path: str, given: dict[str, Any], field: str) -> None:
+    cat = catalogue(world)
+    before = (len(cat.features), len(cat.products))
+    where = {"json": given} if method == "POST" else {"params": given}
+    refusal = await api.refused(method, path, 400, field, **where)
+    assert "exactly as documented" in refusal["message"]
+    assert (len(cat.features), len(cat.products)) == before
+
+
+@pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
+async def test_lenient_dialect_takes_enums_in_any_case(lenient_app: Any, case: str, method: str, path: str, given: dict[str, Any], field: str) -> None:
+    api = Api(lenient_app)
+    try:
+        await api.ok(method, path, 201 if method == "POST" else 200, **({"json": given} if method == "POST" else {"params": given}))
+    finally:
+        await api.aclose()
+
+
+async def test_lenient_dialect_reads_any_case_as_the_documented_spelling(lenient_app: Any, world: World) -> None:
+    """The lenient dialect (no dialect): what test_feature_bundle_maintenance_suite_filters,
+    test_create_product_with_everything and test_create_feature sent before the default became
+    STRICT, with the answers they expected."""
+    api = Api(lenient_app)
+    try:
+        dated = await api.ok("GET", "/features", params={"versionFormat": "datebased", "limit": 500})
+        assert dated["features"] and all(f["versionFormat"] == "DATEBASED" for f in dated["features"])
+        assert set(await api.names("/features", "features", "state", state="draft")) == {"DRAFT"}
+        created = (await api.ok("POST", "/features", 201, json=feature(aggregationType="sum", versionFormat="fixed")))["feature"]
+        assert (created["aggregationType"], created["versionFormat"]) == ("SUM", "FIXED")
+        made = (await api.ok("POST", "/products", 201, json=product(upgradeEmailTemplate="None")))["product"]
+        assert made["upgradeEmailTemplate"] == "none"
+    finally:
+        await api.aclose()
 
 
 @pytest.mark.parametrize(("case", "change", "field"), BAD_FEATURES, ids=[c[0] for c in BAD_FEATURES])

@@ -4,6 +4,11 @@ Driven over the ASGI app in process with a plain httpx client, so these tests
 see exactly the HTTP a real client would: status codes, `{"message"}` bodies,
 headers, and the raw shapes (snake_case list, camelCase detail, Harbor
 artifacts, Java timestamps).
+
+The app speaks the simulator's default, STRICT: pages of at most 100 and no
+`%2F` in a path (a repository is addressed by its short name, or its full
+name with raw slashes). Tests named `…lenient_dialect…` check what the reading
+without any dialect accepts on top (`lenient_client`).
 """
 
 from __future__ import annotations
@@ -56,6 +61,31 @@ async def jwt_for(client: httpx.AsyncClient, user: tuple[str, str] = PRODUCER) -
 @pytest.fixture
 async def auth(client: httpx.AsyncClient, world: World) -> dict[str, str]:
     return {"Authorization": f"Bearer {await jwt_for(client)}", "x-publisherid": world.tenant_id}
+
+
+@pytest.fixture
+async def lenient_client(lenient_app: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """A client of the same world's simulator speaking no dialect (the lenient reading); `auth` works on it too."""
+    async with httpx.AsyncClient(transport=in_process_transport(lenient_app), base_url=SIM_BASE_URL) as c:
+        yield c
+
+
+MAX_PAGE = 100  # the documented (Harbor) page_size maximum the strict default allows
+
+
+async def every_row(client: httpx.AsyncClient, url: str, auth: dict[str, str], **params: Any) -> list[dict[str, Any]]:
+    """Every row of a registry list, read in pages of the documented maximum until X-Total-Count rows have come."""
+    rows: list[dict[str, Any]] = []
+    page = 1
+    while True:
+        response = await client.get(url, params={**params, "page": page, "pageSize": MAX_PAGE}, headers=auth)
+        assert response.status_code == 200, response.text
+        rows += response.json()
+        total = int(response.headers["X-Total-Count"])
+        if len(rows) >= total or not response.json():
+            assert len(rows) == total
+            return rows
+        page += 1
 
 
 # -- authentication -----------------------------------------------------------------------------
@@ -163,11 +193,32 @@ async def test_project_list_is_sorted_snake_case_and_paged_from_one(client: http
 
 @pytest.mark.parametrize(
     ("params", "phrase"),
-    [({"page": "0"}, "'page' must be at least 1"), ({"page": "x"}, "'page' must be a whole number"), ({"pageSize": "1001"}, "'pageSize' must be at most 1000")],
+    [({"page": "0"}, "'page' must be at least 1"), ({"page": "x"}, "'page' must be a whole number"), ({"pageSize": "101"}, "'pageSize' must be at most 100")],
 )
 async def test_project_list_rejects_bad_paging(client: httpx.AsyncClient, auth: dict[str, str], params: dict[str, str], phrase: str) -> None:
     response = await client.get(f"{R}/projects", params=params, headers=auth)
     assert response.status_code == 400 and phrase in response.json()["message"]
+
+
+async def test_lenient_dialect_allows_pages_up_to_1000(lenient_client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
+    """The lenient dialect (no dialect): projects and downloads take pageSize up to 1000, the STRICT default 100."""
+    store = registry_store(world)
+    rows = (await lenient_client.get(f"{R}/projects", params={"pageSize": 1000}, headers=auth)).json()
+    assert [r["name"] for r in rows] == sorted(store.projects)
+    refused = await lenient_client.get(f"{R}/projects", params={"pageSize": "1001"}, headers=auth)
+    assert refused.status_code == 400 and "'pageSize' must be at most 1000" in refused.json()["message"]
+    year = await lenient_client.get(f"{R}/downloads", params={"year": 2026, "page": 1, "pageSize": 1000}, headers=auth)
+    assert len(year.json()) == int(year.headers["X-Total-Count"]) == len(store.downloads(2026, None)) > MAX_PAGE
+    # Artifacts and members keep Harbor's 100 in every dialect.
+    members = await lenient_client.get(f"{R}/projects/{HELLO}/members", params={"page_size": 101}, headers=auth)
+    assert members.status_code == 400 and "page_size" in members.json()["message"]
+
+
+async def test_strict_default_allows_pages_up_to_100(client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
+    for url, params in ((f"{R}/projects", {}), (f"{R}/downloads", {"year": 2026, "page": 1})):
+        assert (await client.get(url, params={**params, "pageSize": MAX_PAGE}, headers=auth)).status_code == 200, url
+        refused = await client.get(url, params={**params, "pageSize": 1000}, headers=auth)
+        assert refused.status_code == 400 and "'pageSize' must be at most 100" in refused.json()["message"], url
 
 
 async def test_project_detail_follows_the_docs_sample(client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
@@ -190,7 +241,7 @@ async def test_project_detail_follows_the_docs_sample(client: httpx.AsyncClient,
 
 
 async def test_generated_project_detail_matches_its_list_row(client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
-    rows = (await client.get(f"{R}/projects", params={"pageSize": 1000}, headers=auth)).json()
+    rows = await every_row(client, f"{R}/projects", auth)
     row = next(r for r in rows if r["repo_count"] >= 2 and r["chart_count"] >= 1)
     body = (await client.get(f"{R}/projects/{row['name']}", headers=auth)).json()
     assert len(body["repositories"]) == row["repo_count"] and len(body["charts"]) == row["chart_count"]
@@ -200,7 +251,8 @@ async def test_generated_project_detail_matches_its_list_row(client: httpx.Async
 
 
 async def test_unknown_project_is_404_with_message(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
-    for path in ("/projects/no-such", "/projects/no-such/members", "/projects/no-such/charts/x", "/projects/no-such/repositories/no-such%2Fx/artifacts"):
+    for path in ("/projects/no-such", "/projects/no-such/members", "/projects/no-such/charts/x", "/projects/no-such/repositories/x/artifacts",
+                 "/projects/no-such/repositories/no-such/x/artifacts"):
         response = await client.get(R + path, headers=auth)
         assert response.status_code == 404 and response.json() == {"message": "Project not found"}, path
 
@@ -213,7 +265,7 @@ async def test_chart_detail_lists_every_version(client: httpx.AsyncClient, auth:
     project = next(p for p in store.sorted_projects() if p.chart_names)
     chart = project.chart_names[0]
     short = await client.get(f"{R}/projects/{project.name}/charts/{chart}", headers=auth)
-    full = await client.get(f"{R}/projects/{project.name}/charts/{project.name}%2F{chart}", headers=auth)
+    full = await client.get(f"{R}/projects/{project.name}/charts/{project.name}/{chart}", headers=auth)
     assert short.status_code == full.status_code == 200 and short.json() == full.json()
     body = short.json()
     assert body["name"] == chart and body["project"] == project.name
@@ -235,7 +287,7 @@ async def test_delete_chart_removes_it(client: httpx.AsyncClient, auth: dict[str
     assert again.status_code == 404 and "Chart not found" in again.json()["message"]
     detail = (await client.get(f"{R}/projects/{HELLO}", headers=auth)).json()
     assert detail["charts"] == [] and detail["supportsDockerImagesAndHelmCharts"] is False
-    rows = (await client.get(f"{R}/projects", params={"pageSize": 1000}, headers=auth)).json()
+    rows = await every_row(client, f"{R}/projects", auth)
     assert next(r for r in rows if r["name"] == HELLO)["chart_count"] == 0
 
 
@@ -285,13 +337,12 @@ async def test_generated_project_members_follow_entitlements(client: httpx.Async
 
 
 async def test_artifacts_accept_every_repository_name_form(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
+    """Every form the strict default takes; the `%2F`-encoded path forms are refused before routing."""
     base = f"{R}/projects/{HELLO}/repositories"
     forms = [
-        f"{base}/{HELLO}%2Fhello-world-image/artifacts",
         f"{base}/{HELLO}/hello-world-image/artifacts",
         f"{base}/hello-world-image/artifacts",
-        f"{base}/{HELLO}%252Fhello-world-image/artifacts",
-        f"{base}/artifacts?repository_name={HELLO}%2Fhello-world-image",
+        f"{base}/artifacts?repository_name={HELLO}%2Fhello-world-image",  # %2F in the query, not the path
         f"{base}/artifacts?repository_name=hello-world-image",
     ]
     answers = []
@@ -306,14 +357,49 @@ async def test_artifacts_accept_every_repository_name_form(client: httpx.AsyncCl
     assert parse_timestamp(artifact["push_time"]) is not None
     missing = await client.get(f"{base}/artifacts", headers=auth)
     assert missing.status_code == 400 and "repository" in missing.json()["message"]
-    unknown = await client.get(f"{base}/{HELLO}%2Fnope/artifacts", headers=auth)
+    unknown = await client.get(f"{base}/nope/artifacts", headers=auth)
     assert unknown.status_code == 404 and "Repository not found" in unknown.json()["message"]
+    for encoded in (f"{base}/{HELLO}%2Fhello-world-image/artifacts", f"{base}/{HELLO}%252Fhello-world-image/artifacts"):
+        refused = await client.get(encoded, headers=auth)
+        assert refused.status_code == 400 and "potentially malicious" in refused.json()["message"], encoded
+
+
+async def test_lenient_dialect_accepts_every_repository_and_chart_name_form(lenient_client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
+    """The lenient dialect (no dialect): the full name `%2F`-encoded or Harbor's double `%252F` works too."""
+    base = f"{R}/projects/{HELLO}/repositories"
+    forms = [
+        f"{base}/{HELLO}%2Fhello-world-image/artifacts",
+        f"{base}/{HELLO}/hello-world-image/artifacts",
+        f"{base}/hello-world-image/artifacts",
+        f"{base}/{HELLO}%252Fhello-world-image/artifacts",
+        f"{base}/artifacts?repository_name={HELLO}%2Fhello-world-image",
+        f"{base}/artifacts?repository_name=hello-world-image",
+    ]
+    answers = []
+    for url in forms:
+        response = await lenient_client.get(url, headers=auth)
+        assert response.status_code == 200, url
+        answers.append(response.json())
+    assert all(a == answers[0] for a in answers) and len(answers[0]) == 1
+    unknown = await lenient_client.get(f"{base}/{HELLO}%2Fnope/artifacts", headers=auth)
+    assert unknown.status_code == 404 and "Repository not found" in unknown.json()["message"]
+    no_project = await lenient_client.get(f"{R}/projects/no-such/repositories/no-such%2Fx/artifacts", headers=auth)
+    assert no_project.status_code == 404 and no_project.json() == {"message": "Project not found"}
+    short = await lenient_client.get(f"{R}/projects/{HELLO}/charts/hello-world-chart", headers=auth)
+    full = await lenient_client.get(f"{R}/projects/{HELLO}/charts/{HELLO}%2Fhello-world-chart", headers=auth)
+    assert short.status_code == full.status_code == 200 and short.json() == full.json()
+    store = registry_store(world)
+    project = next(p for p in store.sorted_projects() if len(p.image_names) >= 1)
+    first = project.image_names[0]
+    by_encoded_path = await lenient_client.delete(f"{R}/projects/{project.name}/repositories/{project.name}%2F{first}", headers=auth)
+    assert by_encoded_path.status_code == 200 and by_encoded_path.content == b""
+    assert first not in store.repositories(project)
 
 
 async def test_artifacts_are_paged_newest_first_with_harbor_flags(client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
     store = registry_store(world)
     project, repo = next((p, r) for p in store.sorted_projects() for r in store.repositories(p).values() if r.artifact_count >= 5)
-    url = f"{R}/projects/{project.name}/repositories/{project.name}%2F{repo.name}/artifacts"
+    url = f"{R}/projects/{project.name}/repositories/{repo.name}/artifacts"
     everything = await client.get(url, params={"pageSize": 100}, headers=auth)
     items = everything.json()
     assert len(items) == repo.artifact_count == int(everything.headers["X-Total-Count"])
@@ -337,7 +423,7 @@ async def test_delete_repository_by_path_and_by_query(client: httpx.AsyncClient,
     project = next(p for p in store.sorted_projects() if len(p.image_names) >= 2)
     first, second = project.image_names[:2]
     before = len(project.image_names)
-    by_path = await client.delete(f"{R}/projects/{project.name}/repositories/{project.name}%2F{first}", headers=auth)
+    by_path = await client.delete(f"{R}/projects/{project.name}/repositories/{first}", headers=auth)
     assert by_path.status_code == 200 and by_path.content == b""
     by_query = await client.delete(f"{R}/projects/{project.name}/repositories", params={"repository_name": f"{project.name}/{second}"}, headers=auth)
     assert by_query.status_code == 200
@@ -347,7 +433,7 @@ async def test_delete_repository_by_path_and_by_query(client: httpx.AsyncClient,
     assert len(names) == before - 2
     again = await client.delete(f"{R}/projects/{project.name}/repositories/{project.name}/{first}", headers=auth)
     assert again.status_code == 404 and "Repository not found" in again.json()["message"]
-    gone = await client.get(f"{R}/projects/{project.name}/repositories/{project.name}%2F{first}/artifacts", headers=auth)
+    gone = await client.get(f"{R}/projects/{project.name}/repositories/{first}/artifacts", headers=auth)
     assert gone.status_code == 404
 
 
@@ -372,9 +458,9 @@ async def test_downloads_validate_their_parameters(client: httpx.AsyncClient, au
 
 
 async def test_downloads_are_a_bare_newest_first_array(client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
-    response = await client.get(f"{R}/downloads", params={"year": 2026, "month": 10, "page": 1, "pageSize": 1000}, headers=auth)
+    response = await client.get(f"{R}/downloads", params={"year": 2026, "month": 10, "page": 1, "pageSize": MAX_PAGE}, headers=auth)
     rows = response.json()
-    assert isinstance(rows, list) and rows and int(response.headers["X-Total-Count"]) == len(rows)
+    assert isinstance(rows, list) and rows and int(response.headers["X-Total-Count"]) == len(rows), "the whole month on one page"
     assert set(rows[0]) == {"id", "artifact", "username", "account", "timestamp"}
     times = [parse_timestamp(r["timestamp"]) for r in rows]
     assert all(JAVA_DATE.match(r["timestamp"]) for r in rows)
@@ -391,15 +477,16 @@ async def test_downloads_are_a_bare_newest_first_array(client: httpx.AsyncClient
 
 async def test_downloads_filters_and_whole_year(client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
     url = f"{R}/downloads"
-    year = (await client.get(url, params={"year": 2026, "page": 1, "pageSize": 1000}, headers=auth)).json()
+    year = await every_row(client, url, auth, year=2026)
+    assert len(year) > MAX_PAGE, "the whole year spans several pages"
     sample = year[0]
-    by_user = (await client.get(url, params={"year": 2026, "page": 1, "pageSize": 1000, "username": sample["username"].upper()}, headers=auth)).json()
+    by_user = await every_row(client, url, auth, year=2026, username=sample["username"].upper())
     assert by_user and all(r["username"] == sample["username"] for r in by_user)
     assert len(by_user) == sum(r["username"] == sample["username"] for r in year)
-    by_account = (await client.get(url, params={"year": 2026, "page": 1, "pageSize": 1000, "account": sample["account"]}, headers=auth)).json()
+    by_account = await every_row(client, url, auth, year=2026, account=sample["account"])
     assert by_account and all(r["account"] == sample["account"] for r in by_account)
     project = sample["artifact"].split("/")[0]
-    by_project = (await client.get(url, params={"year": 2026, "page": 1, "pageSize": 1000, "project": project}, headers=auth)).json()
+    by_project = await every_row(client, url, auth, year=2026, project=project)
     assert by_project and all(r["artifact"].startswith(project + "/") for r in by_project)
     future = (await client.get(url, params={"year": 2030, "page": 1, "pageSize": 10}, headers=auth)).json()
     assert future == []

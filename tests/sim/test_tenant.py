@@ -17,7 +17,7 @@ from flextui.sim.app import SIM_BASE_URL, in_process_transport
 from flextui.sim.tokens import token_store
 from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, SEED_TOKEN_NAMES, World
 
-from ..conftest import FIXED_NOW_MS
+from ..conftest import BETA_PREFIXES, FIXED_NOW_MS, sim_auth
 
 TOKENS = "/flexnet/uar/v1"
 ENTITLEMENTS = "/entitlements-api/v1"
@@ -25,7 +25,15 @@ PRODUCTS = "/products-api/v1"
 
 
 async def call(app: Any, method: str, path: str, *, user: tuple[str, str] | None = ADMIN, bearer: str | None = None, **kwargs: Any) -> httpx.Response:
-    auth = httpx.BasicAuth(*user) if user and not bearer else None
+    """A request as `user` the way a seeded user signs in (`sim_auth`: the seeded access token for the
+    beta APIs, which take nothing else by default; Basic elsewhere), or with `bearer`.
+
+    `sim_auth` issues the seeded token, so it is only built for a beta path: elsewhere the token
+    stays unissued until a test asks for it (test_seed_token_is_listed_and_signs_in).
+    """
+    auth: httpx.Auth | None = None
+    if user and not bearer:
+        auth = sim_auth(app, user) if path.startswith(BETA_PREFIXES) else httpx.BasicAuth(*user)
     headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
     async with httpx.AsyncClient(transport=in_process_transport(app), base_url=SIM_BASE_URL, auth=auth, headers=headers) as client:
         return await client.request(method, path, **kwargs)

@@ -186,9 +186,29 @@ async def test_name_backslashes_html_and_control_characters_rejected(api: Api, n
 @pytest.mark.parametrize("name", ["abc\\\\\\def", "with [bracket", "under_score-1", "Spaces ok", "caf\u00e9-t\u00f6ken", "a/b/c-slash"])
 async def test_name_allowed_characters(api: Api, name: str) -> None:
     await api.create(name, "1d")
-    response = await api.get(name.replace("/", "%2F").replace(" ", "%20").replace("[", "%5B"))
+    # A slash stays raw in the path: the strict default refuses %2F before routing (see below).
+    response = await api.get(name.replace(" ", "%20").replace("[", "%5B"))
     assert response.status_code == 200, response.text
     assert response.json()["responseObject"]["tokenName"] == name
+
+
+async def test_name_with_a_slash_by_encoded_path_is_refused_by_default(api: Api) -> None:
+    await api.create("a/b/c-slash", "1d")
+    refused = await api.get("a%2Fb%2Fc-slash")
+    assert_error(refused, 400, '"%2F"')
+    assert (await api.get("a/b/c-slash")).status_code == 200, "the raw slashes still find it"
+
+
+async def test_name_with_a_slash_by_encoded_path_in_the_lenient_dialect(lenient_app: Any, world: World) -> None:
+    """The lenient dialect (no dialect): the encoded slash reaches the token, as before STRICT was the default."""
+    api = Api(lenient_app, world)
+    try:
+        await api.create("a/b/c-slash", "1d")
+        response = await api.get("a%2Fb%2Fc-slash")
+        assert response.status_code == 200, response.text
+        assert response.json()["responseObject"]["tokenName"] == "a/b/c-slash"
+    finally:
+        await api.aclose()
 
 
 async def test_name_unique_conflict_409(api: Api) -> None:

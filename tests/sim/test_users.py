@@ -135,7 +135,7 @@ async def test_accounts_default_to_customers(api: Api, world: World) -> None:
 
 async def test_account_type_filter(api: Api, world: World) -> None:
     assert await api.accounts({"accountType": "PUBLISHER"}) == [PUBLISHER_ACCOUNT]
-    both = await api.accounts([("accountType", "publisher"), ("accountType", "CHANNEL_PARTNER"), ("limit", 500)])
+    both = await api.accounts([("accountType", "PUBLISHER"), ("accountType", "CHANNEL_PARTNER"), ("limit", 500)])
     assert set(both) == {a.account_id for a in world.accounts.values() if a.account_type in ("PUBLISHER", "CHANNEL_PARTNER")}
     assert set(await api.accounts({"accountType": "PUBLISHER,CHANNEL_PARTNER"})) == set(both)
     await api.refused("GET", "/accounts", 400, "accountType", params={"accountType": "ALIEN"})
@@ -169,7 +169,7 @@ async def test_create_account(api: Api, world: World) -> None:
 async def test_create_account_alias_path_and_defaults(api: Api, world: World) -> None:
     created = (await api.ok("POST", "/account", 201, json={"accountId": "P-1", "accountName": "Partner One"}))["account"]
     assert created["accountType"] == "CUSTOMER" and world.accounts["P-1"].name == "Partner One"
-    partner = (await api.ok("POST", "/accounts", 201, json=account(accountId="P-2", name="Partner Two", accountType="channel_partner")))["account"]
+    partner = (await api.ok("POST", "/accounts", 201, json=account(accountId="P-2", name="Partner Two", accountType="CHANNEL_PARTNER")))["account"]
     assert partner["accountType"] == "CHANNEL_PARTNER"
 
 
@@ -228,12 +228,12 @@ async def test_user_filters_and_sorting(api: Api, world: World) -> None:
     assert emails == sorted(emails, key=str.lower, reverse=True)
     statuses = [u["status"] for u in (await api.ok("GET", "/users", params={"limit": 500, "sort_by": "status"}))["users"]]
     assert statuses == sorted(statuses)
-    assert set(await api.users(status="INACTIVE")) == {u.username for u in users if u.status == "inactive"}
+    assert set(await api.users(status="inactive")) == {u.username for u in users if u.status == "inactive"}
     assert set(await api.users(accountId="101200004242")) == {u.username for u in users if u.account_id == "101200004242"}
     assert set(await api.users(accountName="acme")) == {u.username for u in users if u.account_id == "101200004242"}
     producers = {u.username for u in users if u.account_id == PUBLISHER_ACCOUNT}
     assert set(await api.users(accountType="PUBLISHER")) == producers
-    assert set(await api.users(accountType="home")) == producers
+    assert set(await api.users(accountType="HOME")) == producers
     assert await api.users(email="CUSTOMER@acme") == [CUSTOMER[0]]
     assert await api.users(userName="admin@") == [ADMIN[0]]
     assert await api.users(displayName="avery adm") == [ADMIN[0]]
@@ -266,7 +266,7 @@ async def test_customer_sees_own_account_users(api: Api, world: World) -> None:
 
 
 async def test_create_user(api: Api, world: World) -> None:
-    body = user(userName="Rosa.Weber@acme-robotics.example", portalLogin=True, status="inactive", timezone="GMT-6.0DST0", locale="de_DE",
+    body = user(userName="Rosa.Weber@acme-robotics.example", portalLogin=True, status="Inactive", timezone="GMT-6.0DST0", locale="de_DE",
                 country="de", phoneNumber="+49 (30) 1234-5", displayName="Rosa W.", shared=True,
                 accountRoles=[{"accountName": "acme robotics", "roles": ["Portal Admin"], "expiryDate": "2027-12-31"}, {"accountName": "FlexDemo Software"}],
                 attributes=[{"name": "Team", "value": "Ops"}])
@@ -312,3 +312,55 @@ async def test_user_rule_refused(api: Api, world: World, case: str, change: Chan
 
 async def test_customer_cannot_create_users(api: Api) -> None:
     await api.refused("POST", "/users", 403, None, user=CUSTOMER, json=user())
+
+
+# -- enum spellings -----------------------------------------------------------------------------------
+
+# Enums in a spelling the docs do not give (lower case where they write upper, and the reverse):
+# (case id, method, path, params or body, the field a strict service names).
+UNDOCUMENTED_SPELLINGS: list[tuple[str, str, str, Any, str]] = [
+    ("account-type-filter-lower", "GET", "/accounts", [("accountType", "publisher"), ("accountType", "CHANNEL_PARTNER")], "accountType"),
+    ("account-type-filter-unknown", "GET", "/accounts", {"accountType": "UNKNOWN"}, "accountType"),
+    ("account-type-lower", "POST", "/accounts", account(accountType="channel_partner"), "accountType"),
+    ("user-status-filter-upper", "GET", "/users", {"status": "INACTIVE"}, "status"),
+    ("user-account-type-filter-lower", "GET", "/users", {"accountType": "home"}, "accountType"),
+    ("sort-order-upper", "GET", "/users", {"sort_order": "DESC"}, "sort_order"),
+    ("user-status-lower", "POST", "/users", user(status="inactive"), "status"),
+]
+
+
+@pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
+async def test_strict_default_takes_enums_only_as_documented(api: Api, world: World, case: str, method: str, path: str, given: Any, field: str) -> None:
+    before = (len(world.accounts), len(world.users))
+    where = {"json": given} if method == "POST" else {"params": given}
+    refusal = await api.refused(method, path, 400, field, **where)
+    assert "exactly as documented" in refusal["message"]
+    assert (len(world.accounts), len(world.users)) == before
+
+
+@pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
+async def test_lenient_dialect_takes_enums_in_any_case(lenient_app: Any, case: str, method: str, path: str, given: Any, field: str) -> None:
+    api = Api(lenient_app)
+    try:
+        await api.ok(method, path, 201 if method == "POST" else 200, **({"json": given} if method == "POST" else {"params": given}))
+    finally:
+        await api.aclose()
+
+
+async def test_lenient_dialect_reads_any_case_as_the_documented_spelling(lenient_app: Any, world: World) -> None:
+    """The lenient dialect (no dialect): what test_account_type_filter, test_create_account_alias_path_and_defaults,
+    test_user_filters_and_sorting and test_create_user sent before the default became STRICT, with the answers
+    they expected."""
+    api = Api(lenient_app)
+    try:
+        both = await api.accounts([("accountType", "publisher"), ("accountType", "CHANNEL_PARTNER"), ("limit", 500)])
+        assert set(both) == {a.account_id for a in world.accounts.values() if a.account_type in ("PUBLISHER", "CHANNEL_PARTNER")}
+        partner = (await api.ok("POST", "/accounts", 201, json=account(accountId="P-2", name="Partner Two", accountType="channel_partner")))["account"]
+        assert partner["accountType"] == "CHANNEL_PARTNER"
+        users = list(world.users.values())
+        assert set(await api.users(status="INACTIVE")) == {u.username for u in users if u.status == "inactive"}
+        assert set(await api.users(accountType="home")) == {u.username for u in users if u.account_id == PUBLISHER_ACCOUNT}
+        created = (await api.ok("POST", "/users", 201, json=user(status="inactive")))["user"]
+        assert created["status"] == "Inactive" and world.users[created["userName"]].status == "inactive"
+    finally:
+        await api.aclose()
