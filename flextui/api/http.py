@@ -284,7 +284,7 @@ class Session:
     def record_listing(self, outcome: Outcome) -> None:
         """A listing ended; one cut short is kept for the CLI's exit code and the status line."""
         if not outcome.complete:
-            log.warning("listing cut short: %s", outcome.describe())
+            log.info("listing cut short: %s", outcome.describe())
             self.shortfalls.append(outcome)
             del self.shortfalls[:-50]
             self._tell("warning", f"Listing cut short: {outcome.describe()}")

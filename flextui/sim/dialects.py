@@ -9,9 +9,11 @@ demand. A dialect is a name; an app gets a set of them
 handlers read it with `common.dialects_of(request)`: no global state, so two
 apps in one process may speak differently.
 
-`DEFAULT` is what the simulator has always answered. `STRICT` is the
-strictest reading of the docs; the default will become STRICT once the
-client survives it, which is why every strict rule is opt-in by name today.
+`DEFAULT` is `STRICT`, the strictest reading of the docs: a client that
+survives it survives the real service's strictness. `speaking(names)` adds
+variants to it (`flextui sim --dialect zero-based`), or starts from nothing
+with `lenient`; an empty set is the old lenient simulator, which some tests
+use to check what a lenient server accepts.
 Each dialect's rule is described in the docstring of the service module
 that implements it, with the vendor page it follows.
 """

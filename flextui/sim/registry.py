@@ -24,8 +24,9 @@ Authentication
 
 Projects, repositories, charts
 - Pages are 1-based. `page` defaults to 1 and `pageSize` to 10 everywhere
-  (the members default, applied to all lists); projects and downloads allow
-  `pageSize` up to 1000, members and artifacts up to 100 (Harbor's limit).
+  (the members default, applied to all lists). Every list allows up to 100
+  (Harbor's limit) under `strict-paging`, the default; without it projects
+  and downloads allow `pageSize` up to 1000.
   Non-integers and out-of-range values answer 400 naming the parameter. A
   page past the end is an empty array. List answers carry `X-Total-Count`
   (Harbor's header, an extension: the docs show bare arrays only).

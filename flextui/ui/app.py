@@ -12,8 +12,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.widgets import Input
 
 from flextui import kinds
 from flextui.api.http import RequestEvent
@@ -118,6 +120,11 @@ class FlexApp(App[None]):
                 status.in_flight = event.in_flight
         except Exception:  # no screen yet, or it is closing
             pass
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """A steady text cursor: a blinking one repaints its line twice a second (bytes over SSH, and flaky snapshots)."""
+        if isinstance(event.widget, Input) and event.widget.cursor_blink:
+            event.widget.cursor_blink = False
 
     def _on_notice(self, severity: str, text: str) -> None:
         """The data layer says something the user must know: a listing cut short, a minted token."""
