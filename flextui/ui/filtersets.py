@@ -28,7 +28,7 @@ from typing import Any
 
 from flextui.api.filters import FilterError, FilterSet
 from flextui.config import filters_path
-from flextui.textutil import clean
+from flextui.render.text import clean
 
 FILE_VERSION = 1
 MAX_NAME = 64

@@ -64,7 +64,7 @@ from flextui.api.products import MaintenanceProduct, Product, ProductsService
 from flextui.api.users import Account, AccountFilter, UsersService
 from flextui.api.validation import MAX_LIMIT, errors_by_field
 from flextui.headless.entitlements import policies_text
-from flextui.textutil import absolute, clean, relative
+from flextui.render.text import absolute, clean, relative
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.forms import FieldSpec, FormScreen

@@ -58,7 +58,7 @@ from flextui.api.registry import (
 )
 from flextui.headless.registry import RegistryUnavailable, parse_day, registry_for, split_repository
 from flextui.kinds import Column
-from flextui.textutil import absolute, clean, relative
+from flextui.render.text import absolute, clean, relative
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.commandbar import FilterBar

@@ -43,7 +43,7 @@ from flextui.api.filters import (
 )
 from flextui.api.http import Service
 from flextui.api.reports import ReportsService
-from flextui.textutil import clean
+from flextui.render.text import clean
 from flextui.ui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.bars import Hint

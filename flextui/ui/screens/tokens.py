@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
-from flextui.textutil import absolute, clean, relative
+from flextui.render.text import absolute, clean, relative
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.dialogs import MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen

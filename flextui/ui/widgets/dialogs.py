@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static, TextArea
 
-from flextui.textutil import clean
+from flextui.render.text import clean
 from flextui.ui import clipboard
 
 

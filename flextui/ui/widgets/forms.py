@@ -25,7 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Switch
 
 from flextui.api.errors import ApiError
-from flextui.textutil import clean
+from flextui.render.text import clean
 from flextui.ui.widgets.bars import Hint
 
 

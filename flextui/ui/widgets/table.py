@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable
 
 from flextui.kinds import Column
-from flextui.textutil import clean
+from flextui.render.text import clean
 
 CellFn = Callable[[dict[str, Any], str], Text | str]
 
