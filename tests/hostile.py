@@ -50,14 +50,18 @@ _C1 = re.compile("[\x80-\x9f]")
 _BIDI = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def raw_findings(text: str, *, allow_osc: Iterable[str] = ()) -> dict[str, int]:
+TEXTUAL_OSC = re.compile(r"\x1b\]22;[a-z-]+\x07")
+"""The one OSC Textual writes itself: the mouse pointer's shape (OSC 22)."""
+
+
+def raw_findings(text: str, *, allow_osc: re.Pattern[str] | None = None) -> dict[str, int]:
     """Counts of what must never reach a terminal or a file; an empty dict is clean.
 
-    `allow_osc` names OSC prefixes a terminal stream may hold for Textual's own
-    reasons (none is expected).
+    `allow_osc` matches the OSC sequences a terminal stream may hold for
+    Textual's own reasons (`TEXTUAL_OSC`); every other OSC counts.
     """
     found: dict[str, int] = {}
-    osc = [m.start() for m in _RAW_OSC.finditer(text) if not any(text.startswith(p, m.start()) for p in allow_osc)]
+    osc = [m.start() for m in _RAW_OSC.finditer(text) if not (allow_osc and allow_osc.match(text, m.start()))]
     checks = {
         "OSC (ESC ])": len(osc),
         "ESC [2J": text.count(WIPE),
@@ -74,6 +78,13 @@ def raw_findings(text: str, *, allow_osc: Iterable[str] = ()) -> dict[str, int]:
     return found
 
 
+def where(text: str, limit: int = 5) -> list[str]:
+    """Snippets around the first raw findings, to say where they came from in a failure message."""
+    spots = sorted({m.start() for pattern in (_RAW_OSC, _C1, _BIDI) for m in pattern.finditer(text)}
+                   | {i for i in (text.find(WIPE), text.find("\x00")) if i >= 0})
+    return [repr(text[max(0, i - 40): i + 40]) for i in spots[:limit]]
+
+
 def raw_findings_in_data(text: str) -> dict[str, int]:
     """For files and stdout: not one ESC either (a data file has no business holding one)."""
     found = raw_findings(text)
@@ -82,12 +93,17 @@ def raw_findings_in_data(text: str) -> dict[str, int]:
     return found
 
 
-def _poison(value: Any, state: dict[str, bool], key: str = "") -> Any:
+# The data-report service names groups, fields and filters with "name": identifiers the client checks
+# against its catalogue and matches with record keys. Its records and descriptions are poisoned.
+KEEP_BY_PATH = {"/data/": KEEP | {"name"}}
+
+
+def _poison(value: Any, state: dict[str, bool], keep: set[str], key: str = "") -> Any:
     if isinstance(value, dict):
-        return {k: _poison(v, state, k) for k, v in value.items()}
+        return {k: _poison(v, state, keep, k) for k, v in value.items()}
     if isinstance(value, list):
-        return [_poison(v, state, key) for v in value]
-    if isinstance(value, str) and key not in KEEP and FREE_TEXT.match(key or "-"):
+        return [_poison(v, state, keep, key) for v in value]
+    if isinstance(value, str) and key not in keep and FREE_TEXT.match(key or "-"):
         if not state["big"]:
             state["big"] = True
             return value + SUFFIX + BIG
@@ -150,7 +166,8 @@ class HostileTransport(httpx.AsyncBaseTransport):
             data = json.loads(body)
         except ValueError:
             return response
-        poisoned = _poison(data, {"big": False})
+        keep = next((k for prefix, k in KEEP_BY_PATH.items() if request.url.path.startswith(prefix)), KEEP)
+        poisoned = _poison(data, {"big": False}, keep)
         self.poisoned += 1
         headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-encoding")}
         return httpx.Response(response.status_code, headers=headers, content=json.dumps(poisoned, ensure_ascii=False).encode(),

@@ -780,7 +780,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             title = f"Delete chart {c.short_name} of project {self.project}?"
             body = (f"Chart {c.name} in project {self.project}" + (f", latest version {latest}" if latest else "")
                     + ": every version is removed.\nCustomers can no longer pull it. This cannot be undone.")
-        if not await self.app.push_screen_wait(ConfirmScreen(title, clean_block(body), "Delete")):
+        if not await self.app.push_screen_wait(ConfirmScreen(title, body, "Delete")):
             self.say("Nothing deleted")
             return
         try:
@@ -803,10 +803,6 @@ def _mark_projects_stale(app: Any) -> None:
     for screen in app.screen_stack:
         if isinstance(screen, ProjectsScreen):
             screen.stale = True
-
-
-def clean_block(text: str) -> str:
-    return "\n".join(clean(line) for line in text.split("\n"))
 
 
 REPO_COLUMNS = kinds.get("repositories").columns
@@ -1487,6 +1483,11 @@ class SecretScreen(RegistryMixin, AreaScreen):
         self.revealed = False
         self._hide_timer: Any = None
 
+    @property
+    def shows_secret(self) -> bool:
+        """Whether the secret is on screen (revealed): the app takes no screenshot then."""
+        return self.revealed and self._secret is not None
+
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(classes="reg-body"):
             with Vertical(id="secret-panel"):
@@ -1608,8 +1609,8 @@ class SecretScreen(RegistryMixin, AreaScreen):
         what = f"the secret you typed ({len(new_secret)} characters)" if new_secret else "a random secret made by the registry"
         ok = await self.app.push_screen_wait(ConfirmScreen(
             f"Reset the registry secret of {user}?",
-            clean_block(f"The current secret stops working at once: docker and helm logins, CI jobs and pull secrets that use it "
-                        f"fail until they are given the new one.\nThe new secret will be {what}; it is shown once."),
+            f"The current secret stops working at once: docker and helm logins, CI jobs and pull secrets that use it "
+            f"fail until they are given the new one.\nThe new secret will be {what}; it is shown once.",
             "Reset"))
         if not ok:
             self.say("The registry secret was not changed")
