@@ -78,9 +78,10 @@ def raw_findings(text: str, *, allow_osc: re.Pattern[str] | None = None) -> dict
     return found
 
 
-def where(text: str, limit: int = 5) -> list[str]:
+def where(text: str, limit: int = 5, *, allow_osc: re.Pattern[str] | None = None) -> list[str]:
     """Snippets around the first raw findings, to say where they came from in a failure message."""
-    spots = sorted({m.start() for pattern in (_RAW_OSC, _C1, _BIDI) for m in pattern.finditer(text)}
+    spots = sorted({m.start() for pattern in (_RAW_OSC, _C1, _BIDI) for m in pattern.finditer(text)
+                    if not (pattern is _RAW_OSC and allow_osc and allow_osc.match(text, m.start()))}
                    | {i for i in (text.find(WIPE), text.find("\x00")) if i >= 0})
     return [repr(text[max(0, i - 40): i + 40]) for i in spots[:limit]]
 

@@ -71,7 +71,7 @@ async def run(app: FlexApp, steps: Callable[[Any], Awaitable[None]], *, expect_s
         text = stream(app)
         caught, samples = app.guard.caught, list(app.guard.samples)
     assert text, "the app wrote to the terminal"
-    assert raw_findings(text, allow_osc=TEXTUAL_OSC) == {}, f"raw control characters in the terminal stream: {where(text)}"
+    assert raw_findings(text, allow_osc=TEXTUAL_OSC) == {}, f"raw control characters in the terminal stream: {where(text, allow_osc=TEXTUAL_OSC)}"
     assert caught == 0, f"text that reached the screen without passing the sanitiser: {samples[:5]}"
     if expect_shown:
         assert SHOWN in text, "the hostile text was on screen, shown literally"
@@ -88,8 +88,17 @@ async def wait_for(pilot: Any, check: Callable[[], bool], timeout: float = 10.0)
 
 
 async def press(pilot: Any, *keys: str) -> None:
-    await pilot.press(*keys)
-    await settle(pilot)
+    """Press keys and let the app settle; remembers which screens were shown (`seen`)."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+        seen(pilot.app).add(type(pilot.app.screen).__name__)
+
+
+def seen(app: Any) -> set[str]:
+    if not hasattr(app, "_seen_screens"):
+        app._seen_screens = set()
+    return app._seen_screens
 
 
 # -- tokens ------------------------------------------------------------------------------------------
@@ -114,6 +123,9 @@ async def test_tokens_list_detail_and_confirmations(monkeypatch: pytest.MonkeyPa
         await press(pilot, "escape")
         await press(pilot, "s")  # the search form shows the current (hostile-free) criteria
         await press(pilot, "escape")
+        await press(pilot, "e")  # the edit form, filled with the token's hostile name and description
+        await press(pilot, "escape")
+        assert {"TokenDetailScreen", "ConfirmScreen", "FormScreen"} <= seen(app)
 
     await run(app, steps)
 
@@ -132,6 +144,33 @@ async def test_tokens_delete_and_rotate_toasts_and_new_value(monkeypatch: pytest
         await wait_for(pilot, lambda: isinstance(app.screen, ValueScreen))
         assert app.screen.shows_secret
         await press(pilot, "escape")
+
+    await run(app, steps)
+
+
+async def test_an_untouched_hostile_field_is_saved_as_the_server_gave_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flextui.sim.tokens import token_store
+    from flextui.ui.widgets.forms import FormScreen
+
+    app = hostile_app(monkeypatch, ["tokens"])
+
+    async def steps(pilot: Any) -> None:
+        token = app.screen.selected()
+        await press(pilot, "e")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        field = form.query_one("#field-tokenName")
+        assert field.value.endswith(" ␛]52;c;SE9TVElMRQ==␇␛[2J␛]8;;http://evil.example␛\\link␛]8;;␛\\␛]0;pwned␇\ufffd31m␀" + "\ufffd" * 8)
+        assert form.values()["tokenName"] == token.name, "shown cleaned, given back exact"
+        form.query_one("#field-tokenDescription").value = "changed"
+        await settle(pilot)
+        await press(pilot, "ctrl+s")
+        assert not isinstance(app.screen, FormScreen)
+        store = token_store(app.ctx.extras["world"])
+        names = set(store.by_name)
+        assert token.name.removesuffix(SUFFIX) in names, "the name was not changed to its cleaned form"
+        assert store.by_name[token.name.removesuffix(SUFFIX)].description == "changed", "the change was saved"
+        assert not any("␛" in name or "\ufffd" in name for name in names)
 
     await run(app, steps)
 
@@ -176,20 +215,31 @@ async def test_dialogs_clean_what_they_are_given(monkeypatch: pytest.MonkeyPatch
 
 
 async def test_registry_projects_project_members_and_downloads(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flextui import kinds
+
     app = hostile_app(monkeypatch, ["projects"])
 
     async def steps(pilot: Any) -> None:
-        await press(pilot, "enter")  # a project: its charts, repositories, members
-        for key in ("2", "3", "1"):
+        await press(pilot, "enter")  # a project: its repositories, charts, members
+        for key in ("1", "2", "3", "u", "escape"):
             await press(pilot, key)
-        await press(pilot, "enter")  # a chart's detail
-        await press(pilot, "escape", "escape")
-        from flextui import kinds
-
-        app.open_kind(kinds.get("downloads"), None)
+        app.open_kind(kinds.get("charts"), "compass-2026-q2")
         await settle(pilot)
+        for key in ("enter", "escape", "d", "escape"):  # a chart's detail, the delete confirmation
+            await press(pilot, key)
+        app.open_kind(kinds.get("repositories"), "compass-2026-q2")
+        await settle(pilot)
+        await press(pilot, "d", "escape")
         app.open_kind(kinds.get("members"), "hello-world-dp")
         await settle(pilot)
+        app.open_kind(kinds.get("artifacts"), "hello-world-dp/hello-world-image")
+        await settle(pilot)
+        app.open_kind(kinds.get("downloads"), None)
+        await settle(pilot)
+        app.screen.query_one("#dl-from").value = "2020-01-01"
+        for key in ("ctrl+l", "t", "t", "g", "g"):
+            await press(pilot, key)
+        assert {"ProjectsScreen", "ProjectScreen", "ChartDetailScreen", "ConfirmScreen", "DownloadsScreen"} <= seen(app)
 
     await run(app, steps)
 
@@ -228,8 +278,10 @@ async def test_reports_catalogue_builder_and_results(monkeypatch: pytest.MonkeyP
         await press(pilot, "ctrl+r")
         await wait_for(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
         await settle(pilot)
-        for key in ("F", "escape", "enter", "escape"):  # frequency table, a row's detail
+        # frequency, statistics, per-day chart, columns, a row's detail and one of its values, a cell's value
+        for key in ("F", "escape", "I", "escape", "g", "escape", "C", "escape", "enter", "v", "escape", "escape", "v", "escape"):
             await press(pilot, key)
+        assert {"FrequencyScreen", "StatsScreen", "ChartScreen", "ColumnChooserScreen", "RowDetailScreen", "ValueScreen"} <= seen(app)
 
     await run(app, steps)
 
@@ -237,13 +289,15 @@ async def test_reports_catalogue_builder_and_results(monkeypatch: pytest.MonkeyP
 # -- entitlements, catalogue, users ---------------------------------------------------------------------
 
 
-async def test_entitlements_tree_and_record(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_entitlements_tree_records_and_forms(monkeypatch: pytest.MonkeyPatch) -> None:
     app = hostile_app(monkeypatch, ["entitlements"])
 
     async def steps(pilot: Any) -> None:
-        for key in ("right", "down", "right", "down", "right", "down", "enter"):
+        for key in ("right", "down", "right", "down", "right", "down", "i", "escape"):
             await press(pilot, key)
-        await press(pilot, "escape")
+        for key in ("down", "down", "right", "down", "i", "escape", "p", "escape", "e", "escape", "m", "escape"):
+            await press(pilot, key)
+        assert {"RecordScreen", "BetaForm"} <= seen(app)
 
     await run(app, steps)
 
@@ -253,8 +307,9 @@ async def test_catalogue_and_users_lists_and_records(monkeypatch: pytest.MonkeyP
     app = hostile_app(monkeypatch, start)
 
     async def steps(pilot: Any) -> None:
-        await press(pilot, "enter")
-        await press(pilot, "escape")
+        for key in ("enter", "escape", "down", "enter", "escape", "right_square_bracket"):
+            await press(pilot, key)
+        assert "RecordScreen" in seen(app)
 
     await run(app, steps)
 

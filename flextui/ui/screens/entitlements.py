@@ -65,6 +65,7 @@ from flextui.api.users import Account, AccountFilter, UsersService
 from flextui.api.validation import MAX_LIMIT, errors_by_field
 from flextui.headless.entitlements import policies_text
 from flextui.render.text import absolute, clean, relative
+from flextui.ui.guard import safe
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
@@ -341,7 +342,7 @@ class BetaForm(FormScreen):
             with Horizontal(classes="form-line"):
                 yield Label(spec.label, classes="form-label")
                 yield self._widget(spec)
-            hint = Hint(Text(spec.hint), id=f"hint-{spec.key}")
+            hint = Hint(safe(spec.hint, lines=False), id=f"hint-{spec.key}")
             hint.display = bool(spec.hint)
             yield hint
 
