@@ -115,7 +115,7 @@ def cap(text: str, limit: int = DISPLAY_LIMIT) -> str:
 def clean(value: object, limit: int | None = DISPLAY_LIMIT) -> str:
     """`value` as one line of text that is safe on a terminal: controls visible, cut at `limit` (None: never)."""
     text = value if isinstance(value, str) else _text(value)
-    if text.isascii() and text.isprintable():
+    if text.isascii() and text.isprintable():  # the fast path: nearly every cell of a report
         return text if limit is None or len(text) <= limit else cap(text, limit)
     if limit is not None and len(text) > limit:
         text = cap(text, limit)
