@@ -175,7 +175,7 @@ class RecordScreen(ModalScreen[str | None]):
         with Vertical():
             yield Label(Text(clean(self._title)), id="record-title")
             with VerticalScroll(id="record-scroll"):
-                yield Static(self._body, id="record-body")
+                yield Static(safe(self._body), id="record-body")  # the detail kit of every area: cleaned here once
             yield Label(Text((hint + " · " if hint else "") + "escape close"), id="record-hint")
 
     def on_mount(self) -> None:

@@ -287,7 +287,7 @@ class ReportBuilderScreen(AreaScreen):
 
     def _fill_fields(self) -> None:
         assert self.rtype is not None
-        options = [(Text(f"{clean(f.name)} · {f.type}", no_wrap=True, overflow="ellipsis"), f.name) for f in self.rtype.filters]
+        options = [(Text(clean(f"{f.name} · {f.type}"), no_wrap=True, overflow="ellipsis"), f.name) for f in self.rtype.filters]
         field = self.query_one("#rb-field", Select)
         field.set_options(options)
         if options:
