@@ -39,7 +39,8 @@ BIG = BIG[:100_000]
 
 FREE_TEXT = re.compile(
     r"(?i)^(name|\w*Name|\w*[dD]escription|description|message|statusMessage|displayName|username|userName|"
-    r"tokenCreator|creator|city|reason|note|notes|comment|title|label|value)$"
+    r"tokenCreator|creator|city|reason|note|notes|comment|title|label|value|"
+    r"tokenType)$"  # a plain string to the client, shown in the tokens Type column
 )
 # Free-text-looking keys whose values the client parses or compares (enums, versions, report identifiers).
 KEEP = {"partnerTierName", "licenseTechnology", "licenseGenerator", "hostType", "hostTypes", "licenseModel", "licenseModels",

@@ -109,7 +109,10 @@ async def test_tokens_list_detail_and_confirmations(monkeypatch: pytest.MonkeyPa
 
     async def steps(pilot: Any) -> None:
         from flextui.ui.screens.tokens import TokenDetailScreen
+        from flextui.ui.widgets.table import ResourceTable
 
+        table = app.screen.query_one(ResourceTable)
+        assert " ␛]52;c;" in table._cell(table.visible_rows[0], "type").plain, "the Type column is cleaned"
         await press(pilot, "enter")
         assert isinstance(app.screen, TokenDetailScreen)
         await press(pilot, "escape")
