@@ -41,9 +41,9 @@ class CleanFormatter(logging.Formatter):
         if record.exc_info and not record.exc_text:
             record.exc_text = self.formatException(record.exc_info)
         if record.exc_text:
-            text += "\n" + clean_lines(record.exc_text, limit=RECORD_LIMIT)
+            text += "\n" + clean_lines(record.exc_text, limit=RECORD_LIMIT, total=RECORD_LIMIT)
         if record.stack_info:
-            text += "\n" + clean_lines(self.formatStack(record.stack_info), limit=RECORD_LIMIT)
+            text += "\n" + clean_lines(self.formatStack(record.stack_info), limit=RECORD_LIMIT, total=RECORD_LIMIT)
         return text
 
 

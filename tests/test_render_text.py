@@ -91,12 +91,22 @@ def test_the_cap_cuts_long_text_and_says_how_much() -> None:
     hostile = ("\x1b]52;c;" + "A" * 50) * 3000
     out = clean(hostile)
     assert len(out) <= DISPLAY_LIMIT and unsafe_left(out) == [] and out.startswith("␛]52;c;")
-    assert len(clean_lines("a\n" * 50_000)) <= DISPLAY_LIMIT
+    many = clean_lines("a\n" * 50_000)
+    assert len(many) <= 16 * DISPLAY_LIMIT and many.endswith(" chars)")
+    assert len(clean_lines("a\n" * 50_000, total=1000)) <= 1000
+
+
+def test_a_long_line_does_not_push_the_rest_out() -> None:
+    body = clean_lines("Delete token " + "x\x1b" * 50_000 + "?\nIt stops working at once. This cannot be undone.")
+    first, second = body.split("\n")
+    assert first.startswith("Delete token x␛x␛") and len(first) <= DISPLAY_LIMIT
+    assert second == "It stops working at once. This cannot be undone."
     assert cap("abcdef", 4) == "abc…"
     assert clean("x" * DISPLAY_LIMIT) == "x" * DISPLAY_LIMIT
 
 
-@pytest.mark.parametrize("text", [*HOSTILE, "x" * 100_000, ("\x1b[2J" * 30_000), "short", "", "a\nb" * 5000])
+@pytest.mark.parametrize("text", [*HOSTILE, "x" * 100_000, ("\x1b[2J" * 30_000), "short", "", "a\nb" * 5000,
+                                  ("y" * 5000 + "\n") * 30, ("z" * 4000 + "\n") * 17])
 def test_cleaning_is_idempotent(text: str) -> None:
     once = clean(text)
     assert clean(once) == once

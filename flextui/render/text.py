@@ -122,16 +122,33 @@ def clean(value: object, limit: int | None = DISPLAY_LIMIT) -> str:
     return UNSAFE.sub(_picture, text)
 
 
-def clean_lines(value: object, limit: int | None = DISPLAY_LIMIT) -> str:
-    """Like `clean`, but line breaks stay line breaks (CRLF becomes LF): for bodies of several lines."""
+def clean_lines(value: object, limit: int | None = DISPLAY_LIMIT, *, total: int | None = None) -> str:
+    """Like `clean`, but line breaks stay line breaks (CRLF becomes LF): for bodies of several lines.
+
+    Each line is cut at `limit`, so one long value cannot push the rest of a
+    message (a confirmation's "This cannot be undone") out of view; the whole
+    is cut at `total` (default: 16 lines' worth).
+    """
     text = _text(value)
-    if text.isascii() and text.isprintable():
+    if text.isascii() and text.isprintable():  # no line break in it
         return text if limit is None or len(text) <= limit else cap(text, limit)
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
-    if limit is not None and len(text) > limit:
-        text = cap(text, limit)
+    if limit is not None:
+        text = _cap_lines(text, limit)
+        whole = total if total is not None else 16 * limit
+        if len(text) > whole:
+            text = _cap_lines(cap(text, whole), limit)  # the cut may leave a last line over the limit
     return _UNSAFE_KEEP_NEWLINE.sub(_picture, text)
+
+
+def _cap_lines(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    if all(len(line) <= limit for line in lines):
+        return text
+    return "\n".join(cap(line, limit) for line in lines)
 
 
 def is_clean(text: str) -> bool:

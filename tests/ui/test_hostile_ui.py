@@ -203,6 +203,10 @@ async def test_dialogs_clean_what_they_are_given(monkeypatch: pytest.MonkeyPatch
         app.push_screen(ConfirmScreen("Delete" + SUFFIX + "?", "first line" + PAYLOAD + "\nsecond line" + BIG))
         await settle(pilot)
         await press(pilot, "escape")
+        app.push_screen(ConfirmScreen("Delete?", "Token " + BIG + "\nThis cannot be undone."))
+        await settle(pilot)
+        assert str(app.screen.query_one("#confirm-body").render()).endswith("\nThis cannot be undone."), "a 100 KB name cannot hide it"
+        await press(pilot, "escape")
         app.push_screen(MessageScreen("Title" + PAYLOAD, "body" + PAYLOAD + "\nmore"))
         await settle(pilot)
         await press(pilot, "escape")
