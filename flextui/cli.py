@@ -128,26 +128,30 @@ def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> No
 
 
 def _setup_logging(debug: bool, *, to_file: bool) -> None:
+    """The TUI logs to a rotating private file, the headless commands to stderr; both cleaned (flextui.logs)."""
     from flextui.config import log_path
+    from flextui.logs import file_handler, stream_handler
 
     level = logging.DEBUG if debug else logging.INFO
     if to_file:
-        path = log_path()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            os.close(fd)
-            handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+            handler = file_handler(log_path())
         except OSError:
             handler = logging.NullHandler()
     else:
-        handler = logging.StreamHandler(sys.stderr)
+        handler = stream_handler(sys.stderr)
         level = logging.DEBUG if debug else logging.WARNING
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger("flextui")
     root.handlers[:] = [handler]
     root.setLevel(level)
     logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def print_error(message: object, stream: Any = None) -> None:
+    """The one place the command line prints an error: `flextui: …`, cleaned (server text may be in it)."""
+    from flextui.render.text import clean_lines
+
+    (stream or sys.stderr).write(f"flextui: {clean_lines(str(message))}\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -185,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _setup_logging(args.debug, to_file=True)
             return cmd_tui(args, demo=command == "demo")
     except ConfigError as exc:
-        sys.stderr.write(f"flextui: {exc}\n")
+        print_error(exc)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
@@ -411,7 +415,7 @@ async def cmd_headless(args: argparse.Namespace) -> int:
     try:
         ctx = make_context(args, demo=args.demo)
     except ValueError as exc:
-        sys.stderr.write(f"flextui: {exc}\n")
+        print_error(exc)
         return EXIT_USAGE
     try:
         if args.command == "report":
@@ -423,17 +427,17 @@ async def cmd_headless(args: argparse.Namespace) -> int:
         kind = kinds.lookup(args.kind)
         if kind is None or not kind.has_lister:
             listable = ", ".join(k.id for k in kinds.KINDS if k.has_lister)
-            sys.stderr.write(f"flextui: cannot list {args.kind!r}; try one of: {listable}\n")
+            print_error(f"cannot list {args.kind!r}; try one of: {listable}")
             return EXIT_USAGE
         lister = kind.lister_function()
         rows = lister(ctx, args) if getattr(lister, "wants_context", False) else lister(ctx.session, args)
         count = await emit(rows, args.format, [c.key for c in kind.columns], limit=args.limit)
         return _listing_end(ctx.session, count)
     except ApiError as exc:
-        sys.stderr.write(f"flextui: {exc}\n")
+        print_error(exc)
         return exc.exit_code
     except ValueError as exc:
-        sys.stderr.write(f"flextui: {exc}\n")
+        print_error(exc)
         return EXIT_USAGE
     finally:
         await ctx.aclose()

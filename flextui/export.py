@@ -8,12 +8,16 @@ progress callback hears the running row count, so a status line can show it.
 
 Formats:
 - csv: UTF-8 without BOM, a header row of the column names, RFC 4180 quoting
-  (`\\r\\n` line ends). Values are written as they are: nothing is neutralised
-  or prefixed (a cell starting with `=` stays so), None is an empty cell,
-  booleans are `true`/`false` as in JSON.
+  (`\\r\\n` line ends). Text passes the one sanitiser with its line breaks
+  kept (`render.text.clean_lines`, uncut): a file that is `cat` to a terminal
+  carries no escape sequence, C1 or bidi control from the server. Nothing else
+  is neutralised or prefixed (a cell starting with `=` stays so), None is an
+  empty cell, booleans are `true`/`false` as in JSON.
 - json: one array of objects, one object per line, types kept (numbers stay
-  numbers, None is null); non-ASCII text is written as is (UTF-8).
-- jsonl: one object per line (JSON Lines), types kept.
+  numbers, None is null); non-ASCII text is written as is (UTF-8), except
+  DEL, C1, bidi and format characters, which are `\\uXXXX` escapes
+  (`render.text.json_escape`): the data reads back exact, the file is inert.
+- jsonl: one object per line (JSON Lines), types kept, escaped like json.
 
 Rows are dicts (columns default to the first row's keys; missing keys are
 empty) or sequences (then `columns` is required). With `columns`, objects
@@ -31,6 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from flextui.files import private_dirs
+from flextui.render.text import clean_lines, json_dumps
+
 Row = Mapping[str, Any] | Sequence[Any]
 ProgressCallback = Callable[[int], None]
 
@@ -46,9 +53,11 @@ def _cell(value: Any) -> Any:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return value
     if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return value
+        value = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return clean_lines(value, limit=None)
 
 
 def _json_default(value: Any) -> Any:
@@ -140,7 +149,7 @@ class CsvWriter(Writer):
 
     def start(self) -> None:
         self._csv = csv.writer(self.fp, lineterminator="\r\n")
-        self._csv.writerow(self.columns or [])
+        self._csv.writerow([clean_lines(c, limit=None) for c in self.columns or []])
 
     def row(self, values: list[Any]) -> None:
         self._csv.writerow([_cell(v) for v in values])
@@ -154,7 +163,7 @@ class JsonWriter(Writer):
 
     def row(self, values: list[Any]) -> None:
         assert self.columns is not None
-        text = json.dumps(dict(zip(self.columns, values)), ensure_ascii=False, default=_json_default)
+        text = json_dumps(dict(zip(self.columns, values)), default=_json_default)
         self.fp.write(("\n" if self.count == 0 else ",\n") + text)
 
     def finish(self) -> None:
@@ -166,7 +175,7 @@ class JsonlWriter(Writer):
 
     def row(self, values: list[Any]) -> None:
         assert self.columns is not None
-        self.fp.write(json.dumps(dict(zip(self.columns, values)), ensure_ascii=False, default=_json_default) + "\n")
+        self.fp.write(json_dumps(dict(zip(self.columns, values)), default=_json_default) + "\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +260,8 @@ class ExportFile:
         self.writer: Writer | None = None
 
     def __enter__(self) -> Writer:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dirs(self.path.parent)
+        # mkstemp creates the file 0600 and os.replace keeps that: exports are private.
         fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
         self._fp = os.fdopen(fd, "w", encoding="utf-8", newline="")
         self.writer = self.format.open(self._fp, self.columns, progress=self.progress)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flextui.export import Writer
-from flextui.textutil import clean, shorten
+from flextui.render.text import clean, shorten
 
 MAX_WIDTH = 40
 

@@ -5,23 +5,38 @@ state (query, page, cursor) when the user switches away and back. The app
 listens to the session's request events to drive the status line, applies
 the config's key remaps and theme, and exposes `open_kind` to the command
 bar and the palette.
+
+It is also where server text meets the terminal: every toast passes
+`notify` (cleaned, never markup), every rendered line passes the
+`TerminalGuard`, and screenshots are written privately and refused while a
+secret is on screen.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
+from platformdirs import user_downloads_path
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.widgets import Input
 
 from flextui import kinds
 from flextui.api.http import RequestEvent
 from flextui.context import AppContext
+from flextui.files import write_private
+from flextui.render.text import clean, clean_lines
 from flextui.ui import clipboard
 from flextui.ui.commands import KindsProvider, run_command
+from flextui.ui.guard import TerminalGuard
 from flextui.ui.help import HelpScreen, help_rows
 from flextui.ui.themes import bundled_themes
 from flextui.ui.widgets.bars import StatusLine
@@ -52,6 +67,7 @@ class FlexApp(App[None]):
     def __init__(self, ctx: AppContext, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.ctx = ctx
+        self.guard = TerminalGuard()
         for theme in bundled_themes():
             self.register_theme(theme)
         wanted = ctx.theme or "textual-dark"
@@ -85,6 +101,59 @@ class FlexApp(App[None]):
                 if isinstance(binding, Binding) and binding.id:
                     known.add(binding.id)
         return sorted(k for k in keys if k not in known)
+
+    # -- what reaches the terminal -------------------------------------------------------------
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [*super().get_line_filters(), self.guard]
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast, whoever raises it: cleaned and never parsed as markup (`markup` is ignored)."""
+        super().notify(clean_lines(message), title=clean(title), severity=severity, timeout=timeout, markup=False)
+
+    def action_help_quit(self) -> None:
+        # Textual's own hint is markup, which notify no longer parses.
+        quit_keys = [key for key, active in self.active_bindings.items() if active.binding.action in ("quit", "app.quit")]
+        if quit_keys:
+            self.notify(f"Press {quit_keys[0]} to quit the app", title="Do you want to quit?")
+
+    # -- screenshots ----------------------------------------------------------------------------
+
+    def secret_on_screen(self) -> bool:
+        """Whether a screen now showing declares a secret (`shows_secret`): a new token value, a revealed registry secret."""
+        return any(getattr(screen, "shows_secret", False) for screen in self.screen_stack)
+
+    def save_screenshot(self, filename: str | None = None, path: str | None = None, time_format: str | None = None) -> str:
+        """Write an SVG of the screen as a private file (0600); refused (PermissionError) while a secret is on screen."""
+        if self.secret_on_screen():
+            raise PermissionError("a secret is on screen")
+        stamp = datetime.now().strftime(time_format or "%Y%m%d-%H%M%S")
+        name = filename or f"flextui-{stamp}.svg"
+        target = Path(os.path.expanduser(os.path.join(path or "./", name)))
+        write_private(target, self.export_screenshot())
+        return str(target)
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None, time_format: str | None = None) -> str | None:
+        """The palette's Screenshot command and `action_screenshot`: saved privately to Downloads, never with a secret."""
+        if self.secret_on_screen():
+            self.notify("No screenshot taken: a secret (a token value or registry secret) is on screen, "
+                        "and screenshots are files. Close it first.", title="Screenshot", severity="warning", timeout=8)
+            return None
+        try:
+            saved = self.save_screenshot(filename, path or str(user_downloads_path()), time_format)
+        except OSError as exc:
+            self.notify(f"Could not save the screenshot: {exc}", title="Screenshot", severity="error")
+            return None
+        self.notify(f"Saved screenshot to {saved} (readable only by you)", title="Screenshot")
+        return saved
 
     # -- areas ----------------------------------------------------------------------------
 
@@ -176,14 +245,14 @@ class FlexApp(App[None]):
         ctrl+y: it is sent to the terminal and forgotten.
         """
         if self.ctx.settings.clipboard == "show":
-            self.push_screen(ValueScreen(f"Copy {what}", text))
+            self.push_screen(ValueScreen(f"Copy {what}", text, secret=sensitive))
             return
         result = clipboard.copy(self, text, keep=not sensitive)
         if result.sent:
             hint = "" if sensitive else " Not in your clipboard? ctrl+y shows it."
             self.notify(f"Copied {what} ({result.size} characters).{hint}", markup=False)
         else:
-            self.push_screen(ValueScreen(f"Copy {what} by hand ({result.reason})", text))
+            self.push_screen(ValueScreen(f"Copy {what} by hand ({result.reason})", text, secret=sensitive))
 
     async def on_unmount(self) -> None:
         if self._on_request in self.ctx.session.listeners:

@@ -28,7 +28,8 @@ from typing import Any
 
 from flextui.api.filters import FilterError, FilterSet
 from flextui.config import filters_path
-from flextui.textutil import clean
+from flextui.files import private_dirs
+from flextui.render.text import clean
 
 FILE_VERSION = 1
 MAX_NAME = 64
@@ -89,7 +90,7 @@ class FilterSetStore:
     def _write(self, data: dict[str, Any]) -> None:
         folder = self.path.parent
         try:
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            private_dirs(folder)
             fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)  # mode 0600
         except OSError as exc:
             raise FilterSetFileError(f"{self.path}: cannot write the saved filter sets: {exc.strerror}") from None

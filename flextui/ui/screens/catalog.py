@@ -40,7 +40,7 @@ from flextui.api.products import (
     SuiteFilter,
 )
 from flextui.headless.products import bundle_row, feature_row, maintenance_row, part_number_row, product_row, suite_row
-from flextui.textutil import clean
+from flextui.render.text import clean
 from flextui.ui.screens.entitlements import BetaForm, Body, NameSuggester, number, state_style, validated, when, yes_no
 from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
 from flextui.ui.widgets.forms import FieldSpec

@@ -64,7 +64,8 @@ from flextui.api.products import MaintenanceProduct, Product, ProductsService
 from flextui.api.users import Account, AccountFilter, UsersService
 from flextui.api.validation import MAX_LIMIT, errors_by_field
 from flextui.headless.entitlements import policies_text
-from flextui.textutil import absolute, clean, relative
+from flextui.render.text import absolute, clean, relative
+from flextui.ui.guard import safe
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
@@ -174,7 +175,7 @@ class RecordScreen(ModalScreen[str | None]):
         with Vertical():
             yield Label(Text(clean(self._title)), id="record-title")
             with VerticalScroll(id="record-scroll"):
-                yield Static(self._body, id="record-body")
+                yield Static(safe(self._body), id="record-body")  # the detail kit of every area: cleaned here once
             yield Label(Text((hint + " · " if hint else "") + "escape close"), id="record-hint")
 
     def on_mount(self) -> None:
@@ -341,7 +342,7 @@ class BetaForm(FormScreen):
             with Horizontal(classes="form-line"):
                 yield Label(spec.label, classes="form-label")
                 yield self._widget(spec)
-            hint = Hint(Text(spec.hint), id=f"hint-{spec.key}")
+            hint = Hint(safe(spec.hint, lines=False), id=f"hint-{spec.key}")
             hint.display = bool(spec.hint)
             yield hint
 

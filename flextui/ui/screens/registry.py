@@ -57,7 +57,7 @@ from flextui.api.registry import (
 )
 from flextui.headless.registry import RegistryUnavailable, parse_day, registry_for, split_repository
 from flextui.kinds import Column
-from flextui.textutil import absolute, clean, relative
+from flextui.render.text import absolute, clean, relative
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.commandbar import FilterBar
@@ -779,7 +779,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             title = f"Delete chart {c.short_name} of project {self.project}?"
             body = (f"Chart {c.name} in project {self.project}" + (f", latest version {latest}" if latest else "")
                     + ": every version is removed.\nCustomers can no longer pull it. This cannot be undone.")
-        if not await self.app.push_screen_wait(ConfirmScreen(title, clean_block(body), "Delete")):
+        if not await self.app.push_screen_wait(ConfirmScreen(title, body, "Delete")):
             self.say("Nothing deleted")
             return
         try:
@@ -802,10 +802,6 @@ def _mark_projects_stale(app: Any) -> None:
     for screen in app.screen_stack:
         if isinstance(screen, ProjectsScreen):
             screen.stale = True
-
-
-def clean_block(text: str) -> str:
-    return "\n".join(clean(line) for line in text.split("\n"))
 
 
 REPO_COLUMNS = kinds.get("repositories").columns
@@ -1470,6 +1466,11 @@ class SecretScreen(RegistryMixin, AreaScreen):
         self.revealed = False
         self._hide_timer: Any = None
 
+    @property
+    def shows_secret(self) -> bool:
+        """Whether the secret is on screen (revealed): the app takes no screenshot then."""
+        return self.revealed and self._secret is not None
+
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(classes="reg-body"):
             with Vertical(id="secret-panel"):
@@ -1591,8 +1592,8 @@ class SecretScreen(RegistryMixin, AreaScreen):
         what = f"the secret you typed ({len(new_secret)} characters)" if new_secret else "a random secret made by the registry"
         ok = await self.app.push_screen_wait(ConfirmScreen(
             f"Reset the registry secret of {user}?",
-            clean_block(f"The current secret stops working at once: docker and helm logins, CI jobs and pull secrets that use it "
-                        f"fail until they are given the new one.\nThe new secret will be {what}; it is shown once."),
+            f"The current secret stops working at once: docker and helm logins, CI jobs and pull secrets that use it "
+            f"fail until they are given the new one.\nThe new secret will be {what}; it is shown once.",
             "Reset"))
         if not ok:
             self.say("The registry secret was not changed")

@@ -27,7 +27,7 @@ from textual.widgets import DataTable, Label, Static
 from flextui import kinds
 from flextui.api.filters import ReportType
 from flextui.api.reports import ReportsService
-from flextui.textutil import clean
+from flextui.render.text import clean
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.table import ResourceTable
 

@@ -43,7 +43,7 @@ from flextui.api.filters import (
 )
 from flextui.api.http import Service
 from flextui.api.reports import ReportsService
-from flextui.textutil import clean
+from flextui.render.text import clean
 from flextui.ui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.bars import Hint
@@ -287,7 +287,7 @@ class ReportBuilderScreen(AreaScreen):
 
     def _fill_fields(self) -> None:
         assert self.rtype is not None
-        options = [(Text(f"{clean(f.name)} · {f.type}", no_wrap=True, overflow="ellipsis"), f.name) for f in self.rtype.filters]
+        options = [(Text(clean(f"{f.name} · {f.type}"), no_wrap=True, overflow="ellipsis"), f.name) for f in self.rtype.filters]
         field = self.query_one("#rb-field", Select)
         field.set_options(options)
         if options:

@@ -28,7 +28,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from flextui.export import FORMATS, ExportFile, ExportFormat, format_for
-from flextui.textutil import clean
+from flextui.render.text import clean
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.gridmodel import GridModel
 

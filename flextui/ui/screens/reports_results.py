@@ -29,7 +29,7 @@ from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError
 from flextui.api.reports import ReportsService
-from flextui.textutil import clean
+from flextui.render.text import clean
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.reports_builder import RunRequest
 from flextui.ui.screens.reports_export import ExportCancelled, ExportRequest, ExportScreen, ViewSnapshot, shown_path, write_snapshot

@@ -36,11 +36,11 @@ from textual.widgets import Button, DataTable, Label, SelectionList
 from textual.widgets.selection_list import Selection
 
 from flextui.api.filters import ReportType
-from flextui.textutil import clean
+from flextui.render.text import clean, clean_lines
 from flextui.ui.widgets.chart import BarChart, compact_number
 from flextui.ui.widgets.dialogs import ValueScreen
 from flextui.ui.widgets.grid import DataGrid
-from flextui.ui.widgets.gridmodel import Column, GridModel, format_value, sanitize
+from flextui.ui.widgets.gridmodel import Column, GridModel, format_value
 
 BAR_WIDTH = 24
 BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -89,7 +89,7 @@ def plain(value: Any) -> str:
 
 def readable(value: Any) -> str:
     """A value to read in a dialog: line breaks kept, every other control character made visible."""
-    return "\n".join(sanitize(line) for line in plain(value).split("\n"))
+    return clean_lines(plain(value))
 
 
 def epoch_ms_text(value: Any) -> str:

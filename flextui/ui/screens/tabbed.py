@@ -30,7 +30,7 @@ from flextui.api import validation as v
 from flextui.api.errors import Invalid
 from flextui.api.paging import Page
 from flextui.headless.entitlements import parse_filters
-from flextui.textutil import clean
+from flextui.render.text import clean
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.entitlements import RecordScreen, state_style, toolbar
 from flextui.ui.widgets.bars import TitleBar

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
-from flextui.textutil import absolute, clean, relative
+from flextui.render.text import absolute, clean, relative
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.dialogs import MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
@@ -376,9 +376,9 @@ class TokensScreen(AreaScreen):
                         f"Issued   {absolute(t.issued_ms)}\nExpires  {absolute(t.expires_ms)} ({relative(t.expires_ms, self.ctx.now_ms())})")
                 if t.masked:
                     body += "\n\n⊘ Some details are masked: you may not view this token's owner."
-                self.app.push_screen(MessageScreen("✓ The token is valid", clean_block(body), tone="good"))
+                self.app.push_screen(MessageScreen("✓ The token is valid", body, tone="good"))
             else:
-                self.app.push_screen(MessageScreen("✗ The token is not valid", clean_block(result.reason or "unknown reason"), tone="bad"))
+                self.app.push_screen(MessageScreen("✗ The token is not valid", result.reason or "unknown reason", tone="bad"))
 
         self.app.push_screen(FormScreen("Verify a token", fields, build, send, submit_label="Verify"), done)
 
@@ -386,11 +386,6 @@ class TokensScreen(AreaScreen):
         token = self.selected()
         if token is not None:
             self.app.copy_text(token.name, f"token name {token.name}")  # type: ignore[attr-defined]
-
-
-def clean_block(text: str) -> str:
-    """Clean each line of a multi-line block (keeping the line breaks)."""
-    return "\n".join(clean(line) for line in text.split("\n"))
 
 
 class TokenDetailScreen(ModalScreen[str | None]):

@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.widgets import Label, Static
 
-from flextui.textutil import age_text, clean
+from flextui.render.text import age_text, clean
 
 
 class TitleBar(Horizontal):

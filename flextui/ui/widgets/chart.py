@@ -34,7 +34,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from flextui.textutil import clean
+from flextui.render.text import clean
 
 __all__ = ["BarChart", "Piece", "compact_number", "render_bar_chart"]
 

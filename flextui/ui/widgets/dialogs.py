@@ -3,6 +3,12 @@
 `ConfirmScreen` focuses Cancel, so an absent-minded Enter never destroys
 anything. `ValueScreen` shows a value to read or select by hand: a new token
 value (shown once), or the clipboard fallback for terminals without OSC 52.
+
+Titles and bodies hold server strings (a token's name in "Delete token …?"),
+so each dialog cleans what it is given (`guard.safe`): a name holding
+`ESC [2J` shows as `␛[2J` instead of wiping the confirmation it sits in.
+A dialog that shows a secret says so (`shows_secret`), and the app takes no
+screenshot while it is open.
 """
 
 from __future__ import annotations
@@ -14,8 +20,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static, TextArea
 
-from flextui.textutil import clean
+from flextui.render.text import clean_lines
 from flextui.ui import clipboard
+from flextui.ui.guard import safe
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -36,7 +43,7 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen Button { margin-left: 2; }
     """
 
-    def __init__(self, title: str, body: str, verb: str = "Delete", *, danger: bool = True) -> None:
+    def __init__(self, title: str, body: str | Text, verb: str = "Delete", *, danger: bool = True) -> None:
         super().__init__()
         self._title = title
         self._body = body
@@ -47,8 +54,8 @@ class ConfirmScreen(ModalScreen[bool]):
         if not self._danger:
             self.add_class("-safe")
         with Vertical():
-            yield Label(Text(clean(self._title)), id="confirm-title")
-            yield Static(Text(self._body), id="confirm-body")
+            yield Label(safe(self._title, lines=False), id="confirm-title")
+            yield Static(safe(self._body), id="confirm-body")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button(self._verb, id="confirm", variant="error" if self._danger else "primary")
@@ -64,7 +71,10 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class ValueScreen(ModalScreen[None]):
-    """Show a value to copy or select by hand; `once` adds the shown-once warning."""
+    """Show a value to copy or select by hand; `once` adds the shown-once warning.
+
+    `once` or `secret` values are secrets: not kept for ctrl+y, and no screenshot while shown.
+    """
 
     BINDINGS = [
         Binding("escape", "close", "Close", id="value.close"),
@@ -82,24 +92,25 @@ class ValueScreen(ModalScreen[None]):
     ValueScreen Button { margin-left: 2; }
     """
 
-    def __init__(self, title: str, value: str, *, once: bool = False, note: str = "") -> None:
+    def __init__(self, title: str, value: str, *, once: bool = False, secret: bool = False, note: str = "") -> None:
         super().__init__()
         self._title = title
         self._value = value
         self._once = once
+        self.shows_secret = once or secret
         self._note = note
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(clean(self._title)), id="value-title")
+            yield Label(safe(self._title, lines=False), id="value-title")
             if self._once:
                 yield Label(
                     "⚠ This value is shown once. Copy it now: it cannot be read again, and flextui never stores it.",
                     id="value-warning",
                 )
-            area = TextArea(self._value, read_only=True, soft_wrap=True, id="value-text", show_line_numbers=False)
+            area = TextArea(clean_lines(self._value), read_only=True, soft_wrap=True, id="value-text", show_line_numbers=False)
             yield area
-            yield Label(Text(self._note or "Select the text with the mouse (shift+drag in most terminals) if copying does not reach your clipboard."), id="value-note")
+            yield Label(safe(self._note or "Select the text with the mouse (shift+drag in most terminals) if copying does not reach your clipboard."), id="value-note")
             with Horizontal():
                 yield Button("Copy", id="copy", variant="primary")
                 yield Button("Done", id="done")
@@ -114,7 +125,7 @@ class ValueScreen(ModalScreen[None]):
             self.action_close()
 
     def action_copy(self) -> None:
-        result = clipboard.copy(self.app, self._value, keep=not self._once)
+        result = clipboard.copy(self.app, self._value, keep=not self.shows_secret)
         if result.sent:
             self.app.notify(f"Copied {result.size} characters via OSC 52", markup=False)
         else:
@@ -138,7 +149,7 @@ class MessageScreen(ModalScreen[None]):
     MessageScreen #message-title { text-style: bold; margin-bottom: 1; }
     """
 
-    def __init__(self, title: str, body: str, *, tone: str = "") -> None:
+    def __init__(self, title: str, body: str | Text, *, tone: str = "") -> None:
         super().__init__()
         self._title = title
         self._body = body
@@ -148,8 +159,8 @@ class MessageScreen(ModalScreen[None]):
         if self._tone:
             self.add_class(f"-{self._tone}")
         with Vertical():
-            yield Label(Text(clean(self._title)), id="message-title")
-            yield Static(Text(self._body), id="message-body")
+            yield Label(safe(self._title, lines=False), id="message-title")
+            yield Static(safe(self._body), id="message-body")
             yield Button("Close", id="message-close")
 
     def on_button_pressed(self) -> None:

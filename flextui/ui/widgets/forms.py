@@ -7,6 +7,11 @@ once a field has been touched, so an empty form is not a wall of red). On
 submit, `send` runs in a worker: a server error that names a field is shown
 next to that field, any other error above the buttons, and the form stays
 open with everything typed still there: bad input loses nothing.
+
+A field filled from the server (an edit form's current name) shows its value
+cleaned, like everything else on screen; as long as the user leaves it as
+shown, `values()` gives back the server's value exactly, so saving an
+untouched field never changes it.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Switch
 
 from flextui.api.errors import ApiError
-from flextui.textutil import clean
+from flextui.render.text import clean
+from flextui.ui.guard import safe
 from flextui.ui.widgets.bars import Hint
 
 
@@ -111,6 +117,8 @@ class FormScreen(ModalScreen[Any]):
         self.server_fields = server_fields or {}
         self.touched: set[str] = set()
         self.busy = False
+        self._prefilled: dict[str, tuple[str, str]] = {}
+        """Field key → (value as shown, value as given) for prefilled values that cleaning changed."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -121,7 +129,7 @@ class FormScreen(ModalScreen[Any]):
                         with Horizontal(classes="form-line"):
                             yield Label(spec.label, classes="form-label")
                             yield self._widget(spec)
-                        hint = Hint(Text(spec.hint), id=f"hint-{spec.key}")
+                        hint = Hint(safe(spec.hint, lines=False), id=f"hint-{spec.key}")
                         hint.display = bool(spec.hint)
                         yield hint
             yield Label("", id="form-error")
@@ -132,10 +140,15 @@ class FormScreen(ModalScreen[Any]):
     def _widget(self, spec: FieldSpec) -> Any:
         wid = f"field-{spec.key}"
         if spec.kind == "select":
-            return Select(spec.options, value=spec.value if spec.value else spec.options[0][1], allow_blank=False, id=wid, compact=True)
+            options = [(safe(label, lines=False), value) for label, value in spec.options]
+            return Select(options, value=spec.value if spec.value else spec.options[0][1], allow_blank=False, id=wid, compact=True)
         if spec.kind == "switch":
             return Switch(value=bool(spec.value), id=wid)
-        return Input(value=str(spec.value or ""), placeholder=spec.placeholder, password=spec.kind == "password", id=wid, compact=True)
+        given = str(spec.value or "")
+        shown = clean(given, limit=None)
+        if shown != given:
+            self._prefilled[spec.key] = (shown, given)
+        return Input(value=shown, placeholder=clean(spec.placeholder), password=spec.kind == "password", id=wid, compact=True)
 
     def on_mount(self) -> None:
         self._update_visibility()
@@ -147,7 +160,9 @@ class FormScreen(ModalScreen[Any]):
         out: dict[str, Any] = {}
         for spec in self.specs:
             widget = self.query_one(f"#field-{spec.key}")
-            out[spec.key] = widget.value  # type: ignore[attr-defined]
+            value = widget.value  # type: ignore[attr-defined]
+            kept = self._prefilled.get(spec.key)
+            out[spec.key] = kept[1] if kept is not None and value == kept[0] else value
         return out
 
     def _update_visibility(self) -> None:

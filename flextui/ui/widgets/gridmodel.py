@@ -14,10 +14,11 @@ stream in page by page, so every operation here is designed around cost:
   that is extended, not rebuilt, when pages arrive.
 
 It has no Textual import so it can be unit-tested (and reused for export,
-statistics and charts) without an event loop.  Display helpers here also do
-the *sanitising* of server strings: control characters (ESC, newlines, ...)
-are replaced with visible placeholders so that nothing raw ever reaches the
-terminal.  Markup is never involved: the grid paints plain text segments.
+statistics and charts) without an event loop.  Every displayed value passes
+the one sanitiser, :func:`flextui.render.text.clean`: control characters (ESC,
+newlines, ...) become visible placeholders and 100 KB values are cut, so
+nothing raw ever reaches the terminal.  Markup is never involved: the grid
+paints plain text segments.
 
 Filter syntax (see :func:`parse_filter`)
 ----------------------------------------
@@ -55,6 +56,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Literal
 
+from flextui.render.text import clean
+
 __all__ = [
     "COLUMN_TYPES",
     "Column",
@@ -67,7 +70,6 @@ __all__ = [
     "GridModel",
     "format_value",
     "parse_filter",
-    "sanitize",
 ]
 
 ColumnType = Literal["auto", "str", "int", "float", "bool", "date", "datetime", "other"]
@@ -76,41 +78,8 @@ NUMERIC_TYPES = frozenset({"int", "float"})
 
 
 # --------------------------------------------------------------------------------------------
-# Sanitising and display formatting
+# Display formatting (cleaned by the one sanitiser)
 # --------------------------------------------------------------------------------------------
-
-def _build_sanitize_table() -> dict[int, str]:
-    table: dict[int, str] = {}
-    for code in range(0x20):  # C0 controls -> Unicode "control pictures" (U+2400 block)
-        table[code] = chr(0x2400 + code)
-    table[0x0A] = "⏎"  # newline: the conventional "return" glyph
-    table[0x0D] = "␍"
-    table[0x09] = "␉"
-    table[0x1B] = "␛"
-    table[0x7F] = "␡"
-    for code in range(0x80, 0xA0):  # C1 controls (CSI 0x9b etc. are interpreted by some terminals)
-        table[code] = "?"
-    # Invisible text-direction overrides and line/paragraph separators can reorder or break
-    # the line on screen; show them as "?" rather than letting them act.
-    for code in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F):
-        table[code] = "?"
-    return table
-
-
-_SANITIZE_TABLE = _build_sanitize_table()
-
-
-def sanitize(text: str) -> str:
-    """Replace control characters with visible placeholders.
-
-    ESC becomes ``␛``, newline ``⏎``, other C0 controls their Unicode control
-    picture, DEL ``␡``, C1 controls and bidi overrides ``?``.  Markup-like text
-    (``[bold]``, ``[/]``) is *not* touched: the grid never parses markup.
-    """
-    if text.isascii() and text.isprintable():  # fast path: the overwhelmingly common case
-        return text
-    return text.translate(_SANITIZE_TABLE)
-
 
 def _format_datetime(value: datetime) -> str:
     text = value.strftime("%Y-%m-%d %H:%M:%S")
@@ -121,7 +90,7 @@ def _format_datetime(value: datetime) -> str:
 
 
 def format_value(value: Any, type_: str = "auto") -> str:
-    """Format one raw value for display (sanitised, never markup).
+    """Format one raw value for display (cleaned, never markup).
 
     ``None`` -> ``""``; bools -> ``true``/``false``; floats -> up to 10
     significant digits; dates ISO; datetimes ``YYYY-MM-DD HH:MM:SS`` (+``Z`` or
@@ -130,7 +99,7 @@ def format_value(value: Any, type_: str = "auto") -> str:
     if value is None:
         return ""
     if isinstance(value, str):
-        return sanitize(value)
+        return clean(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -143,7 +112,7 @@ def format_value(value: Any, type_: str = "auto") -> str:
         return _format_datetime(value)
     if isinstance(value, date):
         return value.isoformat()
-    return sanitize(str(value))
+    return clean(str(value))
 
 
 # --------------------------------------------------------------------------------------------
@@ -170,7 +139,7 @@ class Column:
     @property
     def title(self) -> str:
         """The header text (label or name), sanitised."""
-        return sanitize(self.label if self.label is not None else self.name)
+        return clean(self.label if self.label is not None else self.name)
 
     @property
     def numeric(self) -> bool:

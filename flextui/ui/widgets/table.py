@@ -4,7 +4,8 @@ Resource lists are paged (tens to a few hundred rows at a time), which the
 built-in DataTable handles well; the data-report results use the virtual
 `DataGrid` instead. Cells are always `rich.text.Text` built from cleaned
 strings, so server data is never parsed as markup and never emits control
-characters.
+characters: `_cell` is the choke point, and it also cleans the `Text` a
+screen's cell function builds itself (a screen cannot forget to).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from textual.binding import Binding
 from textual.widgets import DataTable
 
 from flextui.kinds import Column
-from flextui.textutil import clean
+from flextui.render.text import clean
+from flextui.ui.guard import safe
 
 CellFn = Callable[[dict[str, Any], str], Text | str]
 
@@ -60,7 +62,7 @@ class ResourceTable(DataTable[Any]):
     def _cell(self, row: dict[str, Any], key: str) -> Text:
         value = self.cell_fn(row, key) if self.cell_fn else row.get(key)
         if isinstance(value, Text):
-            return value
+            return safe(value, lines=False)
         return Text(clean(value), no_wrap=True, overflow="ellipsis")
 
     def set_rows(self, rows: list[dict[str, Any]], *, keep_cursor: bool = True) -> None:
