@@ -461,7 +461,7 @@ def _member_path(project: str, name: str) -> str:
     on its own; nothing is double-encoded.
     """
     short = name[len(project) + 1:] if name.startswith(project + "/") else name
-    return "/".join(quote(part, safe="") for part in short.split("/") if part)
+    return "/".join(quote(part, safe="") for part in short.split("/"))
 
 
 def _check_size(page: int, page_size: int, maximum: int) -> None:
