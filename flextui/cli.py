@@ -324,11 +324,12 @@ def cmd_info(args: argparse.Namespace) -> int:
     if config.profiles:
         print("profiles:")
         for name, profile in config.profiles.items():
-            flags = [profile.auth] + (["read-only"] if profile.read_only else [])
+            holds = [what for what, source in (("password", profile.password_source()), ("access token", profile.token_source())) if source is not None]
+            flags = [" + ".join(holds) or "no credentials"] + (["mints a token"] if profile.mint_token and not profile.read_only else []) + (["read-only"] if profile.read_only else [])
             default = " (default)" if name == config.settings.default_profile else ""
             print(f"  {name}{default}: {profile.url} as {profile.user or '-'} [{', '.join(flags)}]")
     else:
-        print("profiles: none yet (see README: Profiles); try `flextui demo`")
+        print("profiles: none yet (see the README, \"Using it with your instance\"); try `flextui demo`")
     return 0
 
 

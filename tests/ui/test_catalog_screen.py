@@ -181,3 +181,43 @@ async def test_create_feature_and_read_only_hides_creating() -> None:
         s.action_create()
         await pilot.pause()
         assert app.screen is s and "read-only" in s.status.error
+
+
+async def test_a_record_the_client_cannot_read_is_kept_marked_and_shown_raw(monkeypatch: Any) -> None:
+    """One product in a shape nobody documented: the page still shows, that row is marked, its detail shows the raw JSON."""
+    import json as jsonlib
+
+    import httpx
+
+    from flextui.sim import app as sim_app
+
+    original = sim_app.in_process_transport
+
+    class OneBadProduct(httpx.AsyncBaseTransport):
+        def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+            self.inner = inner
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            response = await self.inner.handle_async_request(request)
+            if not request.url.path.endswith("/products-api/v1/products"):
+                return response
+            body = jsonlib.loads(await response.aread())
+            if body.get("productList"):
+                body["productList"][0]["productName"] = {"unexpected": "object"}
+            return httpx.Response(response.status_code, json=body, request=request)
+
+    monkeypatch.setattr(sim_app, "in_process_transport", lambda app: OneBadProduct(original(app)))
+    app = build_app(start=["products"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        rows = s.table().visible_rows
+        assert len(rows) > 1, "the rest of the page is there"
+        first = str(s.table().get_row_at(0)[0])
+        assert first.startswith("⚠"), first
+        s.table().move_cursor(row=0)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RecordScreen)
+        body = str(app.screen.query_one("#record-body").render())
+        assert "could not be read" in body and '"unexpected": "object"' in body

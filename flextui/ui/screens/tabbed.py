@@ -14,17 +14,21 @@ toolbar, turns the toolbar into filter models and renders a record.
 
 from __future__ import annotations
 
+import json
+
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from pydantic import BaseModel
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabPane
 
+from flextui.api.tolerant import raw_of, unreadable
 from flextui import kinds
 from flextui.api import validation as v
 from flextui.api.errors import Invalid
@@ -341,6 +345,16 @@ class TabbedListScreen(AreaScreen):
     def open_detail(self, item: Any) -> None:
         raise NotImplementedError
 
+    @staticmethod
+    def with_raw(item: Any, body: Text) -> Text:
+        """A record's detail, led by why it could not be read and the raw JSON the server sent, when it could not."""
+        reason = unreadable(item) if isinstance(item, BaseModel) else None
+        if not reason:
+            return body
+        head = Text("⚠ This record could not be read as documented: ", style="bold") + Text(reason) + Text("\nAs the server sent it:\n")
+        head.append(json.dumps(raw_of(item), indent=2, ensure_ascii=False, default=str)[:20_000])
+        return head + Text("\n\n") + body
+
     def show_record(self, title: str, body: Text, actions: list[tuple[str, str, str]]) -> None:
         """Push a record's detail; the action chosen there (a key's action name) runs on this screen."""
 
@@ -348,7 +362,9 @@ class TabbedListScreen(AreaScreen):
             if action:
                 self.call_later(self.run_action, action)
 
-        self.app.push_screen(RecordScreen(title, body, actions), chosen)
+        row = self.table().current_row()
+        item = row.get("item") if row else None
+        self.app.push_screen(RecordScreen(title, self.with_raw(item, body), actions), chosen)
 
 
 __all__ = ["ListTab", "TabState", "TabbedListScreen", "list_bindings", "list_css"]

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pydantic import BaseModel
 from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable
 
+from flextui.api.tolerant import unreadable
 from flextui.kinds import Column
 from flextui.render.text import clean
 from flextui.ui.guard import safe
@@ -32,6 +34,16 @@ def matches(row: dict[str, Any], text: str, columns: Sequence[Column]) -> bool:
         return True
     found = any(needle in clean(row.get(c.key)).lower() for c in columns)
     return found != inverse
+
+
+def unreadable_in(row: dict[str, Any]) -> str | None:
+    """Why the record behind a row could not be read (`api.tolerant`), or None."""
+    for value in row.values():
+        if isinstance(value, BaseModel):
+            reason = unreadable(value)
+            if reason:
+                return reason
+    return None
 
 
 class ResourceTable(DataTable[Any]):
@@ -85,6 +97,10 @@ class ResourceTable(DataTable[Any]):
         target = 0
         for index, row in enumerate(self.visible_rows):
             cells = [self._cell(row, c.key) for c in self.spec]
+            if cells and unreadable_in(row):  # a record the server sent in a shape that could not be read: kept, and marked
+                cells[0] = Text("⚠ ", style="bold") + cells[0]
+                for cell in cells:
+                    cell.stylize("italic")
             style = self.row_style(row) if self.row_style else ""
             if style:
                 for cell in cells:
