@@ -30,8 +30,29 @@ NO_TTY_MESSAGE = (
 )
 
 
-def _has_tty() -> bool:
-    return sys.stdin.isatty() and sys.stderr.isatty()
+def _terminal_problem() -> str | None:
+    """Why the TUI cannot run here (no terminal, output redirected, a terminal that cannot draw), else None.
+
+    Textual draws on standard error, so `flextui 2>file` would draw into the
+    file: that is refused too, and said where the user can see it.
+    """
+    if not sys.stdin.isatty() or not (sys.stderr.isatty() or sys.stdout.isatty()):
+        return NO_TTY_MESSAGE
+    if not sys.stderr.isatty():
+        return ("flextui draws the TUI on standard error, and it is redirected (e.g. `2>file`): nothing would be seen.\n"
+                "  Run it without redirecting standard error, or use the headless commands: flextui get tokens --username U\n")
+    term = os.environ.get("TERM", "")
+    if term in ("dumb", "unknown") or term.startswith("emacs"):
+        return (f"flextui needs a terminal that can draw a full screen, and TERM={term!r} cannot.\n"
+                "  Set TERM=xterm-256color (or your terminal's name), or use the headless commands: flextui get tokens --username U\n")
+    return None
+
+
+def _say_problem(text: str) -> None:
+    """Tell the user where they can see it: standard error, or standard output when standard error is redirected."""
+    sys.stderr.write(text)
+    if not sys.stderr.isatty() and sys.stdout.isatty():
+        sys.stdout.write(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -183,8 +204,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 os.dup2(devnull, sys.stdout.fileno())
                 return 0
         if command in ("tui", "demo"):
-            if not _has_tty():
-                sys.stderr.write(NO_TTY_MESSAGE)
+            problem = _terminal_problem()
+            if problem:
+                _say_problem(problem)
                 return EXIT_USAGE
             _setup_logging(args.debug, to_file=True)
             return cmd_tui(args, demo=command == "demo")

@@ -201,3 +201,55 @@ def test_global_options_work_after_the_command_too(capsys: pytest.CaptureFixture
     cfg.write_text('[profiles.x]\nurl = "nope"\n')
     assert main(["get", "tokens", "--username", "u", "--config", str(cfg)]) == 2
     assert str(cfg) in capsys.readouterr().err
+
+
+def _on_a_terminal(*args: str, env: dict[str, str] | None = None, stderr_to_file: bool = False) -> tuple[int, str, str]:
+    """Run flextui with stdin and stdout on a pty (as a user's terminal); stderr on the pty too, or into a file."""
+    import pty
+    import select
+    import subprocess
+    import sys
+    import tempfile
+
+    master, slave = pty.openpty()
+    with tempfile.TemporaryFile() as err_file:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "flextui", *args], stdin=slave, stdout=slave, stderr=err_file if stderr_to_file else slave,
+            env={**os.environ, "TERM": "xterm-256color", **(env or {})}, close_fds=True,
+        )
+        os.close(slave)
+        seen = b""
+        while True:
+            ready, _, _ = select.select([master], [], [], 30)
+            if not ready:
+                proc.kill()
+                break
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        code = proc.wait(timeout=30)
+        os.close(master)
+        err_file.seek(0)
+        return code, seen.decode(errors="replace"), err_file.read().decode(errors="replace")
+
+
+def test_redirected_standard_error_is_refused_where_the_user_can_see_it() -> None:
+    code, terminal, err = _on_a_terminal("demo", stderr_to_file=True)
+    assert code == 2
+    assert "standard error" in terminal and "redirected" in terminal, "said on the terminal, not only into the file"
+    assert "\x1b[?1049h" not in err, "no screen was drawn into the file"
+
+
+def test_a_dumb_terminal_is_refused_with_the_fix() -> None:
+    code, terminal, _ = _on_a_terminal("demo", env={"TERM": "dumb"})
+    assert code == 2 and "TERM='dumb'" in terminal and "TERM=xterm-256color" in terminal
+
+
+def test_a_hundred_kilobyte_argument_is_a_one_line_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["get", "tokens", "--demo", "--username", "u" * 100_000])
+    out, err = capsys.readouterr()
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1 and len(err) < 400

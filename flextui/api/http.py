@@ -454,6 +454,8 @@ class Session:
         response = await self.request(service, "GET", path, **kwargs)
         if response.status_code == 200 and not response.content.strip():
             raise Unreadable(f"GET {path}: the server answered 200 with an empty body", status=200)
+        if len(response.content) > LARGE_BODY:  # a huge page is decoded off the event loop: keys keep flowing meanwhile
+            return await asyncio.to_thread(decode_json, response)
         return decode_json(response)
 
     async def send_json(self, service: Service, method: str, path: str, **kwargs: Any) -> Any:
@@ -512,26 +514,35 @@ class Session:
                 raise
             except ApiError:
                 raw_cached, stored_at = hit
-                yield Fetched(parse(raw_cached), max(0.0, time.time() - stored_at))
+                yield Fetched(await self._parse(parse, raw_cached), max(0.0, time.time() - stored_at))
                 raise
-            self._store(key, op, raw)
-            yield Fetched(parse(raw), None)
+            await self._store(key, op, raw)
+            yield Fetched(await self._parse(parse, raw), None)
             return
         if hit is not None:
             raw, stored_at = hit
             age = max(0.0, time.time() - stored_at)
-            yield Fetched(parse(raw), age)
+            yield Fetched(await self._parse(parse, raw), age)
             if self.offline or (not force and age < self.fresh_seconds):
                 return
         elif self.offline:
             why = f" ({self.cache.disabled_reason})" if self.cache is not None and self.cache.disabled_reason else ""
             raise Offline(f"offline, and nothing cached for {op} as {self.user or 'this identity'} at {self.instance_url}{why}")
         raw = await fetch()
-        self._store(key, op, raw)
-        yield Fetched(parse(raw), None)
+        await self._store(key, op, raw)
+        yield Fetched(await self._parse(parse, raw), None)
 
-    def _store(self, key: str, op: str, raw: Any) -> None:
-        if self.cache is not None:
+    @staticmethod
+    async def _parse(parse: Callable[[Any], T], raw: Any) -> T:
+        """Records from an answer; a huge page is parsed in a worker thread (the UI keeps taking keys)."""
+        return await asyncio.to_thread(parse, raw) if _large(raw) else parse(raw)
+
+    async def _store(self, key: str, op: str, raw: Any) -> None:
+        if self.cache is None:
+            return
+        if _large(raw):
+            await asyncio.to_thread(lambda: self.cache.put(key, self.identity, op, scrub_secrets(raw)))  # type: ignore[union-attr]
+        else:
             self.cache.put(key, self.identity, op, scrub_secrets(raw))
 
     async def cached_value(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T] = lambda raw: raw) -> T:  # type: ignore[assignment,return-value]
@@ -541,6 +552,21 @@ class Session:
             pass
         assert result is not None
         return result.value
+
+
+LARGE_BODY = 1_000_000
+"""Bytes above which an answer is decoded, scrubbed and parsed in a worker thread rather than on the event loop."""
+
+LARGE_ITEMS = 5_000
+"""Items above which a page is parsed into records in a worker thread."""
+
+
+def _large(raw: Any) -> bool:
+    if isinstance(raw, list):
+        return len(raw) > LARGE_ITEMS
+    if isinstance(raw, dict):
+        return any(isinstance(v, list) and len(v) > LARGE_ITEMS for v in raw.values())
+    return False
 
 
 MAX_JSON_DEPTH = 64

@@ -46,6 +46,10 @@ from flextui.ui.widgets.dialogs import ValueScreen
 log = logging.getLogger("flextui.ui")
 
 
+MAX_INPUT = 4096
+"""The longest text a field takes: far above any name, filter or date the APIs accept (at most 2,000)."""
+
+
 class FlexApp(App[None]):
     """flextui's TUI for one profile."""
 
@@ -59,6 +63,8 @@ class FlexApp(App[None]):
         Binding("slash", "filter", "Filter", id="app.filter"),
         Binding("question_mark", "help", "Help", id="app.help"),
         Binding("escape", "back", "Back", show=False, id="app.back"),
+        # Before any screen's escape, but only while a request waits to be retried (check_action).
+        Binding("escape", "cancel_waiting", "Stop waiting", show=False, priority=True, id="app.cancel_wait"),
         Binding("ctrl+r", "refresh", "Refresh", show=False, id="app.refresh"),
         Binding("q", "quit", "Quit", show=False, id="app.quit"),
         Binding("ctrl+y", "show_clipboard", "Show copied", show=False, id="app.clip"),
@@ -186,14 +192,34 @@ class FlexApp(App[None]):
     def _on_request(self, event: RequestEvent) -> None:
         try:
             for status in self.screen.query(StatusLine):
+                if event.phase == "wait" and (event.elapsed or 0) >= 1:
+                    status.retry_in(event.elapsed or 0, event.status)
+                elif event.phase == "start":
+                    status.retry_done()
                 status.in_flight = event.in_flight
         except Exception:  # no screen yet, or it is closing
             pass
 
+    def cancel_waiting(self) -> bool:
+        """Escape while a request waits to be retried: give it up (the screen's loads are cancelled)."""
+        lines = list(self.screen.query(StatusLine))
+        if not any(line.waiting for line in lines):
+            return False
+        self.workers.cancel_node(self.screen)
+        for line in lines:
+            line.retry_done()
+        self.notify("Stopped waiting for the server; ctrl+r tries again", severity="warning", timeout=6)
+        return True
+
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        """A steady text cursor: a blinking one repaints its line twice a second (bytes over SSH, and flaky snapshots)."""
-        if isinstance(event.widget, Input) and event.widget.cursor_blink:
-            event.widget.cursor_blink = False
+        """Every text field, as it gets the keys: a steady cursor (a blinking one repaints its line twice a
+        second: bytes over SSH, flaky snapshots) and a length cap (a 100 KB paste without bracketed paste
+        must not hang the app)."""
+        if isinstance(event.widget, Input):
+            if event.widget.cursor_blink:
+                event.widget.cursor_blink = False
+            if not event.widget.max_length or event.widget.max_length > MAX_INPUT:
+                event.widget.max_length = MAX_INPUT
 
     def _on_notice(self, severity: str, text: str) -> None:
         """The data layer says something the user must know: a listing cut short, a minted token."""
@@ -221,6 +247,17 @@ class FlexApp(App[None]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(help_rows(self), type(self.screen).__name__))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_waiting":
+            try:
+                return any(line.waiting for line in self.screen.query(StatusLine))
+            except Exception:
+                return False
+        return super().check_action(action, parameters)
+
+    def action_cancel_waiting(self) -> None:
+        self.cancel_waiting()
 
     def action_back(self) -> None:
         if len(self.screen_stack) > 1:

@@ -469,3 +469,36 @@ async def test_offline_names_why_the_cache_could_not_answer(sim_app: Any, tmp_pa
             await pages_of(TokensService(s))
     finally:
         await s.aclose()
+
+
+async def test_two_instances_three_identities_never_see_each_others_pages(world: Any, cache: PageCache) -> None:
+    """Each of three users on each of two instances lists the same thing; offline, each sees only what it stored."""
+    from flextui.api.auth import Credentials
+    from flextui.api.http import Session
+    from flextui.sim.app import create_app, in_process_transport
+    from flextui.sim.world import CUSTOMER, World
+
+    other_world = World(seed=8, scale=1.0, clock=world.clock)  # another tenant: other tokens
+    instances = {"http://one.flextui.invalid": create_app(world), "http://two.flextui.invalid": create_app(other_world)}
+    people = (ADMIN, PRODUCER, CUSTOMER)
+
+    def session(url: str, who: tuple[str, str], *, offline: bool = False) -> Session:
+        app = instances[url]
+        return Session(url, credentials=Credentials(*who), transport=in_process_transport(app), cache=cache, offline=offline)
+
+    seen: dict[tuple[str, str], list[str]] = {}
+    for url in instances:
+        for who in people:
+            async with session(url, who) as s:
+                pages = [p async for p in TokensService(s).list_page(who[0], None, 0, 50)]
+                seen[(url, who[0])] = [t.name for t in pages[-1].items]
+    assert len(set(cache.stats())) == 6, "six identities, six sets of pages"
+    assert seen[("http://one.flextui.invalid", ADMIN[0])] != seen[("http://two.flextui.invalid", ADMIN[0])]
+    for url in instances:
+        for who in people:
+            async with session(url, who, offline=True) as s:
+                pages = [p async for p in TokensService(s).list_page(who[0], None, 0, 50)]
+                assert [t.name for t in pages[-1].items] == seen[(url, who[0])] and pages[-1].age is not None
+                other = next(p for p in people if p != who)
+                with pytest.raises(Offline):  # another user's listing is not there for this identity, even offline
+                    [p async for p in TokensService(s).list_page(other[0], None, 0, 50)]

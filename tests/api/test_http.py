@@ -425,3 +425,35 @@ async def test_the_token_services_own_not_found_is_not_a_wrong_address() -> None
         with pytest.raises(NotFound, match="no token named x"):
             await s.get_json(Service.TOKENS, "/uar/v1/token/x")
     assert s.requests_sent == 1
+
+
+async def test_a_huge_page_is_decoded_and_parsed_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """100,000 items in one answer: decoding, scrubbing and parsing run in worker threads, so keys keep flowing."""
+    import asyncio
+    import json as jsonlib
+
+    from flextui.api.paging import collect
+    from flextui.api.tokens import TokensService
+
+    items = [{"tokenName": f"t-{i:06d}", "tokenType": "NORMAL", "username": "u@x"} for i in range(100_000)]
+    body = jsonlib.dumps({"statusMessage": "Successful", "responseObject": items}).encode()
+    count = jsonlib.dumps({"statusMessage": "Successful", "responseObject": 100_000}).encode()
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=count if request.url.path.endswith("/count") else body, headers={"content-type": "application/json"})
+
+    offloaded: list[str] = []
+    real = asyncio.to_thread
+
+    async def recording(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        offloaded.append(getattr(fn, "__name__", "?"))
+        return await real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "to_thread", recording)
+    from flextui.api.cache import PageCache
+
+    s = Session("https://fno.example", auth=httpx.BasicAuth("u", "p"), transport=httpx.MockTransport(handler), cache=PageCache(":memory:"))
+    async with s:
+        tokens = await collect(await TokensService(s).iterate("u@x", None, page_size=100_000))
+    assert len(tokens) == 100_000
+    assert "decode_json" in offloaded and len(offloaded) >= 3, offloaded  # decode, store (scrub + write), parse

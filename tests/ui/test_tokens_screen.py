@@ -358,3 +358,33 @@ async def test_paging_with_brackets() -> None:
         await pilot.press("left_square_bracket")
         await settle(pilot)
         assert names(app) == first
+
+
+async def test_a_retry_after_is_counted_down_and_escape_stops_waiting() -> None:
+    """A server asking to wait (429 + Retry-After) is shown as a countdown; escape gives the wait up, and nothing more is sent."""
+    import asyncio
+
+    from flextui.sim.faults import FaultPlan
+
+    app = build_app()
+    plan = FaultPlan()
+    app.ctx.extras["sim_app"].plan = plan
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        plan.add(r"GET /flexnet/uar/v1/tokens$", status=429, retry_after=20, times=5)
+        app.screen.action_reload_fresh()
+        status = app.screen.query_one(StatusLine)
+        for _ in range(200):  # until the first answer has come and the wait begun (a condition, not a fixed pause)
+            if status.waiting:
+                break
+            await asyncio.sleep(0.02)
+        assert status.waiting
+        text = str(status.query_one("#st-activity").render())
+        assert "server busy (429): retrying in" in text and "escape cancels" in text
+        seen = len(plan.seen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not status.waiting and app.is_running
+        assert any("Stopped waiting" in str(n.message) for n in app._notifications)
+        assert len(plan.seen) == seen, "the retry was not sent"
+        assert isinstance(app.screen, type(app.screen)) and app.screen.query_one(StatusLine) is status, "escape did not leave the screen"

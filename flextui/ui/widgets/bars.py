@@ -7,6 +7,8 @@ went wrong last. Every text here is built from `Text`, never parsed as markup.
 
 from __future__ import annotations
 
+from typing import Any
+
 import time
 
 from rich.text import Text
@@ -103,8 +105,39 @@ class StatusLine(Horizontal):
             self._render_age()
 
     def watch_in_flight(self, n: int) -> None:
-        if self.is_mounted:
+        if self.is_mounted and self._retry_at is None:
             self.query_one("#st-activity", Label).update("⟳ loading" if n == 1 else (f"⟳ {n} requests" if n else "● idle"))
+
+    _retry_at: float | None = None
+    _retry_status: int | None = None
+    _retry_timer: Any = None
+
+    def retry_in(self, seconds: float, status: int | None) -> None:
+        """The server asked to wait (Retry-After, or a backoff): count down, once a second, until the retry."""
+        self._retry_at = time.monotonic() + seconds
+        self._retry_status = status
+        self._render_retry()
+        if self._retry_timer is None:
+            self._retry_timer = self.set_interval(1.0, self._render_retry)
+
+    def retry_done(self) -> None:
+        if self._retry_timer is not None:
+            self._retry_timer.stop()
+            self._retry_timer = None
+        if self._retry_at is not None:
+            self._retry_at = None
+            self.watch_in_flight(self.in_flight)
+
+    @property
+    def waiting(self) -> bool:
+        return self._retry_at is not None
+
+    def _render_retry(self) -> None:
+        if self._retry_at is None or not self.is_mounted:
+            return
+        left = max(0, round(self._retry_at - time.monotonic()))
+        why = f"server busy ({self._retry_status})" if self._retry_status else "no answer"
+        self.query_one("#st-activity", Label).update(f"⏳ {why}: retrying in {left} s · escape cancels")
 
     def set_age(self, age: float | None) -> None:
         """Show the age of what is on screen (None = just fetched)."""
