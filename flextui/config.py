@@ -227,8 +227,9 @@ class Settings(BaseModel):
     """Rows per page in resource lists."""
     expiring_days: float = Field(7.0, gt=0)
     """Tokens expiring within this many days are marked."""
-    clipboard: Literal["osc52", "show"] = "osc52"
-    """osc52: copy through the terminal; show: always show the value to select by hand."""
+    clipboard: Literal["osc52", "tmux-passthrough", "show"] = "osc52"
+    """osc52: copy through the terminal (tmux: set -g set-clipboard on); tmux-passthrough: wrap it for tmux's
+    allow-passthrough instead; show: always show the value to select by hand."""
 
 
 class Config(BaseModel):

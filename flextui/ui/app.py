@@ -71,8 +71,9 @@ class FlexApp(App[None]):
     ]
 
     def __init__(self, ctx: AppContext, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
         self.ctx = ctx
+        self.last_copied = ""
+        super().__init__(**kwargs)
         self.guard = TerminalGuard()
         for theme in bundled_themes():
             self.register_theme(theme)
@@ -268,6 +269,25 @@ class FlexApp(App[None]):
         if refresh is not None:
             refresh()
 
+    @property
+    def clipboard(self) -> str:
+        """The last value copied here, for ctrl+y and pasting: never a secret (those are sent and forgotten)."""
+        return self.last_copied
+
+    def get_driver_class(self) -> Any:
+        """Textual's driver, or (clipboard = "tmux-passthrough") one that wraps OSC 52 for tmux passthrough."""
+        base = super().get_driver_class()
+        if self.ctx.settings.clipboard == "tmux-passthrough":
+            return clipboard.passthrough_driver(base)
+        return base
+
+    def send_to_clipboard(self, text: str, *, sensitive: bool = False) -> clipboard.CopyResult:
+        """Copy through the terminal (OSC 52); keep it for ctrl+y unless it is a secret."""
+        result = clipboard.copy(self, text)
+        if result.sent and not sensitive:
+            self.last_copied = text
+        return result
+
     def action_show_clipboard(self) -> None:
         value = self.clipboard
         if not value:
@@ -284,7 +304,7 @@ class FlexApp(App[None]):
         if self.ctx.settings.clipboard == "show":
             self.push_screen(ValueScreen(f"Copy {what}", text, secret=sensitive))
             return
-        result = clipboard.copy(self, text, keep=not sensitive)
+        result = self.send_to_clipboard(text, sensitive=sensitive)
         if result.sent:
             hint = "" if sensitive else " Not in your clipboard? ctrl+y shows it."
             self.notify(f"Copied {what} ({result.size} characters).{hint}", markup=False)

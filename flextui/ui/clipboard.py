@@ -1,21 +1,35 @@
-"""Copy to the clipboard with OSC 52, also through tmux and screen, with a size cap.
+"""Copy to the user's clipboard with OSC 52, through SSH, tmux and screen, with a size cap.
 
 Over SSH the only clipboard that reaches the user's desktop is the terminal's
-own, via the OSC 52 escape. tmux and screen swallow it unless it is wrapped in
-their passthrough (DCS) form; very large payloads are refused by terminals, so
-values over `MAX_BYTES` are not sent and the caller shows them instead. Every
-copy also keeps the value on `app.clipboard`, and the UI offers a view of the
-last copied value to select by hand, for terminals that ignore OSC 52.
+own, via the OSC 52 escape. flextui sends it the way Textual does
+(`App.copy_to_clipboard`), as a plain OSC 52: tmux 3.3+ forwards that to the
+outer terminal with `set -g set-clipboard on`, and screen with its own
+setting, so the documented setup works without tmux's `allow-passthrough`.
+Wrapping it in tmux's DCS passthrough is a setting (`clipboard =
+"tmux-passthrough"`) for tmux set up that way; it is done by a driver that
+rewrites OSC 52 on its way out (`passthrough_driver`), so nothing writes to
+Textual's private driver or clipboard.
+
+Very large payloads are refused by terminals, so values over `MAX_BYTES` are
+not sent and the caller shows them to select by hand. What was copied is
+kept for ctrl+y, except secrets (token values, registry secrets): they are
+sent to the terminal and forgotten.
 """
 
 from __future__ import annotations
 
 import base64
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from textual.driver import Driver
 
 MAX_BYTES = 74_994  # base64 payload cap many terminals use (100 KB escape)
+
+_OSC52 = re.compile(r"\x1b\]52;[^\x07\x1b]*(?:\x07|\x1b\\)")
 
 
 @dataclass(frozen=True)
@@ -25,32 +39,42 @@ class CopyResult:
     reason: str = ""
 
 
-def osc52(text: str, env: Mapping[str, str] | None = None) -> str | None:
-    """The escape sequence that copies `text`, wrapped for tmux/screen; None if too big."""
+def payload_size(text: str) -> int:
+    """The base64 length OSC 52 would carry for `text`."""
+    return len(base64.b64encode(text.encode("utf-8")))
+
+
+def wrap_passthrough(sequence: str, env: Mapping[str, str] | None = None) -> str:
+    """An OSC 52 sequence in tmux's (or screen's) passthrough form; unchanged outside both."""
     env = os.environ if env is None else env
-    payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    if len(payload) > MAX_BYTES:
-        return None
-    seq = f"\x1b]52;c;{payload}\x07"
     if env.get("TMUX"):
-        return "\x1bPtmux;" + seq.replace("\x1b", "\x1b\x1b") + "\x1b\\"
+        return "\x1bPtmux;" + sequence.replace("\x1b", "\x1b\x1b") + "\x1b\\"
     if env.get("TERM", "").startswith("screen") or env.get("STY"):
         # screen limits DCS strings; send the sequence in chunks of 76 bytes.
-        chunks = [seq[i : i + 76] for i in range(0, len(seq), 76)]
+        chunks = [sequence[i : i + 76] for i in range(0, len(sequence), 76)]
         return "".join(f"\x1bP{chunk}\x1b\\" for chunk in chunks)
-    return seq
+    return sequence
 
 
-def copy(app: object, text: str, *, keep: bool = True) -> CopyResult:
-    """Copy through the app's terminal driver; kept on `app.clipboard` too unless `keep` is False (secrets)."""
-    if keep:
-        setattr(app, "_clipboard", text)
-    seq = osc52(text)
+def passthrough_driver(base: type[Driver]) -> type[Driver]:
+    """`base` with every OSC 52 it writes wrapped for tmux/screen passthrough (the `tmux-passthrough` setting)."""
+
+    class PassthroughDriver(base):  # type: ignore[valid-type,misc]
+        def write(self, data: str) -> None:
+            if "\x1b]52;" in data:
+                data = _OSC52.sub(lambda match: wrap_passthrough(match.group(0)), data)
+            super().write(data)
+
+    PassthroughDriver.__name__ = f"Passthrough{base.__name__}"
+    return PassthroughDriver
+
+
+def copy(app: Any, text: str) -> CopyResult:
+    """Copy `text` through the terminal with Textual's public `copy_to_clipboard`; refuse what terminals refuse."""
     size = len(text.encode("utf-8"))
-    if seq is None:
+    if payload_size(text) > MAX_BYTES:
         return CopyResult(False, size, f"too large for the terminal clipboard ({size:,} bytes)")
-    driver = getattr(app, "_driver", None)
-    if driver is None:
+    if not app.is_running:
         return CopyResult(False, size, "no terminal")
-    driver.write(seq)
+    app.copy_to_clipboard(text)
     return CopyResult(True, size)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import base64
 
 from textual.command import CommandPalette
@@ -13,14 +15,46 @@ from flextui.ui.widgets.dialogs import ValueScreen
 from tests.ui.conftest import build_app, settle
 
 
-def test_osc52_plain_tmux_and_screen() -> None:
-    plain = clipboard.osc52("hello", {})
-    assert plain == "\x1b]52;c;" + base64.b64encode(b"hello").decode() + "\x07"
-    tmux = clipboard.osc52("hello", {"TMUX": "/tmp/tmux-0/default,1,0"})
-    assert tmux is not None and tmux.startswith("\x1bPtmux;\x1b\x1b]52;c;") and tmux.endswith("\x1b\\")
-    screen = clipboard.osc52("x" * 200, {"TERM": "screen-256color"})
-    assert screen is not None and screen.count("\x1bP") > 1 and all(len(part) <= 80 for part in screen.split("\x1b\\") if part)
-    assert clipboard.osc52("x" * 100_000, {}) is None
+def test_passthrough_wrapping_for_tmux_and_screen() -> None:
+    plain = "\x1b]52;c;" + base64.b64encode(b"hello").decode() + "\x07"
+    assert clipboard.wrap_passthrough(plain, {}) == plain
+    tmux = clipboard.wrap_passthrough(plain, {"TMUX": "/tmp/tmux-0/default,1,0"})
+    assert tmux.startswith("\x1bPtmux;\x1b\x1b]52;c;") and tmux.endswith("\x1b\\")
+    long = "\x1b]52;c;" + "x" * 200 + "\x07"
+    screen = clipboard.wrap_passthrough(long, {"TERM": "screen-256color"})
+    assert screen.count("\x1bP") > 1 and all(len(part) <= 80 for part in screen.split("\x1b\\") if part)
+
+
+def test_the_passthrough_driver_wraps_only_osc52(monkeypatch: Any) -> None:
+    from textual.drivers.headless_driver import HeadlessDriver
+
+    written: list[str] = []
+
+    class Recording(HeadlessDriver):
+        def write(self, data: str) -> None:
+            written.append(data)
+
+    monkeypatch.setenv("TMUX", "/tmp/tmux-0/default,1,0")
+    driver_class = clipboard.passthrough_driver(Recording)
+    driver = driver_class.__new__(driver_class)
+    driver.write("frame\x1b[2J" + "\x1b]52;c;aGk=\x07" + "more")
+    assert written == ["frame\x1b[2J\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\more"]
+
+
+async def test_copy_sends_plain_osc52_by_default_even_inside_tmux(monkeypatch: Any) -> None:
+    """tmux 3.3+ forwards a plain OSC 52 with `set -g set-clipboard on`; passthrough it would drop."""
+    monkeypatch.setenv("TMUX", "/tmp/tmux-0/default,1,0")
+    app = build_app()
+    sent: list[str] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(app, "copy_to_clipboard", sent.append)
+        app.copy_text("hello", "a word")
+        await pilot.pause()
+        assert sent == ["hello"] and app.clipboard == "hello"
+        assert app.get_driver_class().__name__ != "PassthroughLinuxDriver"
+        app.ctx.settings.clipboard = "tmux-passthrough"
+        assert app.get_driver_class().__name__.startswith("Passthrough")
 
 
 async def test_copy_falls_back_to_showing_the_value_when_too_large() -> None:

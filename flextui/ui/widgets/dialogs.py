@@ -21,7 +21,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static, TextArea
 
 from flextui.render.text import clean_lines
-from flextui.ui import clipboard
 from flextui.ui.guard import safe
 
 
@@ -125,7 +124,7 @@ class ValueScreen(ModalScreen[None]):
             self.action_close()
 
     def action_copy(self) -> None:
-        result = clipboard.copy(self.app, self._value, keep=not self.shows_secret)
+        result = self.app.send_to_clipboard(self._value, sensitive=self.shows_secret)  # type: ignore[attr-defined]
         if result.sent:
             self.app.notify(f"Copied {result.size} characters via OSC 52", markup=False)
         else:
