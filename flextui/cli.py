@@ -66,20 +66,22 @@ def build_parser() -> argparse.ArgumentParser:
     _global_options(parser, defaults=True)
     common = argparse.ArgumentParser(add_help=False)
     _global_options(common, defaults=False)
+    local = argparse.ArgumentParser(add_help=False)  # the simulator's commands: no instance, profile or credentials
+    _global_options(local, defaults=False, instance=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     tui = sub.add_parser("tui", parents=[common], help="open the TUI (the default), optionally at an area: flextui tui charts PROJECT")
     tui.add_argument("area", nargs="*", help="area and argument, as after ':' in the app")
 
-    demo = sub.add_parser("demo", parents=[common], help="open the TUI on the embedded simulator (no account needed)")
+    demo = sub.add_parser("demo", parents=[local], help="open the TUI on the embedded simulator (no account needed)")
     _sim_options(demo)
     demo.add_argument("--as", dest="as_user", choices=["admin", "producer", "customer"], default="admin", help="who to sign in as")
     demo.add_argument("--demo-read-only", dest="demo_read_only", action="store_true", help=argparse.SUPPRESS)
     demo.add_argument("area", nargs="*", help="area to open first, e.g. projects, reports, entitlements")
 
-    sim = sub.add_parser("sim", parents=[common], help="serve the simulator over HTTP (for tests, curl, or a profile)")
-    sim.add_argument("--host", default="127.0.0.1")
-    sim.add_argument("--port", type=int, default=8765)
+    sim = sub.add_parser("sim", parents=[local], help="serve the simulator over HTTP (for tests, curl, or a profile)")
+    sim.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    sim.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
     sim.add_argument("--list-dialects", action="store_true", help="name every dialect the simulator can speak, and exit")
     _sim_options(sim)
 
@@ -96,35 +98,57 @@ def build_parser() -> argparse.ArgumentParser:
     get.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table")
     get.add_argument("--username", help="tokens: the user the tokens are for")
     get.add_argument("--creator", help="tokens: the creator")
-    get.add_argument("--search", help="tokens: criteria, e.g. 'name=api*,type=NORMAL,expiresBefore=30d'")
+    get.add_argument("--search", help="tokens: criteria, e.g. 'name=ci-*,type=NORMAL,expiresBefore=30d'")
     get.add_argument("--filter", action="append", default=[], help="KEY=VALUE filters for the kind (repeatable)")
-    get.add_argument("--page-size", type=int, default=200)
-    get.add_argument("--limit", type=int, help="stop after this many rows")
+    get.add_argument("--page-size", type=_positive, default=200, help="items per request (default 200; capped at what the service allows)")
+    get.add_argument("--limit", type=_positive, help="stop after this many rows")
     get.add_argument("--demo", action="store_true", help="ask the embedded simulator instead of a profile")
     _sim_options(get, prefix=True)
 
-    report = sub.add_parser("report", parents=[common], help="data reports headless: list, types GROUP, run GROUP")
-    report.add_argument("action", choices=["list", "types", "run"])
-    report.add_argument("group", nargs="?")
-    report.add_argument("--filter", action="append", default=[], help="condition, e.g. 'accountID $sw 1012' (repeatable)")
-    report.add_argument("--past-days", type=int)
-    report.add_argument("--date-from")
-    report.add_argument("--date-to")
-    report.add_argument("--limit-records", type=int, default=2500, help="page size (1–2500)")
-    report.add_argument("--max-records", type=int, help="stop after this many records")
-    report.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table")
+    report = sub.add_parser(
+        "report", parents=[common], help="data reports headless: list, types GROUP, run GROUP",
+        description="Data reports (the Data Access API) without the TUI: `list` the report groups, `types GROUP` its fields and "
+                    "filters, `run GROUP` its records. Without --past-days or --date-from, run asks for the past 1 day "
+                    "(the service's own default) and says so.",
+    )
+    report.add_argument("action", choices=["list", "types", "run"], help="list: the groups; types: a group's fields and filters; run: its records")
+    report.add_argument("group", nargs="?", help="the report group, e.g. fulfillment, usage, entitlement (see `report list`)")
+    report.add_argument("--filter", action="append", default=[], help="condition, e.g. 'accountID $sw 1012' (repeatable; see `report types GROUP`)")
+    report.add_argument("--past-days", type=_positive, help="the past N days, 1–30 (the service's default: 1)")
+    report.add_argument("--date-from", metavar="YYYY-MM-DD", help="first day (with --date-to: at most 30 days)")
+    report.add_argument("--date-to", metavar="YYYY-MM-DD", help="the day after the last (the docs: dateTo is excluded)")
+    report.add_argument("--limit-records", type=_positive, default=2500, help="records per request, 1–2500 (default 2500)")
+    report.add_argument("--max-records", type=_positive, help="stop after this many records")
+    report.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table", help="output format (default table)")
     report.add_argument("--demo", action="store_true", help="ask the embedded simulator instead of a profile")
     _sim_options(report, prefix=True)
     return parser
 
 
-def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+def _positive(text: str) -> int:
+    """A whole number of at least 1 (for sizes and limits): anything else is the user's own bad usage, exit 2."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return value
+
+
+def _global_options(parser: argparse.ArgumentParser, *, defaults: bool, instance: bool = True) -> None:
     """Options that work before or after the command (`flextui --theme nord demo` = `flextui demo --theme nord`).
 
     On the subcommands they default to SUPPRESS, so a value given before the
     command is not overwritten by the subcommand's default.
     """
     d = (lambda value: value) if defaults else (lambda value: argparse.SUPPRESS)
+    if not instance:  # the simulator's commands take only how to show things
+        parser.add_argument("--read-only", action="store_true", default=d(False), help="refuse every change")
+        parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
+        parser.add_argument("--config", default=d(None), help="config file (default: see `flextui info`)")
+        parser.add_argument("--debug", action="store_true", default=d(False), help="log debug detail to the log file")
+        return
     parser.add_argument("--profile", "-p", default=d(None), help="profile name from the config file")
     parser.add_argument("--url", default=d(None), help="ad hoc instance URL (with --user; password from FLEXTUI_PASSWORD or a prompt, or FLEXTUI_TOKEN)")
     parser.add_argument("--user", default=d(None), help="ad hoc user name (e-mail)")

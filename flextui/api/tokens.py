@@ -175,6 +175,10 @@ class TokenUpdate(BaseModel):
         return self.model_dump(by_alias=True, exclude_none=True)
 
 
+# The keys `TokenSearch.parse_expression` offers, as the API spells them (short forms also read: name, type, user).
+SEARCH_KEYS = ("tokenName", "tokenType", "username", "tokenCreator", "expiresBefore", "expiresLaterThan", "issuedBefore")
+
+
 class TokenSearch(BaseModel):
     """The criteria of POST /uar/v1/tokens/search (paging is added per request)."""
 
@@ -224,7 +228,7 @@ class TokenSearch(BaseModel):
             key, sep, value = part.partition("=")
             field = keys.get(key.strip().lower().replace("-", "").replace("_", ""))
             if not sep or field is None:
-                raise ValueError(f"cannot read {part!r}: use key=value with keys {', '.join(sorted(set(keys.values())))}")
+                raise ValueError(f"cannot read {part!r}: use key=value with keys {', '.join(SEARCH_KEYS)}")
             values[field] = value.strip()
         return cls(**values)
 

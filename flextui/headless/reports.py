@@ -138,6 +138,8 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
         return EXIT_USAGE
     if args.max_records is not None and args.max_records < 1:
         raise UsageError("--max-records must be at least 1")
+    if args.past_days is None and args.date_from is None and args.date_to is None:
+        err.write("flextui: no --past-days or --date-from given: asking for the past 1 day (the service's default)\n")
     fmt = args.format
     progress = _Progress(err)
     writer = None

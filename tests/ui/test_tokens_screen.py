@@ -388,3 +388,30 @@ async def test_a_retry_after_is_counted_down_and_escape_stops_waiting() -> None:
         assert any("Stopped waiting" in str(n.message) for n in app._notifications)
         assert len(plan.seen) == seen, "the retry was not sent"
         assert isinstance(app.screen, type(app.screen)) and app.screen.query_one(StatusLine) is status, "escape did not leave the screen"
+
+
+async def test_a_masked_token_offers_no_change_the_caller_cannot_make() -> None:
+    """A customer sees some tokens masked (they may not view them, so may not change them): no rotate, edit or delete."""
+    from flextui.ui.widgets.dialogs import ConfirmScreen
+
+    app = build_app(as_user="customer")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        rows = table(app).visible_rows
+        masked = [i for i, r in enumerate(rows) if r["token"].masked]
+        plain = [i for i, r in enumerate(rows) if not r["token"].masked]
+        assert masked and plain, "the customer's list holds both"
+        table(app).move_cursor(row=masked[0])
+        await settle(pilot)
+        for action in ("rotate", "edit", "delete"):
+            assert app.screen.check_action(action, ()) is False, action
+        offered = {b.binding.action for b in app.screen.active_bindings.values() if b.binding.show}
+        assert not offered & {"rotate", "edit", "delete"}, offered
+        await pilot.press("d")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen), "nothing to confirm: the delete is not offered"
+        table(app).move_cursor(row=plain[0])
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen), "their own token can be deleted"

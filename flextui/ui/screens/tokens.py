@@ -215,7 +215,27 @@ class TokensScreen(AreaScreen):
     def _open(self, event: DataTable.RowSelected) -> None:
         token = self.selected()
         if token is not None:
-            self.app.push_screen(TokenDetailScreen(token, self.ctx.now_ms(), self.ctx.read_only), self._after_detail)
+            self.app.push_screen(TokenDetailScreen(token, self.ctx.now_ms(), not self._may_change(token)), self._after_detail)
+
+    def _may_change(self, token: Token | None) -> bool:
+        """Whether rotate, edit and delete can work on `token`: not on a read-only profile, not on a masked token.
+
+        The server masks a token the caller may not view ("its details may be
+        returned as masked entries": TokenBasedAuthManTokensList.htm), and such a
+        caller may not change it either, so those actions are not offered.
+        """
+        return token is not None and not self.ctx.read_only and not token.masked
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("rotate", "edit", "delete") and self.is_mounted:
+            token = self.selected()
+            if token is not None and not self._may_change(token):
+                return False
+        return super().check_action(action, parameters)
+
+    @on(DataTable.RowHighlighted, "#tokens-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.refresh_bindings()  # the footer offers what the token under the cursor allows
 
     def _after_detail(self, action: str | None) -> None:
         if action:
@@ -291,7 +311,7 @@ class TokensScreen(AreaScreen):
     @work(group="tokens-action", exit_on_error=False)
     async def action_rotate(self) -> None:
         token = self.selected()
-        if token is None or self.ctx.read_only:
+        if token is None or not self._may_change(token):
             return
         done, created = await self.confirm_then(
             f"Rotate token {token.name}?",
@@ -304,7 +324,7 @@ class TokensScreen(AreaScreen):
     @work(group="tokens-action", exit_on_error=False)
     async def action_delete(self) -> None:
         token = self.selected()
-        if token is None or self.ctx.read_only:
+        if token is None or not self._may_change(token):
             return
         done, _ = await self.confirm_then(
             f"Delete token {token.name}?",
@@ -317,7 +337,7 @@ class TokensScreen(AreaScreen):
 
     def action_edit(self) -> None:
         token = self.selected()
-        if token is None or self.ctx.read_only:
+        if token is None or not self._may_change(token):
             return
         issued = absolute(token.issued_ms)
         fields = [
