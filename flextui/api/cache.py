@@ -27,6 +27,8 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
+from flextui.api.wire import Wire, flat_rows_without_secrets, may_hold_secrets
+
 log = logging.getLogger("flextui.cache")
 
 # Field names that carry secrets in any of the services (compared case-insensitively).
@@ -59,6 +61,9 @@ CREATE TABLE IF NOT EXISTS pages (
 CREATE INDEX IF NOT EXISTS pages_profile ON pages(profile);
 """
 
+# Added later: a page stored as the bytes received (`wire.Wire`) keeps its header facts here, its bytes in `body`.
+MIGRATIONS = ("ALTER TABLE pages ADD COLUMN meta TEXT",)
+
 
 # Any field whose name contains one of these is a secret too ("registrySecret", "userPassword", "jwtToken").
 SECRET_PARTS = ("password", "secret", "jwt")
@@ -74,9 +79,13 @@ def is_secret_key(key: str) -> bool:
 def scrub_secrets(value: Any) -> Any:
     """`value` without any field whose name carries a secret (a new object only where one was removed).
 
+    A `Wire` is passed through: `PageCache.put` decides whether its bytes need scrubbing.
+
     Report pages hold thousands of rows with the same keys, so the key test is
     cached and rows without secret keys are returned as they are.
     """
+    if isinstance(value, Wire):
+        return value
     if isinstance(value, dict):
         if not any(is_secret_key(str(k)) for k in value) and not any(isinstance(v, (dict, list)) for v in value.values()):
             return value
@@ -202,10 +211,16 @@ class PageCache:
         db = sqlite3.connect(self.path, timeout=self.busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
         try:
             db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            # Large pages: a 1.5 MB report page is written in a third of the CPU of 4 KB pages (a new file only).
+            db.execute("PRAGMA page_size = 65536")
             if self.path != ":memory:":
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
             db.executescript(SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(pages)")}
+            if "meta" not in columns:
+                for statement in MIGRATIONS:
+                    db.execute(statement)
             db.execute("SELECT count(*) FROM pages").fetchone()
         except sqlite3.Error:
             db.close()
@@ -264,26 +279,44 @@ class PageCache:
         if not self._ready():
             return None
         try:
-            row = self._db.execute("SELECT body, stored_at FROM pages WHERE key = ?", (key,)).fetchone()
+            row = self._db.execute("SELECT body, stored_at, meta FROM pages WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error as exc:
             self._recover(exc)
             return None
         if row is None:
             return None
+        body, stored_at, meta = row
         try:
-            return json.loads(row[0]), float(row[1])
+            if meta is not None:  # stored as received: decoded when shown
+                data = body if isinstance(body, bytes) else str(body).encode()
+                return Wire(data, json.loads(meta)), float(stored_at)
+            return json.loads(body), float(stored_at)
         except (ValueError, TypeError):
             return None
 
     def put(self, key: str, profile: str, op: str, value: Any, *, stored_at: float | None = None) -> None:
-        """Store a value (callers pass it through `scrub_secrets` first); nothing once writing has failed."""
+        """Store a value (callers pass it through `scrub_secrets` first); nothing once writing has failed.
+
+        A `Wire` whose bytes cannot hold a secret is stored as received (no
+        decoding, no encoding); any other value as its JSON.
+        """
         if not self._ready() or self.write_problem is not None:
             return
+        meta = None
+        if isinstance(value, Wire):
+            if flat_rows_without_secrets(value, is_secret_key) or not may_hold_secrets(value.body):
+                meta = json.dumps(value.meta, separators=(",", ":"), default=str)
+            else:
+                value = scrub_secrets(value.value)
         try:
-            body = json.dumps(value, separators=(",", ":"), default=str)
+            body: Any = value.body if isinstance(value, Wire) else json.dumps(value, separators=(",", ":"), default=str)
+        except (TypeError, ValueError, RecursionError):
+            log.info("cache: a value that cannot be stored as JSON was skipped (%s)", op)
+            return
+        try:
             self._db.execute(
-                "INSERT OR REPLACE INTO pages(key, profile, op, stored_at, body) VALUES (?, ?, ?, ?, ?)",
-                (key, profile, op, stored_at if stored_at is not None else time.time(), body),
+                "INSERT OR REPLACE INTO pages(key, profile, op, stored_at, body, meta) VALUES (?, ?, ?, ?, ?, ?)",
+                (key, profile, op, stored_at if stored_at is not None else time.time(), body, meta),
             )
         except sqlite3.Error as exc:
             self._recover(exc)

@@ -28,6 +28,7 @@ from flextui.api.auth import BearerAuth, Credentials, MintingAuth, MissingCreden
 from flextui.api.cache import PageCache, cache_key, scrub_secrets
 from flextui.api.errors import ApiError, BadRequest, Forbidden, Offline, ReadOnly, Unauthorized, Unreachable, Unreadable, from_status
 from flextui.api.paging import Outcome, PageBases
+from flextui.api.wire import Wire, loads
 
 log = logging.getLogger("flextui.http")
 
@@ -535,15 +536,26 @@ class Session:
     @staticmethod
     async def _parse(parse: Callable[[Any], T], raw: Any) -> T:
         """Records from an answer; a huge page is parsed in a worker thread (the UI keeps taking keys)."""
-        return await asyncio.to_thread(parse, raw) if _large(raw) else parse(raw)
+        try:
+            return await asyncio.to_thread(parse, raw) if _large(raw) else parse(raw)
+        except RecursionError:
+            raise Unreadable("the server sent an answer nested too deeply to read") from None
 
     async def _store(self, key: str, op: str, raw: Any) -> None:
         if self.cache is None:
             return
+        cache = self.cache
+
+        def store() -> None:
+            try:
+                cache.put(key, self.identity, op, scrub_secrets(raw))
+            except RecursionError:
+                log.info("cache: %s nested too deeply to store", op)
+
         if _large(raw):
-            await asyncio.to_thread(lambda: self.cache.put(key, self.identity, op, scrub_secrets(raw)))  # type: ignore[union-attr]
+            await asyncio.to_thread(store)
         else:
-            self.cache.put(key, self.identity, op, scrub_secrets(raw))
+            store()
 
     async def cached_value(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T] = lambda raw: raw) -> T:  # type: ignore[assignment,return-value]
         """The freshest answer `cached` gives (for the CLI: no stale-first display)."""
@@ -562,12 +574,17 @@ LARGE_ITEMS = 5_000
 
 
 def _large(raw: Any) -> bool:
+    if isinstance(raw, Wire):
+        return len(raw.body) > LARGE_BODY
     if isinstance(raw, list):
         return len(raw) > LARGE_ITEMS
     if isinstance(raw, dict):
         return any(isinstance(v, list) and len(v) > LARGE_ITEMS for v in raw.values())
     return False
 
+
+DEPTH_CHECKED_BELOW = 200_000
+"""Bytes below which an answer's nesting depth is checked after decoding (cheap there; big pages are flat rows)."""
 
 MAX_JSON_DEPTH = 64
 """Deeper than any answer of these APIs (under 10 levels); deeper is hostile, and recursion would fail on it."""
@@ -581,14 +598,24 @@ def decode_json(response: httpx.Response) -> Any:
     """
     if response.status_code == 204 or not response.content:
         return None
+    return decode_body(response.content, response.status_code, response.headers.get("content-type", "?"))
+
+
+def decode_body(body: bytes, status: int | None = None, content_type: str = "?") -> Any:
+    """JSON from an answer's bytes, or `Unreadable` for anything that is not sane JSON (the raw body goes to the log).
+
+    Depth is checked only on answers small enough for it to be cheap: a huge
+    page is rows of scalars, and recursion on anything deeper fails as
+    `Unreadable` where it happens (`Session.cached`).
+    """
     try:
-        value = response.json()
+        value = loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        log.debug("unreadable answer (HTTP %s): %r", response.status_code, response.content[:500])
-        kind = "nested too deeply" if isinstance(exc, RecursionError) else f"not JSON ({response.headers.get('content-type', '?')})"
-        raise Unreadable(f"the server sent an answer that is {kind}", status=response.status_code) from None
-    if not shallow(value, MAX_JSON_DEPTH):
-        raise Unreadable(f"the server sent JSON nested more than {MAX_JSON_DEPTH} levels deep", status=response.status_code)
+        log.debug("unreadable answer (HTTP %s): %r", status, body[:500])
+        kind = "nested too deeply" if isinstance(exc, RecursionError) or "recursion" in str(exc).lower() else f"not JSON ({content_type})"
+        raise Unreadable(f"the server sent an answer that is {kind}", status=status) from None
+    if len(body) < DEPTH_CHECKED_BELOW and not shallow(value, MAX_JSON_DEPTH):
+        raise Unreadable(f"the server sent JSON nested more than {MAX_JSON_DEPTH} levels deep", status=status)
     return value
 
 

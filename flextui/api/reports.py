@@ -34,10 +34,11 @@ from urllib.parse import parse_qs, quote, urljoin, urlsplit
 
 import httpx
 
-from flextui.api.errors import ApiError
+from flextui.api.errors import ApiError, Unreadable
 from flextui.api.filters import FILTER_NAME_KEYS, GROUP_NAME_KEYS, FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType, name_of
 from flextui.api.http import Fetched, Service, Session, decode_json
 from flextui.api.paging import DEFAULT_MAX_REQUESTS, Outcome, fingerprint
+from flextui.api.wire import Wire
 
 T = TypeVar("T")
 
@@ -92,11 +93,27 @@ def _first(mapping: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
     return None
 
 
+def wire_meta(response: httpx.Response, requested: int) -> dict[str, Any]:
+    """What a report answer's headers and address say about paging (kept with its bytes in the cache)."""
+    links = response.links
+    return {
+        "requested": requested,
+        "url": str(response.request.url),
+        "next": (links.get("next") or {}).get("url") or response.headers.get("X-Next-Page") or None,
+        "previous": (links.get("prev") or links.get("previous") or {}).get("url") or response.headers.get("X-Previous-Page") or None,
+        "records": response.headers.get("X-Record-Count") or response.headers.get("X-Total-Count"),
+        "pages": response.headers.get("X-Total-Pages"),
+    }
+
+
 def page_links(response: httpx.Response, body: Any) -> tuple[str | None, str | None]:
     """(previous, next) page URLs from the response headers or the body's header (headers win)."""
-    links = response.links
-    nxt = (links.get("next") or {}).get("url") or response.headers.get("X-Next-Page") or None
-    prev = (links.get("prev") or links.get("previous") or {}).get("url") or response.headers.get("X-Previous-Page") or None
+    meta = wire_meta(response, 0)
+    return _links(meta, body)
+
+
+def _links(meta: Mapping[str, Any], body: Any) -> tuple[str | None, str | None]:
+    nxt, prev = meta.get("next"), meta.get("previous")
     header = body.get("header") if isinstance(body, Mapping) else None
     if isinstance(header, Mapping):
         nxt = nxt or _first(header, _NEXT_KEYS)
@@ -105,26 +122,30 @@ def page_links(response: httpx.Response, body: Any) -> tuple[str | None, str | N
 
 
 def normalise_page(response: httpx.Response, body: Any, requested: int) -> dict[str, Any]:
-    """The cacheable essence of a report answer: rows, counts and links (absolute)."""
+    """The essence of a report answer: rows, counts and links (absolute)."""
+    return normalise(wire_meta(response, requested), body)
+
+
+def normalise(meta: Mapping[str, Any], body: Any) -> dict[str, Any]:
+    """Rows, counts and links (absolute) from an answer's header facts and its JSON body."""
     header = body.get("header") if isinstance(body, Mapping) else None
     header = header if isinstance(header, Mapping) else {}
-    if isinstance(body, Mapping):
-        rows = body.get("data")
-    else:
-        rows = body
+    rows = body.get("data") if isinstance(body, Mapping) else body
+    if rows is None:
+        rows = []  # a Jackson null for an empty page
     if not isinstance(rows, list):
-        raise ApiError("the report answer has no data list", status=response.status_code)
-    prev, nxt = page_links(response, body)
-    here = str(response.request.url)
+        raise Unreadable("the report answer has no data list")
+    prev, nxt = _links(meta, body)
+    here = str(meta.get("url") or "")
     total = _int_or_none(_first(header, _COUNT_KEYS))
     if total is None:
-        total = _int_or_none(response.headers.get("X-Record-Count") or response.headers.get("X-Total-Count"))
+        total = _int_or_none(meta.get("records"))
     pages = _int_or_none(_first(header, _PAGES_KEYS))
     if pages is None:
-        pages = _int_or_none(response.headers.get("X-Total-Pages"))
+        pages = _int_or_none(meta.get("pages"))
     return {
-        "number": _int_or_none(header.get("pageNumber")) or requested,
-        "rows": [r for r in rows if isinstance(r, dict)],
+        "number": _int_or_none(header.get("pageNumber")) or int(meta.get("requested") or 1),
+        "rows": rows if all(type(r) is dict for r in rows) else [r for r in rows if isinstance(r, dict)],
         "total_records": total,
         "total_pages": pages,
         "page_size": _int_or_none(header.get("pageSize") or header.get("limitRecords")),
@@ -135,6 +156,8 @@ def normalise_page(response: httpx.Response, body: Any, requested: int) -> dict[
 
 
 def _page_result(raw: Any) -> PageResult:
+    if isinstance(raw, Wire):
+        raw = normalise(raw.meta, raw.value)
     return PageResult(**{f.name: raw.get(f.name) for f in fields(PageResult) if f.name != "age"})
 
 
@@ -249,11 +272,18 @@ class ReportsService:
                 response = await self.session.request(Service.DATA, "GET", self._path(group), params=filters.query_params(page))
             else:
                 response = await self.session.request(Service.DATA, "POST", self._path(group), json_body=filters.body(page), mutating=False)
-            return normalise_page(response, decode_json(response), page)
+            return self._wire(response, page)
 
         got = await self._cached("reports.page", self._cache_params(group, filters, page), fetch, _page_result, force)
         got.value.age = got.age
         return got.value
+
+    @staticmethod
+    def _wire(response: httpx.Response, number: int) -> Wire:
+        """A page as received: its bytes (decoded once, when shown) and its header facts."""
+        if not response.content.strip():
+            raise Unreadable("the report answer is empty", status=response.status_code)
+        return Wire(response.content, wire_meta(response, number))
 
     def resolve_link(self, link: str, relative_to: str | None = None) -> str:
         """A next/previous link as a path (with query) under the profile's data service."""
@@ -274,7 +304,7 @@ class ReportsService:
 
         async def fetch() -> Any:
             response = await self.session.request(Service.DATA, "GET", path)
-            return normalise_page(response, decode_json(response), number)
+            return self._wire(response, number)
 
         got = await self._cached("reports.page", self._cache_params(group, filters, number), fetch, _page_result, force)
         got.value.age = got.age

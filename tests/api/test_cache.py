@@ -341,7 +341,7 @@ def test_locked_at_open_runs_without_cache_and_keeps_the_file(tmp_path: Path, ho
     monkeypatch.setattr(PageCache, "reopen_seconds", 0.0)
     holder.execute("PRAGMA locking_mode = EXCLUSIVE")
     holder.execute("BEGIN EXCLUSIVE")
-    holder.execute("INSERT INTO pages VALUES ('held', 'p', 'op', 1.0, '\"by the holder\"')")
+    holder.execute("INSERT INTO pages(key, profile, op, stored_at, body) VALUES ('held', 'p', 'op', 1.0, '\"by the holder\"')")
     holder.execute("COMMIT")  # exclusive locking mode keeps the lock after the commit
     path = tmp_path / "shared.sqlite3"
     cache = PageCache(path, busy_timeout_ms=50)
@@ -502,3 +502,20 @@ async def test_two_instances_three_identities_never_see_each_others_pages(world:
                 other = next(p for p in people if p != who)
                 with pytest.raises(Offline):  # another user's listing is not there for this identity, even offline
                     [p async for p in TokensService(s).list_page(other[0], None, 0, 50)]
+
+
+def test_a_clean_page_is_stored_as_received_and_one_that_may_hold_a_secret_is_scrubbed(tmp_path: Path) -> None:
+    from flextui.api.wire import Wire
+
+    cache = PageCache(tmp_path / "wire.sqlite3")
+    clean = b'{"header":{"pageNumber":1},"data":[{"a":1,"b":"x"},{"a":2,"b":"y"}]}'
+    cache.put("clean", "me", "reports.page", Wire(clean, {"url": "u", "requested": 1}))
+    got = cache.get("clean")
+    assert got is not None and isinstance(got[0], Wire) and got[0].body == clean and got[0].meta["url"] == "u"
+    dirty = b'{"data":[{"a":1,"userPassword":"hunter2"},{"a":2,"nested":{"jwt":"e.y.j"}}]}'
+    cache.put("dirty", "me", "reports.page", Wire(dirty, {"url": "u"}))
+    stored = cache.get("dirty")
+    assert stored is not None and not isinstance(stored[0], Wire), "re-encoded after scrubbing"
+    assert stored[0] == {"data": [{"a": 1}, {"a": 2, "nested": {}}]}
+    assert b"hunter2" not in file_bytes(cache.path) and b"e.y.j" not in file_bytes(cache.path)
+    cache.close()
