@@ -148,6 +148,7 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool, instance
         parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
         parser.add_argument("--config", default=d(None), help="config file (default: see `flextui info`)")
         parser.add_argument("--debug", action="store_true", default=d(False), help="log debug detail to the log file")
+        parser.add_argument("--trace", default=d(None), metavar="FILE", help="append every HTTP exchange (secrets removed) to FILE as JSON lines")
         return
     parser.add_argument("--profile", "-p", default=d(None), help="profile name from the config file")
     parser.add_argument("--url", default=d(None), help="ad hoc instance URL (with --user; password from FLEXTUI_PASSWORD or a prompt, or FLEXTUI_TOKEN)")
@@ -160,6 +161,8 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool, instance
     parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
     parser.add_argument("--config", default=d(None), help="config file (default: see `flextui info`)")
     parser.add_argument("--debug", action="store_true", default=d(False), help="log debug detail to the log file")
+    parser.add_argument("--trace", default=d(None), metavar="FILE",
+                        help="append every HTTP exchange (secrets removed) to FILE as JSON lines: what to attach to an escalation")
 
 
 def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> None:
@@ -272,7 +275,20 @@ def _dialects(args: argparse.Namespace) -> Any:
 
 
 def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
-    """The AppContext for the command line: the demo, an ad hoc URL, or a profile."""
+    """The AppContext for the command line (the demo, an ad hoc URL, or a profile), tracing to --trace FILE if asked."""
+    ctx = _make_context(args, demo=demo)
+    if getattr(args, "trace", None):
+        from flextui.api.trace import file_writer
+        from flextui.config import ConfigError
+
+        try:
+            ctx.session.trace.listeners.append(file_writer(args.trace))
+        except OSError as exc:
+            raise ConfigError(f"--trace {args.trace}: cannot write it: {exc.strerror or exc}") from None
+    return ctx
+
+
+def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
     from flextui.api.auth import Credentials
     from flextui.config import ConfigError, load_config
     from flextui.context import demo_context, profile_context

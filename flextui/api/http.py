@@ -28,6 +28,7 @@ from flextui.api.auth import BearerAuth, Credentials, MintingAuth, MissingCreden
 from flextui.api.cache import PageCache, cache_key, scrub_secrets
 from flextui.api.errors import ApiError, BadRequest, Forbidden, Offline, ReadOnly, Unauthorized, Unreachable, Unreadable, from_status
 from flextui.api.paging import Outcome, PageBases
+from flextui.api.trace import Trace
 from flextui.api.wire import Wire, loads
 
 log = logging.getLogger("flextui.http")
@@ -190,6 +191,7 @@ class Session:
         self._prefix_tried: dict[Service, set[str]] = {}
         self._prefix_settled: set[Service] = set()
         self._signed_in: set[Service] = set()  # services that answered this session's credentials
+        self.trace = Trace()
         if cache is not None:
             cache.on_problem = self._cache_problem
         self.total_timeout = timeout
@@ -372,6 +374,7 @@ class Session:
             last_error = None
             retry_after = None
             other_prefix = False
+            response = None
             try:
                 async with asyncio.timeout(self.total_timeout):  # connect, send, and the whole body: a trickle is given up
                     response = await self.client.request(
@@ -405,6 +408,7 @@ class Session:
                 self.in_flight -= 1
                 elapsed = time.monotonic() - started
                 err_text = str(last_error) if last_error is not None else None
+                self._trace(method, url, params, json_body, response, service, started, attempt, attempts, err_text)
                 log.info("%s %s -> %s in %.0f ms", method, path, status or "error", elapsed * 1000)
                 self._emit(RequestEvent("end", method, path, self.in_flight, status, elapsed, err_text))
             if other_prefix:
@@ -420,6 +424,16 @@ class Session:
             await asyncio.sleep(delay)
         assert last_error is not None
         raise last_error
+
+    def _trace(self, method: str, url: str, params: Any, json_body: Any, response: httpx.Response | None, service: Service,
+               started: float, attempt: int, attempts: int, error: str | None) -> None:
+        """Log the exchange in the session's trace (secrets removed there); never let logging break a request."""
+        try:
+            request = response.request if response is not None else self.client.build_request(method, url, params=params, json=json_body)
+            decision = "network" if attempt == 0 else f"retry {attempt + 1}/{attempts}"
+            self.trace.record(request, response, service=service.value, started=started, decision=decision, error=error)
+        except Exception:
+            log.debug("could not trace %s %s", method, url, exc_info=True)
 
     def _other_prefix(self, service: Service, response: httpx.Response) -> bool:
         """A 404 from the router, not the service: switch to the service's other documented address (once)."""
@@ -525,6 +539,7 @@ class Session:
             age = max(0.0, time.time() - stored_at)
             yield Fetched(await self._parse(parse, raw), age)
             if self.offline or (not force and age < self.fresh_seconds):
+                self.trace.note("GET", f"cache:{op}", op.split(".", 1)[0], "cached" if not self.offline else "cached (offline)")
                 return
         elif self.offline:
             why = f" ({self.cache.disabled_reason})" if self.cache is not None and self.cache.disabled_reason else ""

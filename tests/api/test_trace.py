@@ -1,0 +1,98 @@
+"""The request log and copy as curl: every exchange kept without secrets, and a command that asks the same thing.
+
+Copy-as-curl commands are run for real against `flextui sim` over HTTP with
+the credentials in environment variables, and must return the same data as
+the client got, while holding no secret themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from typing import Any
+
+import httpx
+import pytest
+
+from flextui.api.auth import Credentials
+from flextui.api.curl import curl_for
+from flextui.api.entitlements import EntitlementsService
+from flextui.api.http import RetryPolicy, Service, Session
+from flextui.api.registry import RegistryService
+from flextui.api.tokens import TokenCreate, TokensService
+from flextui.api.trace import Exchange, redact_headers
+from flextui.sim.world import ADMIN, World
+
+
+def _session(url: str, world: World) -> Session:
+    return Session(url, credentials=Credentials(ADMIN[0], ADMIN[1], world.seed_token(ADMIN[0])),
+                   registry_tenant=world.tenant_id, retry=RetryPolicy(attempts=1))
+
+
+def _run(command: str, world: World) -> Any:
+    env = {**os.environ, "FNO_USER": ADMIN[0], "FNO_PASSWORD": ADMIN[1], "FNO_TOKEN": world.seed_token(ADMIN[0])}
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_copy_as_curl_returns_the_same_data_and_holds_no_secret(live_server: str, world: World) -> None:
+    import asyncio
+
+    async def fetch() -> dict[str, tuple[Exchange, Any]]:
+        s = _session(live_server, world)
+        got: dict[str, tuple[Exchange, Any]] = {}
+        async with s:
+            raw = await s.get_json(Service.TOKENS, "/uar/v1/tokens", params={"username": ADMIN[0], "page": 0, "pageSize": 5})
+            got["tokens"] = (s.trace.latest(lambda e: "/uar/v1/tokens" in e.url), raw)
+            await EntitlementsService(s).list(limit=5)
+            raw = await s.get_json(Service.ENTITLEMENTS, "/v1/entitlements", params={"page": 1, "limit": 5})
+            got["entitlements"] = (s.trace.latest(lambda e: "/entitlements" in e.url), raw)
+            reg = RegistryService(s)
+            await reg.projects_page(1, 5)
+            raw = await s.get_json(Service.REGISTRY, "/api/v1/projects", params={"page": 1, "pageSize": 5})
+            got["registry"] = (s.trace.latest(lambda e: e.url.endswith("pageSize=5") and "/projects" in e.url), raw)
+        return got
+
+    got = asyncio.run(fetch())
+    secrets = (ADMIN[1], world.seed_token(ADMIN[0]))
+    for name, (exchange, raw) in got.items():
+        command = curl_for(exchange)
+        assert not any(secret in command for secret in secrets), name
+        assert _run(command, world) == raw, name
+    assert "$FNO_TOKEN" in curl_for(got["entitlements"][0]) and "JWT=$(curl" in curl_for(got["registry"][0])
+
+
+async def test_the_log_keeps_no_secret(sim_app: Any, world: World) -> None:
+    from tests.conftest import make_session
+
+    s = make_session(sim_app, registry_tenant=world.tenant_id)
+    async with s:
+        created = await TokensService(s).create(TokenCreate.model_validate({"tokenName": "trace-secret", "expiryStr": "1d"}))
+        reg = RegistryService(s)
+        secret = await reg.get_secret()
+        await reg.projects_page(1, 3)
+    logged = "\n".join(e.as_json() for e in s.trace.exchanges)
+    for value in (created.value, secret, ADMIN[1], world.seed_token(ADMIN[0])):
+        assert value not in logged
+    assert "Basic ***" in logged and "withheld" in logged
+    statuses = [e.status for e in s.trace.exchanges]
+    assert 201 in statuses and 200 in statuses
+
+
+def test_headers_are_redacted_by_name() -> None:
+    headers = redact_headers([("Authorization", "Bearer abc.def.ghi"), ("x-publisherid", "1107"), ("X-Auth-Token", "t"), ("Cookie", "s=1")])
+    assert headers == {"Authorization": "Bearer ***", "x-publisherid": "1107", "X-Auth-Token": "***", "Cookie": "***"}
+
+
+async def test_a_failed_request_is_logged_with_its_error() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("refused", request=request)
+
+    s = Session("https://fno.example", auth=httpx.BasicAuth("u", "p"), transport=httpx.MockTransport(handler), retry=RetryPolicy(attempts=2, backoff=0.001))
+    async with s:
+        with pytest.raises(Exception):
+            await s.get_json(Service.TOKENS, "/uar/v1/tokens")
+    decisions = [(e.decision, e.status) for e in s.trace.exchanges]
+    assert decisions == [("network", None), ("retry 2/2", None)] and all(e.error for e in s.trace.exchanges)
