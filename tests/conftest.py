@@ -47,6 +47,18 @@ def _private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("FLEXTUI_CONFIG", str(home / "config" / "flextui" / "config.toml"))
 
 
+@pytest.fixture(autouse=True)
+def _flextui_logger_restored() -> Iterator[None]:
+    """In-process CLI runs set the flextui logger's level and handler; each test gets it back as it was."""
+    import logging
+
+    logger = logging.getLogger("flextui")
+    handlers, level = list(logger.handlers), logger.level
+    yield
+    logger.handlers[:] = handlers
+    logger.setLevel(level)
+
+
 @pytest.fixture
 def clock() -> Clock:
     return Clock(FIXED_NOW_MS)
