@@ -2,6 +2,16 @@
 
 Only the version lives here so that `flextui --version` and importing the data
 layer never pay for Textual.
+
+One thing is done on import: httpx's own command-line tool (`httpx._main`,
+which imports click, pygments and rich's progress bars: about 80 ms of every
+start) is marked as unavailable, which httpx documents as fine (its package
+falls back to a stub `main`). flextui never uses that tool.
 """
+
+import sys
+
+if "httpx" not in sys.modules:
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # None in sys.modules: "cannot be imported"
 
 __version__ = "0.1.0"

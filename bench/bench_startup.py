@@ -1,0 +1,131 @@
+"""Start-up as a user sees it: launch → first token row on screen, and memory then; flextui vs a bare Textual app.
+
+Each contender is spawned on a pseudo terminal (120×40, xterm-256color); the
+clock stops when its first row's text appears in what it writes, and its
+resident memory (VmRSS) is read at that moment. Contenders alternate run by
+run, so machine load hits both alike:
+
+* `flextui demo` (the first token row of the demo's admin);
+* a bare Textual app that shows a DataTable with one row (the floor any
+  Textual app pays: interpreter, Textual, first paint).
+
+Issue 12's goals: ≤ 1.5× the bare app's time, ≤ 45 MB.
+
+    python bench/bench_startup.py [--runs 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pty
+import select
+import statistics
+import struct
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+BARE_APP = '''
+from textual.app import App
+from textual.widgets import DataTable, Footer, Header
+
+class Bare(App):
+    def compose(self):
+        yield Header()
+        yield DataTable()
+        yield Footer()
+
+    def on_mount(self):
+        table = self.query_one(DataTable)
+        table.add_columns("Name", "Type", "Expires")
+        table.add_row("bare-first-row", "NORMAL", "in 1y")
+
+Bare().run()
+'''
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def run_once(argv: list[str], marker: bytes, timeout: float = 30.0) -> tuple[float, float]:
+    started = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(argv[0], argv)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    seen = b""
+    elapsed, memory = float("nan"), float("nan")
+    try:
+        while time.perf_counter() - started < timeout:
+            ready, _, _ = select.select([fd], [], [], 0.02)
+            if ready:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                seen += chunk
+                if marker in seen:
+                    elapsed = time.perf_counter() - started
+                    memory = rss_mb(pid)
+                    break
+    finally:
+        os.write(fd, b"\x11")  # ctrl+q
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            try:
+                os.read(fd, 65536)
+            except OSError:
+                pass
+            time.sleep(0.02)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    return elapsed, memory
+
+
+def main(runs: int) -> None:
+    flextui = Path(sys.executable).with_name("flextui")
+    with tempfile.TemporaryDirectory() as tmp:
+        bare = Path(tmp) / "bare.py"
+        bare.write_text(BARE_APP)
+        contenders = {
+            "flextui demo": ([str(flextui), "demo"], b"audit-pull-186"),
+            "bare Textual app": ([sys.executable, str(bare)], b"bare-first-row"),
+        }
+        times: dict[str, list[float]] = {name: [] for name in contenders}
+        memory: dict[str, list[float]] = {name: [] for name in contenders}
+        for _ in range(runs):
+            for name, (argv, marker) in contenders.items():
+                t, m = run_once(argv, marker)
+                times[name].append(t)
+                memory[name].append(m)
+    floor = statistics.median(times["bare Textual app"])
+    print(f"{runs} runs each, alternating; median (min–max)")
+    print("| contender | launch → first row | × bare Textual | memory at first row |")
+    print("|---|---|---|---|")
+    for name in contenders:
+        t = times[name]
+        print(f"| {name} | {statistics.median(t) * 1000:.0f} ms ({min(t) * 1000:.0f}–{max(t) * 1000:.0f}) | "
+              f"{statistics.median(t) / floor:.2f}× | {statistics.median(memory[name]):.1f} MB |")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=9)
+    main(parser.parse_args().runs)
