@@ -1,0 +1,182 @@
+"""A million report rows on a jump host: memory, load, sort, filter, frequency, statistics, keys.
+
+Issue 12 asks for a 30-day report of 1,000,000 records browsable, sortable,
+filterable, with frequency and statistics, in ≤ 500 MB peak RSS, keys ≤ 10 ms
+and sort ≤ 1 s, and to pick the store by the numbers (today's in-memory model
+against a columnar one such as DuckDB). Each contender runs in its own
+process (so its peak RSS is its own) over the same rows: 400 JSON pages of
+2,500 `fulfillment`-shaped records (21 fields; IDs unique, names and products
+from small pools, as real reports are), decoded page by page as the app does.
+
+    python bench/bench_million.py [--rows 1000000] [--contender grid|duckdb|all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PAGE = 2500
+COLUMNS = ["fulfillmentID", "fulfillDate", "activationID", "entitlementID", "accountID", "accountName", "productName",
+           "productVersion", "partNumber", "licenseModel", "hostID", "hostType", "quantity", "fulfillmentType", "status",
+           "createdBy", "expirationDate", "lifeCycle", "siteName", "orderId", "units"]
+
+
+def pages(rows: int, seed: int = 7) -> Any:
+    """JSON pages (bytes), as the service sends them."""
+    rng = random.Random(seed)
+    accounts = [(f"10{rng.randrange(10**10):010d}", f"Account {i}") for i in range(400)]
+    products = [(f"Product {i}", f"{2020 + i % 6}.{i % 4}") for i in range(60)]
+    users = [f"user{i}@example.com" for i in range(300)]
+    base = 1_790_000_000_000
+    made = 0
+    while made < rows:
+        batch = []
+        for i in range(min(PAGE, rows - made)):
+            n = made + i
+            account = accounts[rng.randrange(len(accounts))]
+            product = products[rng.randrange(len(products))]
+            batch.append({
+                "fulfillmentID": f"FID-{n:010d}", "fulfillDate": base + n * 2_500, "activationID": f"ACT-{n:08d}-{rng.randrange(65536):04x}",
+                "entitlementID": f"ENT-{100000 + n // 7}", "accountID": account[0], "accountName": account[1],
+                "productName": product[0], "productVersion": product[1], "partNumber": f"PN-{product[0][-2:]}-{rng.randrange(9)}",
+                "licenseModel": rng.choice(["Perpetual", "Subscription", "Floating", "Node-locked"]),
+                "hostID": f"{rng.randrange(16**12):012x}", "hostType": rng.choice(["VM", "Server", "Container", "Device"]),
+                "quantity": rng.randrange(1, 500), "fulfillmentType": rng.choice(["Activation", "Renewal", "Upgrade"]),
+                "status": rng.choice(["ACTIVE", "INACTIVE", "OBSOLETE"]), "createdBy": users[rng.randrange(len(users))],
+                "expirationDate": "2027-01-01" if rng.random() < 0.5 else None, "lifeCycle": rng.choice(["new", "renewed"]),
+                "siteName": rng.choice(["EMEA", "AMER", "APAC"]), "orderId": f"SO-{rng.randrange(10**6):06d}", "units": rng.random() * 100,
+            })
+        made += len(batch)
+        yield json.dumps({"data": batch}).encode()
+
+
+def timed(fn: Any) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def run_grid(rows: int) -> dict[str, Any]:
+    from flextui.api.wire import loads
+    from flextui.ui.widgets.gridmodel import GridModel
+
+    model = GridModel([{"name": c} for c in COLUMNS])
+    load = 0.0
+    for body in pages(rows):
+        start = time.perf_counter()
+        model.append_rows(loads(body)["data"])
+        load += time.perf_counter() - start
+    out: dict[str, Any] = {"rows": len(model), "load (decode + append)": load}
+    out["sort by accountName"], _ = timed(lambda: model.sort_by("accountName"))
+    keys = []
+    for pos in random.Random(1).sample(range(len(model)), 200):
+        start = time.perf_counter()
+        model.display_cells(pos)
+        keys.append(time.perf_counter() - start)
+    out["row at a position (p95)"] = sorted(keys)[int(len(keys) * 0.95)]
+    out["filter 'Product 7'"], _ = timed(lambda: model.set_filter("Product 7"))
+    out["rows in filter"] = len(model)
+    model.set_filter("")
+    out["frequency of productName"], _ = timed(lambda: model.frequency("productName"))
+    out["statistics of quantity"], _ = timed(lambda: model.column_stats("quantity"))
+    return out
+
+
+def run_duckdb(rows: int) -> dict[str, Any]:
+    import os
+    import tempfile
+
+    import duckdb
+
+    tmp = tempfile.mkdtemp()
+    con = duckdb.connect(os.path.join(tmp, "rows.duckdb"))
+    load = 0.0
+    first = True
+    for number, body in enumerate(pages(rows)):
+        path = os.path.join(tmp, f"p{number}.json")
+        start = time.perf_counter()
+        with open(path, "wb") as fp:
+            fp.write(body)
+        source = f"(SELECT unnest(data, recursive := true) FROM read_json('{path}', maximum_object_size=100000000))"
+        con.execute(f"CREATE TABLE rows AS SELECT * FROM {source}" if first else f"INSERT INTO rows SELECT * FROM {source}")
+        first = False
+        os.remove(path)
+        load += time.perf_counter() - start
+    count = con.execute("SELECT count(*) FROM rows").fetchone()[0]
+    out: dict[str, Any] = {"rows": count, "load (decode + append)": load}
+    out["sort by accountName"], _ = timed(lambda: con.execute("CREATE OR REPLACE TABLE view AS SELECT * FROM rows ORDER BY accountName"))
+    keys = []
+    for pos in random.Random(1).sample(range(count), 200):
+        start = time.perf_counter()
+        con.execute(f"SELECT * FROM view LIMIT 1 OFFSET {pos}").fetchall()
+        keys.append(time.perf_counter() - start)
+    out["row at a position (p95)"] = sorted(keys)[int(len(keys) * 0.95)]
+    out["filter 'Product 7'"], _ = timed(lambda: con.execute(
+        "CREATE OR REPLACE TABLE filtered AS SELECT * FROM view WHERE productName LIKE '%Product 7%' OR accountName LIKE '%Product 7%'"))
+    out["rows in filter"] = con.execute("SELECT count(*) FROM filtered").fetchone()[0]
+    out["frequency of productName"], _ = timed(lambda: con.execute("SELECT productName, count(*) c FROM rows GROUP BY 1 ORDER BY c DESC").fetchall())
+    out["statistics of quantity"], _ = timed(lambda: con.execute(
+        "SELECT min(quantity), max(quantity), avg(quantity), median(quantity), count(DISTINCT quantity) FROM rows").fetchall())
+    return out
+
+
+def child(contender: str, rows: int) -> None:
+    result = {"grid": run_grid, "duckdb": run_duckdb}[contender](rows)
+    result["peak RSS MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(result))
+
+
+def main(rows: int, contenders: list[str], runs: int) -> None:
+    results: dict[str, list[dict[str, Any]]] = {c: [] for c in contenders}
+    for _ in range(runs):
+        for contender in contenders:
+            done = subprocess.run([sys.executable, __file__, "--child", contender, "--rows", str(rows)], capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                print(f"{contender} failed: {done.stderr[-2000:]}")
+                continue
+            results[contender].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    keys = list(next(iter(r for r in results.values() if r))[0])
+    print(f"{rows:,} rows, median of {runs} fresh process(es) each")
+    print("| measure | " + " | ".join(contenders) + " |")
+    print("|---|" + "---|" * len(contenders))
+    for key in keys:
+        cells = []
+        for contender in contenders:
+            values = [r[key] for r in results[contender] if key in r]
+            if not values:
+                cells.append("—")
+                continue
+            value = statistics.median(values)
+            if "MB" in key:
+                cells.append(f"{value:.0f} MB")
+            elif key.startswith("rows"):
+                cells.append(f"{value:,.0f}")
+            else:
+                cells.append(f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s")
+        print(f"| {key} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--contender", default="all")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--child")
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.rows)
+    else:
+        chosen = ["grid", "duckdb"] if args.contender == "all" else [args.contender]
+        main(args.rows, chosen, args.runs)
