@@ -11,7 +11,8 @@ client's deadline can end them. The simulator answers a normal request of
 these listings in well under a tenth of that.
 
 `readable(text)` is what a message shown to a person must be: one line, no
-traceback, no HTML, no raw control character, and short.
+traceback, no HTML, no internal exception passed through (a pydantic
+validation dump, "unexpected TypeError"), no raw control character, short.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ def cases(*names: str) -> list[Any]:
 
 
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(\s[^<>]*)?/?>")
+# What a client bug says instead of a message: an internal exception passed through as it came.
+_INTERNAL = re.compile(r"(?i)unexpected \w*error|validation error for|errors\.pydantic\.dev|NoneType|object has no attribute|KeyError|TypeError|AttributeError")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
@@ -82,6 +85,8 @@ def readable(text: str, *, limit: int = 400) -> list[str]:
         problems.append("a traceback")
     if _TAG.search(text):
         problems.append("HTML markup")
+    if _INTERNAL.search(text):
+        problems.append("an internal error passed through")
     if _CONTROL.search(text.strip()):
         problems.append("a control character")
     if len(text) > limit:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from textual.widgets import Input, Tree
+from textual.widgets import Button, Input, Tree
 from textual.worker import WorkerState
 
 from flextui.api.http import RetryPolicy
@@ -249,3 +249,120 @@ async def test_downloads_failing_midway_say_so_and_reload() -> None:
         plan.clear()
         await refresh(pilot)
         assert app.screen.query_one(DataGrid).row_count == full and not error_text(app)
+
+
+async def wait_for(pilot: Any, check: Callable[[], bool], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        if loop.time() > end:
+            raise AssertionError("timed out waiting")
+        await pilot.pause(0.02)
+
+
+async def idle(pilot: Any, timeout: float = 15.0) -> None:
+    """Wait until no worker is pending or running (also under a dialog, where `settle` stops waiting)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while busy(pilot.app) and loop.time() < end:
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+@pytest.mark.timeout(180)
+async def test_token_create_rotate_and_the_registry_secret_under_every_fault() -> None:
+    """Changes are sent once (never retried); whatever the fault, the form or the status line says so, readably."""
+    from flextui.ui.widgets.dialogs import ConfirmScreen
+    from flextui.ui.widgets.forms import FormScreen
+
+    plan = FaultPlan()
+    app = faulty_app(AREAS["tokens"], plan)
+    problems: list[str] = []
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        for index, case in enumerate(CASES):
+            fault = case.add_to(plan, r"^POST /flexnet/uar/v1/token$")
+            await pilot.press("n")
+            await pilot.pause()
+            app.screen.query_one("#field-tokenName", Input).value = f"faulty-create-{index:02d}"
+            app.screen.query_one("#field-expiryStr", Input).value = "90d"
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            await idle(pilot)
+            shown = str(app.screen.query_one("#form-error").render()) if isinstance(app.screen, FormScreen) else ""
+            if not isinstance(app.screen, FormScreen):
+                problems.append(f"create {case.name}: the form closed ({type(app.screen).__name__})")
+            elif readable(shown):
+                problems.append(f"create {case.name}: unreadable ({', '.join(readable(shown))}): {shown!r}")
+            if fault.hits != 1:
+                problems.append(f"create {case.name}: sent {fault.hits} times (a change is sent once)")
+            await pilot.press("escape")
+            await settle(pilot)
+            plan.clear()
+
+            fault = case.add_to(plan, r"/rotation$")
+            await pilot.press("r")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            app.screen.query_one("#confirm", Button).press()
+            await pilot.pause()
+            await idle(pilot)
+            await settle(pilot)
+            if type(app.screen).__name__ != "TokensScreen":
+                problems.append(f"rotate {case.name}: left on {type(app.screen).__name__}")
+                await pilot.press("escape")
+            check_failed(app, case, fault.hits, problems, when="on rotate")
+            plan.clear()
+        if problems:
+            raise AssertionError("\n".join(problems))
+
+        await pilot.press("colon")
+        app.screen.query_one("#commandbar", Input).value = "secret"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "SecretScreen"
+        for case in CASES:
+            fault = case.add_to(plan, r"/secret")
+            app.clear_notifications()
+            await pilot.press("v")
+            await settle(pilot, timeout=15)
+            check_failed(app, case, fault.hits, problems, when="revealing the secret")
+            if getattr(app.screen, "revealed", False):
+                problems.append(f"{case.name}: a secret shown though none came")
+            plan.clear()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.timeout(120)
+async def test_entitlement_tree_expansion_under_every_fault() -> None:
+    plan = FaultPlan()
+    app = faulty_app(AREAS["entitlements"], plan)
+    problems: list[str] = []
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        screen: Any = app.screen
+        key = "A:101200004242"
+        for case in CASES:
+            app.ctx.session.cache.clear()  # a first expansion: nothing cached answers it
+            fault = case.add_to(plan)
+            app.clear_notifications()
+            screen.tree.move_cursor(screen.node_index[key])
+            await pilot.pause()
+            await pilot.press("right")
+            await settle(pilot, timeout=15)
+            check_failed(app, case, fault.hits, problems, when="expanding an account")
+            labels = [str(c.label) for c in screen.node_index[key].children]
+            if not labels or not labels[0].startswith("✗ failed to load"):
+                problems.append(f"{case.name}: the node does not say it failed: {labels[:2]}")
+            plan.clear()
+            screen.node_index[key].collapse()
+            await pilot.pause()
+            await pilot.press("right")
+            await settle(pilot, timeout=15)
+            children = [c.data.key for c in screen.node_index[key].children if c.data is not None and c.data.key]
+            if not children or not children[0].startswith("E:"):
+                problems.append(f"{case.name}: expanding again did not load the entitlements")
+            screen.node_index[key].collapse()
+            screen.forget_children()
+            await settle(pilot)
+    assert not problems, "\n".join(problems)
