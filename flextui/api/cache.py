@@ -27,6 +27,8 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
+from flextui.files import private_dirs
+
 log = logging.getLogger("flextui.cache")
 
 # Field names that carry secrets in any of the services (compared case-insensitively).
@@ -195,7 +197,7 @@ class PageCache:
 
     def _connect(self) -> sqlite3.Connection:
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            private_dirs(Path(self.path).parent)  # each missing folder 0700 (mkdir's parents=True leaves parents to the umask)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
             os.close(fd)
             os.chmod(self.path, 0o600)
