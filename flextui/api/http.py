@@ -594,7 +594,7 @@ def decode_json(response: httpx.Response, *, allow_empty: bool = False) -> Any:
     try:
         value = response.json()
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        log.debug("unreadable answer (HTTP %s): %r", response.status_code, response.content[:500])
+        log.debug("unreadable answer (HTTP %s): %r", response.status_code, redacted(response.content[:2000])[:500])
         page = None if isinstance(exc, RecursionError) else html_title(response)
         if isinstance(exc, RecursionError):
             kind = "nested too deeply"
@@ -606,6 +606,22 @@ def decode_json(response: httpx.Response, *, allow_empty: bool = False) -> Any:
     if not shallow(value, MAX_JSON_DEPTH):
         raise Unreadable(f"the server sent JSON nested more than {MAX_JSON_DEPTH} levels deep", status=response.status_code)
     return value
+
+
+_SECRET_VALUES = re.compile(r"rna_[A-Za-z0-9_-]{4,}|eyJ[\w-]+\.[\w-]+\.[\w-]*")
+_SECRET_FIELDS = re.compile(r'(?i)("[\w-]*(?:value|token|secret|password|jwt)[\w-]*"\s*:\s*)"(?:[^"\\]|\\.)*"')
+
+
+def redacted(data: bytes) -> str:
+    """A body for the log with what may be a secret masked: token values, JWTs, and every field named like a secret.
+
+    The debug log keeps the raw body of an unreadable answer so support can see
+    what the server sent; an answer to a create, a rotate or a sign-in holds a
+    secret, and the log is a file. Over-masking is fine here.
+    """
+    text = data.decode("utf-8", "replace")
+    text = _SECRET_FIELDS.sub(lambda m: m.group(1) + '"***"', text)
+    return _SECRET_VALUES.sub("***", text)
 
 
 def _request_line(response: httpx.Response) -> str:

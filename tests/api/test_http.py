@@ -259,6 +259,21 @@ async def test_an_html_page_instead_of_json_is_named(plain: Session, faults: Fau
     assert str(error.value) == "502 Bad Gateway (an HTML page from a proxy or gateway, not the service)"
 
 
+def test_the_debug_dump_of_an_unreadable_answer_holds_no_secret(caplog: pytest.LogCaptureFixture) -> None:
+    """The raw body of an answer that is not JSON goes to the log for support; a token value, JWT or secret in it must not."""
+    value = "rna_" + "ab12" * 11
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ"
+    body = ('{"responseObject": {"tokenName": "ci", "tokenValue": "%s", "jwt": "%s", "registrySecret": "Hunter2-Secret", '
+            '"password": "pw-Secret-9"}} trailing junk from a proxy' % (value, jwt)).encode()
+    with caplog.at_level(logging.DEBUG, logger="flextui.http"):
+        with pytest.raises(Unreadable):
+            decode_json(httpx.Response(200, content=body, headers={"content-type": "application/json"}))
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "unreadable answer" in logged and "tokenName" in logged and "trailing junk" in logged, "the dump is still useful"
+    for secret in (value, jwt, "Hunter2-Secret", "pw-Secret-9", "ab12ab12"):
+        assert secret not in logged, secret
+
+
 # -- error mapping ------------------------------------------------------------------------------
 
 
