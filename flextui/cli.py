@@ -230,6 +230,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, sys.stdout.fileno())
                 return 0
+            except KeyboardInterrupt:
+                print_error("interrupted: what was printed is incomplete")
+                return 130
         if command in ("tui", "demo"):
             problem = _terminal_problem()
             if problem:
@@ -480,6 +483,7 @@ async def cmd_headless(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print_error(exc)
         return EXIT_USAGE
+    tally = [0]  # rows printed so far: a listing that fails midway says where its output stops
     try:
         if args.command == "report":
             from flextui.headless.reports import run_report
@@ -494,10 +498,10 @@ async def cmd_headless(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         lister = kind.lister_function()
         rows = lister(ctx, args) if getattr(lister, "wants_context", False) else lister(ctx.session, args)
-        count = await emit(rows, args.format, [c.key for c in kind.columns], limit=args.limit)
+        count = await emit(rows, args.format, [c.key for c in kind.columns], limit=args.limit, tally=tally)
         return _listing_end(ctx.session, count)
     except ApiError as exc:
-        print_error(exc)
+        print_error(f"{exc}{cut_short(tally[0])}")
         return exc.exit_code
     except ValueError as exc:
         print_error(exc)
@@ -521,22 +525,42 @@ def _listing_end(session: Any, count: int) -> int:
     return 0
 
 
-async def emit(rows: AsyncIterator[dict[str, Any]], fmt: str, preferred: list[str], *, limit: int | None = None, out: Any = None) -> int:
-    """Stream rows to stdout in a format; return how many were written."""
+def cut_short(count: int, what: str = "rows") -> str:
+    """What a listing that failed after printing `count` rows adds to its error: its output is not the whole answer."""
+    if count <= 0:
+        return ""
+    return f"; the output is incomplete: it stops after {count:,} {what}"
+
+
+async def emit(
+    rows: AsyncIterator[dict[str, Any]], fmt: str, preferred: list[str], *, limit: int | None = None, out: Any = None, tally: list[int] | None = None,
+) -> int:
+    """Stream rows to stdout in a format; return how many were written (also kept in `tally[0]` as they go).
+
+    A failure midway leaves the document unfinished (a JSON array without
+    its `]`), so the part printed cannot pass for a whole answer.
+    """
     from flextui.export import format_for
     from flextui.tableout import TableWriter
 
     out = out or sys.stdout
     writer = None
     count = 0
-    async for row in rows:
-        if limit is not None and count >= limit:
-            break
-        if writer is None:
-            columns = [k for k in preferred if k in row] + [k for k in row if k not in preferred]
-            writer = TableWriter(out, columns) if fmt == "table" else format_for(fmt).open(out, columns)
-        writer.write([row])
-        count += 1
+    try:
+        async for row in rows:
+            if limit is not None and count >= limit:
+                break
+            if writer is None:
+                columns = [k for k in preferred if k in row] + [k for k in row if k not in preferred]
+                writer = TableWriter(out, columns) if fmt == "table" else format_for(fmt).open(out, columns)
+            writer.write([row])
+            count += 1
+            if tally is not None:
+                tally[0] = count
+    except Exception:
+        if isinstance(writer, TableWriter):  # a table is laid out at the end: show the rows read (stderr says it stops there)
+            writer.close()
+        raise
     if writer is not None:
         writer.close()
     elif fmt == "json":

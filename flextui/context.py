@@ -111,8 +111,15 @@ def demo_context(
     fixed_now_ms: int | None = None,
     theme: str | None = None,
     dialects: Any = None,
+    faults: Any = None,
+    timeout: float = 30.0,
 ) -> AppContext:
-    """A context on the embedded simulator (no port, in-memory cache), speaking `dialects` (default: the strictest reading)."""
+    """A context on the embedded simulator (no port, in-memory cache), speaking `dialects` (default: the strictest reading).
+
+    `faults` (a `sim.faults.FaultPlan`) makes the simulator fail as a real
+    network or server does, and `timeout` is the session's deadline for a
+    whole answer, as a profile's `timeout`; tests use both.
+    """
     from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
     from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, Clock, World
 
@@ -122,7 +129,10 @@ def demo_context(
     user, password = users[as_user]
     clock = Clock(fixed_now_ms)
     world = World(seed=seed, scale=scale, clock=clock)
-    app = create_app(world, latency_ms=latency_ms) if dialects is None else create_app(world, latency_ms=latency_ms, dialects=dialects)
+    options: dict[str, Any] = {"latency_ms": latency_ms, "faults": faults}
+    if dialects is not None:
+        options["dialects"] = dialects
+    app = create_app(world, **options)
     settings = settings or Settings()
     session = Session(
         SIM_BASE_URL,
@@ -134,6 +144,7 @@ def demo_context(
         cache=PageCache(":memory:"),
         fresh_seconds=settings.cache_fresh_seconds,
         registry_tenant=world.tenant_id,
+        timeout=timeout,
     )
     return AppContext(
         "demo", session, user, read_only, "success", settings, keys or {},

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flextui.api.wire import Wire, flat_rows_without_secrets, may_hold_secrets
+from flextui.files import private_dirs
 
 log = logging.getLogger("flextui.cache")
 
@@ -204,7 +205,7 @@ class PageCache:
 
     def _connect(self) -> sqlite3.Connection:
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            private_dirs(Path(self.path).parent)  # each missing folder 0700 (mkdir's parents=True leaves parents to the umask)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
             os.close(fd)
             os.chmod(self.path, 0o600)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import html as htmllib
 import json
 import logging
 import random
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from dataclasses import dataclass, field
@@ -134,9 +136,32 @@ def error_message(response: httpx.Response) -> tuple[str, str | None]:
     elif isinstance(body, str):
         text = body
     if not text:
-        text = response.text.strip() or response.reason_phrase or "request failed"
+        page = html_title(response)
+        if page is not None:  # a proxy's or gateway's error page, not the service's answer
+            text = f"{page or response.reason_phrase or 'an error page'} (an HTML page from a proxy or gateway, not the service)"
+        else:
+            text = response.text.strip() or response.reason_phrase or "request failed"
     text = "".join(ch if ch.isprintable() else " " for ch in text)[:300]
     return text, field_name
+
+
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
+_TAGS = re.compile(r"<[^>]*>")
+
+
+def html_title(response: httpx.Response) -> str | None:
+    """The readable title of an HTML page (its <title>, else its first words; the status number dropped), or None if not HTML."""
+    content_type = response.headers.get("content-type", "").lower()
+    text = response.text.strip() if response.content else ""
+    if "html" not in content_type and not text[:200].lower().lstrip().startswith(("<!doctype html", "<html")):
+        return None
+    found = _TITLE.search(text)
+    title = found.group(1) if found else _TAGS.sub(" ", text)
+    title = " ".join(htmllib.unescape(_TAGS.sub(" ", title)).split())[:120]
+    number = str(response.status_code)
+    if title.startswith(number + " "):
+        title = title[len(number) + 1 :]
+    return title
 
 
 class Session:
@@ -389,8 +414,11 @@ class Session:
                 last_error = Unreachable(f"{method} {path} timed out: no complete answer within {self.total_timeout:g} s")
             except httpx.DecodingError as exc:  # e.g. a proxy mangled a gzip body: not an httpx crash
                 last_error = Unreadable(f"{method} {path}: the answer could not be decoded: {exc}"[:300])
-            except httpx.RequestError as exc:
+            except (httpx.ConnectError, httpx.ProxyError, httpx.UnsupportedProtocol) as exc:
                 last_error = Unreachable(f"cannot reach {self.base(service)}: {type(exc).__name__}: {exc}"[:300])
+            except httpx.RequestError as exc:  # the connection broke after the request went out (reset, cut mid-answer)
+                why = str(exc) or type(exc).__name__
+                last_error = Unreachable(f"{method} {path}: the connection broke before the whole answer came ({why})"[:300])
             else:
                 if expect and status in expect or (expect is None and status < 400):
                     self._settle_prefix(service)
@@ -467,15 +495,16 @@ class Session:
     async def get_json(self, service: Service, path: str, **kwargs: Any) -> Any:
         """A GET's JSON answer; an empty 200 body is an unreadable answer, not "nothing"."""
         response = await self.request(service, "GET", path, **kwargs)
-        if response.status_code == 200 and not response.content.strip():
-            raise Unreadable(f"GET {path}: the server answered 200 with an empty body", status=200)
         if len(response.content) > LARGE_BODY:  # a huge page is decoded off the event loop: keys keep flowing meanwhile
             return await asyncio.to_thread(decode_json, response)
         return decode_json(response)
 
     async def send_json(self, service: Service, method: str, path: str, **kwargs: Any) -> Any:
+        """The JSON answer of any method; a change (a write) may answer with an empty body, a read may not."""
         response = await self.request(service, method, path, **kwargs)
-        return decode_json(response)
+        mutating = kwargs.get("mutating")
+        is_write = method.upper() in MUTATING_METHODS if mutating is None else mutating
+        return decode_json(response, allow_empty=is_write)
 
     # -- cache ----------------------------------------------------------------
 
@@ -605,19 +634,33 @@ MAX_JSON_DEPTH = 64
 """Deeper than any answer of these APIs (under 10 levels); deeper is hostile, and recursion would fail on it."""
 
 
-def decode_json(response: httpx.Response) -> Any:
-    """The answer's JSON (None for 204 or no body); `Unreadable` for anything that is not sane JSON.
+def decode_json(response: httpx.Response, *, allow_empty: bool = False) -> Any:
+    """The answer's JSON (None for 204); `Unreadable` for anything that is not sane JSON.
 
+    An empty body where data was due (a 200 to a read) is unreadable too, not
+    "nothing": taken as an empty page, it would end a listing early and look
+    complete. Answers to changes may be empty (`allow_empty`): then None.
     The raw body goes to the log (debug, capped) so a support engineer can see
     what the server sent; the message stays one line.
     """
-    if response.status_code == 204 or not response.content:
+    if response.status_code == 204:
         return None
-    return decode_body(response.content, response.status_code, response.headers.get("content-type", "?"))
+    if not response.content.strip():
+        if allow_empty:
+            return None
+        raise Unreadable(f"{_request_line(response)}the server answered {response.status_code} with an empty body", status=response.status_code)
+    try:
+        return decode_body(response.content, response.status_code, response.headers.get("content-type", "?"))
+    except Unreadable:
+        page = html_title(response)
+        if page is None:
+            raise
+        kind = f"an HTML page{f' ({page!r})' if page else ''}, not JSON: a proxy or sign-in page answered instead of the service"
+        raise Unreadable(f"the server sent an answer that is {kind}"[:300], status=response.status_code) from None
 
 
 def decode_body(body: bytes, status: int | None = None, content_type: str = "?") -> Any:
-    """JSON from an answer's bytes, or `Unreadable` for anything that is not sane JSON (the raw body goes to the log).
+    """JSON from an answer's bytes, or `Unreadable` for anything that is not sane JSON (a redacted excerpt goes to the log).
 
     Depth is checked only on answers small enough for it to be cheap: a huge
     page is rows of scalars, and recursion on anything deeper fails as
@@ -626,12 +669,37 @@ def decode_body(body: bytes, status: int | None = None, content_type: str = "?")
     try:
         value = loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        log.debug("unreadable answer (HTTP %s): %r", status, body[:500])
+        log.debug("unreadable answer (HTTP %s): %r", status, redacted(body[:2000])[:500])
         kind = "nested too deeply" if isinstance(exc, RecursionError) or "recursion" in str(exc).lower() else f"not JSON ({content_type})"
         raise Unreadable(f"the server sent an answer that is {kind}", status=status) from None
     if len(body) < DEPTH_CHECKED_BELOW and not shallow(value, MAX_JSON_DEPTH):
         raise Unreadable(f"the server sent JSON nested more than {MAX_JSON_DEPTH} levels deep", status=status)
     return value
+
+
+_SECRET_VALUES = re.compile(r"rna_[A-Za-z0-9_-]{4,}|eyJ[\w-]+\.[\w-]+\.[\w-]*")
+_SECRET_FIELDS = re.compile(r'(?i)("[\w-]*(?:value|token|secret|password|jwt)[\w-]*"\s*:\s*)"(?:[^"\\]|\\.)*"')
+
+
+def redacted(data: bytes) -> str:
+    """A body for the log with what may be a secret masked: token values, JWTs, and every field named like a secret.
+
+    The debug log keeps the raw body of an unreadable answer so support can see
+    what the server sent; an answer to a create, a rotate or a sign-in holds a
+    secret, and the log is a file. Over-masking is fine here.
+    """
+    text = data.decode("utf-8", "replace")
+    text = _SECRET_FIELDS.sub(lambda m: m.group(1) + '"***"', text)
+    return _SECRET_VALUES.sub("***", text)
+
+
+def _request_line(response: httpx.Response) -> str:
+    """ "GET /path: " for a response that knows its request, else nothing."""
+    try:
+        request = response.request
+    except RuntimeError:
+        return ""
+    return f"{request.method} {request.url.path}: "
 
 
 def shallow(value: Any, limit: int) -> bool:

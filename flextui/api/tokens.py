@@ -18,9 +18,9 @@ from enum import StrEnum
 from typing import Any
 from urllib.parse import quote
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from flextui.api.errors import ApiError
+from flextui.api.errors import ApiError, Unreadable
 from flextui.api.http import Fetched, Service, Session, envelope
 from flextui.api.intervals import IntervalError, documented, parse_interval
 from flextui.api.paging import Page, Pager
@@ -114,6 +114,14 @@ class CreatedToken(Token):
     """A token with its value: only from create and rotate, shown once, never stored."""
 
     value: str = Field(alias="tokenValue", repr=False)
+
+
+def created_token(raw: Any, what: str) -> CreatedToken:
+    """The token (with its value) a create or rotate answered; `Unreadable` when the answer holds none (an empty or odd body)."""
+    try:
+        return CreatedToken.model_validate(envelope(raw))
+    except ValidationError:
+        raise Unreadable(f"{what}: the answer held no token value; it may have been done all the same (refresh the list to see)") from None
 
 
 class TokenCreate(BaseModel):
@@ -407,7 +415,7 @@ class TokensService:
     async def create(self, spec: TokenCreate) -> CreatedToken:
         self.session.check_writable(f"creating token {spec.name!r}")
         raw = await self._send_json("POST", "/uar/v1/token", json_body=spec.body())
-        return CreatedToken.model_validate(envelope(raw))
+        return created_token(raw, f"creating token {spec.name!r}")
 
     async def update(self, name: str, change: TokenUpdate) -> None:
         self.session.check_writable(f"updating token {name!r}")
@@ -420,7 +428,7 @@ class TokensService:
     async def rotate(self, name: str) -> CreatedToken:
         self.session.check_writable(f"rotating token {name!r}")
         raw = await self._send_json("POST", self._path(name) + "/rotation")
-        return CreatedToken.model_validate(envelope(raw))
+        return created_token(raw, f"rotating token {name!r}")
 
     async def verify(self, value: str) -> Verification:
         """Ask the server whether `value` is a valid token; a 400 means "not valid"."""

@@ -23,6 +23,7 @@ from flextui.api.filters import FilterError, FilterSet, ReportType
 from flextui.api.http import Session
 from flextui.api.reports import ReportsService
 from flextui.export import format_for
+from flextui.render.text import clean
 from flextui.tableout import TableWriter
 
 EXIT_OK = 0
@@ -157,6 +158,16 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
                 writer.write(page.rows)
                 count = writer.count
                 progress.show(count, pager.total_records)
+    except errors.ApiError as exc:
+        # The document stays unfinished (a JSON array without its `]`): with this line, it cannot pass for the whole report.
+        progress.clear()
+        if not count:
+            raise
+        if isinstance(writer, TableWriter):  # laid out at the end: show the rows read (stderr says it stops there)
+            writer.close()
+        out.flush()
+        err.write(f"flextui: {clean(str(exc))}; the output is incomplete: it stops after {count:,} records\n")
+        return exc.exit_code
     finally:
         progress.clear()
     if writer is None:

@@ -5,7 +5,8 @@ at its `MOUNT` prefix (each module exposes `MOUNT` and `routes(world)`), turns
 `SimError` into each service's documented error shape, and wraps the whole in
 latency/fault injection. `in_process_transport(app)` gives httpx an ASGI
 transport for the demo and tests: no port, and an app-side failure surfaces
-as a network error, as it would over a socket.
+as a network error, as it would over a socket (so does a body shorter than
+its content-length: a connection cut mid-answer).
 
 `create_app(world, dialects=…)` chooses the variants of the real services
 the app speaks (dialects.py); the set is `app.state.dialects`. Two of them
@@ -217,9 +218,18 @@ def create_app(
 class _InProcessTransport(httpx.ASGITransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         try:
-            return await super().handle_async_request(request)
+            response = await super().handle_async_request(request)
         except Exception as exc:  # the app failing looks like the network failing
             raise httpx.ConnectError(f"simulator: {type(exc).__name__}: {exc}", request=request) from exc
+        declared = response.headers.get("content-length")
+        if declared is not None and declared.isdigit() and request.method != "HEAD":
+            body = await response.aread()
+            if len(body) < int(declared):  # what httpcore says when a socket closes mid-body
+                raise httpx.RemoteProtocolError(
+                    f"peer closed connection without sending complete message body (received {len(body)} bytes, expected {declared})",
+                    request=request,
+                )
+        return response
 
 
 def in_process_transport(app: Any) -> httpx.AsyncBaseTransport:

@@ -2,32 +2,83 @@
 
 `--latency MS` delays every request, which the benchmarks use to compare
 sequential and concurrent fetching. A `FaultPlan` makes chosen requests fail
-(503, 429 with Retry-After, or a dropped connection) so tests can prove the
-client retries reads, never retries writes, and never crashes.
+the ways a real network or server fails, so tests can prove the client
+retries reads, never retries writes, gives up in time, and never crashes.
+
+The faults (`Fault.kind`), each what a production link really shows:
+
+- `status`: an error status (500, 502, 503, 504, 429 with `retry_after` as
+  Retry-After) with a JSON error body, as a service or its gateway sends.
+- `drop`: the connection closes without an answer (a reset, a proxy gone).
+  In process this is a network error; over uvicorn an exception before the
+  answer becomes uvicorn's own 500, the nearest an ASGI app can come.
+- `slow`: the real answer, after `delay` seconds (a stalled backend; beyond
+  the client's deadline it must give up, not hang).
+- `trickle`: the real answer, its body sent `chunk` bytes at a time spread
+  over at least `delay` seconds (a link that keeps a read timeout alive byte
+  by byte: only a deadline on the whole answer stops it).
+- `truncate`: the real answer's headers, content-length included, and only
+  `keep` of its body bytes (a connection cut mid-body).
+- `html`: an HTML error page (`status`, e.g. 200 from a sign-in proxy or 502
+  from nginx) where JSON was due.
+- `empty`: `status` (200) with an empty body.
+
+`Fault(pattern, status=…, retry_after=…, drop=True)` works as before: the
+old `drop` flag is the `drop` kind. `FaultPlan.clear()` ends every fault (the
+server recovers); `FaultPlan.seen` lists each request as "METHOD path".
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+FaultKind = Literal["status", "drop", "slow", "trickle", "truncate", "html", "empty"]
+FAULT_KINDS: tuple[str, ...] = ("status", "drop", "slow", "trickle", "truncate", "html", "empty")
+
+HTML_PAGE = (
+    "<html>\r\n<head><title>{status} {reason}</title></head>\r\n<body>\r\n<center><h1>{status} {reason}</h1></center>\r\n"
+    "<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+)
+REASONS = {200: "OK", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Temporarily Unavailable", 504: "Gateway Time-out"}
 
 
 @dataclass
 class Fault:
-    """Fail the next `times` requests whose "METHOD path" matches `pattern`."""
+    """Fail the next `times` requests whose "METHOD path" matches `pattern` (after `skip` of them), the way `kind` says."""
 
     pattern: str
     status: int = 503
     times: int = 1
     retry_after: float | None = None
-    drop: bool = False  # close without answering (a network fault)
+    drop: bool = False  # close without answering (a network fault): the `drop` kind
     hits: int = 0
+    kind: FaultKind = "status"
+    delay: float = 0.0  # slow: seconds before answering; trickle: the least time the body takes
+    chunk: int = 8  # trickle: bytes per send
+    keep: int | None = None  # truncate: body bytes sent (default: half)
+    skip: int = 0  # let this many matching requests through first (a fault mid-listing)
+    passed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.drop:
+            self.kind = "drop"
+        elif self.kind == "drop":
+            self.drop = True
+        if self.kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault kind {self.kind!r}: use one of {', '.join(FAULT_KINDS)}")
 
     def matches(self, method: str, path: str) -> bool:
-        return self.hits < self.times and re.search(self.pattern, f"{method} {path}") is not None
+        if self.hits >= self.times or re.search(self.pattern, f"{method} {path}") is None:
+            return False
+        if self.passed < self.skip:
+            self.passed += 1
+            return False
+        return True
 
 
 @dataclass
@@ -41,6 +92,10 @@ class FaultPlan:
         fault = Fault(pattern, **kwargs)
         self.faults.append(fault)
         return fault
+
+    def clear(self) -> None:
+        """Stop injecting: every later request gets the real answer."""
+        self.faults.clear()
 
     def pick(self, method: str, path: str) -> Fault | None:
         for fault in self.faults:
@@ -68,18 +123,87 @@ class FaultMiddleware:
             return
         if self.latency_ms > 0:
             await asyncio.sleep(self.latency_ms / 1000)
+        fault = None
         if self.plan is not None:
             method, path = scope.get("method", "GET"), scope.get("path", "")
             self.plan.seen.append(f"{method} {path}")
             fault = self.plan.pick(method, path)
-            if fault is not None:
-                if fault.drop:
-                    raise DroppedConnection(f"fault injected: {method} {path}")
-                headers = [(b"content-type", b"application/json")]
-                if fault.retry_after is not None:
-                    headers.append((b"retry-after", str(fault.retry_after).encode()))
-                body = json.dumps({"statusMessage": "fault injected", "message": "fault injected"}).encode()
-                await send({"type": "http.response.start", "status": fault.status, "headers": headers})
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)
+        if fault is None:
+            await self.app(scope, receive, send)
+            return
+        method, path = scope.get("method", "GET"), scope.get("path", "")
+        if fault.kind == "drop":
+            raise DroppedConnection(f"fault injected: {method} {path}")
+        if fault.kind == "status":
+            await _answer(send, fault.status, b"application/json", _error_json(), fault.retry_after)
+        elif fault.kind == "html":
+            page = HTML_PAGE.format(status=fault.status, reason=REASONS.get(fault.status, "Error")).encode()
+            await _answer(send, fault.status, b"text/html", page, fault.retry_after)
+        elif fault.kind == "empty":
+            await _answer(send, fault.status, b"application/json", b"", None)
+        elif fault.kind == "slow":
+            await asyncio.sleep(fault.delay)
+            await self.app(scope, receive, send)
+        else:  # trickle, truncate: the real answer, reshaped
+            start, body = await _collect(self.app, scope, receive)
+            if fault.kind == "trickle":
+                await _trickle(send, start, body, fault.chunk, fault.delay)
+            else:
+                await _truncate(send, start, body, fault.keep)
+
+
+def _error_json() -> bytes:
+    return json.dumps({"statusMessage": "fault injected", "message": "fault injected"}).encode()
+
+
+async def _answer(send: Any, status: int, content_type: bytes, body: bytes, retry_after: float | None) -> None:
+    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
+    if retry_after is not None:
+        headers.append((b"retry-after", f"{retry_after:g}".encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _collect(app: Any, scope: dict[str, Any], receive: Any) -> tuple[dict[str, Any], bytes]:
+    """Run the app and keep its answer: the start message and the whole body."""
+    start: dict[str, Any] = {}
+    chunks: list[bytes] = []
+
+    async def keep(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            start.update(message)
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    await app(scope, receive, keep)
+    return start, b"".join(chunks)
+
+
+def _with_length(start: dict[str, Any], length: int) -> dict[str, Any]:
+    headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+    headers.append((b"content-length", str(length).encode()))
+    return {**start, "headers": headers}
+
+
+async def _trickle(send: Any, start: dict[str, Any], body: bytes, chunk: int, at_least: float) -> None:
+    """The body `chunk` bytes at a time, spread over at least `at_least` seconds."""
+    chunk = max(1, chunk)
+    pieces = [body[i : i + chunk] for i in range(0, len(body), chunk)] or [b""]
+    interval = at_least / len(pieces) if at_least > 0 else 0.0
+    await send(_with_length(start, len(body)))
+    for index, piece in enumerate(pieces):
+        if interval:
+            await asyncio.sleep(interval)
+        await send({"type": "http.response.body", "body": piece, "more_body": index < len(pieces) - 1})
+
+
+async def _truncate(send: Any, start: dict[str, Any], body: bytes, keep: int | None) -> None:
+    """The headers with the whole body's content-length, then only part of the body."""
+    kept = body[: keep if keep is not None else math.ceil(len(body) / 2)]
+    if len(kept) >= len(body) and body:
+        kept = body[:-1]
+    await send(_with_length(start, len(body)))
+    await send({"type": "http.response.body", "body": kept})
+
+
+__all__ = ["DroppedConnection", "FAULT_KINDS", "Fault", "FaultKind", "FaultMiddleware", "FaultPlan"]

@@ -219,6 +219,18 @@ def test_new_cache_directory_is_private(tmp_path: Path) -> None:
     cache.close()
 
 
+def test_every_missing_folder_on_the_way_is_private(tmp_path: Path) -> None:
+    """A fresh machine has no ~/.cache yet: each folder the cache makes is 0700, not only the last (the secrets audit found ~/.cache 0755)."""
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "cache-home" / "flextui" / "pages.sqlite3"
+        PageCache(path).close()
+    finally:
+        os.umask(old)
+    for folder in (path.parent, path.parent.parent):
+        assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700, folder
+
+
 def test_existing_loose_file_is_tightened(tmp_path: Path) -> None:
     path = tmp_path / "loose.sqlite3"
     PageCache(path).close()

@@ -22,6 +22,7 @@ from flextui.api.errors import (
     ServerError,
     Unauthorized,
     Unreachable,
+    Unreadable,
     from_status,
 )
 from flextui.api.http import BearerAuth, RequestEvent, RetryPolicy, Service, Session, decode_json, envelope, error_message
@@ -219,6 +220,60 @@ async def test_timeout_is_unreachable() -> None:
         await session.aclose()
 
 
+async def test_an_empty_answer_to_a_read_is_unreadable_but_a_write_may_be_empty() -> None:
+    """An empty 200 taken as "no items" would end a listing early and look complete (tokens search, registry pages)."""
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=b"")
+
+    session = Session("http://fno.example", transport=httpx.MockTransport(handler), retry=RetryPolicy(attempts=1))
+    try:
+        with pytest.raises(Unreadable, match="POST /flexnet/uar/v1/tokens/search: the server answered 200 with an empty body"):
+            await session.send_json(Service.TOKENS, "POST", "/uar/v1/tokens/search", json_body={}, mutating=False)
+        with pytest.raises(Unreadable, match="empty body"):
+            await session.get_json(Service.TOKENS, LIST)
+        with pytest.raises(Unreadable, match="empty body"):
+            decode_json(await session.request(Service.REGISTRY, "GET", "/api/v1/projects"))
+        assert await session.send_json(Service.TOKENS, "PUT", "/uar/v1/token/x", json_body={}) is None
+        assert decode_json(httpx.Response(200, content=b""), allow_empty=True) is None
+    finally:
+        await session.aclose()
+
+
+async def test_a_connection_cut_mid_answer_says_so(plain: Session, faults: FaultPlan) -> None:
+    faults.add(LIST_FAULT, kind="truncate", times=10)
+    with pytest.raises(Unreachable) as info:
+        await list_admin(plain)
+    assert "GET /uar/v1/tokens: the connection broke before the whole answer came" in str(info.value)
+    assert "cannot reach" not in str(info.value)
+    assert plain.requests_sent == 3, "a read cut short is retried"
+
+
+async def test_an_html_page_instead_of_json_is_named(plain: Session, faults: FaultPlan) -> None:
+    faults.add(LIST_FAULT, kind="html", status=200)
+    with pytest.raises(Unreadable) as info:
+        await list_admin(plain)
+    assert "the server sent an answer that is an HTML page ('OK'), not JSON" in str(info.value)
+    faults.add(LIST_FAULT, kind="html", status=502, times=10)
+    with pytest.raises(ServerError) as error:
+        await list_admin(plain)
+    assert str(error.value) == "502 Bad Gateway (an HTML page from a proxy or gateway, not the service)"
+
+
+def test_the_debug_dump_of_an_unreadable_answer_holds_no_secret(caplog: pytest.LogCaptureFixture) -> None:
+    """The raw body of an answer that is not JSON goes to the log for support; a token value, JWT or secret in it must not."""
+    value = "rna_" + "ab12" * 11
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ"
+    body = ('{"responseObject": {"tokenName": "ci", "tokenValue": "%s", "jwt": "%s", "registrySecret": "Hunter2-Secret", '
+            '"password": "pw-Secret-9"}} trailing junk from a proxy' % (value, jwt)).encode()
+    with caplog.at_level(logging.DEBUG, logger="flextui.http"):
+        with pytest.raises(Unreadable):
+            decode_json(httpx.Response(200, content=body, headers={"content-type": "application/json"}))
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "unreadable answer" in logged and "tokenName" in logged and "trailing junk" in logged, "the dump is still useful"
+    for secret in (value, jwt, "Hunter2-Secret", "pw-Secret-9", "ab12ab12"):
+        assert secret not in logged, secret
+
+
 # -- error mapping ------------------------------------------------------------------------------
 
 
@@ -250,7 +305,9 @@ async def test_statuses_map_to_typed_errors(status: int, cls: type[ApiError]) ->
         ({"json": {"message": "registry says no"}}, "registry says no"),
         ({"json": {"status": "error", "message": "beta says no"}}, "beta says no"),
         ({"json": "a bare string"}, "a bare string"),
-        ({"text": "<html>Bad Gateway</html>"}, "<html>Bad Gateway</html>"),
+        ({"text": "<html>Bad Gateway</html>"}, "Bad Gateway (an HTML page from a proxy or gateway, not the service)"),
+        ({"text": "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>",
+          "headers": {"content-type": "text/html"}}, "502 Bad Gateway (an HTML page from a proxy or gateway, not the service)"),
         ({"content": b""}, "Bad Request"),
         ({"json": {"statusMessage": "x" * 1000}}, "x" * 300),
     ],

@@ -29,6 +29,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
+from textual.worker import Worker
 
 from flextui.api.filters import (
     MAX_LIMIT_RECORDS,
@@ -171,6 +172,7 @@ class ReportBuilderScreen(AreaScreen):
         self.set_name: str | None = None
         self.problem = ""
         self._filling = False
+        self._model_worker: Worker[Any] | None = None
 
     @property
     def area_title(self) -> str:
@@ -228,7 +230,11 @@ class ReportBuilderScreen(AreaScreen):
 
     def on_mount(self) -> None:
         self._show_window()
-        self.run_api(self._load_model, group="report-model", doing=f"loading the {self.group} data model")
+        self.load_model()
+
+    def load_model(self) -> None:
+        """Ask for the group's data model (again, after a failure: ctrl+r)."""
+        self._model_worker = self.run_api(self._load_model, group="report-model", doing=f"loading the {self.group} data model")
 
     async def _load_model(self) -> None:
         names = await self.service.report_names()
@@ -709,7 +715,11 @@ class ReportBuilderScreen(AreaScreen):
 
     def action_run(self) -> None:
         if self.rtype is None:
-            self.app.notify(self.problem or "The data model is still loading", severity="warning", markup=False)
+            worker = self._model_worker
+            if self.problem or (worker is not None and worker.is_running):
+                self.app.notify(self.problem or "The data model is still loading", severity="warning", markup=False)
+            else:  # loading it failed (the status line says why): nothing can run without it, so ask again
+                self.load_model()
             return
         fs, errors = self.build()
         if fs is None:

@@ -7,6 +7,8 @@ path is edited by hand) and checks the path before anything is written.
 so rows still streaming in do not change what is written, and
 `write_snapshot` writes it in a thread (a temporary file renamed into place,
 so a cancelled or failed export never leaves half a file under the name).
+A view that is not the whole report (still loading, stopped, failed midway)
+is suggested a `-partial` name, so the file does not pass for all of it.
 Export is a local file write, allowed on read-only profiles.
 """
 
@@ -80,11 +82,11 @@ def write_snapshot(
     return writer.count
 
 
-def default_path(group: str, fmt: str, now_ms: int, folder: Path | None = None) -> Path:
-    """`./fulfillment-20261102-1000.csv` (UTC time of the export)."""
+def default_path(group: str, fmt: str, now_ms: int, folder: Path | None = None, *, partial: bool = False) -> Path:
+    """`./fulfillment-20261102-1000.csv` (UTC time of the export); `…-1000-partial.csv` for a view that is not the whole report."""
     stamp = datetime.fromtimestamp(now_ms / 1000, tz=timezone.utc).strftime("%Y%m%d-%H%M")
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in group) or "report"
-    return (folder or Path.cwd()) / f"{safe}-{stamp}.{FORMATS[fmt].extension}"
+    return (folder or Path.cwd()) / f"{safe}-{stamp}{'-partial' if partial else ''}.{FORMATS[fmt].extension}"
 
 
 def shown_path(path: Path) -> str:
@@ -146,7 +148,7 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
     ExportScreen #export-buttons Button { margin-left: 2; }
     """
 
-    def __init__(self, group: str, rows: int, columns: int, now_ms: int, *, note: str = "", fmt: str = "csv") -> None:
+    def __init__(self, group: str, rows: int, columns: int, now_ms: int, *, note: str = "", fmt: str = "csv", partial: bool = False) -> None:
         super().__init__()
         self.group = group
         self.rows = rows
@@ -154,11 +156,12 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
         self.now_ms = now_ms
         self.note = note
         self.fmt = fmt
+        self.partial = partial  # not the whole report (still loading, stopped, failed): the suggested name says so
         self._auto_path = ""
 
     def compose(self) -> ComposeResult:
         options = [(f"{f.name.upper():<6} {f.description}", f.name) for f in FORMATS.values()]
-        self._auto_path = shown_path(default_path(self.group, self.fmt, self.now_ms))
+        self._auto_path = shown_path(default_path(self.group, self.fmt, self.now_ms, partial=self.partial))
         what = f"{self.rows:,} rows × {self.columns} columns, filtered and sorted as shown"
         if self.note:
             what += f" · {self.note}"
@@ -200,7 +203,7 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
         box = self.query_one("#export-path", Input)
         text = box.value.strip()
         if text == self._auto_path or not text:
-            self._auto_path = shown_path(default_path(self.group, self.fmt, self.now_ms))
+            self._auto_path = shown_path(default_path(self.group, self.fmt, self.now_ms, partial=self.partial))
             box.value = self._auto_path
         else:
             try:

@@ -160,6 +160,7 @@ class ReportResultsScreen(AreaScreen):
         self._export_written = 0
         self._export_total = 0
         self._export_request: ExportRequest | None = None
+        self._export_replaces = False  # the chosen file existed: a failed or cancelled export leaves it as it was
         self.packer = RowPacker(request.rtype.column_names)
         self._keys_state: tuple[str, bool] | None = None
         self._load_id = 0
@@ -523,7 +524,10 @@ class ReportResultsScreen(AreaScreen):
         note = "still loading: the rows loaded so far" if self.state == "loading" else ""
         if self.state in ("stopped", "failed", "limited") and self.total and self.loaded < self.total:
             note = f"only the {self.loaded:,} loaded of {self.total:,}"
-        screen = ExportScreen(self.group, model.row_count, len(model.visible_columns), self.ctx.now_ms(), note=note)
+        elif self.state in ("stopped", "failed"):  # no total known (BATCH): still not the whole report
+            note = f"only the {self.loaded:,} loaded: loading {'failed' if self.state == 'failed' else 'was stopped'}"
+        partial = self.state in ("loading", "stopped", "failed") or (self.total is not None and self.loaded < self.total)
+        screen = ExportScreen(self.group, model.row_count, len(model.visible_columns), self.ctx.now_ms(), note=note, partial=partial)
         self.app.push_screen(screen, self._export_chosen)
 
     def _export_chosen(self, request: ExportRequest | None) -> None:
@@ -543,6 +547,7 @@ class ReportResultsScreen(AreaScreen):
     def start_export(self, request: ExportRequest) -> None:
         snapshot = ViewSnapshot.of(self.grid.model)
         self._export_request = request
+        self._export_replaces = request.path.exists()
         self._export_total = len(snapshot)
         self._export_written = 0
         self.query_one("#rr-export").display = True
@@ -566,7 +571,7 @@ class ReportResultsScreen(AreaScreen):
                 count = write_snapshot(snapshot, request.path, request.format, progress=progress, cancelled=lambda: worker.is_cancelled)
             except ExportCancelled:
                 pass
-            except Exception as exc:  # reported on screen, never fatal
+            except BaseException as exc:  # reported on screen, never fatal; the screen must hear of the end whatever it was
                 error = exc
             try:
                 app.call_from_thread(finished, count, error)
@@ -599,15 +604,18 @@ class ReportResultsScreen(AreaScreen):
             if timer is not None:
                 timer.stop()
             self.query_one("#rr-export").display = False
+        kept = f"{where} was left as it was" if self._export_replaces else f"nothing written to {where}"
         if error is not None:
-            text = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            text = error.strerror if isinstance(error, OSError) and error.strerror else str(error) or type(error).__name__
+            if isinstance(error, KeyboardInterrupt):
+                text = "interrupted"
             if here:
-                self.report_error(ApiError(f"{where}: {text}"), doing="exporting")
+                self.report_error(ApiError(f"{text}; {kept}"), doing="exporting")
             else:
-                self.app.notify(f"Export to {where} failed: {text}", severity="error", markup=False, timeout=8)
+                self.app.notify(f"Export failed: {text}; {kept}", severity="error", markup=False, timeout=8)
             return
         message = (f"Exported {count:,} rows to {where} ({request.format.upper()})" if count is not None
-                   else f"Export cancelled: nothing written to {where}")
+                   else f"Export cancelled: {kept}")
         if here:
             self.say(message)
         else:

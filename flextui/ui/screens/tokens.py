@@ -88,12 +88,17 @@ class TokensScreen(AreaScreen):
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()
-        self.action_reload()
+        self.load_page()
 
     # -- loading ---------------------------------------------------------------------------
 
-    def action_reload(self) -> None:
+    def load_page(self) -> None:
+        """Show the current page: the cached one at once when there is one (asked again only once it is stale)."""
         self.run_api(self._load, group="tokens-load", doing="loading tokens")
+
+    def action_reload(self) -> None:
+        """ctrl+r: ask the server, whatever the cache holds (within its freshness window it would not be asked)."""
+        self.action_reload_fresh()
 
     async def _load(self, *, force: bool = False) -> None:
         """Show the current page: cached first, then fresh; `force` shows only the fresh answer."""
@@ -191,14 +196,14 @@ class TokensScreen(AreaScreen):
         event.stop()
         self.search = None
         self.page = 0
-        self.action_reload()
+        self.load_page()
         self.query_one(ResourceTable).focus()
 
     def action_list_mode(self) -> None:
         if self.search is not None:
             self.search = None
             self.page = 0
-            self.action_reload()
+            self.load_page()
 
     def action_page(self, delta: int) -> None:
         target = self.page + delta
@@ -209,7 +214,7 @@ class TokensScreen(AreaScreen):
         if self.search is not None and delta > 0 and len(self.tokens) < self.page_size:
             return
         self.page = target
-        self.action_reload()
+        self.load_page()
 
     @on(DataTable.RowSelected, "#tokens-table")
     def _open(self, event: DataTable.RowSelected) -> None:
@@ -266,7 +271,7 @@ class TokensScreen(AreaScreen):
             if model is not None:
                 self.search = model
                 self.page = 0
-                self.action_reload()
+                self.load_page()
 
         self.app.push_screen(FormScreen("Search tokens", fields, build, send, submit_label="Search"), done)
 

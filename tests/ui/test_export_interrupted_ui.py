@@ -1,0 +1,185 @@
+"""The report export screen, interrupted: nothing under the chosen name looks complete, and the screen says what happened.
+
+The results of a report are exported in chunks (`reports_export.CHUNK`, made
+small here) by a thread. The export is held after 0, 1 or N chunks and then
+cancelled by the user (the "Cancel export" button), or its writer fails
+(an error, a KeyboardInterrupt) after as many. Each time: no file and no
+temporary file is left when there was none, a file that was there is left
+as it was, the export panel closes, and the status line (or a toast) says
+what happened. A view that is not the whole report (a page failed while
+loading) is offered under a `-partial` name, with a note that says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Button, Input
+
+import flextui.ui.screens.reports_export as reports_export
+import flextui.ui.screens.reports_results as reports_results
+from flextui.export import CsvWriter
+from flextui.sim.faults import FaultPlan
+from flextui.ui.screens.reports_export import ExportScreen
+from flextui.ui.widgets.bars import StatusLine
+from flextui.ui.widgets.dialogs import ConfirmScreen
+from tests.faults import readable
+from tests.ui.conftest import build_app, settle
+
+SIZE = (120, 40)
+NAME = "fulfillment-20261102-1000.csv"
+PREVIOUS = "the previous export, complete\n"
+AFTER = [0, 1, 4]
+
+
+async def wait_for(pilot: Any, check: Callable[[], Any], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        if loop.time() > end:
+            raise AssertionError("timed out waiting")
+        await pilot.pause(0.02)
+
+
+async def results(pilot: Any) -> Any:
+    app = pilot.app
+    await settle(pilot)
+    app.screen.query_one("#rb-past", Input).value = "30"
+    app.screen.query_one("#rb-limit", Input).value = "500"
+    app.screen.query_one("#rb-max", Input).value = ""  # the whole report: an export of it is complete
+    await pilot.pause()
+    await pilot.press("ctrl+r")
+    await wait_for(pilot, lambda: type(app.screen).__name__ == "ReportResultsScreen" and app.screen.state != "loading")
+    await settle(pilot)
+    return app.screen
+
+
+async def export_csv(pilot: Any, *, replace: bool = False) -> None:
+    app = pilot.app
+    await pilot.press("e")
+    await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+    await pilot.press("enter")
+    if replace:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        app.screen.query_one("#confirm", Button).press()
+    await wait_for(pilot, lambda: type(app.screen).__name__ == "ReportResultsScreen")
+
+
+def messages(app: Any) -> str:
+    return " | ".join([str(app.screen.query_one(StatusLine).error), str(app.screen.query_one(StatusLine).info),
+                       *(n.message for n in app._notifications)])
+
+
+class Hold:
+    """Hold the export thread before its chunk number `after + 1` until released."""
+
+    def __init__(self, after: int) -> None:
+        self.after = after
+        self.calls = 0
+        self.reached = threading.Event()
+        self.release = threading.Event()
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        real = reports_results.write_snapshot
+
+        def held(snapshot: Any, path: Any, fmt: Any, *, progress: Any = None, cancelled: Any = lambda: False) -> int:
+            def check() -> bool:
+                self.calls += 1
+                if self.calls == self.after + 1:
+                    self.reached.set()
+                    self.release.wait(10)
+                return bool(cancelled())
+
+            return real(snapshot, path, fmt, progress=progress, cancelled=check)
+
+        monkeypatch.setattr(reports_results, "write_snapshot", held)
+
+
+@pytest.fixture(autouse=True)
+def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reports_export, "CHUNK", 20)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("existing", [False, True], ids=["new", "replacing"])
+@pytest.mark.parametrize("after", AFTER)
+async def test_cancelled_by_the_user_after_some_chunks(after: int, existing: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    if existing:
+        (tmp_path / NAME).write_text(PREVIOUS)
+    hold = Hold(after)
+    hold.install(monkeypatch)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await results(pilot)
+        await export_csv(pilot, replace=existing)
+        await wait_for(pilot, hold.reached.is_set)
+        assert screen.query_one("#rr-export").display, "the export shows its progress"
+        if after:
+            assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")], "written to a temporary file meanwhile"
+        screen.query_one("#rr-export-cancel", Button).press()
+        await pilot.pause()
+        hold.release.set()
+        await wait_for(pilot, lambda: not screen.query_one("#rr-export").display)
+        await settle(pilot)
+        said = messages(app)
+        expected = f"Export cancelled: ./{NAME} was left as it was" if existing else f"Export cancelled: nothing written to ./{NAME}"
+        assert expected in said, said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ([NAME] if existing else [])
+    if existing:
+        assert (tmp_path / NAME).read_text() == PREVIOUS
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("stop", ["error", "keyboard"])
+@pytest.mark.parametrize("after", AFTER)
+async def test_a_writer_failing_after_some_chunks(after: int, stop: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    real_row = CsvWriter.row
+    rows = {"n": 0}
+
+    def failing(self: CsvWriter, values: list[Any]) -> None:
+        if rows["n"] >= after * 20:
+            raise (OSError(28, "No space left on device") if stop == "error" else KeyboardInterrupt())
+        rows["n"] += 1
+        real_row(self, values)
+
+    monkeypatch.setattr(CsvWriter, "row", failing)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await results(pilot)
+        await export_csv(pilot)
+        await wait_for(pilot, lambda: not screen.query_one("#rr-export").display)
+        await settle(pilot)
+        assert app.is_running
+        error = str(screen.query_one(StatusLine).error)
+        reason = "No space left on device" if stop == "error" else "interrupted"
+        assert error == f"exporting: {reason}; nothing written to ./{NAME}", error
+        assert not readable(error)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.timeout(60)
+async def test_a_view_cut_short_by_a_fault_is_offered_as_partial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    plan = FaultPlan()
+    app = build_app(start=["reports", "fulfillment"], faults=plan, timeout=1.0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        plan.add(r"^GET /data/api/v1/report/fulfillment$", status=500, times=1000, skip=1)
+        screen = await results(pilot)
+        assert screen.state == "failed" and screen.grid.row_count == 500
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+        dialog = app.screen
+        assert dialog.query_one("#export-path", Input).value == "./fulfillment-20261102-1000-partial.csv"
+        what = str(dialog.query_one("#export-what").render())
+        assert "only the 500 loaded of" in what, what
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Exported 500 rows" in str(screen.query_one(StatusLine).info))
+    assert [p.name for p in tmp_path.iterdir()] == ["fulfillment-20261102-1000-partial.csv"]
