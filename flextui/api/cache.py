@@ -305,10 +305,13 @@ class PageCache:
             return
         meta = None
         if isinstance(value, Wire):
-            if flat_rows_without_secrets(value, is_secret_key) or not may_hold_secrets(value.body):
-                meta = json.dumps(value.meta, separators=(",", ":"), default=str)
-            else:
-                value = scrub_secrets(value.value)
+            try:
+                if flat_rows_without_secrets(value, is_secret_key) or not may_hold_secrets(value.body):
+                    meta = json.dumps(value.meta, separators=(",", ":"), default=str)
+                else:
+                    value = scrub_secrets(value.value)
+            except (ValueError, RecursionError):  # not JSON: nothing worth keeping (the reader says why)
+                return
         try:
             body: Any = value.body if isinstance(value, Wire) else json.dumps(value, separators=(",", ":"), default=str)
         except (TypeError, ValueError, RecursionError):

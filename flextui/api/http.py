@@ -151,15 +151,19 @@ _TAGS = re.compile(r"<[^>]*>")
 
 def html_title(response: httpx.Response) -> str | None:
     """The readable title of an HTML page (its <title>, else its first words; the status number dropped), or None if not HTML."""
-    content_type = response.headers.get("content-type", "").lower()
-    text = response.text.strip() if response.content else ""
-    if "html" not in content_type and not text[:200].lower().lstrip().startswith(("<!doctype html", "<html")):
+    return html_title_of(response.content, response.headers.get("content-type", ""), response.status_code)
+
+
+def html_title_of(body: bytes, content_type: str = "", status: int | None = None) -> str | None:
+    """`html_title` for an answer's bytes and content type."""
+    text = body.decode("utf-8", "replace").strip() if body else ""
+    if "html" not in content_type.lower() and not text[:200].lower().lstrip().startswith(("<!doctype html", "<html")):
         return None
     found = _TITLE.search(text)
     title = found.group(1) if found else _TAGS.sub(" ", text)
     title = " ".join(htmllib.unescape(_TAGS.sub(" ", title)).split())[:120]
-    number = str(response.status_code)
-    if title.startswith(number + " "):
+    number = str(status)
+    if status is not None and title.startswith(number + " "):
         title = title[len(number) + 1 :]
     return title
 
@@ -649,14 +653,7 @@ def decode_json(response: httpx.Response, *, allow_empty: bool = False) -> Any:
         if allow_empty:
             return None
         raise Unreadable(f"{_request_line(response)}the server answered {response.status_code} with an empty body", status=response.status_code)
-    try:
-        return decode_body(response.content, response.status_code, response.headers.get("content-type", "?"))
-    except Unreadable:
-        page = html_title(response)
-        if page is None:
-            raise
-        kind = f"an HTML page{f' ({page!r})' if page else ''}, not JSON: a proxy or sign-in page answered instead of the service"
-        raise Unreadable(f"the server sent an answer that is {kind}"[:300], status=response.status_code) from None
+    return decode_body(response.content, response.status_code, response.headers.get("content-type", "?"))
 
 
 def decode_body(body: bytes, status: int | None = None, content_type: str = "?") -> Any:
@@ -670,8 +667,14 @@ def decode_body(body: bytes, status: int | None = None, content_type: str = "?")
         value = loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         log.debug("unreadable answer (HTTP %s): %r", status, redacted(body[:2000])[:500])
-        kind = "nested too deeply" if isinstance(exc, RecursionError) or "recursion" in str(exc).lower() else f"not JSON ({content_type})"
-        raise Unreadable(f"the server sent an answer that is {kind}", status=status) from None
+        page = None if isinstance(exc, RecursionError) else html_title_of(body, content_type, status)
+        if isinstance(exc, RecursionError) or "recursion" in str(exc).lower():
+            kind = "nested too deeply"
+        elif page is not None:
+            kind = f"an HTML page{f' ({page!r})' if page else ''}, not JSON: a proxy or sign-in page answered instead of the service"
+        else:
+            kind = f"not JSON ({content_type})"
+        raise Unreadable(f"the server sent an answer that is {kind}"[:300], status=status) from None
     if len(body) < DEPTH_CHECKED_BELOW and not shallow(value, MAX_JSON_DEPTH):
         raise Unreadable(f"the server sent JSON nested more than {MAX_JSON_DEPTH} levels deep", status=status)
     return value

@@ -36,7 +36,7 @@ import httpx
 
 from flextui.api.errors import ApiError, Unreadable
 from flextui.api.filters import FILTER_NAME_KEYS, GROUP_NAME_KEYS, FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType, name_of
-from flextui.api.http import Fetched, Service, Session, decode_json
+from flextui.api.http import Fetched, Service, Session, decode_body, decode_json
 from flextui.api.paging import DEFAULT_MAX_REQUESTS, Outcome, fingerprint
 from flextui.api.wire import Wire
 
@@ -103,6 +103,8 @@ def wire_meta(response: httpx.Response, requested: int) -> dict[str, Any]:
         "previous": (links.get("prev") or links.get("previous") or {}).get("url") or response.headers.get("X-Previous-Page") or None,
         "records": response.headers.get("X-Record-Count") or response.headers.get("X-Total-Count"),
         "pages": response.headers.get("X-Total-Pages"),
+        "status": response.status_code,
+        "content_type": response.headers.get("content-type", ""),
     }
 
 
@@ -157,7 +159,8 @@ def normalise(meta: Mapping[str, Any], body: Any) -> dict[str, Any]:
 
 def _page_result(raw: Any) -> PageResult:
     if isinstance(raw, Wire):
-        raw = normalise(raw.meta, raw.value)
+        body = decode_body(raw.body, raw.meta.get("status"), str(raw.meta.get("content_type") or "?"))
+        raw = normalise(raw.meta, body)
     return PageResult(**{f.name: raw.get(f.name) for f in fields(PageResult) if f.name != "age"})
 
 
