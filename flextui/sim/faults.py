@@ -2,7 +2,7 @@
 
 `--latency MS` delays every request, which the benchmarks use to compare
 sequential and concurrent fetching. A `FaultPlan` makes chosen requests fail
-(503, 429 with Retry-After, or a dropped connection) so tests can prove the
+(503, 429 with Retry-After, a dropped connection, or an answer cut in half) so tests can prove the
 client retries reads, never retries writes, and never crashes.
 """
 
@@ -24,6 +24,7 @@ class Fault:
     times: int = 1
     retry_after: float | None = None
     drop: bool = False  # close without answering (a network fault)
+    truncate: bool = False  # answer, but only the first half of the body (a cut-off transfer)
     hits: int = 0
 
     def matches(self, method: str, path: str) -> bool:
@@ -75,6 +76,9 @@ class FaultMiddleware:
             if fault is not None:
                 if fault.drop:
                     raise DroppedConnection(f"fault injected: {method} {path}")
+                if fault.truncate:
+                    await self._truncated(scope, receive, send)
+                    return
                 headers = [(b"content-type", b"application/json")]
                 if fault.retry_after is not None:
                     headers.append((b"retry-after", str(fault.retry_after).encode()))
@@ -83,3 +87,22 @@ class FaultMiddleware:
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
+
+    async def _truncated(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """The real answer with only the first half of its body (and a length that says so)."""
+        start: dict[str, Any] = {}
+        body = b""
+
+        async def keep(message: dict[str, Any]) -> None:
+            nonlocal start, body
+            if message["type"] == "http.response.start":
+                start = message
+            elif message["type"] == "http.response.body":
+                body += message.get("body", b"")
+
+        await self.app(scope, receive, keep)
+        cut = body[: len(body) // 2]
+        headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+        headers.append((b"content-length", str(len(cut)).encode()))
+        await send({"type": "http.response.start", "status": start.get("status", 200), "headers": headers})
+        await send({"type": "http.response.body", "body": cut})

@@ -33,7 +33,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
 from flextui import kinds
 from flextui.api.errors import ApiError, NotFound
@@ -1077,10 +1077,14 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.loading = False
+        # Not `loading`: that is Textual's own attribute, which covers the whole screen with a spinner
+        # (and disables it, so ctrl+r did nothing) and could stay up after a fast failure.
+        self.fetching = False
         self.refreshing = False
         self.cancelled = False
+        self.failed = ""
         self.loaded = 0
+        self._load_id = 0
         self.day_counts: Counter[date] = Counter()
         self.artifact_counts: Counter[str] = Counter()
         self.range: tuple[date, date] | None = None
@@ -1202,25 +1206,28 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
             return
         if self._loader is not None and self._loader.is_running:
             self._loader.cancel()
-        self._loader = self.run_worker(self._load(filters, force), group="downloads-load", exclusive=True, exit_on_error=False,
-                                       description="loading the download log")
+        self._load_id += 1
+        self._loader = self.run_worker(self._load(filters, force, self._load_id), group="downloads-load", exclusive=True,
+                                       exit_on_error=False, description="loading the download log")
 
-    async def _load(self, filters: dict[str, Any], force: bool) -> None:
-        grid = self.query_one(DataGrid)
-        grid.clear()
-        self.query_one("#top-table", ResourceTable).set_rows([])
-        self.day_counts = Counter()
-        self.artifact_counts = Counter()
-        self.loaded = 0
-        self.loading = True
-        self._drawn_at = 0.0
-        self.cancelled = False
-        self.range = (filters["start"], filters["end"])
-        self.refresh_bindings()
-        self._update_pager()
-        self._update_chart()
+    async def _load(self, filters: dict[str, Any], force: bool, load_id: int) -> None:
+        """Stream the log in; whatever happens (an answer, a failure, a cancel), the loading state ends."""
         try:
+            self.fetching = True
             self.refreshing = force
+            self.cancelled = False
+            self.failed = ""
+            grid = self.query_one(DataGrid)
+            grid.clear()
+            self.query_one("#top-table", ResourceTable).set_rows([])
+            self.day_counts = Counter()
+            self.artifact_counts = Counter()
+            self.loaded = 0
+            self._drawn_at = 0.0
+            self.range = (filters["start"], filters["end"])
+            self.refresh_bindings()
+            self._update_pager()
+            self._update_chart()
             async for items in self.registry.iter_downloads(
                 filters["start"], filters["end"], project=filters["project"], username=filters["username"],
                 account=filters["account"], page_size=DOWNLOADS_MAX_PAGE_SIZE, force=force,
@@ -1228,12 +1235,24 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
                 self._add(items)
             self.show_age(None)
         except asyncio.CancelledError:
-            self.cancelled = True
+            if load_id == self._load_id:
+                self.cancelled = True
             raise
         except Exception as exc:
+            if load_id == self._load_id:
+                self.failed = str(exc) if isinstance(exc, ApiError) else f"{type(exc).__name__}: {exc}"
             self.report_error(exc, doing="loading the download log")
         finally:
-            self.loading = False
+            if load_id == self._load_id:  # a load replaced by a newer one leaves the newer one's state alone
+                self.fetching = False
+                self.refreshing = False
+                self._after_load()
+
+    @on(Worker.StateChanged)
+    def _loader_ended(self, event: Worker.StateChanged) -> None:
+        """The backstop: a load cancelled before it ran (so its `finally` never ran) still ends the loading state."""
+        if event.worker is self._loader and event.state in (WorkerState.CANCELLED, WorkerState.ERROR, WorkerState.SUCCESS) and self.fetching:
+            self.fetching = False
             self.refreshing = False
             self._after_load()
 
@@ -1269,13 +1288,14 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         if self._loader is not None and self._loader.is_running:
             self._loader.cancel()
             self.cancelled = True
-            self.loading = False
+            self.fetching = False
+            self.refreshing = False
             self.say(f"Stopped: {self.loaded:,} downloads loaded (the newest part of the range)")
             self._after_load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel_load":
-            return self.loading  # when not loading, escape does what it does elsewhere
+            return self.fetching  # when not loading, escape does what it does elsewhere
         if action == "toggle_top":
             return self.has_class("-narrow")
         return super().check_action(action, parameters)
@@ -1302,8 +1322,10 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         else:
             counts = self.day_counts
             title = "Downloads per day"
-        if self.loading:
+        if self.fetching:
             title += " (loading…)"
+        elif self.failed:
+            title += " (partial: failed)"
         elif self.cancelled:
             title += " (partial: stopped)"
         series = per_day_series(counts, start, end)
@@ -1359,10 +1381,12 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         days = (end - start).days + 1
         grid = self.query_one(DataGrid)
         span = f"{start.isoformat()} → {end.isoformat()} ({plural(days, 'day')}, UTC)"
-        if self.refreshing and self.loading:
+        if self.refreshing and self.fetching:
             text = f"⟳ asking the registry again: {self.loaded:,} loaded so far · {span} · escape cancels"
-        elif self.loading:
+        elif self.fetching:
             text = f"⟳ {self.loaded:,} loaded so far · {span} · newest first · escape cancels"
+        elif self.failed:
+            text = f"✗ failed · ctrl+r tries again · {self.loaded:,} loaded · {self.failed} · {span}"
         elif self.cancelled:
             text = f"stopped: {self.loaded:,} loaded (the newest part of {span}) · ctrl+l loads again"
         else:
