@@ -593,6 +593,12 @@ class CatalogueIndex:
         self.maintenance: dict[str, dict[str, MaintenanceProduct]] = {}
         self.complete = False
         self.loaded = False
+        self.failed = ""  # why it could not be loaded (then no suggestions, and no "loading…")
+
+    @property
+    def waiting_note(self) -> str:
+        """What a hint says while the catalogue is not there: loading, or why it never will be."""
+        return "no suggestions: the catalogue could not be loaded" if self.failed else "loading the catalogue for suggestions…"
 
     async def load(self, service: ProductsService, max_pages: int = 10) -> None:
         """Read both lists page by page (cached pages first); `complete` says whether every page was read."""
@@ -643,7 +649,7 @@ def product_hint(catalogue: CatalogueIndex, name: str, version: str) -> tuple[st
     """Hints for the product and version fields of a line item."""
     name, version = name.strip(), version.strip()
     if not catalogue.loaded:
-        return "loading the catalogue for suggestions…", ""
+        return catalogue.waiting_note, ""
     if not name:
         return f"{len(catalogue.products)} products in the catalogue: type to complete (→ accepts)", ""
     versions = catalogue.versions(name)
@@ -844,7 +850,7 @@ class EntitlementsScreen(AreaScreen):
         self.ent_total: dict[str, int | None] = {}
         self.li_children: dict[str, list[LineItem]] = {}
         self.expanded: set[str] = set()
-        self.loading: set[str] = set()
+        self.expanding: set[str] = set()  # keys of nodes whose children are on their way (not `loading`: Textual's overlay)
         self.generation = 0
         self.force_generation: int | None = None  # a ctrl+r reload: expansions in it skip the cache too
         self.client_filter = ""
@@ -917,7 +923,7 @@ class EntitlementsScreen(AreaScreen):
         """(Re)load the top level for the current filters and page."""
         self.generation += 1
         self.force_generation = self.generation if force else None
-        self.loading.clear()
+        self.expanding.clear()
         self.ent_children.clear()
         self.ent_total.clear()
         self.li_children.clear()
@@ -1070,7 +1076,7 @@ class EntitlementsScreen(AreaScreen):
             assert item.account_id is not None
             ents = self.ent_children.get(item.account_id)
             if ents is None:
-                self._marker(node, "loading…" if item.key in self.loading else "not loaded: collapse and expand to load")
+                self._marker(node, "loading…" if item.key in self.expanding else "not loaded: collapse and expand to load")
                 return
             root_matches = item.root is not None and self._matches(item.account_id, item.root.name)
             shown = [e for e in ents if self.filters.in_dates(e) and (root_matches or self._ent_matches(e))]
@@ -1094,7 +1100,7 @@ class EntitlementsScreen(AreaScreen):
             ent_id = item.entitlement.entitlement_id
             items = self.li_children.get(ent_id)
             if items is None:
-                self._marker(node, "loading…" if item.key in self.loading else "not loaded: collapse and expand to load")
+                self._marker(node, "loading…" if item.key in self.expanding else "not loaded: collapse and expand to load")
                 return
             for li in items:
                 key = f"L:{li.activation_id}"
@@ -1220,14 +1226,14 @@ class EntitlementsScreen(AreaScreen):
         self.expanded.add(item.key)
         if item.kind == "account":
             assert item.account_id is not None
-            if item.account_id in self.ent_children or item.key in self.loading:
+            if item.account_id in self.ent_children or item.key in self.expanding:
                 if not node.children:
                     self._fill(node)
                 return
             self._start_load(node, item)
         elif item.kind == "entitlement":
             assert item.entitlement is not None
-            if item.entitlement.entitlement_id in self.li_children or item.key in self.loading:
+            if item.entitlement.entitlement_id in self.li_children or item.key in self.expanding:
                 if not node.children:
                     self._fill(node)
                 return
@@ -1240,7 +1246,7 @@ class EntitlementsScreen(AreaScreen):
         item = event.node.data
         if item is not None and self._attached(event.node):
             self.expanded.discard(item.key)
-            if item.kind in ("account", "entitlement") and item.key not in self.loading:
+            if item.kind in ("account", "entitlement") and item.key not in self.expanding:
                 loaded = self.ent_children if item.kind == "account" else self.li_children
                 ident = item.account_id if item.kind == "account" else (item.entitlement.entitlement_id if item.entitlement else "")
                 if ident not in loaded:
@@ -1249,7 +1255,7 @@ class EntitlementsScreen(AreaScreen):
     def _start_load(self, node: TreeNode[Item], item: Item, *, force: bool = False) -> None:
         gen = self.generation
         force = force or self.force_generation == gen
-        self.loading.add(item.key)
+        self.expanding.add(item.key)
         record = Expansion(item.key, time.perf_counter(), requests_before=self.ctx.session.requests_sent)
         self.expansions.append(record)
         node.remove_children()
@@ -1276,7 +1282,7 @@ class EntitlementsScreen(AreaScreen):
                         self._loaded(item.key, record, page.age)
             except Exception:
                 if gen == self.generation:
-                    self.loading.discard(item.key)
+                    self.expanding.discard(item.key)
                     target = self.node_index.get(item.key)
                     if target is not None and self._attached(target):
                         target.remove_children()
@@ -1286,7 +1292,7 @@ class EntitlementsScreen(AreaScreen):
                 record.finished = time.perf_counter()
                 record.requests = self.ctx.session.requests_sent - record.requests_before
                 if gen == self.generation:
-                    self.loading.discard(item.key)
+                    self.expanding.discard(item.key)
 
         what = f"entitlements of {item.account_id}" if item.kind == "account" else f"line items of {item.entitlement.entitlement_id if item.entitlement else '?'}"
         self.run_api(job, group=f"expand-{item.key}", doing=f"loading {what}")
@@ -1300,7 +1306,7 @@ class EntitlementsScreen(AreaScreen):
             return
         item = node.data
         assert item is not None
-        self.loading.discard(key)
+        self.expanding.discard(key)
         if item.kind == "account" and item.root is not None:
             node.set_label(self._account_label(item.root))
         cursor = self.tree.cursor_node
@@ -1321,7 +1327,7 @@ class EntitlementsScreen(AreaScreen):
         self.ent_children.clear()
         self.ent_total.clear()
         self.li_children.clear()
-        self.loading.clear()
+        self.expanding.clear()
         self.expanded.clear()
         if self.filters.on_entitlements:
             self.action_load()
@@ -1544,12 +1550,20 @@ class EntitlementsScreen(AreaScreen):
             return
 
         async def job() -> None:
+            self.catalogue.failed = ""
             await self.catalogue.load(ProductsService(self.ctx.session))
+            recheck()
+
+        def recheck() -> None:
             form = self.app.screen
             if isinstance(form, BetaForm):
                 form.call_after_refresh(form.recheck)
 
-        self.run_api(job, group="ent-catalogue", doing="loading the catalogue for suggestions")
+        def failed(exc: BaseException) -> None:
+            self.catalogue.failed = str(exc) or type(exc).__name__
+            recheck()
+
+        self.run_api(job, group="ent-catalogue", doing="loading the catalogue for suggestions", failed=failed)
 
     def _line_item_specs(self, path: str) -> Callable[[int], list[FieldSpec]]:
         today = self._today()
@@ -1987,7 +2001,7 @@ class EntitlementsScreen(AreaScreen):
             for i in range(section.count):
                 name = values.get(section_key("mi", i, "name"), "").strip()
                 if not self.catalogue.loaded:
-                    out[section_key("mi", i, "name")] = "loading the catalogue…"
+                    out[section_key("mi", i, "name")] = self.catalogue.waiting_note
                 elif name and name in self.catalogue.maintenance:
                     out[section_key("mi", i, "name")] = "versions: " + ", ".join(self.catalogue.maintenance_versions(name))
                 elif name:

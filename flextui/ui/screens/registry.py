@@ -58,7 +58,7 @@ from flextui.api.registry import (
 from flextui.headless.registry import RegistryUnavailable, parse_day, registry_for, split_repository
 from flextui.kinds import Column
 from flextui.render.text import absolute, clean, relative
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
@@ -218,6 +218,8 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
         self.page = 1
         self.total: int | None = None
         self.items: list[Any] = []
+        self.shown_page: int | None = None  # the page whose items the table holds
+        self.failed = False  # the last load of `page` failed
 
     @property
     def page_size(self) -> int:
@@ -250,6 +252,7 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
     def _start_load(self, *, force: bool) -> None:
         if self.registry_problem() or self.missing_argument():
             return
+        self.failed = False
         if self.LOADING_NOTE:
             self.query_one("#pager", Label).update(Text(f"page {self.page} · loading…"))
 
@@ -257,7 +260,11 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
             async for page in self.fetch(force=force):
                 self._show(page)
 
-        self.run_api(job, group=f"{self.KIND}-load", doing=self.loading_what)
+        def failed(exc: BaseException) -> None:
+            self.failed = True
+            self._update_pager()
+
+        self.run_api(job, group=f"{self.KIND}-load", doing=self.loading_what, failed=failed)
 
     def fetch(self, *, force: bool) -> AsyncIterator[Page[Any]]:
         raise NotImplementedError
@@ -265,6 +272,7 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
     def _show(self, page: Page[Any]) -> None:
         self.items = page.items
         self.total = page.total
+        self.shown_page = self.page
         self.table.set_rows([self._row(item) for item in page.items], keep_cursor=False)
         self.show_age(page.age)
         self._update_pager()
@@ -278,7 +286,14 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
     # -- pager and filter ---------------------------------------------------------------------
 
     def _update_pager(self) -> None:
+        if self.failed and self.shown_page != self.page:  # nothing of this page is shown: say so, not "loading…"
+            if self.shown_page is not None:
+                self.table.set_rows([], keep_cursor=False)
+            self.query_one("#pager", Label).update(Text(f"page {self.page} · {NOT_LOADED}"))
+            return
         parts = page_parts(self.page, self.total, len(self.items), self.page_size, self.NOUN) + self.pager_notes(self.table)
+        if self.failed:
+            parts.append("✗ not refreshed (ctrl+r tries again)")
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
 
     def pager_notes(self, table: ResourceTable) -> list[str]:
@@ -554,7 +569,14 @@ class ProjectScreen(RegistryMixin, AreaScreen):
                     Text(f"✗ Project {clean(self.project)} not found ({clean(exc.message)}). Names are download package IDs, without the tenant prefix."))
                 raise
 
-        self.run_api(job, group="project-detail", doing=f"loading project {self.project}")
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, NotFound) or self.detail is not None:
+                return
+            self.query_one("#project-summary", Static).update(Text(f"Project {clean(self.project)} · {NOT_LOADED}"))
+            for pager in ("#repos-pager", "#charts-pager"):
+                self.query_one(pager, Label).update(Text(NOT_LOADED))
+
+        self.run_api(job, group="project-detail", doing=f"loading project {self.project}", failed=failed)
 
     def _show_detail(self, detail: ProjectDetail, age: float | None) -> None:
         self.detail = detail
@@ -657,7 +679,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             async for page in self.registry.members_page(self.project, self.member_page, self.member_page_size, user_id=user, force=force):
                 self._show_members(page)
 
-        self.run_api(job, group="project-members", doing=f"loading members of {self.project}")
+        def failed(exc: BaseException) -> None:
+            self.query_one("#members-pager", Label).update(Text(f"members: {NOT_LOADED}"))
+
+        self.run_api(job, group="project-members", doing=f"loading members of {self.project}", failed=failed)
 
     def _show_members(self, page: Page[Member]) -> None:
         self.members = page.items

@@ -28,7 +28,7 @@ from flextui import kinds
 from flextui.api.filters import ReportType
 from flextui.api.reports import ReportsService
 from flextui.render.text import clean
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.widgets.table import ResourceTable
 
 CATALOGUE_COLUMNS = (
@@ -106,6 +106,7 @@ class ReportsScreen(AreaScreen):
     ReportsScreen #rc-table { width: 33; height: 1fr; }
     ReportsScreen #rc-detail { width: 1fr; height: 1fr; padding: 0 1; border-left: tall $panel; }
     ReportsScreen #rc-model { text-wrap: nowrap; text-overflow: ellipsis; }
+    ReportsScreen #rc-model.-reason { text-wrap: wrap; }
     ReportsScreen #rc-help { color: $text-muted; padding: 0 1; height: 1; }
     """
 
@@ -149,7 +150,18 @@ class ReportsScreen(AreaScreen):
             self.show_age(None)
             self._refill()
 
-        self.run_api(job, group="reports-catalogue", doing="loading the report catalogue")
+        def failed(exc: BaseException) -> None:
+            # The label ends with the load; the reason (often a permission the user lacks) is shown whole, wrapped.
+            self.query_one("#pager", Label).update(Text(f"Report catalogue: {NOT_LOADED}"))
+            if not self.types:
+                reason = Text("The report catalogue could not be loaded:\n\n", style="bold")
+                reason.append(clean(str(exc)))
+                reason.append("\n\nctrl+r tries again.", style="italic")
+                model = self.query_one("#rc-model", Static)
+                model.add_class("-reason")
+                model.update(reason)
+
+        self.run_api(job, group="reports-catalogue", doing="loading the report catalogue", failed=failed)
 
     def _refill(self) -> None:
         table = self.query_one(ResourceTable)
@@ -170,7 +182,9 @@ class ReportsScreen(AreaScreen):
     def _show_detail(self) -> None:
         rtype = self.selected()
         body = model_text(rtype, self.search) if rtype else Text("No report group matches." if self.types else "")
-        self.query_one("#rc-model", Static).update(body)
+        model = self.query_one("#rc-model", Static)
+        model.remove_class("-reason")
+        model.update(body)
 
     @on(DataTable.RowHighlighted, "#rc-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -45,7 +45,7 @@ from flextui.api.http import Service
 from flextui.api.reports import ReportsService
 from flextui.render.text import clean
 from flextui.ui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.dialogs import ConfirmScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
@@ -228,7 +228,16 @@ class ReportBuilderScreen(AreaScreen):
 
     def on_mount(self) -> None:
         self._show_window()
-        self.run_api(self._load_model, group="report-model", doing=f"loading the {self.group} data model")
+        self.run_api(self._load_model, group="report-model", doing=f"loading the {self.group} data model", failed=self._model_failed)
+
+    def _model_failed(self, exc: BaseException) -> None:
+        """The "loading…" labels end with the load: the title says it failed, the field list that it is empty."""
+        if self.rtype is not None:
+            return
+        self.problem = f"the {self.group} data model could not be loaded: {exc}"
+        self.query_one("#rb-title", Label).update(Text(f"{clean(self.group)}: data model {NOT_LOADED}"))
+        self.query_one("#rb-field", Select).set_options([("(not loaded)", "")])
+        self.refresh_preview()
 
     async def _load_model(self) -> None:
         names = await self.service.report_names()

@@ -35,7 +35,7 @@ from flextui.api.errors import Invalid
 from flextui.api.paging import Page
 from flextui.headless.entitlements import parse_filters
 from flextui.render.text import clean
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.entitlements import RecordScreen, state_style, toolbar
 from flextui.ui.widgets.bars import TitleBar
 from flextui.ui.widgets.table import ResourceTable
@@ -251,7 +251,13 @@ class TabbedListScreen(AreaScreen):
                 if shown:
                     return
 
-        self.run_api(job, group=f"{self.WORKER_GROUP}-{tab}", doing=f"loading {what}")
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, Invalid) and state.items is not None:
+                return  # a filter the server refused: the rows shown stay, the error says why
+            note = NOT_LOADED if state.items is None else "✗ not refreshed · ctrl+r tries again · ! shows why"
+            self.query_one(f"#{tab}-pager", Label).update(Text(note if state.items is None else f"page {state.page} · {note}"))
+
+        self.run_api(job, group=f"{self.WORKER_GROUP}-{tab}", doing=f"loading {what}", failed=failed)
 
     def _show(self, tab: str, page: Page[Any]) -> None:
         state = self.states[tab]
