@@ -41,6 +41,7 @@ class AreaScreen(Screen[None]):
 
     BINDINGS = [
         Binding("exclamation_mark", "show_message", "Whole error", show=False, id="screen.show_message"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="screen.clear_filter"),
     ]
 
     def __init__(self, **kwargs: Any) -> None:
@@ -83,6 +84,8 @@ class AreaScreen(Screen[None]):
     # -- read-only and capabilities -------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":  # escape: only while a filter is in force (or a search of every page runs)
+            return self.escape_clears()
         if action == "show_message":
             try:
                 return bool(self.status.message[1])
@@ -166,6 +169,36 @@ class AreaScreen(Screen[None]):
             return False, None
 
     # -- filter ------------------------------------------------------------------------
+
+    def filter_bar(self) -> FilterBar | None:
+        bars = self.query(FilterBar)
+        return bars.first() if bars else None
+
+    def escape_clears(self) -> bool:
+        """Whether escape (outside the filter bar) has a filter to clear or a search to stop, before it goes back."""
+        if getattr(self, "every_running", False):
+            return True
+        try:
+            bar = self.filter_bar()
+        except Exception:
+            return False
+        return bar is not None and bool(bar.applied)
+
+    def action_clear_filter(self) -> None:
+        """Escape: stop a search of every page; else clear the `/` filter in force (as the README says)."""
+        stop = getattr(self, "stop_every", None)
+        if stop is not None and stop():
+            return
+        bar = self.filter_bar()
+        if bar is not None and bar.applied:
+            bar.clear_applied()
+            self.apply_filter("")
+
+    def on_filter_bar_search_all(self, event: FilterBar.SearchAll) -> None:
+        """Enter in the filter bar: a paged screen searches every page (`search_all`), not only the rows shown."""
+        search = getattr(self, "search_all", None)
+        if search is not None:
+            search(event.text)
 
     def apply_filter(self, text: str) -> None:
         """Filter the visible rows (`/`); subclasses apply it to their table."""

@@ -1211,6 +1211,8 @@ class EntitlementsScreen(AreaScreen):
             parts.append("] next · [ prev")
         if self.client_filter:
             parts.append(f"/{self.client_filter}: {len(self.visible_roots())} shown")
+            if pages > 1:
+                parts.append("on this page · enter asks the server for every page by account")
         if not total:
             parts = ["nothing matches " + (f.describe() or "") + (" · x clears the filters" if f.describe() else "")]
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
@@ -1392,6 +1394,15 @@ class EntitlementsScreen(AreaScreen):
     def apply_filter(self, text: str) -> None:
         self.client_filter = text
         self._render_tree()
+
+    def search_all(self, text: str) -> None:
+        """Enter in the filter bar when the roots span several pages: the server filters every page by account."""
+        text = text.strip()
+        per_page = ENT_PAGE if self.filters.on_entitlements else self.page_size
+        if not text or text.startswith("!") or (self.total or 0) <= per_page:
+            return
+        self.query_one("#f-account", Input).value = text
+        self._apply_query()
 
     # -- query bar ------------------------------------------------------------------------------------------
 

@@ -37,7 +37,7 @@ from textual.worker import Worker, WorkerState
 
 from flextui import kinds
 from flextui.api.errors import ApiError, NotFound
-from flextui.api.paging import Page
+from flextui.api.paging import Page, Pager
 from flextui.api.registry import (
     ARTIFACTS_MAX_PAGE_SIZE,
     DOWNLOADS_MAX_PAGE_SIZE,
@@ -59,6 +59,7 @@ from flextui.headless.registry import RegistryUnavailable, parse_day, registry_f
 from flextui.kinds import Column
 from flextui.render.text import absolute, clean, relative
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
+from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
@@ -200,11 +201,12 @@ def problem_note() -> Static:
     return note
 
 
-class PagedRegistryScreen(RegistryMixin, AreaScreen):
+class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
     """A registry list a page at a time: a pager line over one table of KIND's columns; [ and ] turn pages.
 
-    Subclasses say how to fetch a page (`fetch`), its rows (`_row`, `_cell`), the pager's notes
-    (`pager_notes`) and what enter on a row does (`open_item`).
+    Subclasses say how to fetch a page (`fetch`) and every page (`every_pager`), its rows (`_row`, `_cell`),
+    the pager's notes (`pager_notes`) and what enter on a row does (`open_item`). `/` filters the page;
+    enter in the filter bar searches every page (`EveryPageSearch`).
     """
 
     MAX_PAGE_SIZE: ClassVar[int]
@@ -247,7 +249,16 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
     # -- loading ------------------------------------------------------------------------------
 
     def action_reload(self) -> None:
+        self.forget_every()
         self._start_load(force=True)
+
+    def page_items(self) -> list[Any]:
+        return self.items
+
+    def many_pages(self) -> bool:
+        if self.total is not None:
+            return self.total > len(self.items) or self.page > 1
+        return self.page > 1 or len(self.items) >= self.page_size
 
     def _start_load(self, *, force: bool) -> None:
         if self.registry_problem() or self.missing_argument():
@@ -273,7 +284,8 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
         self.items = page.items
         self.total = page.total
         self.shown_page = self.page
-        self.table.set_rows([self._row(item) for item in page.items], keep_cursor=False)
+        if not self.every_mode:  # the table holds an all-pages search: the page waits until it is left
+            self.table.set_rows([self._row(item) for item in page.items], keep_cursor=False)
         self.show_age(page.age)
         self._update_pager()
 
@@ -286,6 +298,10 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
     # -- pager and filter ---------------------------------------------------------------------
 
     def _update_pager(self) -> None:
+        every = self.every_note()
+        if every is not None:
+            self.query_one("#pager", Label).update(Text(clean(every)))
+            return
         if self.failed and self.shown_page != self.page:  # nothing of this page is shown: say so, not "loading…"
             if self.shown_page is not None:
                 self.table.set_rows([], keep_cursor=False)
@@ -297,17 +313,24 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
 
     def pager_notes(self, table: ResourceTable) -> list[str]:
-        return [filter_note(table)] if table.filter_text else []
+        if not table.filter_text:
+            return []
+        return [filter_note(table), *([self.page_filter_note()] if self.many_pages() else [])]
 
     def apply_filter(self, text: str) -> None:
-        self.table.set_filter(text)
+        if not self.every_filter(text):
+            self.table.set_filter(text)
         self._update_pager()
 
     def action_page(self, delta: int) -> None:
+        if self.every_mode:  # turning a page leaves an all-pages search for the page
+            self.leave_every()
         target = turn_page(self.page, delta, self.total, len(self.items), self.page_size)
         if target is not None:
             self.page = target
             self._start_load(force=False)
+        else:
+            self._update_pager()
 
     # -- rows ---------------------------------------------------------------------------------
 
@@ -382,8 +405,11 @@ class ProjectsScreen(PagedRegistryScreen):
         parts = ["] for more"] if self.total is None and len(self.projects) == self.page_size else []
         parts.append("sorted by name")
         if table.filter_text:
-            parts.append(filter_note(table, f"of {len(self.projects)} on this page"))
+            parts.append(filter_note(table, f"of {len(self.projects)}" + (" on this page · enter searches every page" if self.many_pages() else "")))
         return parts
+
+    def every_pager(self, force: bool) -> Pager[Project]:
+        return self.registry.iter_projects(PROJECTS_MAX_PAGE_SIZE, force=force)
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -540,7 +566,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             return True if self.tab == "members" else None
         if action == "member_query":
             return self.tab == "members"
-        return True
+        return super().check_action(action, parameters)
 
     def action_member_query(self) -> None:
         """Focus the members' user field (the API's user_id filter)."""
@@ -998,6 +1024,9 @@ class ArtifactsScreen(PagedRegistryScreen):
     def fetch(self, *, force: bool) -> AsyncIterator[Page[Artifact]]:
         return self.registry.artifacts_page(self.project, self.repository, self.page, self.page_size, force=force)
 
+    def every_pager(self, force: bool) -> Pager[Artifact]:
+        return self.registry.iter_artifacts(self.project, self.repository, ARTIFACTS_MAX_PAGE_SIZE, force=force)
+
     def _row(self, a: Artifact) -> dict[str, Any]:
         return {"digest": a.digest, "tags": ", ".join(a.tag_names) or "(untagged)", "size": human_size(a.size),
                 "push_time": when(a.push_time), "pull_time": when(a.pull_time), "type": a.type or "", "artifact": a}
@@ -1015,6 +1044,8 @@ class ArtifactsScreen(PagedRegistryScreen):
         return cell(row.get(key))
 
     def pager_notes(self, table: ResourceTable) -> list[str]:
+        if self.every_mode:
+            return super().pager_notes(table)
         size = sum(a.size for a in self.artifacts)
         return [f"{human_size(size)} on this page", "enter: details", *super().pager_notes(table)]
 
@@ -1073,6 +1104,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
     BINDINGS = [
         Binding("ctrl+l", "load", "Load", id="downloads.load"),
         Binding("escape", "cancel_load", "Cancel", id="downloads.cancel"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="screen.clear_filter"),  # (AreaScreen's, kept: this class's escape replaces it)
         Binding("t", "toggle_top", "Top", id="downloads.toggle_top"),
         Binding("g", "toggle_chart", "Chart", id="downloads.toggle_chart"),
         Binding("ctrl+r", "reload", "Refresh", show=False, id="downloads.reload"),

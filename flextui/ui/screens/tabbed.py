@@ -289,6 +289,8 @@ class TabbedListScreen(AreaScreen):
         table = self.table(tab)
         if table.filter_text:
             parts.append(f"/{table.filter_text}: {len(table.visible_rows)} of {len(state.items or [])} rows")
+            if pages > 1:
+                parts.append("on this page · enter asks the server for every page by name")
         if not total:
             parts = [f"no {plural} match these filters"]
         self.query_one(f"#{tab}-pager", Label).update(Text(clean(" · ".join(parts))))
@@ -335,6 +337,30 @@ class TabbedListScreen(AreaScreen):
         tab = self.tab_id
         self.table(tab).set_filter(text)
         self._update_pager(tab)
+
+    def name_input(self, tab: str) -> Input | None:
+        """The toolbar field the server filters names by (`<tab>-name`), if the tab has one."""
+        found = self.query(f"#{tab}-name")
+        widget = found.first() if found else None
+        return widget if isinstance(widget, Input) else None
+
+    def search_all(self, text: str) -> None:
+        """Enter in the filter bar on a list of several pages: the server filters every page by name (its own filter)."""
+        tab = self.tab_id
+        state = self.states[tab]
+        text = text.strip()
+        pages = max(1, -(-(state.total or 0) // self.page_size))
+        field = self.name_input(tab)
+        if not text or pages <= 1 or field is None:
+            return
+        if text.startswith("!"):
+            self.app.notify("The server filters names that match, not those that do not: !text stays on this page.", markup=False)
+            return
+        field.value = text
+        state.page = 1
+        self.status.error = ""
+        self.load(tab)
+        self.app.notify(f"Asked the server for every {self.list_tabs[tab].noun} named like {text!r} (the name field).", markup=False)
 
     # -- detail ------------------------------------------------------------------------------------
 
