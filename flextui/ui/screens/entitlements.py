@@ -33,6 +33,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any, ClassVar
 
 from pydantic import ValidationError
+from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -777,6 +778,21 @@ class EntitlementTree(Tree[Item]):
         Binding("left", "collapse_node", "Collapse", show=False, id="enttree.collapse"),
     ]
 
+    def render_label(self, node: TreeNode[Item], base_style: Style, style: Style) -> Text:
+        """A label as wide as the tree allows, ending "…" when it is longer (never cut silently at the edge)."""
+        text = super().render_label(node, base_style, style)
+        depth = 0
+        parent = node.parent
+        while parent is not None and not parent.is_root:
+            depth += 1
+            parent = parent.parent
+        if self.show_root:
+            depth += 1
+        room = self.scrollable_content_region.width - depth * self.guide_depth
+        if room > 1 and text.cell_len > room:
+            text.truncate(room, overflow="ellipsis")
+        return text
+
     def move_to(self, node: TreeNode[Item]) -> None:
         """Move the cursor to a node just added (its line is known once the lines are rebuilt)."""
         self._tree_lines  # noqa: B018 - rebuilds the line list now
@@ -830,7 +846,7 @@ class EntitlementsScreen(AreaScreen):
     DEFAULT_CSS = """
     EntitlementsScreen #ent-main { height: 1fr; }
     EntitlementsScreen #ent-tree { width: 1fr; height: 1fr; scrollbar-size-horizontal: 0; }
-    EntitlementsScreen #ent-detail { width: 46%; height: 1fr; border-left: solid $primary-darken-2; padding: 0 1; }
+    EntitlementsScreen #ent-detail { width: 40%; height: 1fr; border-left: solid $primary-darken-2; padding: 0 1; }
     EntitlementsScreen.-narrow #ent-main { layout: vertical; }
     EntitlementsScreen.-narrow #ent-detail { width: 1fr; height: 8; border-left: none; border-top: solid $primary-darken-2; }
     EntitlementsScreen.-narrow .toolbar Label { display: none; }
@@ -896,7 +912,7 @@ class EntitlementsScreen(AreaScreen):
         f = self.filters
         with Horizontal(classes="toolbar"):
             yield Label("Account")
-            yield Input(value=f.account, placeholder="account name or ID", id="f-account", compact=True)
+            yield Input(value=f.account, placeholder="account name/ID", id="f-account", compact=True)
             yield Label("Product")
             yield Input(value=f.product, placeholder="product name", id="f-product", compact=True)
             yield Label("Status")
@@ -1142,13 +1158,13 @@ class EntitlementsScreen(AreaScreen):
 
     def _account_label(self, root: Root) -> Text:
         label = Text.assemble((clean(root.name or root.account_id), "bold"))
+        count = self.ent_total.get(root.account_id)
+        if count is not None and root.account_id in self.ent_children:  # before the ID: a narrow tree cuts the end ("…")
+            label.append(f" · {count} entitlement{'s' if count != 1 else ''}", style="dim")
         if root.name:
             label.append(f"  {clean(root.account_id)}", style="dim")
         if root.account_type and root.account_type != "CUSTOMER":
             label.append(f"  {clean(root.account_type).lower()}", style="italic dim")
-        count = self.ent_total.get(root.account_id)
-        if count is not None and root.account_id in self.ent_children:
-            label.append(f"  · {count} entitlement{'s' if count != 1 else ''}", style="dim")
         return label
 
     def _entitlement_label(self, ent: Entitlement) -> Text:

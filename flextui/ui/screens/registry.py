@@ -419,8 +419,8 @@ class ProjectsScreen(PagedRegistryScreen):
     def action_open_by_name(self) -> None:
         if self.registry_problem():
             return
-        fields = [FieldSpec("name", "Project (download package ID)", placeholder="e.g. hello-world-dp",
-                            hint="opens the project directly, without paging to it")]
+        fields = [FieldSpec("name", "Project name", placeholder="e.g. hello-world-dp",
+                            hint="its download package ID; opens the project directly, without paging to it")]
 
         def build(values: dict[str, Any]) -> str:
             name = values["name"].strip()

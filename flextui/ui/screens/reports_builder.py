@@ -492,10 +492,10 @@ class ReportBuilderScreen(AreaScreen):
             return ""
         cond, error = self.pending()
         if cond is not None:
-            return f"{cond} is not in the list until enter adds it"
+            return f"{cond}: not in the list until enter adds it"
         field = self.query_one("#rb-field", Select).value
         what = f"{field} {self.query_one('#rb-op', Select).value} {raw}" if isinstance(field, str) and field else raw
-        return f"{what!s} is not in the list" + (f" ({error})" if error else "")
+        return f"{what!s}: not in the list" + (f"; {error}" if error else "")
 
     # -- the remembered query (per identity and group, for the session) ---------------------------------------
 
@@ -720,7 +720,7 @@ class ReportBuilderScreen(AreaScreen):
         body.append(clean(post))
         note = self.editor_note()
         if note:
-            body.append(f"\n({note})", style="italic")
+            body.append(f"\nNot sent: {note}", style="italic")
         preview.update(body)
 
     def _window_text(self, fs: FilterSet) -> str:

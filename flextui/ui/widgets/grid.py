@@ -63,6 +63,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
+from flextui.ui.widgets.edge import more_right
 from flextui.ui.widgets.gridmodel import Column, ColumnSpec, GridModel, format_value
 
 __all__ = ["DataGrid"]
@@ -643,6 +644,10 @@ class DataGrid(ScrollView, can_focus=True):
         self._update_virtual_size()
         self.refresh()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._update_virtual_size()  # the last column takes the free width, which changed
+        self.refresh()
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._style_version += 1
@@ -784,7 +789,8 @@ class DataGrid(ScrollView, can_focus=True):
 
     def _update_layout(self) -> None:
         cols = self._model.visible_columns
-        key = (self._widths_version, tuple(c.index for c in cols), self.fixed_columns)
+        room = self.scrollable_content_region.width if self.is_mounted else 0
+        key = (self._widths_version, tuple(c.index for c in cols), self.fixed_columns, room)
         if key == self._layout_key:
             return
         self._layout_key = key
@@ -796,6 +802,9 @@ class DataGrid(ScrollView, can_focus=True):
             col_x.append(x)
             col_w.append(w)
             x += w
+        if col_w and 0 < x < room:  # the free width goes to the last column: its text is not cut while space stands empty
+            col_w[-1] += room - x
+            x = room
         self._col_x, self._col_w, self._total_width = col_x, col_w, x
         fixed = min(self.fixed_columns, len(cols))
         self._fixed_width = sum(col_w[:fixed])
@@ -895,7 +904,10 @@ class DataGrid(ScrollView, can_focus=True):
                 line = Strip.join([full.crop(0, fixed), full.crop(fixed + scroll_x, scroll_x + width)])
         else:
             line = full.crop(scroll_x, scroll_x + width)
-        return line.extend_cell_length(width, self._style("base"))
+        line = line.extend_cell_length(width, self._style("base"))
+        if scroll_x + width < self._total_width:  # more columns to the right: the cut one ends "…"
+            line = more_right(line, width)
+        return line
 
     def _render_header(self) -> Strip:
         model = self._model
