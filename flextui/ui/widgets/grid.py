@@ -864,12 +864,13 @@ class DataGrid(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
+        visible = self.scrollable_content_region.width  # (part of the keys: where the edge's "…" goes)
         scroll_x, scroll_y = self.scroll_offset
         header = self._header_height
         if y < header:
             key: tuple[Any, ...] = (
                 "h", self._layout_version, self._style_version, self._model.generation, self._cursor_col,
-                scroll_x, width,
+                scroll_x, width, visible,
             )
             strip = self._line_cache.get(key)
             if strip is None:
@@ -887,7 +888,7 @@ class DataGrid(ScrollView, can_focus=True):
         cursor_here = pos == self._cursor_row
         key = (
             self._layout_version, self._style_version, model.generation, self.zebra_stripes,
-            pos, cursor_here, self._cursor_col, scroll_x, width,
+            pos, cursor_here, self._cursor_col, scroll_x, width, visible,
         )
         strip = self._line_cache.get(key)
         if strip is None:
@@ -905,8 +906,9 @@ class DataGrid(ScrollView, can_focus=True):
         else:
             line = full.crop(scroll_x, scroll_x + width)
         line = line.extend_cell_length(width, self._style("base"))
-        if scroll_x + width < self._total_width:  # more columns to the right: the cut one ends "…"
-            line = more_right(line, width)
+        visible = min(width, self.scrollable_content_region.width) if self.is_mounted else width  # (a scrollbar covers the rest)
+        if scroll_x + visible < self._total_width:  # more columns to the right: the cut one ends "…"
+            line = Strip.join([more_right(line.crop(0, visible), visible), line.crop(visible, width)])
         return line
 
     def _render_header(self) -> Strip:

@@ -122,8 +122,9 @@ class ResourceTable(DataTable[Any]):
     def render_line(self, y: int) -> Strip:
         strip = super().render_line(y)
         width = self.size.width
-        if self.virtual_size.width > self.scroll_offset.x + width:  # more columns to the right: say the edge cuts
-            return more_right(strip, width)
+        visible = min(width, self.scrollable_content_region.width)  # (a vertical scrollbar covers the rest)
+        if self.virtual_size.width > self.scroll_offset.x + visible:  # more columns to the right: say the edge cuts
+            return Strip.join([more_right(strip.crop(0, visible), visible), strip.crop(visible, width)])
         return strip
 
     def _cell(self, row: dict[str, Any], key: str) -> Text:
