@@ -605,10 +605,11 @@ class Session:
         else:
             store()
 
-    async def cached_value(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T] = lambda raw: raw) -> T:  # type: ignore[assignment,return-value]
-        """The freshest answer `cached` gives (for the CLI: no stale-first display)."""
+    async def cached_value(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T] = lambda raw: raw,  # type: ignore[assignment]
+                           *, force: bool = False) -> T:  # type: ignore[return-value]
+        """The freshest answer `cached` gives (for the CLI: no stale-first display); `force`: asked again."""
         result: Fetched[T] | None = None
-        async for result in self.cached(op, params, fetch, parse):
+        async for result in self.cached(op, params, fetch, parse, force=force):
             pass
         assert result is not None
         return result.value

@@ -552,10 +552,10 @@ class RegistryService:
         """The freshest answer `list_projects` gives."""
         return await self._freshest(self.list_projects(page, page_size, force=force))
 
-    def iter_projects(self, page_size: int = 100, *, max_items: int | None = None) -> Pager[Project]:
-        """Every project, page by page (pages within the freshness window come from the cache)."""
+    def iter_projects(self, page_size: int = 100, *, max_items: int | None = None, force: bool = False) -> Pager[Project]:
+        """Every project, page by page (pages within the freshness window come from the cache; `force`: asked again)."""
         _check_size(1, page_size, PROJECTS_MAX_PAGE_SIZE)
-        return self._projects().every(page_size, what="projects", max_items=max_items)
+        return self._projects().every(page_size, what="projects", max_items=max_items, force=force)
 
     def project_detail(self, name: str, *, force: bool = False) -> AsyncIterator[Fetched[ProjectDetail]]:
         """A project's detail: cached first (with its age), then fresh."""
@@ -635,9 +635,9 @@ class RegistryService:
         _check_size(page, page_size, ARTIFACTS_MAX_PAGE_SIZE)
         return self._artifacts(project, repository, flags).page(page, page_size, force=force)
 
-    def iter_artifacts(self, project: str, repository: str, page_size: int = 100, **flags: bool) -> Pager[Artifact]:
+    def iter_artifacts(self, project: str, repository: str, page_size: int = 100, *, force: bool = False, **flags: bool) -> Pager[Artifact]:
         _check_size(1, page_size, ARTIFACTS_MAX_PAGE_SIZE)
-        return self._artifacts(project, repository, flags).every(page_size, what="artifacts")
+        return self._artifacts(project, repository, flags).every(page_size, what="artifacts", force=force)
 
     # -- download log ---------------------------------------------------------------------------------
 

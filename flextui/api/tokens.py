@@ -393,15 +393,17 @@ class TokensService:
 
         return Pager(fetch, size=page_size, base=0, what="tokens", key=_token_key, max_items=max_items, on_done=self.session.record_listing)
 
-    async def iterate(self, username: str | None, creator: str | None, page_size: int = 200, *, max_items: int | None = None) -> Pager[Token]:
-        """Every token of a user and/or creator: the count once, then the pages up to it (`Pager`)."""
+    async def iterate(self, username: str | None, creator: str | None, page_size: int = 200, *, max_items: int | None = None,
+                      force: bool = False) -> Pager[Token]:
+        """Every token of a user and/or creator: the count once, then the pages up to it (`Pager`; `force`: each asked again)."""
         self._need_who(username, creator)
         who = {"username": username, "creator": creator}
-        total = _count(await self.session.cached_value("tokens.count", who, lambda: self._count_raw(username, creator), envelope))
+        total = _count(await self.session.cached_value("tokens.count", who, lambda: self._count_raw(username, creator), envelope, force=force))
 
         async def fetch(number: int, size: int) -> Page[Token]:
             raw = await self.session.cached_value(
-                "tokens.items", {**who, "page": number, "size": size}, lambda: self._list_raw(username, creator, number, size), envelope
+                "tokens.items", {**who, "page": number, "size": size}, lambda: self._list_raw(username, creator, number, size), envelope,
+                force=force,
             )
             return Page(_tokens(raw), number, size)
 

@@ -56,6 +56,7 @@ class Fault:
     times: int = 1
     retry_after: float | None = None
     drop: bool = False  # close without answering (a network fault): the `drop` kind
+    truncate: bool = False  # the `truncate` kind, as a flag
     hits: int = 0
     kind: FaultKind = "status"
     delay: float = 0.0  # slow: seconds before answering; trickle: the least time the body takes
@@ -65,6 +66,8 @@ class Fault:
     passed: int = 0
 
     def __post_init__(self) -> None:
+        if self.truncate:
+            self.kind = "truncate"
         if self.drop:
             self.kind = "drop"
         elif self.kind == "drop":

@@ -21,7 +21,7 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen { align: center middle; }
     HelpScreen > Vertical { width: 96; max-width: 98%; height: 90%; border: thick $primary; background: $surface; }
     HelpScreen #help-title { text-style: bold; padding: 0 1; }
-    HelpScreen #help-note { color: $text-muted; padding: 0 1; }
+    HelpScreen #help-note { color: $text-muted; width: 1fr; margin: 0 1; }
     HelpScreen DataTable { height: 1fr; }
     """
 

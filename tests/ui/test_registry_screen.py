@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
+import pytest
 from textual.widgets import Input, TabbedContent
 
 from flextui.api.auth import Credentials
@@ -565,21 +566,101 @@ async def test_downloads_stream_in_and_can_be_cancelled() -> None:
     app = build_app(start=["downloads"], latency_ms=60)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
-        await until(pilot, lambda: isinstance(app.screen, DownloadsScreen) and not app.screen.loading, timeout=10)
+        await until(pilot, lambda: isinstance(app.screen, DownloadsScreen) and not app.screen.fetching, timeout=10)
         screen = app.screen
         screen.query_one("#dl-from", Input).value = (TODAY - timedelta(days=399)).isoformat()
         screen.action_load()
-        await until(pilot, lambda: screen.loading and screen.loaded > 0, timeout=10)
+        await until(pilot, lambda: screen.fetching and screen.loaded > 0, timeout=10)
         assert "loaded so far" in label(app, "#pager") and "escape cancels" in label(app, "#pager")
         assert "loading" in label(app, "BarChart")
         await pilot.press("escape")
-        await until(pilot, lambda: not screen.loading)
+        await until(pilot, lambda: not screen.fetching)
         await pilot.pause(0.2)
         partial = screen.loaded
         assert screen.cancelled and 0 < partial < len(expected_downloads(app, TODAY - timedelta(days=399), TODAY))
         assert f"stopped: {partial:,} loaded" in label(app, "#pager") and "partial" in label(app, "BarChart")
         assert screen.query_one(DataGrid).total_count == partial
         assert isinstance(app.screen, DownloadsScreen), "escape cancelled; it did not leave"
+
+
+DOWNLOADS_PATH = r"GET /registry/api/v1/downloads"
+FAULTS = {
+    "503": {"status": 503},
+    "drop": {"drop": True},
+    "429": {"status": 429, "retry_after": 0},
+    "truncated": {"truncate": True},
+}
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+async def test_downloads_failure_ends_the_loading_state_says_why_and_ctrl_r_loads_again(fault: str) -> None:
+    """A fast registry failure: no spinner left up, the reason on screen, and ctrl+r loads again."""
+    from flextui.sim.faults import FaultPlan
+
+    app = build_app(start=["downloads"])
+    plan = FaultPlan()
+    app.ctx.extras["sim_app"].plan = plan
+    plan.add(DOWNLOADS_PATH, times=50, **FAULTS[fault])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, DownloadsScreen)
+        assert not screen.fetching and screen._cover_widget is None and not screen.loading, "no loading state or overlay is left up"
+        pager = label(app, "#pager")
+        assert pager.startswith("✗ failed") and "ctrl+r tries again" in pager, pager
+        assert "loading the download log" in error_of(app)
+        assert "failed" in label(app, "BarChart")
+        plan.faults.clear()
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert screen.loaded > 0 and screen.query_one(DataGrid).total_count == screen.loaded
+        assert label(app, "#pager").startswith(f"{screen.loaded} downloads") and error_of(app) == ""
+
+
+async def test_downloads_never_cover_the_screen_with_textuals_loading_overlay() -> None:
+    """While the log streams in, the screen stays readable and answers keys (no full-screen spinner)."""
+    app = build_app(start=["downloads"], latency_ms=60)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, DownloadsScreen) and app.screen.fetching, timeout=10)
+        screen = app.screen
+        assert screen._cover_widget is None and not screen.loading and not screen.disabled
+        await until(pilot, lambda: not screen.fetching, timeout=10)
+        screen.query_one("#dl-from", Input).value = (TODAY - timedelta(days=399)).isoformat()
+        screen.action_load()
+        await until(pilot, lambda: screen.fetching and screen.loaded > 0, timeout=10)
+        assert screen._cover_widget is None and not screen.loading and not screen.disabled
+        assert "loaded so far" in label(app, "#pager")
+        await pilot.press("ctrl+r")  # answered while loading: the load starts again, from the server
+        await until(pilot, lambda: screen.refreshing and screen.fetching, timeout=10)
+        assert "asking the registry again" in label(app, "#pager")
+        await settle(pilot, timeout=30)
+        assert not screen.fetching and screen.loaded > 0 and label(app, "#pager").startswith(f"{screen.loaded:,} downloads")
+
+
+@pytest.mark.parametrize("attempt", range(6))
+async def test_downloads_over_real_http_always_end_loading(attempt: int, live_server: str, world: Any,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over loopback HTTP (where the old screen hung 6 times in 16 under Textual's overlay): every load ends, shown."""
+    covered: list[Any] = []
+    cover = DownloadsScreen._cover
+    monkeypatch.setattr(DownloadsScreen, "_cover", lambda self, widget: (covered.append(widget), cover(self, widget))[1])
+    from flextui.api.cache import PageCache
+    from flextui.api.http import Session
+    from flextui.context import AppContext
+    from flextui.ui.app import FlexApp
+
+    session = Session(live_server, name="live", credentials=Credentials(ADMIN[0], ADMIN[1], world.seed_token(ADMIN[0])),
+                      user=ADMIN[0], cache=PageCache(":memory:"), registry_tenant=world.tenant_id)
+    app = FlexApp(AppContext("live", session, ADMIN[0], now_ms=lambda: FIXED_NOW_MS, start=["downloads"]))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, DownloadsScreen) and app.screen.loaded > 0 and not app.screen.fetching, timeout=20)
+        screen = app.screen
+        assert not covered and screen._cover_widget is None, "the screen was never hidden behind a spinner"
+        assert label(app, "#pager").startswith(f"{screen.loaded} downloads") and error_of(app) == ""
+        sent = session.requests_sent
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: session.requests_sent > sent and not screen.fetching, timeout=20)
+        assert label(app, "#pager").startswith(f"{screen.loaded} downloads") and not covered
 
 
 async def test_downloads_narrow_terminal_toggles_chart_and_top() -> None:

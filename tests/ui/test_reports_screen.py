@@ -123,7 +123,8 @@ async def test_catalogue_lists_groups_with_models_and_searches_columns() -> None
         assert [r["name"] for r in table.visible_rows][:3] == ["account", "user", "entitlement"]
         assert len(table.visible_rows) == 8
         detail = str(app.screen.query_one("#rc-model").render())
-        assert "accountID" in detail and "$eq $in $sw $ew $con" in detail and "dated by lastModifiedDate" in detail
+        assert "accountID" in detail and "$eq $in $sw $ew $con" in detail
+        assert "dated by lastModifiedDate" in str(app.screen.query_one("#rc-about").render())
         app.screen.apply_filter("hostEntityID")
         await pilot.pause()
         assert [r["name"] for r in table.visible_rows] == ["fulfillment"]
@@ -202,7 +203,7 @@ async def test_add_edit_and_remove_conditions_with_live_preview() -> None:
         assert "query" not in str(screen.query_one("#rb-preview").render())
 
 
-async def test_invalid_value_is_shown_inline_and_nothing_is_sent() -> None:
+async def test_invalid_value_is_shown_inline_and_not_added() -> None:
     app = watched(start=["reports", "usage"])
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -214,11 +215,11 @@ async def test_invalid_value_is_shown_inline_and_nothing_is_sent() -> None:
         assert "whole number" in hint_text(app, "#rb-cond-hint")
         assert screen.query_one("#rb-value", Input).has_class("-invalid")
         await pilot.press("enter")  # not added
-        await pilot.press("ctrl+r")  # not run
         await pilot.pause()
         assert screen.conditions == []
         assert app.screen is screen
-        assert "Nothing is sent" in str(screen.query_one("#rb-preview").render())
+        preview = str(screen.query_one("#rb-preview").render())
+        assert "Not sent: usageTime $eq soon: not in the list" in preview and "GET" in preview, "the preview shows what Run sends, without it"
         await set_value(pilot, "#rb-op", "$in")
         await set_value(pilot, "#rb-value", "1794645969047, later")
         assert "whole number" in hint_text(app, "#rb-cond-hint")
@@ -730,3 +731,104 @@ async def test_conditions_on_the_command_line() -> None:
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert app.screen is screen
+
+
+# -- the builder keeps its query; a half-typed condition never blocks Run -------------------------------------------
+
+
+async def open_group(pilot: Any, group: str) -> ReportBuilderScreen:
+    """Enter on a group in the catalogue (the screen shown must be the catalogue)."""
+    screen = pilot.app.screen
+    assert isinstance(screen, ReportsScreen)
+    table = screen.query_one(ResourceTable)
+    table.move_cursor(row=[r["name"] for r in table.visible_rows].index(group))
+    await pilot.press("enter")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, ReportBuilderScreen) and pilot.app.screen.group == group
+    return pilot.app.screen
+
+
+async def test_a_stray_character_in_the_editor_does_not_block_run() -> None:
+    app = watched(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
+        await add_condition(pilot, "accountID", "$sw", "10")
+        await set_value(pilot, "#rb-value", "x")  # a stray key in the new-condition box (same field and operator)
+        assert "given twice" not in str(screen.query_one("#rb-preview").render())
+        app.clear_notifications()
+        await pilot.press("ctrl+r")
+        results_screen = await wait_loaded(pilot)
+        assert [str(c) for c in results_screen.filters.conditions] == ["accountID $sw 10"], "the listed condition, not the stray one"
+        notes = [str(n.message) for n in app._notifications]
+        assert any("without the condition still in the editor" in n and "accountID $sw x" in n for n in notes), notes
+
+
+async def test_a_half_typed_invalid_condition_is_left_out_of_run_with_a_note() -> None:
+    app = watched(start=["reports", "usage"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await set_value(pilot, "#rb-field", "usageTime")
+        await set_value(pilot, "#rb-op", "$eq")
+        await set_value(pilot, "#rb-value", "soo")
+        app.clear_notifications()
+        await pilot.press("ctrl+r")
+        results_screen = await wait_loaded(pilot)
+        assert results_screen.filters.conditions == () and report_requests(app, "usage")
+        assert any("usageTime $eq soo: not in the list" in str(n.message) and "whole number" in str(n.message) for n in app._notifications)
+
+
+async def test_escape_keeps_the_query_per_group_until_clear() -> None:
+    app = build_app(start=["reports"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        builder = await open_group(pilot, "fulfillment")
+        await add_condition(pilot, "accountID", "$sw", "1012")
+        await set_value(pilot, "#rb-past", "3")
+        await set_value(pilot, "#rb-field", "productName")
+        builder.query_one("#rb-value", Input).focus()
+        await set_value(pilot, "#rb-value", "Flex Gate")  # half-typed: kept as typed
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ReportsScreen)
+        other = await open_group(pilot, "account")  # another group: its own (empty) query
+        assert other.conditions == [] and other.query_one("#rb-past", Input).value == "7"
+        await pilot.press("escape")
+        await settle(pilot)
+        again = await open_group(pilot, "fulfillment")
+        assert again is not builder
+        assert [str(c) for c in again.conditions] == ["accountID $sw 1012"]
+        assert again.query_one("#rb-past", Input).value == "3"
+        assert again.query_one("#rb-field", Select).value == "productName" and again.query_one("#rb-value", Input).value == "Flex Gate"
+        assert "accountID" in str(again.query_one("#rb-preview").render())
+        # a quick run of the group does not replace what was built
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ReportsScreen)
+        await pilot.press("r")
+        await wait_loaded(pilot)
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        again = await open_group(pilot, "fulfillment")
+        assert [str(c) for c in again.conditions] == ["accountID $sw 1012"]
+        # Clear empties it, and it stays empty
+        again.query_one("#rb-clear").press()
+        await pilot.pause()
+        assert again.conditions == [] and again.query_one("#rb-past", Input).value == "7" and again.query_one("#rb-value", Input).value == ""
+        await pilot.press("escape")
+        await settle(pilot)
+        again = await open_group(pilot, "fulfillment")
+        assert again.conditions == [] and again.query_one("#rb-value", Input).value == ""
+
+
+async def test_the_kept_query_belongs_to_one_identity() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
+        await add_condition(pilot, "accountID", "$sw", "1012")
+        screen.remember()
+        memory = app.ctx.extras["report_queries"]
+        assert list(memory) == [(app.ctx.session.identity, "fulfillment")]
+        identity = app.ctx.session.identity
+        assert app.ctx.user and app.ctx.user.lower() in identity

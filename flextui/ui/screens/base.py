@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import Worker
@@ -27,6 +28,9 @@ from flextui.ui.widgets.commandbar import CommandBar, FilterBar
 
 log = logging.getLogger("flextui.ui")
 
+NOT_LOADED = "✗ not loaded · ctrl+r tries again · ! shows why"
+"""What a "loading…" label says instead once its load has failed."""
+
 
 class AreaScreen(Screen[None]):
     """Base of every area screen. Subclasses set KIND and implement `compose_body`."""
@@ -34,6 +38,11 @@ class AreaScreen(Screen[None]):
     KIND: ClassVar[str] = ""
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {}
     """Maps action names to kinds-registry capabilities (e.g. "delete_token": "delete")."""
+
+    BINDINGS = [
+        Binding("exclamation_mark", "show_message", "Whole error", show=False, id="screen.show_message"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="screen.clear_filter"),
+    ]
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -75,6 +84,13 @@ class AreaScreen(Screen[None]):
     # -- read-only and capabilities -------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":  # escape: only while a filter is in force (or a search of every page runs)
+            return self.escape_clears()
+        if action == "show_message":
+            try:
+                return bool(self.status.message[1])
+            except Exception:
+                return False
         capability = self.ACTION_CAPABILITY.get(action)
         if capability is None:
             return True
@@ -104,20 +120,38 @@ class AreaScreen(Screen[None]):
             pass
         self.app.notify(text, severity="error", markup=False, timeout=8)
 
+    def action_show_message(self) -> None:
+        """`!`: the status line's error (or message) in full, however long, in a dialog."""
+        from flextui.ui.widgets.dialogs import MessageScreen
+
+        kind, text = self.status.message
+        if not text:
+            return
+        self.app.push_screen(MessageScreen("Error" if kind == "error" else "Message", text, tone="bad" if kind == "error" else ""))
+
     def say(self, text: str) -> None:
         """A short success message (toast + status)."""
         self.status.error = ""
         self.status.info = text
         self.app.notify(text, markup=False)
 
-    def run_api(self, job: Callable[[], Awaitable[Any]], *, group: str, doing: str = "", exclusive: bool = True) -> Worker[Any]:
-        """Run `job` in a worker whose failures are reported, never fatal."""
+    def run_api(self, job: Callable[[], Awaitable[Any]], *, group: str, doing: str = "", exclusive: bool = True,
+                failed: Callable[[BaseException], None] | None = None) -> Worker[Any]:
+        """Run `job` in a worker whose failures are reported, never fatal.
+
+        `failed(exc)` runs after a failure is reported: where the screen says "loading…", it says what happened instead.
+        """
 
         async def runner() -> Any:
             try:
                 return await job()
             except Exception as exc:  # every failure becomes a message
                 self.report_error(exc, doing=doing)
+                if failed is not None:
+                    try:
+                        failed(exc)
+                    except Exception:  # the screen is closing
+                        log.debug("after a failure of %s", doing, exc_info=True)
                 return None
 
         return self.run_worker(runner(), group=group, exclusive=exclusive, exit_on_error=False, description=doing)
@@ -135,6 +169,36 @@ class AreaScreen(Screen[None]):
             return False, None
 
     # -- filter ------------------------------------------------------------------------
+
+    def filter_bar(self) -> FilterBar | None:
+        bars = self.query(FilterBar)
+        return bars.first() if bars else None
+
+    def escape_clears(self) -> bool:
+        """Whether escape (outside the filter bar) has a filter to clear or a search to stop, before it goes back."""
+        if getattr(self, "every_running", False):
+            return True
+        try:
+            bar = self.filter_bar()
+        except Exception:
+            return False
+        return bar is not None and bool(bar.applied)
+
+    def action_clear_filter(self) -> None:
+        """Escape: stop a search of every page; else clear the `/` filter in force (as the README says)."""
+        stop = getattr(self, "stop_every", None)
+        if stop is not None and stop():
+            return
+        bar = self.filter_bar()
+        if bar is not None and bar.applied:
+            bar.clear_applied()
+            self.apply_filter("")
+
+    def on_filter_bar_search_all(self, event: FilterBar.SearchAll) -> None:
+        """Enter in the filter bar: a paged screen searches every page (`search_all`), not only the rows shown."""
+        search = getattr(self, "search_all", None)
+        if search is not None:
+            search(event.text)
 
     def apply_filter(self, text: str) -> None:
         """Filter the visible rows (`/`); subclasses apply it to their table."""

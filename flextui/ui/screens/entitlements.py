@@ -33,6 +33,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any, ClassVar
 
 from pydantic import ValidationError
+from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -593,6 +594,12 @@ class CatalogueIndex:
         self.maintenance: dict[str, dict[str, MaintenanceProduct]] = {}
         self.complete = False
         self.loaded = False
+        self.failed = ""  # why it could not be loaded (then no suggestions, and no "loading…")
+
+    @property
+    def waiting_note(self) -> str:
+        """What a hint says while the catalogue is not there: loading, or why it never will be."""
+        return "no suggestions: the catalogue could not be loaded" if self.failed else "loading the catalogue for suggestions…"
 
     async def load(self, service: ProductsService, max_pages: int = 10) -> None:
         """Read both lists page by page (cached pages first); `complete` says whether every page was read."""
@@ -643,7 +650,7 @@ def product_hint(catalogue: CatalogueIndex, name: str, version: str) -> tuple[st
     """Hints for the product and version fields of a line item."""
     name, version = name.strip(), version.strip()
     if not catalogue.loaded:
-        return "loading the catalogue for suggestions…", ""
+        return catalogue.waiting_note, ""
     if not name:
         return f"{len(catalogue.products)} products in the catalogue: type to complete (→ accepts)", ""
     versions = catalogue.versions(name)
@@ -771,6 +778,21 @@ class EntitlementTree(Tree[Item]):
         Binding("left", "collapse_node", "Collapse", show=False, id="enttree.collapse"),
     ]
 
+    def render_label(self, node: TreeNode[Item], base_style: Style, style: Style) -> Text:
+        """A label as wide as the tree allows, ending "…" when it is longer (never cut silently at the edge)."""
+        text = super().render_label(node, base_style, style)
+        depth = 0
+        parent = node.parent
+        while parent is not None and not parent.is_root:
+            depth += 1
+            parent = parent.parent
+        if self.show_root:
+            depth += 1
+        room = self.scrollable_content_region.width - depth * self.guide_depth
+        if room > 1 and text.cell_len > room:
+            text.truncate(room, overflow="ellipsis")
+        return text
+
     def move_to(self, node: TreeNode[Item]) -> None:
         """Move the cursor to a node just added (its line is known once the lines are rebuilt)."""
         self._tree_lines  # noqa: B018 - rebuilds the line list now
@@ -824,7 +846,7 @@ class EntitlementsScreen(AreaScreen):
     DEFAULT_CSS = """
     EntitlementsScreen #ent-main { height: 1fr; }
     EntitlementsScreen #ent-tree { width: 1fr; height: 1fr; scrollbar-size-horizontal: 0; }
-    EntitlementsScreen #ent-detail { width: 46%; height: 1fr; border-left: solid $primary-darken-2; padding: 0 1; }
+    EntitlementsScreen #ent-detail { width: 40%; height: 1fr; border-left: solid $primary-darken-2; padding: 0 1; }
     EntitlementsScreen.-narrow #ent-main { layout: vertical; }
     EntitlementsScreen.-narrow #ent-detail { width: 1fr; height: 8; border-left: none; border-top: solid $primary-darken-2; }
     EntitlementsScreen.-narrow .toolbar Label { display: none; }
@@ -844,7 +866,7 @@ class EntitlementsScreen(AreaScreen):
         self.ent_total: dict[str, int | None] = {}
         self.li_children: dict[str, list[LineItem]] = {}
         self.expanded: set[str] = set()
-        self.loading: set[str] = set()
+        self.expanding: set[str] = set()  # keys of nodes whose children are on their way (not `loading`: Textual's overlay)
         self.generation = 0
         self.force_generation: int | None = None  # a ctrl+r reload: expansions in it skip the cache too
         self.client_filter = ""
@@ -890,7 +912,7 @@ class EntitlementsScreen(AreaScreen):
         f = self.filters
         with Horizontal(classes="toolbar"):
             yield Label("Account")
-            yield Input(value=f.account, placeholder="account name or ID", id="f-account", compact=True)
+            yield Input(value=f.account, placeholder="account name/ID", id="f-account", compact=True)
             yield Label("Product")
             yield Input(value=f.product, placeholder="product name", id="f-product", compact=True)
             yield Label("Status")
@@ -917,7 +939,7 @@ class EntitlementsScreen(AreaScreen):
         """(Re)load the top level for the current filters and page."""
         self.generation += 1
         self.force_generation = self.generation if force else None
-        self.loading.clear()
+        self.expanding.clear()
         self.ent_children.clear()
         self.ent_total.clear()
         self.li_children.clear()
@@ -1070,7 +1092,7 @@ class EntitlementsScreen(AreaScreen):
             assert item.account_id is not None
             ents = self.ent_children.get(item.account_id)
             if ents is None:
-                self._marker(node, "loading…" if item.key in self.loading else "not loaded: collapse and expand to load")
+                self._marker(node, "loading…" if item.key in self.expanding else "not loaded: collapse and expand to load")
                 return
             root_matches = item.root is not None and self._matches(item.account_id, item.root.name)
             shown = [e for e in ents if self.filters.in_dates(e) and (root_matches or self._ent_matches(e))]
@@ -1094,7 +1116,7 @@ class EntitlementsScreen(AreaScreen):
             ent_id = item.entitlement.entitlement_id
             items = self.li_children.get(ent_id)
             if items is None:
-                self._marker(node, "loading…" if item.key in self.loading else "not loaded: collapse and expand to load")
+                self._marker(node, "loading…" if item.key in self.expanding else "not loaded: collapse and expand to load")
                 return
             for li in items:
                 key = f"L:{li.activation_id}"
@@ -1136,13 +1158,13 @@ class EntitlementsScreen(AreaScreen):
 
     def _account_label(self, root: Root) -> Text:
         label = Text.assemble((clean(root.name or root.account_id), "bold"))
+        count = self.ent_total.get(root.account_id)
+        if count is not None and root.account_id in self.ent_children:  # before the ID: a narrow tree cuts the end ("…")
+            label.append(f" · {count} entitlement{'s' if count != 1 else ''}", style="dim")
         if root.name:
             label.append(f"  {clean(root.account_id)}", style="dim")
         if root.account_type and root.account_type != "CUSTOMER":
             label.append(f"  {clean(root.account_type).lower()}", style="italic dim")
-        count = self.ent_total.get(root.account_id)
-        if count is not None and root.account_id in self.ent_children:
-            label.append(f"  · {count} entitlement{'s' if count != 1 else ''}", style="dim")
         return label
 
     def _entitlement_label(self, ent: Entitlement) -> Text:
@@ -1205,6 +1227,8 @@ class EntitlementsScreen(AreaScreen):
             parts.append("] next · [ prev")
         if self.client_filter:
             parts.append(f"/{self.client_filter}: {len(self.visible_roots())} shown")
+            if pages > 1:
+                parts.append("on this page · enter asks the server for every page by account")
         if not total:
             parts = ["nothing matches " + (f.describe() or "") + (" · x clears the filters" if f.describe() else "")]
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
@@ -1220,14 +1244,14 @@ class EntitlementsScreen(AreaScreen):
         self.expanded.add(item.key)
         if item.kind == "account":
             assert item.account_id is not None
-            if item.account_id in self.ent_children or item.key in self.loading:
+            if item.account_id in self.ent_children or item.key in self.expanding:
                 if not node.children:
                     self._fill(node)
                 return
             self._start_load(node, item)
         elif item.kind == "entitlement":
             assert item.entitlement is not None
-            if item.entitlement.entitlement_id in self.li_children or item.key in self.loading:
+            if item.entitlement.entitlement_id in self.li_children or item.key in self.expanding:
                 if not node.children:
                     self._fill(node)
                 return
@@ -1240,7 +1264,7 @@ class EntitlementsScreen(AreaScreen):
         item = event.node.data
         if item is not None and self._attached(event.node):
             self.expanded.discard(item.key)
-            if item.kind in ("account", "entitlement") and item.key not in self.loading:
+            if item.kind in ("account", "entitlement") and item.key not in self.expanding:
                 loaded = self.ent_children if item.kind == "account" else self.li_children
                 ident = item.account_id if item.kind == "account" else (item.entitlement.entitlement_id if item.entitlement else "")
                 if ident not in loaded:
@@ -1249,7 +1273,7 @@ class EntitlementsScreen(AreaScreen):
     def _start_load(self, node: TreeNode[Item], item: Item, *, force: bool = False) -> None:
         gen = self.generation
         force = force or self.force_generation == gen
-        self.loading.add(item.key)
+        self.expanding.add(item.key)
         record = Expansion(item.key, time.perf_counter(), requests_before=self.ctx.session.requests_sent)
         self.expansions.append(record)
         node.remove_children()
@@ -1276,7 +1300,7 @@ class EntitlementsScreen(AreaScreen):
                         self._loaded(item.key, record, page.age)
             except Exception:
                 if gen == self.generation:
-                    self.loading.discard(item.key)
+                    self.expanding.discard(item.key)
                     target = self.node_index.get(item.key)
                     if target is not None and self._attached(target):
                         target.remove_children()
@@ -1286,7 +1310,7 @@ class EntitlementsScreen(AreaScreen):
                 record.finished = time.perf_counter()
                 record.requests = self.ctx.session.requests_sent - record.requests_before
                 if gen == self.generation:
-                    self.loading.discard(item.key)
+                    self.expanding.discard(item.key)
 
         what = f"entitlements of {item.account_id}" if item.kind == "account" else f"line items of {item.entitlement.entitlement_id if item.entitlement else '?'}"
         self.run_api(job, group=f"expand-{item.key}", doing=f"loading {what}")
@@ -1300,7 +1324,7 @@ class EntitlementsScreen(AreaScreen):
             return
         item = node.data
         assert item is not None
-        self.loading.discard(key)
+        self.expanding.discard(key)
         if item.kind == "account" and item.root is not None:
             node.set_label(self._account_label(item.root))
         cursor = self.tree.cursor_node
@@ -1321,7 +1345,7 @@ class EntitlementsScreen(AreaScreen):
         self.ent_children.clear()
         self.ent_total.clear()
         self.li_children.clear()
-        self.loading.clear()
+        self.expanding.clear()
         self.expanded.clear()
         if self.filters.on_entitlements:
             self.action_load()
@@ -1386,6 +1410,15 @@ class EntitlementsScreen(AreaScreen):
     def apply_filter(self, text: str) -> None:
         self.client_filter = text
         self._render_tree()
+
+    def search_all(self, text: str) -> None:
+        """Enter in the filter bar when the roots span several pages: the server filters every page by account."""
+        text = text.strip()
+        per_page = ENT_PAGE if self.filters.on_entitlements else self.page_size
+        if not text or text.startswith("!") or (self.total or 0) <= per_page:
+            return
+        self.query_one("#f-account", Input).value = text
+        self._apply_query()
 
     # -- query bar ------------------------------------------------------------------------------------------
 
@@ -1544,12 +1577,20 @@ class EntitlementsScreen(AreaScreen):
             return
 
         async def job() -> None:
+            self.catalogue.failed = ""
             await self.catalogue.load(ProductsService(self.ctx.session))
+            recheck()
+
+        def recheck() -> None:
             form = self.app.screen
             if isinstance(form, BetaForm):
                 form.call_after_refresh(form.recheck)
 
-        self.run_api(job, group="ent-catalogue", doing="loading the catalogue for suggestions")
+        def failed(exc: BaseException) -> None:
+            self.catalogue.failed = str(exc) or type(exc).__name__
+            recheck()
+
+        self.run_api(job, group="ent-catalogue", doing="loading the catalogue for suggestions", failed=failed)
 
     def _line_item_specs(self, path: str) -> Callable[[int], list[FieldSpec]]:
         today = self._today()
@@ -1987,7 +2028,7 @@ class EntitlementsScreen(AreaScreen):
             for i in range(section.count):
                 name = values.get(section_key("mi", i, "name"), "").strip()
                 if not self.catalogue.loaded:
-                    out[section_key("mi", i, "name")] = "loading the catalogue…"
+                    out[section_key("mi", i, "name")] = self.catalogue.waiting_note
                 elif name and name in self.catalogue.maintenance:
                     out[section_key("mi", i, "name")] = "versions: " + ", ".join(self.catalogue.maintenance_versions(name))
                 elif name:

@@ -33,11 +33,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
 from flextui import kinds
 from flextui.api.errors import ApiError, NotFound
-from flextui.api.paging import Page
+from flextui.api.paging import Page, Pager
 from flextui.api.registry import (
     ARTIFACTS_MAX_PAGE_SIZE,
     DOWNLOADS_MAX_PAGE_SIZE,
@@ -58,7 +58,8 @@ from flextui.api.registry import (
 from flextui.headless.registry import RegistryUnavailable, parse_day, registry_for, split_repository
 from flextui.kinds import Column
 from flextui.render.text import absolute, clean, relative
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen
+from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
@@ -200,11 +201,12 @@ def problem_note() -> Static:
     return note
 
 
-class PagedRegistryScreen(RegistryMixin, AreaScreen):
+class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
     """A registry list a page at a time: a pager line over one table of KIND's columns; [ and ] turn pages.
 
-    Subclasses say how to fetch a page (`fetch`), its rows (`_row`, `_cell`), the pager's notes
-    (`pager_notes`) and what enter on a row does (`open_item`).
+    Subclasses say how to fetch a page (`fetch`) and every page (`every_pager`), its rows (`_row`, `_cell`),
+    the pager's notes (`pager_notes`) and what enter on a row does (`open_item`). `/` filters the page;
+    enter in the filter bar searches every page (`EveryPageSearch`).
     """
 
     MAX_PAGE_SIZE: ClassVar[int]
@@ -218,6 +220,8 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
         self.page = 1
         self.total: int | None = None
         self.items: list[Any] = []
+        self.shown_page: int | None = None  # the page whose items the table holds
+        self.failed = False  # the last load of `page` failed
 
     @property
     def page_size(self) -> int:
@@ -245,11 +249,21 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
     # -- loading ------------------------------------------------------------------------------
 
     def action_reload(self) -> None:
+        self.forget_every()
         self._start_load(force=True)
+
+    def page_items(self) -> list[Any]:
+        return self.items
+
+    def many_pages(self) -> bool:
+        if self.total is not None:
+            return self.total > len(self.items) or self.page > 1
+        return self.page > 1 or len(self.items) >= self.page_size
 
     def _start_load(self, *, force: bool) -> None:
         if self.registry_problem() or self.missing_argument():
             return
+        self.failed = False
         if self.LOADING_NOTE:
             self.query_one("#pager", Label).update(Text(f"page {self.page} · loading…"))
 
@@ -257,7 +271,11 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
             async for page in self.fetch(force=force):
                 self._show(page)
 
-        self.run_api(job, group=f"{self.KIND}-load", doing=self.loading_what)
+        def failed(exc: BaseException) -> None:
+            self.failed = True
+            self._update_pager()
+
+        self.run_api(job, group=f"{self.KIND}-load", doing=self.loading_what, failed=failed)
 
     def fetch(self, *, force: bool) -> AsyncIterator[Page[Any]]:
         raise NotImplementedError
@@ -265,7 +283,9 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
     def _show(self, page: Page[Any]) -> None:
         self.items = page.items
         self.total = page.total
-        self.table.set_rows([self._row(item) for item in page.items], keep_cursor=False)
+        self.shown_page = self.page
+        if not self.every_mode:  # the table holds an all-pages search: the page waits until it is left
+            self.table.set_rows([self._row(item) for item in page.items], keep_cursor=False)
         self.show_age(page.age)
         self._update_pager()
 
@@ -278,21 +298,39 @@ class PagedRegistryScreen(RegistryMixin, AreaScreen):
     # -- pager and filter ---------------------------------------------------------------------
 
     def _update_pager(self) -> None:
+        every = self.every_note()
+        if every is not None:
+            self.query_one("#pager", Label).update(Text(clean(every)))
+            return
+        if self.failed and self.shown_page != self.page:  # nothing of this page is shown: say so, not "loading…"
+            if self.shown_page is not None:
+                self.table.set_rows([], keep_cursor=False)
+            self.query_one("#pager", Label).update(Text(f"page {self.page} · {NOT_LOADED}"))
+            return
         parts = page_parts(self.page, self.total, len(self.items), self.page_size, self.NOUN) + self.pager_notes(self.table)
+        if self.failed:
+            parts.append("✗ not refreshed (ctrl+r tries again)")
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
 
     def pager_notes(self, table: ResourceTable) -> list[str]:
-        return [filter_note(table)] if table.filter_text else []
+        if not table.filter_text:
+            return []
+        return [filter_note(table), *([self.page_filter_note()] if self.many_pages() else [])]
 
     def apply_filter(self, text: str) -> None:
-        self.table.set_filter(text)
+        if not self.every_filter(text):
+            self.table.set_filter(text)
         self._update_pager()
 
     def action_page(self, delta: int) -> None:
+        if self.every_mode:  # turning a page leaves an all-pages search for the page
+            self.leave_every()
         target = turn_page(self.page, delta, self.total, len(self.items), self.page_size)
         if target is not None:
             self.page = target
             self._start_load(force=False)
+        else:
+            self._update_pager()
 
     # -- rows ---------------------------------------------------------------------------------
 
@@ -367,8 +405,11 @@ class ProjectsScreen(PagedRegistryScreen):
         parts = ["] for more"] if self.total is None and len(self.projects) == self.page_size else []
         parts.append("sorted by name")
         if table.filter_text:
-            parts.append(filter_note(table, f"of {len(self.projects)} on this page"))
+            parts.append(filter_note(table, f"of {len(self.projects)}" + (" on this page · enter searches every page" if self.many_pages() else "")))
         return parts
+
+    def every_pager(self, force: bool) -> Pager[Project]:
+        return self.registry.iter_projects(PROJECTS_MAX_PAGE_SIZE, force=force)
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -378,8 +419,8 @@ class ProjectsScreen(PagedRegistryScreen):
     def action_open_by_name(self) -> None:
         if self.registry_problem():
             return
-        fields = [FieldSpec("name", "Project (download package ID)", placeholder="e.g. hello-world-dp",
-                            hint="opens the project directly, without paging to it")]
+        fields = [FieldSpec("name", "Project name", placeholder="e.g. hello-world-dp",
+                            hint="its download package ID; opens the project directly, without paging to it")]
 
         def build(values: dict[str, Any]) -> str:
             name = values["name"].strip()
@@ -525,7 +566,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             return True if self.tab == "members" else None
         if action == "member_query":
             return self.tab == "members"
-        return True
+        return super().check_action(action, parameters)
 
     def action_member_query(self) -> None:
         """Focus the members' user field (the API's user_id filter)."""
@@ -554,7 +595,14 @@ class ProjectScreen(RegistryMixin, AreaScreen):
                     Text(f"✗ Project {clean(self.project)} not found ({clean(exc.message)}). Names are download package IDs, without the tenant prefix."))
                 raise
 
-        self.run_api(job, group="project-detail", doing=f"loading project {self.project}")
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, NotFound) or self.detail is not None:
+                return
+            self.query_one("#project-summary", Static).update(Text(f"Project {clean(self.project)} · {NOT_LOADED}"))
+            for pager in ("#repos-pager", "#charts-pager"):
+                self.query_one(pager, Label).update(Text(NOT_LOADED))
+
+        self.run_api(job, group="project-detail", doing=f"loading project {self.project}", failed=failed)
 
     def _show_detail(self, detail: ProjectDetail, age: float | None) -> None:
         self.detail = detail
@@ -657,7 +705,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             async for page in self.registry.members_page(self.project, self.member_page, self.member_page_size, user_id=user, force=force):
                 self._show_members(page)
 
-        self.run_api(job, group="project-members", doing=f"loading members of {self.project}")
+        def failed(exc: BaseException) -> None:
+            self.query_one("#members-pager", Label).update(Text(f"members: {NOT_LOADED}"))
+
+        self.run_api(job, group="project-members", doing=f"loading members of {self.project}", failed=failed)
 
     def _show_members(self, page: Page[Member]) -> None:
         self.members = page.items
@@ -973,6 +1024,9 @@ class ArtifactsScreen(PagedRegistryScreen):
     def fetch(self, *, force: bool) -> AsyncIterator[Page[Artifact]]:
         return self.registry.artifacts_page(self.project, self.repository, self.page, self.page_size, force=force)
 
+    def every_pager(self, force: bool) -> Pager[Artifact]:
+        return self.registry.iter_artifacts(self.project, self.repository, ARTIFACTS_MAX_PAGE_SIZE, force=force)
+
     def _row(self, a: Artifact) -> dict[str, Any]:
         return {"digest": a.digest, "tags": ", ".join(a.tag_names) or "(untagged)", "size": human_size(a.size),
                 "push_time": when(a.push_time), "pull_time": when(a.pull_time), "type": a.type or "", "artifact": a}
@@ -990,6 +1044,8 @@ class ArtifactsScreen(PagedRegistryScreen):
         return cell(row.get(key))
 
     def pager_notes(self, table: ResourceTable) -> list[str]:
+        if self.every_mode:
+            return super().pager_notes(table)
         size = sum(a.size for a in self.artifacts)
         return [f"{human_size(size)} on this page", "enter: details", *super().pager_notes(table)]
 
@@ -1048,6 +1104,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
     BINDINGS = [
         Binding("ctrl+l", "load", "Load", id="downloads.load"),
         Binding("escape", "cancel_load", "Cancel", id="downloads.cancel"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="screen.clear_filter"),  # (AreaScreen's, kept: this class's escape replaces it)
         Binding("t", "toggle_top", "Top", id="downloads.toggle_top"),
         Binding("g", "toggle_chart", "Chart", id="downloads.toggle_chart"),
         Binding("ctrl+r", "reload", "Refresh", show=False, id="downloads.reload"),
@@ -1077,10 +1134,14 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.loading = False
+        # Not `loading`: that is Textual's own attribute, which covers the whole screen with a spinner
+        # (and disables it, so ctrl+r did nothing) and could stay up after a fast failure.
+        self.fetching = False
         self.refreshing = False
         self.cancelled = False
+        self.failed = ""
         self.loaded = 0
+        self._load_id = 0
         self.day_counts: Counter[date] = Counter()
         self.artifact_counts: Counter[str] = Counter()
         self.range: tuple[date, date] | None = None
@@ -1202,25 +1263,28 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
             return
         if self._loader is not None and self._loader.is_running:
             self._loader.cancel()
-        self._loader = self.run_worker(self._load(filters, force), group="downloads-load", exclusive=True, exit_on_error=False,
-                                       description="loading the download log")
+        self._load_id += 1
+        self._loader = self.run_worker(self._load(filters, force, self._load_id), group="downloads-load", exclusive=True,
+                                       exit_on_error=False, description="loading the download log")
 
-    async def _load(self, filters: dict[str, Any], force: bool) -> None:
-        grid = self.query_one(DataGrid)
-        grid.clear()
-        self.query_one("#top-table", ResourceTable).set_rows([])
-        self.day_counts = Counter()
-        self.artifact_counts = Counter()
-        self.loaded = 0
-        self.loading = True
-        self._drawn_at = 0.0
-        self.cancelled = False
-        self.range = (filters["start"], filters["end"])
-        self.refresh_bindings()
-        self._update_pager()
-        self._update_chart()
+    async def _load(self, filters: dict[str, Any], force: bool, load_id: int) -> None:
+        """Stream the log in; whatever happens (an answer, a failure, a cancel), the loading state ends."""
         try:
+            self.fetching = True
             self.refreshing = force
+            self.cancelled = False
+            self.failed = ""
+            grid = self.query_one(DataGrid)
+            grid.clear()
+            self.query_one("#top-table", ResourceTable).set_rows([])
+            self.day_counts = Counter()
+            self.artifact_counts = Counter()
+            self.loaded = 0
+            self._drawn_at = 0.0
+            self.range = (filters["start"], filters["end"])
+            self.refresh_bindings()
+            self._update_pager()
+            self._update_chart()
             async for items in self.registry.iter_downloads(
                 filters["start"], filters["end"], project=filters["project"], username=filters["username"],
                 account=filters["account"], page_size=DOWNLOADS_MAX_PAGE_SIZE, force=force,
@@ -1228,12 +1292,24 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
                 self._add(items)
             self.show_age(None)
         except asyncio.CancelledError:
-            self.cancelled = True
+            if load_id == self._load_id:
+                self.cancelled = True
             raise
         except Exception as exc:
+            if load_id == self._load_id:
+                self.failed = str(exc) if isinstance(exc, ApiError) else f"{type(exc).__name__}: {exc}"
             self.report_error(exc, doing="loading the download log")
         finally:
-            self.loading = False
+            if load_id == self._load_id:  # a load replaced by a newer one leaves the newer one's state alone
+                self.fetching = False
+                self.refreshing = False
+                self._after_load()
+
+    @on(Worker.StateChanged)
+    def _loader_ended(self, event: Worker.StateChanged) -> None:
+        """The backstop: a load cancelled before it ran (so its `finally` never ran) still ends the loading state."""
+        if event.worker is self._loader and event.state in (WorkerState.CANCELLED, WorkerState.ERROR, WorkerState.SUCCESS) and self.fetching:
+            self.fetching = False
             self.refreshing = False
             self._after_load()
 
@@ -1269,13 +1345,14 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         if self._loader is not None and self._loader.is_running:
             self._loader.cancel()
             self.cancelled = True
-            self.loading = False
+            self.fetching = False
+            self.refreshing = False
             self.say(f"Stopped: {self.loaded:,} downloads loaded (the newest part of the range)")
             self._after_load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel_load":
-            return self.loading  # when not loading, escape does what it does elsewhere
+            return self.fetching  # when not loading, escape does what it does elsewhere
         if action == "toggle_top":
             return self.has_class("-narrow")
         return super().check_action(action, parameters)
@@ -1302,8 +1379,10 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         else:
             counts = self.day_counts
             title = "Downloads per day"
-        if self.loading:
+        if self.fetching:
             title += " (loading…)"
+        elif self.failed:
+            title += " (partial: failed)"
         elif self.cancelled:
             title += " (partial: stopped)"
         series = per_day_series(counts, start, end)
@@ -1359,10 +1438,12 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         days = (end - start).days + 1
         grid = self.query_one(DataGrid)
         span = f"{start.isoformat()} → {end.isoformat()} ({plural(days, 'day')}, UTC)"
-        if self.refreshing and self.loading:
+        if self.refreshing and self.fetching:
             text = f"⟳ asking the registry again: {self.loaded:,} loaded so far · {span} · escape cancels"
-        elif self.loading:
+        elif self.fetching:
             text = f"⟳ {self.loaded:,} loaded so far · {span} · newest first · escape cancels"
+        elif self.failed:
+            text = f"✗ failed · ctrl+r tries again · {self.loaded:,} loaded · {self.failed} · {span}"
         elif self.cancelled:
             text = f"stopped: {self.loaded:,} loaded (the newest part of {span}) · ctrl+l loads again"
         else:

@@ -28,7 +28,7 @@ from flextui import kinds
 from flextui.api.filters import ReportType
 from flextui.api.reports import ReportsService
 from flextui.render.text import clean
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.widgets.table import ResourceTable
 
 CATALOGUE_COLUMNS = (
@@ -50,16 +50,29 @@ def matches(rtype: ReportType, text: str) -> bool:
     return found != inverse
 
 
-def model_text(rtype: ReportType, highlight: str = "") -> Text:
-    """The data model of a group, for the detail pane (search matches marked)."""
-    text = Text(no_wrap=True, overflow="ellipsis")
+def _mark(text: Text, highlight: str) -> Text:
+    needle = highlight.lstrip("!").strip()
+    if needle:
+        text.highlight_words([needle], style="reverse", case_sensitive=False)
+    return text
+
+
+def about_text(rtype: ReportType, highlight: str = "") -> Text:
+    """A group's name, description and size, for the top of the detail pane (sentences: they wrap)."""
+    text = Text()
     text.append(clean(rtype.group) + "\n", style="bold")
     if rtype.description:
         text.append(clean(rtype.description) + "\n", style="italic")
     facts = [f"{len(rtype.columns)} columns", f"{len(rtype.filters)} filters"]
     if rtype.date_field:
         facts.append(f"dated by {clean(rtype.date_field)}")
-    text.append(" · ".join(facts) + "\n\n")
+    text.append(" · ".join(facts))
+    return _mark(text, highlight)
+
+
+def model_text(rtype: ReportType, highlight: str = "") -> Text:
+    """The data model of a group, for the detail pane (search matches marked): one line a filter or column."""
+    text = Text(no_wrap=True, overflow="ellipsis")
     filters_by_column = {f.column: f for f in rtype.filters}
     name_w = min(max([len(c.name) for c in rtype.columns] + [len(f.name) for f in rtype.filters] + [6]), 22)
     text.append("Filters", style="bold")
@@ -83,10 +96,7 @@ def model_text(rtype: ReportType, highlight: str = "") -> Text:
             text.append(clean(col.description), style="dim italic")
         text.append("\n")
     text.rstrip()
-    needle = highlight.lstrip("!").strip()
-    if needle:
-        text.highlight_words([needle], style="reverse", case_sensitive=False)
-    return text
+    return _mark(text, highlight)
 
 
 class ReportsScreen(AreaScreen):
@@ -105,7 +115,9 @@ class ReportsScreen(AreaScreen):
     ReportsScreen #rc-body { height: 1fr; }
     ReportsScreen #rc-table { width: 33; height: 1fr; }
     ReportsScreen #rc-detail { width: 1fr; height: 1fr; padding: 0 1; border-left: tall $panel; }
+    ReportsScreen #rc-about { margin-bottom: 1; }
     ReportsScreen #rc-model { text-wrap: nowrap; text-overflow: ellipsis; }
+    ReportsScreen #rc-model.-reason { text-wrap: wrap; }
     ReportsScreen #rc-help { color: $text-muted; padding: 0 1; height: 1; }
     """
 
@@ -133,6 +145,9 @@ class ReportsScreen(AreaScreen):
         with Horizontal(id="rc-body"):
             yield ResourceTable(CATALOGUE_COLUMNS, id="rc-table")
             with VerticalScroll(id="rc-detail"):
+                about = Static("", id="rc-about")
+                about.display = False
+                yield about
                 yield Static("", id="rc-model")
         yield Label(Text("enter: build a query · /: search groups, columns and filters"), id="rc-help")
 
@@ -149,7 +164,18 @@ class ReportsScreen(AreaScreen):
             self.show_age(None)
             self._refill()
 
-        self.run_api(job, group="reports-catalogue", doing="loading the report catalogue")
+        def failed(exc: BaseException) -> None:
+            # The label ends with the load; the reason (often a permission the user lacks) is shown whole, wrapped.
+            self.query_one("#pager", Label).update(Text(f"Report catalogue: {NOT_LOADED}"))
+            if not self.types:
+                reason = Text("The report catalogue could not be loaded:\n\n", style="bold")
+                reason.append(clean(str(exc)))
+                reason.append("\n\nctrl+r tries again.", style="italic")
+                model = self.query_one("#rc-model", Static)
+                model.add_class("-reason")
+                model.update(reason)
+
+        self.run_api(job, group="reports-catalogue", doing="loading the report catalogue", failed=failed)
 
     def _refill(self) -> None:
         table = self.query_one(ResourceTable)
@@ -169,8 +195,14 @@ class ReportsScreen(AreaScreen):
 
     def _show_detail(self) -> None:
         rtype = self.selected()
-        body = model_text(rtype, self.search) if rtype else Text("No report group matches." if self.types else "")
-        self.query_one("#rc-model", Static).update(body)
+        about = about_text(rtype, self.search) if rtype else Text("No report group matches." if self.types else "")
+        about_pane = self.query_one("#rc-about", Static)
+        about_pane.update(about)
+        about_pane.display = bool(about.plain)
+        body = model_text(rtype, self.search) if rtype else Text("")
+        model = self.query_one("#rc-model", Static)
+        model.remove_class("-reason")
+        model.update(body)
 
     @on(DataTable.RowHighlighted, "#rc-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -207,4 +239,4 @@ class ReportsScreen(AreaScreen):
         """Called when `:reports` is entered while the area is open: nothing to switch."""
 
 
-__all__ = ["ReportsScreen", "matches", "model_text"]
+__all__ = ["ReportsScreen", "about_text", "matches", "model_text"]

@@ -9,9 +9,16 @@ follow the service's rules (past 1–30 days, or a date range of at most 30
 days with dateTo excluded; pages of 1–2,500 records), again checked inline.
 
 The request preview shows exactly what Run sends: the GET URL with its
-URL-encoded `query`, and the equivalent POST body. Named filter sets are
-saved and loaded per profile (`flextui.ui.filtersets`), replacing one only
-after a confirmation.
+URL-encoded `query`, and the equivalent POST body. Only the conditions in
+the list are sent: what is still in the editor is checked as you type but
+counts only once enter (or Add) puts it in the list, so a half-typed or
+stray value never blocks Run (Run says it left it out). Named filter sets
+are saved and loaded per profile (`flextui.ui.filtersets`), replacing one
+only after a confirmation.
+
+The query of each report group is kept for the session, per identity
+(instance and user): leaving the builder (escape) and coming back finds it
+as it was, until Clear empties it.
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ from flextui.api.http import Service
 from flextui.api.reports import ReportsService
 from flextui.render.text import clean
 from flextui.ui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.dialogs import ConfirmScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
@@ -173,6 +180,8 @@ class ReportBuilderScreen(AreaScreen):
         self.problem = ""
         self._filling = False
         self._model_worker: Worker[Any] | None = None
+        self._restore = filters is None and conditions_text is None and not run_at_once
+        self._baseline: dict[str, Any] | None = None  # the query as it opened (a quick run nobody changed is not kept)
 
     @property
     def area_title(self) -> str:
@@ -227,6 +236,7 @@ class ReportBuilderScreen(AreaScreen):
                 yield Button("Save…", id="rb-save", compact=True)
                 yield Button("Load…", id="rb-load", compact=True)
                 yield Button("Copy URL", id="rb-copy", compact=True)
+                yield Button("Clear", id="rb-clear", compact=True)
 
     def on_mount(self) -> None:
         self._show_window()
@@ -234,7 +244,17 @@ class ReportBuilderScreen(AreaScreen):
 
     def load_model(self) -> None:
         """Ask for the group's data model (again, after a failure: ctrl+r)."""
-        self._model_worker = self.run_api(self._load_model, group="report-model", doing=f"loading the {self.group} data model")
+        self._model_worker = self.run_api(self._load_model, group="report-model", doing=f"loading the {self.group} data model",
+                                          failed=self._model_failed)
+
+    def _model_failed(self, exc: BaseException) -> None:
+        """The "loading…" labels end with the load: the title says it failed, the field list that it is empty."""
+        if self.rtype is not None:
+            return
+        self.problem = f"the {self.group} data model could not be loaded: {exc}"
+        self.query_one("#rb-title", Label).update(Text(f"{clean(self.group)}: data model {NOT_LOADED}"))
+        self.query_one("#rb-field", Select).set_options([("(not loaded)", "")])
+        self.refresh_preview()
 
     async def _load_model(self) -> None:
         names = await self.service.report_names()
@@ -250,12 +270,16 @@ class ReportBuilderScreen(AreaScreen):
         self.operators = await self.service.op_list()
         self.show_age(None)
         self._fill_fields()
+        remembered = self.remembered() if self._restore else None
+        if remembered is not None:
+            self._apply_state(remembered)
         if self.initial is not None:
             self.apply_set(self.initial)
         if self.conditions_text:
             self._take_conditions(self.conditions_text)
         self._title()
         self.refresh_preview()
+        self._baseline = self.query_state()
         self.query_one("#rb-field", Select).focus()
         if self.run_at_once:
             self.action_run()
@@ -468,6 +492,105 @@ class ReportBuilderScreen(AreaScreen):
     def action_new_condition(self) -> None:
         self.query_one("#rb-field", Select).focus()
 
+    def editor_note(self) -> str:
+        """What Run leaves out: the condition still in the editor (with why it could not be added), or ""."""
+        raw = self.query_one("#rb-value", Input).value.strip()
+        if not raw:
+            return ""
+        cond, error = self.pending()
+        if cond is not None:
+            return f"{cond}: not in the list until enter adds it"
+        field = self.query_one("#rb-field", Select).value
+        what = f"{field} {self.query_one('#rb-op', Select).value} {raw}" if isinstance(field, str) and field else raw
+        return f"{what!s}: not in the list" + (f"; {error}" if error else "")
+
+    # -- the remembered query (per identity and group, for the session) ---------------------------------------
+
+    def _memory(self) -> dict[tuple[str, str], dict[str, Any]]:
+        return self.ctx.extras.setdefault("report_queries", {})
+
+    def _memory_key(self) -> tuple[str, str]:
+        return (self.ctx.session.identity, self.group.casefold())
+
+    def remembered(self) -> dict[str, Any] | None:
+        """The query last left in this group's builder by this identity, this session."""
+        return self._memory().get(self._memory_key())
+
+    def query_state(self) -> dict[str, Any]:
+        """Everything the builder holds, as typed (a half-typed value too)."""
+        value = lambda wid: self.query_one(wid).value  # noqa: E731
+        return {
+            "conditions": list(self.conditions), "set_name": self.set_name,
+            "field": value("#rb-field"), "op": value("#rb-op"), "value": value("#rb-value"),
+            "window": value("#rb-window"), "past": value("#rb-past"), "from": value("#rb-from"), "to": value("#rb-to"),
+            "limit": value("#rb-limit"), "mode": value("#rb-mode"), "max": value("#rb-max"),
+        }
+
+    def remember(self) -> None:
+        if self.rtype is None:
+            return
+        state = self.query_state()
+        if not self._restore and state == self._baseline:
+            return  # a quick run (or `:report GROUP cond`) nobody changed: the remembered query stays as it was
+        self._memory()[self._memory_key()] = state
+
+    def _apply_state(self, state: dict[str, Any]) -> None:
+        self._filling = True
+        try:
+            self.conditions = list(state.get("conditions", []))
+            self.set_name = state.get("set_name")
+            for wid, key in (("#rb-window", "window"), ("#rb-mode", "mode")):
+                if state.get(key):
+                    self.query_one(wid, Select).value = state[key]
+            for wid, key in (("#rb-past", "past"), ("#rb-from", "from"), ("#rb-to", "to"), ("#rb-limit", "limit"), ("#rb-max", "max")):
+                self.query_one(wid, Input).value = str(state.get(key) or "")
+            field = state.get("field")
+            if isinstance(field, str) and self._filter(field) is not None:
+                self.query_one("#rb-field", Select).value = field
+            op = state.get("op")
+            self._fill_operators(op if isinstance(op, str) else None)
+            self.query_one("#rb-value", Input).value = str(state.get("value") or "")
+        finally:
+            self._filling = False
+        self._show_window()
+        self._show_conditions()
+        self._check_pending()
+
+    def on_unmount(self) -> None:
+        """Escape (or any way out): the query is kept for this group until Clear."""
+        try:
+            self.remember()
+        except Exception:  # the widgets are already gone
+            pass
+
+    def on_screen_suspend(self) -> None:
+        self.remember()
+
+    def action_clear_query(self) -> None:
+        """Clear: no conditions, the default window and paging, an empty editor; the remembered query is forgotten."""
+        self._memory().pop(self._memory_key(), None)
+        self._filling = True
+        try:
+            self.conditions = []
+            self.set_name = None
+            self.query_one("#rb-window", Select).value = "past"
+            self.query_one("#rb-past", Input).value = str(DEFAULT_PAST_DAYS)
+            self.query_one("#rb-from", Input).value = ""
+            self.query_one("#rb-to", Input).value = ""
+            self.query_one("#rb-limit", Input).value = str(DEFAULT_PAGE_SIZE)
+            self.query_one("#rb-mode", Select).value = "INTERACTIVE"
+            self.query_one("#rb-max", Input).value = str(DEFAULT_MAX_RECORDS)
+            self.query_one("#rb-value", Input).value = ""
+        finally:
+            self._filling = False
+        self._show_window()
+        self._show_conditions()
+        if self.rtype is not None:
+            self._title()
+        self._value_hint()
+        self.refresh_preview()
+        self.say(f"Cleared the {self.group} query")
+
     # -- window and paging ---------------------------------------------------------------------
 
     def _today(self) -> datetime:
@@ -506,16 +629,13 @@ class ReportBuilderScreen(AreaScreen):
             raise ValueError("stop after: a positive whole number of records, or empty for all")
         return int(text)
 
-    def build(self, *, include_pending: bool = True, conditions_too: bool = True) -> tuple[FilterSet | None, dict[str, str]]:
-        """The checked filter set, or None and the errors by place ("conditions", "pending", global names)."""
+    def build(self, *, conditions_too: bool = True) -> tuple[FilterSet | None, dict[str, str]]:
+        """The checked filter set of the listed conditions, or None and the errors by place ("conditions", global names).
+
+        What is still in the condition editor is not part of it (it is checked on its own, under the editor).
+        """
         errors: dict[str, str] = {}
         conditions = list(self.conditions) if conditions_too else []
-        if include_pending and conditions_too:
-            cond, error = self.pending()
-            if error:
-                errors["pending"] = error
-            elif cond is not None:
-                conditions.append(cond)
         window = self.query_one("#rb-window", Select).value
         past = self.query_one("#rb-past", Input).value.strip()
         start = self.query_one("#rb-from", Input).value.strip()
@@ -605,9 +725,9 @@ class ReportBuilderScreen(AreaScreen):
         body.append(clean(url.split("?")[0]) + "\n")
         body.append("     body = ", style="dim")
         body.append(clean(post))
-        pending, _ = self.pending()
-        if pending is not None:
-            body.append("\n(includes the condition being edited: enter adds it to the list)", style="italic")
+        note = self.editor_note()
+        if note:
+            body.append(f"\nNot sent: {note}", style="italic")
         preview.update(body)
 
     def _window_text(self, fs: FilterSet) -> str:
@@ -658,9 +778,6 @@ class ReportBuilderScreen(AreaScreen):
         if fs is None:
             self.app.notify("Fix the marked fields before saving", severity="warning", markup=False)
             return
-        if self.pending()[0] is not None:
-            self.add_pending()
-
         def build(values: dict[str, Any]) -> str:
             return check_name(values["name"])
 
@@ -724,12 +841,12 @@ class ReportBuilderScreen(AreaScreen):
         fs, errors = self.build()
         if fs is None:
             self.refresh_preview()
-            if "pending" in errors:
-                self._value_hint(errors["pending"])
             self.app.notify("Nothing was sent: fix the marked fields first", severity="warning", markup=False)
             return
-        if self.pending()[0] is not None:
-            self.add_pending()
+        note = self.editor_note()
+        if note:
+            self.app.notify(f"Run without the condition still in the editor: {note}", severity="warning", markup=False, timeout=10)
+        self.remember()
         from flextui.ui.screens.reports_results import ReportResultsScreen
 
         request = RunRequest(self.group, self.rtype, fs, self.max_records(), self.set_name)
@@ -744,7 +861,8 @@ class ReportBuilderScreen(AreaScreen):
         self.app.copy_text(url, "request URL")  # type: ignore[attr-defined]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        actions = {"rb-run": self.action_run, "rb-save": self.action_save, "rb-load": self.action_load, "rb-copy": self.action_copy_url}
+        actions = {"rb-run": self.action_run, "rb-save": self.action_save, "rb-load": self.action_load, "rb-copy": self.action_copy_url,
+                   "rb-clear": self.action_clear_query}
         action = actions.get(event.button.id or "")
         if action is not None:
             event.stop()

@@ -145,7 +145,7 @@ class FrequencyScreen(_ToolScreen):
         super().__init__()
         self.source = model
         self.column = model.column(column)
-        self.loading = loading
+        self.partial = loading  # not `loading`: that is Textual's own spinner overlay, which would cover the tool
         self.rows = model.frequency(self.column)
         self.view_count = model.row_count
 
@@ -156,8 +156,8 @@ class FrequencyScreen(_ToolScreen):
         facts = [f"{self.view_count:,} rows in view", f"{distinct:,} distinct value{'s' if distinct != 1 else ''}"]
         if nulls:
             facts.append(f"{nulls:,} empty")
-        if self.loading:
-            facts.append("still loading: counts of what is loaded")
+        if self.partial:
+            facts.append("counts of the rows loaded when this opened (the report was still loading)")
         peak = self.rows[0].count if self.rows else 1
         grid = DataGrid(
             [Column("value", "str", label=col.title), Column("count", "int"), Column("percent", "str", label="share"),
@@ -215,7 +215,7 @@ class StatsScreen(_ToolScreen):
         self.source = model
         self.focus_column = focus_column
         self.rtype = rtype
-        self.loading = loading
+        self.partial = loading  # not `loading`: that is Textual's own spinner overlay, which would cover the tool
         self.columns = list(model.visible_columns)
         self.done = 0
 
@@ -223,8 +223,8 @@ class StatsScreen(_ToolScreen):
         note = f"{self.source.row_count:,} rows in view"
         if self.source.filter_text:
             note += f" (filter {self.source.filter_text!r})"
-        if self.loading:
-            note += " · still loading: statistics of what is loaded"
+        if self.partial:
+            note += " · of the rows loaded when this opened (the report was still loading)"
         with Vertical():
             yield Label(Text("Column statistics"), classes="tool-title")
             yield Label(Text(clean(note)), classes="tool-note", id="stats-facts")
@@ -276,7 +276,7 @@ class ChartScreen(_ToolScreen):
         self.source = model
         self.columns = list(columns)
         self.index = self.columns.index(start) if start in self.columns else 0
-        self.loading = loading
+        self.partial = loading  # not `loading`: that is Textual's own spinner overlay, which would cover the tool
 
     @property
     def column(self) -> str | None:
@@ -324,8 +324,8 @@ class ChartScreen(_ToolScreen):
             undated = self.source.row_count - int(total)
             if undated:
                 parts.append(f"{undated:,} without a date")
-        if self.loading:
-            parts.append("still loading: what is loaded")
+        if self.partial:
+            parts.append("of the rows loaded when this opened (the report was still loading)")
         if len(self.columns) > 1:
             parts.append(f"date columns: {', '.join(self.columns)}")
         facts.update(Text(clean(" · ".join(parts))))

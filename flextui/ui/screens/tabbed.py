@@ -35,7 +35,7 @@ from flextui.api.errors import Invalid
 from flextui.api.paging import Page
 from flextui.headless.entitlements import parse_filters
 from flextui.render.text import clean
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.entitlements import RecordScreen, state_style, toolbar
 from flextui.ui.widgets.bars import TitleBar
 from flextui.ui.widgets.table import ResourceTable
@@ -251,7 +251,13 @@ class TabbedListScreen(AreaScreen):
                 if shown:
                     return
 
-        self.run_api(job, group=f"{self.WORKER_GROUP}-{tab}", doing=f"loading {what}")
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, Invalid) and state.items is not None:
+                return  # a filter the server refused: the rows shown stay, the error says why
+            note = NOT_LOADED if state.items is None else "✗ not refreshed · ctrl+r tries again · ! shows why"
+            self.query_one(f"#{tab}-pager", Label).update(Text(note if state.items is None else f"page {state.page} · {note}"))
+
+        self.run_api(job, group=f"{self.WORKER_GROUP}-{tab}", doing=f"loading {what}", failed=failed)
 
     def _show(self, tab: str, page: Page[Any]) -> None:
         state = self.states[tab]
@@ -283,6 +289,8 @@ class TabbedListScreen(AreaScreen):
         table = self.table(tab)
         if table.filter_text:
             parts.append(f"/{table.filter_text}: {len(table.visible_rows)} of {len(state.items or [])} rows")
+            if pages > 1:
+                parts.append("on this page · enter asks the server for every page by name")
         if not total:
             parts = [f"no {plural} match these filters"]
         self.query_one(f"#{tab}-pager", Label).update(Text(clean(" · ".join(parts))))
@@ -329,6 +337,30 @@ class TabbedListScreen(AreaScreen):
         tab = self.tab_id
         self.table(tab).set_filter(text)
         self._update_pager(tab)
+
+    def name_input(self, tab: str) -> Input | None:
+        """The toolbar field the server filters names by (`<tab>-name`), if the tab has one."""
+        found = self.query(f"#{tab}-name")
+        widget = found.first() if found else None
+        return widget if isinstance(widget, Input) else None
+
+    def search_all(self, text: str) -> None:
+        """Enter in the filter bar on a list of several pages: the server filters every page by name (its own filter)."""
+        tab = self.tab_id
+        state = self.states[tab]
+        text = text.strip()
+        pages = max(1, -(-(state.total or 0) // self.page_size))
+        field = self.name_input(tab)
+        if not text or pages <= 1 or field is None:
+            return
+        if text.startswith("!"):
+            self.app.notify("The server filters names that match, not those that do not: !text stays on this page.", markup=False)
+            return
+        field.value = text
+        state.page = 1
+        self.status.error = ""
+        self.load(tab)
+        self.app.notify(f"Asked the server for every {self.list_tabs[tab].noun} named like {text!r} (the name field).", markup=False)
 
     # -- detail ------------------------------------------------------------------------------------
 

@@ -21,10 +21,11 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static
 
 from flextui.api.intervals import IntervalError, parse_interval
-from flextui.api.paging import Page
+from flextui.api.paging import Page, Pager
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
 from flextui.render.text import absolute, clean, relative
 from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.widgets.dialogs import MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
 from flextui.ui.widgets.table import ResourceTable
@@ -38,10 +39,11 @@ def theme_style(app: Any, name: str, extra: str = "") -> str:
     return f"{extra} {color}".strip()
 
 
-class TokensScreen(AreaScreen):
-    """List, search and act on access tokens."""
+class TokensScreen(EveryPageSearch, AreaScreen):
+    """List, search and act on access tokens (`/` filters the page; enter there searches every page)."""
 
     KIND = "tokens"
+    NOUN = "token"
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {
         "create": "create", "rotate": "rotate", "edit": "update", "delete": "delete",
     }
@@ -98,7 +100,27 @@ class TokensScreen(AreaScreen):
 
     def action_reload(self) -> None:
         """ctrl+r: ask the server, whatever the cache holds (within its freshness window it would not be asked)."""
+        self.forget_every()
         self.action_reload_fresh()
+
+    @property
+    def table(self) -> ResourceTable:  # type: ignore[override]
+        return self.query_one(ResourceTable)
+
+    def page_items(self) -> list[Any]:
+        return self.tokens
+
+    def many_pages(self) -> bool:
+        if self.search is not None:
+            return self.page > 0 or len(self.tokens) >= self.page_size
+        return self.total is not None and self.total > len(self.tokens)
+
+    def every_pager(self, force: bool) -> Any:
+        if self.search is not None:
+            return self.service.search_all(self.search)
+        user = self.query_one("#q-user", Input).value.strip() or None
+        creator = self.query_one("#q-creator", Input).value.strip() or None
+        return self.service.iterate(user, creator, force=force)
 
     async def _load(self, *, force: bool = False) -> None:
         """Show the current page: cached first, then fresh; `force` shows only the fresh answer."""
@@ -118,11 +140,16 @@ class TokensScreen(AreaScreen):
     def _show(self, page: Page[Token]) -> None:
         self.tokens = page.items
         self.total = page.total
-        self.query_one(ResourceTable).set_rows([self._row(t) for t in page.items])
+        if not self.every_mode:  # the table holds an all-pages search: the page waits until it is left
+            self.query_one(ResourceTable).set_rows([self._row(t) for t in page.items])
         self.show_age(page.age)
         self._update_pager()
 
     def _update_pager(self) -> None:
+        every = self.every_note()
+        if every is not None:
+            self.query_one("#pager", Label).update(Text(clean(every)))
+            return
         now = self.ctx.now_ms()
         days = self.ctx.settings.expiring_days
         soon = sum(1 for t in self.tokens if t.expires_within(now, days))
@@ -142,6 +169,8 @@ class TokensScreen(AreaScreen):
         table = self.query_one(ResourceTable)
         if table.filter_text:
             parts.append(f"filter {table.filter_text!r}: {len(table.visible_rows)} rows")
+            if self.many_pages():
+                parts.append(self.page_filter_note())
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
 
     def _search_text(self) -> str:
@@ -186,7 +215,8 @@ class TokensScreen(AreaScreen):
         return row["token"] if row else None
 
     def apply_filter(self, text: str) -> None:
-        self.query_one(ResourceTable).set_filter(text)
+        if not self.every_filter(text):
+            self.query_one(ResourceTable).set_filter(text)
         self._update_pager()
 
     # -- query bar ---------------------------------------------------------------------------
@@ -194,18 +224,23 @@ class TokensScreen(AreaScreen):
     @on(Input.Submitted, "#q-user, #q-creator")
     def _list(self, event: Any) -> None:
         event.stop()
+        self.leave_every()
+        self.every = None  # another user or creator: another listing
         self.search = None
         self.page = 0
         self.load_page()
         self.query_one(ResourceTable).focus()
 
     def action_list_mode(self) -> None:
+        self.leave_every()
+        self.every = None
         if self.search is not None:
             self.search = None
             self.page = 0
             self.load_page()
 
     def action_page(self, delta: int) -> None:
+        self.leave_every()
         target = self.page + delta
         if target < 0:
             return
@@ -269,6 +304,8 @@ class TokensScreen(AreaScreen):
 
         def done(model: TokenSearch | None) -> None:
             if model is not None:
+                self.leave_every()
+                self.every = None
                 self.search = model
                 self.page = 0
                 self.load_page()
@@ -311,6 +348,7 @@ class TokensScreen(AreaScreen):
 
     def action_reload_fresh(self) -> None:
         """Ask the server again (after a change), ignoring the cache's freshness window."""
+        self.forget_every()
         self.run_api(lambda: self._load(force=True), group="tokens-load", doing="refreshing tokens")
 
     @work(group="tokens-action", exit_on_error=False)

@@ -103,7 +103,7 @@ class UsersScreen(TabbedListScreen):
         bar = [
             Label("Account"), Input(value=account, placeholder="account name or ID", id="accounts-name", compact=True),
             Label("Type"), Select(ACCOUNT_TYPES, value="", allow_blank=False, id="accounts-choice", compact=True),
-            Label("More"), Input(placeholder="key=value; … e.g. rootAccountOnly=true", id="accounts-more", compact=True),
+            Label("More"), Input(placeholder="key=value; …", id="accounts-more", compact=True),
         ]
         return self.pane(tab, bar, row_key="account_id")
 

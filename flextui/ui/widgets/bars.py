@@ -11,6 +11,7 @@ from typing import Any
 
 import time
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -63,8 +64,48 @@ class TitleBar(Horizontal):
             self.query_one("#tb-area", Label).update(Text("▸ " + clean(area)))
 
 
+FULL_TEXT_KEY = "!"
+"""The key (AreaScreen's `screen.show_message` binding) that opens the status line's error or message in full."""
+
+
+def fit(text: str, width: int, more: str = f"… ({FULL_TEXT_KEY} shows all)") -> str:
+    """`text` in `width` cells: whole when it fits, else as much as fits ending with `more`."""
+    if width <= 0 or cell_len(text) <= width:
+        return text
+    room = width - cell_len(more)
+    if room < 8:  # too narrow to say which key: just the ellipsis
+        return set_cell_size(text, max(0, width - 1)) + "…"
+    return set_cell_size(text, room).rstrip() + more
+
+
+class FittedLabel(Label):
+    """A one-line label that never cuts its text silently: what does not fit ends "… (! shows all)"."""
+
+    DEFAULT_CSS = """
+    FittedLabel { height: 1; }
+    """
+
+    def __init__(self, text: str = "", **kwargs: Any) -> None:
+        super().__init__("", **kwargs)
+        self.full = text
+        self.style_name = ""
+
+    def show(self, text: str, style: str = "") -> None:
+        self.full = text
+        self.style_name = style
+        self.refresh(layout=True)
+
+    @property
+    def is_cut(self) -> bool:
+        width = self.content_size.width
+        return bool(width) and cell_len(self.full) > width
+
+    def render(self) -> Text:
+        return Text(fit(self.full, self.content_size.width), style=self.style_name, no_wrap=True, overflow="crop")
+
+
 class StatusLine(Horizontal):
-    """user · request activity · age of what is shown · last error."""
+    """user · request activity · age of what is shown · last error (cut to fit, `!` shows all of it)."""
 
     DEFAULT_CSS = """
     StatusLine { height: 1; background: $panel; color: $text-muted; }
@@ -91,8 +132,8 @@ class StatusLine(Horizontal):
         yield Label(Text(clean(self._user or "")), id="st-user")
         yield Label("", id="st-activity")
         yield Label("", id="st-age")
-        yield Label("", id="st-error")
-        yield Label("", id="st-info")
+        yield FittedLabel("", id="st-error")
+        yield FittedLabel("", id="st-info")
 
     def on_mount(self) -> None:
         self.query_one("#st-info").display = False
@@ -164,15 +205,30 @@ class StatusLine(Horizontal):
 
     def watch_error(self, error: str) -> None:
         if self.is_mounted:
-            self.query_one("#st-error", Label).update(Text("✗ " + clean(error)) if error else "")
+            self.query_one("#st-error", FittedLabel).show("✗ " + clean(error) if error else "")
             self.query_one("#st-error").display = bool(error) or not self.info
             self.query_one("#st-info").display = not error and bool(self.info)
 
     def watch_info(self, info: str) -> None:
         if self.is_mounted:
-            self.query_one("#st-info", Label).update(Text(clean(info)))
+            self.query_one("#st-info", FittedLabel).show(clean(info))
             self.query_one("#st-info").display = not self.error and bool(info)
             self.query_one("#st-error").display = bool(self.error) or not info
+
+    @property
+    def message(self) -> tuple[str, str]:
+        """("error" | "info", the whole text) of what the line shows on its right, or ("", "")."""
+        if self.error:
+            return "error", self.error
+        if self.info:
+            return "info", self.info
+        return "", ""
+
+    @property
+    def shown_text(self) -> str:
+        """The error or message as the line shows it now (cut to fit)."""
+        label = self.query_one("#st-error" if self.error or not self.info else "#st-info", FittedLabel)
+        return str(label.render())
 
 
 class Hint(Static):

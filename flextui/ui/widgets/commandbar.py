@@ -91,7 +91,8 @@ class CommandBar(_Bar):
 
 
 class FilterBar(_Bar):
-    """`/text` filters rows as you type; `!text` inverts; enter keeps it; escape clears."""
+    """`/text` filters rows as you type; `!text` inverts; enter keeps it (and, on a paged list, searches every page);
+    escape clears."""
 
     BINDINGS = [Binding("escape", "clear", "Clear filter", id="filterbar.clear")]
 
@@ -102,8 +103,27 @@ class FilterBar(_Bar):
             super().__init__()
             self.text = text
 
+    class SearchAll(Message):
+        """Enter with a filter: the screen may search every page for it, not just the rows shown."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
     def __init__(self) -> None:
-        super().__init__(placeholder="/filter rows  (!text = rows without text; enter keeps it, escape clears)", id="filterbar")
+        super().__init__(placeholder="/filter rows (!text: rows without it) · enter keeps it · escape clears", id="filterbar")
+
+    @property
+    def applied(self) -> str:
+        """The filter in force ("" = none): the bar stays open, unfocused, while one is."""
+        return self.value if self.has_class("-open") else ""
+
+    def clear_applied(self) -> None:
+        """Escape outside the bar: clear the filter in force, leaving the focus where it is."""
+        self.value = ""
+        self.remove_class("-open")
+        self._return_to = None
+        self.post_message(self.FilterChanged(""))
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
@@ -115,6 +135,7 @@ class FilterBar(_Bar):
         event.stop()
         if self.value:
             self._keep_open_unfocused()
+            self.post_message(self.SearchAll(self.value))
         else:
             self.close()
 

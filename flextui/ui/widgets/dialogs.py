@@ -36,7 +36,7 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen { align: center middle; }
     ConfirmScreen > Vertical { width: 72; max-width: 95%; height: auto; border: thick $error; background: $surface; padding: 1 2; }
     ConfirmScreen.-safe > Vertical { border: thick $primary; }
-    ConfirmScreen #confirm-title { text-style: bold; margin-bottom: 1; }
+    ConfirmScreen #confirm-title { text-style: bold; margin-bottom: 1; width: 100%; }
     ConfirmScreen #confirm-body { margin-bottom: 1; }
     ConfirmScreen Horizontal { height: auto; align-horizontal: right; }
     ConfirmScreen Button { margin-left: 2; }
@@ -83,10 +83,10 @@ class ValueScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     ValueScreen { align: center middle; }
     ValueScreen > Vertical { width: 90; max-width: 98%; height: auto; max-height: 90%; border: thick $accent; background: $surface; padding: 1 2; }
-    ValueScreen #value-title { text-style: bold; }
-    ValueScreen #value-warning { color: $warning; text-style: bold; margin: 1 0; }
+    ValueScreen #value-title { text-style: bold; width: 100%; }
+    ValueScreen #value-warning { color: $warning; text-style: bold; margin: 1 0; width: 100%; }
     ValueScreen TextArea { height: auto; max-height: 12; min-height: 3; }
-    ValueScreen #value-note { color: $text-muted; margin-top: 1; }
+    ValueScreen #value-note { color: $text-muted; margin-top: 1; width: 100%; }
     ValueScreen Horizontal { height: auto; align-horizontal: right; margin-top: 1; }
     ValueScreen Button { margin-left: 2; }
     """
@@ -145,7 +145,7 @@ class MessageScreen(ModalScreen[None]):
     MessageScreen > Vertical { width: 80; max-width: 96%; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
     MessageScreen.-bad > Vertical { border: thick $error; }
     MessageScreen.-good > Vertical { border: thick $success; }
-    MessageScreen #message-title { text-style: bold; margin-bottom: 1; }
+    MessageScreen #message-title { text-style: bold; margin-bottom: 1; width: 100%; }
     """
 
     def __init__(self, title: str, body: str | Text, *, tone: str = "") -> None:

@@ -63,6 +63,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
+from flextui.ui.widgets.edge import more_right
 from flextui.ui.widgets.gridmodel import Column, ColumnSpec, GridModel, format_value
 
 __all__ = ["DataGrid"]
@@ -643,6 +644,10 @@ class DataGrid(ScrollView, can_focus=True):
         self._update_virtual_size()
         self.refresh()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._update_virtual_size()  # the last column takes the free width, which changed
+        self.refresh()
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._style_version += 1
@@ -784,7 +789,8 @@ class DataGrid(ScrollView, can_focus=True):
 
     def _update_layout(self) -> None:
         cols = self._model.visible_columns
-        key = (self._widths_version, tuple(c.index for c in cols), self.fixed_columns)
+        room = self.scrollable_content_region.width if self.is_mounted else 0
+        key = (self._widths_version, tuple(c.index for c in cols), self.fixed_columns, room)
         if key == self._layout_key:
             return
         self._layout_key = key
@@ -796,6 +802,9 @@ class DataGrid(ScrollView, can_focus=True):
             col_x.append(x)
             col_w.append(w)
             x += w
+        if col_w and 0 < x < room:  # the free width goes to the last column: its text is not cut while space stands empty
+            col_w[-1] += room - x
+            x = room
         self._col_x, self._col_w, self._total_width = col_x, col_w, x
         fixed = min(self.fixed_columns, len(cols))
         self._fixed_width = sum(col_w[:fixed])
@@ -855,12 +864,13 @@ class DataGrid(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
+        visible = self.scrollable_content_region.width  # (part of the keys: where the edge's "…" goes)
         scroll_x, scroll_y = self.scroll_offset
         header = self._header_height
         if y < header:
             key: tuple[Any, ...] = (
                 "h", self._layout_version, self._style_version, self._model.generation, self._cursor_col,
-                scroll_x, width,
+                scroll_x, width, visible,
             )
             strip = self._line_cache.get(key)
             if strip is None:
@@ -878,7 +888,7 @@ class DataGrid(ScrollView, can_focus=True):
         cursor_here = pos == self._cursor_row
         key = (
             self._layout_version, self._style_version, model.generation, self.zebra_stripes,
-            pos, cursor_here, self._cursor_col, scroll_x, width,
+            pos, cursor_here, self._cursor_col, scroll_x, width, visible,
         )
         strip = self._line_cache.get(key)
         if strip is None:
@@ -895,7 +905,11 @@ class DataGrid(ScrollView, can_focus=True):
                 line = Strip.join([full.crop(0, fixed), full.crop(fixed + scroll_x, scroll_x + width)])
         else:
             line = full.crop(scroll_x, scroll_x + width)
-        return line.extend_cell_length(width, self._style("base"))
+        line = line.extend_cell_length(width, self._style("base"))
+        visible = min(width, self.scrollable_content_region.width) if self.is_mounted else width  # (a scrollbar covers the rest)
+        if scroll_x + visible < self._total_width:  # more columns to the right: the cut one ends "…"
+            line = Strip.join([more_right(line.crop(0, visible), visible), line.crop(visible, width)])
+        return line
 
     def _render_header(self) -> Strip:
         model = self._model

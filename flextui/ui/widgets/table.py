@@ -16,12 +16,14 @@ from typing import Any
 from pydantic import BaseModel
 from rich.text import Text
 from textual.binding import Binding
+from textual.strip import Strip
 from textual.widgets import DataTable
 
 from flextui.api.tolerant import unreadable
 from flextui.kinds import Column
 from flextui.render.text import clean
 from flextui.ui.guard import safe
+from flextui.ui.widgets.edge import more_right
 
 CellFn = Callable[[dict[str, Any], str], Text | str]
 
@@ -70,11 +72,68 @@ class ResourceTable(DataTable[Any]):
     def on_mount(self) -> None:
         for column in self.spec:
             self.add_column(column.title, key=column.key, width=column.width)
+        self._fitted: tuple[int, tuple[int, ...]] | None = None
+        self.call_after_refresh(self._fit_width)
+
+    def on_resize(self) -> None:
+        self._fit_width()
+
+    def _fit_width(self) -> None:
+        """Share the free width among the columns whose text is cut (then the last one): nothing ends "…"
+        while the screen beside it stands empty."""
+        if not self.is_mounted or not self.spec:
+            return
+        avail = self.scrollable_content_region.width
+        if not self.show_vertical_scrollbar:  # leave room for it: rows arriving later must not make the table scroll sideways
+            avail -= self.styles.scrollbar_size_vertical
+        content = getattr(self, "_content_widths", {})
+        key = (avail, tuple(content.get(c.key, 0) for c in self.spec))
+        if avail <= 0 or key == getattr(self, "_fitted", None):
+            return
+        self._fitted = key
+        pad = 2 * self.cell_padding
+        widths: dict[str, int] = {}
+        for spec in self.spec:
+            column = self.columns.get(spec.key)  # type: ignore[call-overload]
+            if column is None or spec.width is None:
+                return  # an auto-width column already takes what its content needs
+            widths[spec.key] = spec.width
+        free = avail - sum(w + pad for w in widths.values())
+        for spec in self.spec:  # first the columns whose values are cut, left to right
+            if free <= 0:
+                break
+            need = content.get(spec.key, 0) - widths[spec.key]
+            if need > 0:
+                widths[spec.key] += min(need, free)
+                free -= min(need, free)
+        if free > 0:
+            widths[self.spec[-1].key] += free
+        changed = False
+        for spec in self.spec:
+            column = self.columns[spec.key]  # type: ignore[index]
+            if column.width != widths[spec.key]:
+                column.width = widths[spec.key]
+                changed = True
+        if changed:
+            self._clear_caches()
+            self._require_update_dimensions = True
+            self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        width = self.size.width
+        visible = min(width, self.scrollable_content_region.width)  # (a vertical scrollbar covers the rest)
+        if self.virtual_size.width > self.scroll_offset.x + visible:  # more columns to the right: say the edge cuts
+            return Strip.join([more_right(strip.crop(0, visible), visible), strip.crop(visible, width)])
+        return strip
 
     def _cell(self, row: dict[str, Any], key: str) -> Text:
         value = self.cell_fn(row, key) if self.cell_fn else row.get(key)
         if isinstance(value, Text):
-            return safe(value, lines=False)
+            text = safe(value, lines=False)
+            text.no_wrap = True
+            text.overflow = "ellipsis"  # a cell longer than its column ends "…", never cut silently
+            return text
         return Text(clean(value), no_wrap=True, overflow="ellipsis")
 
     def set_rows(self, rows: list[dict[str, Any]], *, keep_cursor: bool = True) -> None:
@@ -95,8 +154,12 @@ class ResourceTable(DataTable[Any]):
     def _refill(self, current: dict[str, Any] | None) -> None:
         self.clear()
         target = 0
+        content: dict[str, int] = {}
         for index, row in enumerate(self.visible_rows):
             cells = [self._cell(row, c.key) for c in self.spec]
+            for spec, text in zip(self.spec, cells):
+                if text.cell_len > content.get(spec.key, 0):
+                    content[spec.key] = text.cell_len
             if cells and unreadable_in(row):  # a record the server sent in a shape that could not be read: kept, and marked
                 cells[0] = Text("⚠ ", style="bold") + cells[0]
                 for cell in cells:
@@ -110,6 +173,8 @@ class ResourceTable(DataTable[Any]):
                 target = index
         if self.row_count:
             self.move_cursor(row=target, animate=False)
+        self._content_widths = content  # the widest value of each column: what a cut column would need
+        self._fit_width()
 
     def current_row(self) -> dict[str, Any] | None:
         rows = self.visible_rows
