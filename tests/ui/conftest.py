@@ -19,7 +19,9 @@ from tests.conftest import FIXED_NOW_MS
 def build_app(*, read_only: bool = False, as_user: str = "admin", start: list[str] | None = None, **kwargs: Any) -> FlexApp:
     ctx = demo_context(fixed_now_ms=FIXED_NOW_MS, read_only=read_only, as_user=as_user, **kwargs)
     ctx.start = start or ["tokens"]
-    return FlexApp(ctx)
+    app = FlexApp(ctx)
+    app.animation_level = "none"  # scrolling lands at once: a snapshot taken at any moment after it shows the same
+    return app
 
 
 @pytest.fixture

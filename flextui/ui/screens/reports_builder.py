@@ -833,9 +833,10 @@ class ReportBuilderScreen(AreaScreen):
     def action_run(self) -> None:
         if self.rtype is None:
             worker = self._model_worker
-            if self.problem or (worker is not None and worker.is_running):
-                self.app.notify(self.problem or "The data model is still loading", severity="warning", markup=False)
+            if worker is not None and worker.is_running:
+                self.app.notify("The data model is still loading", severity="warning", markup=False)
             else:  # loading it failed (the status line says why): nothing can run without it, so ask again
+                self.problem = ""
                 self.load_model()
             return
         fs, errors = self.build()
