@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -38,6 +39,7 @@ from flextui.ui import clipboard
 from flextui.ui.commands import KindsProvider, run_command
 from flextui.ui.guard import TerminalGuard
 from flextui.ui.help import HelpScreen, help_rows
+from flextui.ui.safety import SafeDispatch, caller_of_handle_exception, original, survivable
 from flextui.ui.themes import bundled_themes
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
@@ -49,8 +51,12 @@ log = logging.getLogger("flextui.ui")
 MAX_INPUT = 4096
 """The longest text a field takes: far above any name, filter or date the APIs accept (at most 2,000)."""
 
+UNEXPECTED_SHOWN = 400
+"""Characters of an unexpected error shown in its toast (the log has all of it)."""
 
-class FlexApp(App[None]):
+
+
+class FlexApp(SafeDispatch, App[None]):
     """flextui's TUI for one profile."""
 
     TITLE = "flextui"
@@ -71,8 +77,13 @@ class FlexApp(App[None]):
     ]
 
     def __init__(self, ctx: AppContext, **kwargs: Any) -> None:
+        self._handlers_running = 0
+        """How many SafeDispatch handlers are running now (see safety.py and the key queue)."""
         super().__init__(**kwargs)
         self.ctx = ctx
+        self.unexpected: list[BaseException] = []
+        """Every unexpected error reported while running (the tests check it stays empty)."""
+        self._last_unexpected: dict[str, float] = {}
         self.guard = TerminalGuard()
         for theme in bundled_themes():
             self.register_theme(theme)
@@ -130,6 +141,32 @@ class FlexApp(App[None]):
         quit_keys = [key for key, active in self.active_bindings.items() if active.binding.action in ("quit", "app.quit")]
         if quit_keys:
             self.notify(f"Press {quit_keys[0]} to quit the app", title="Do you want to quit?")
+
+    # -- unexpected errors (safety.py) -----------------------------------------------------------
+
+    def _handle_exception(self, error: Exception) -> None:
+        if survivable(error, caller_of_handle_exception()) and self.is_running:
+            self.report_unexpected(error)
+            return
+        super()._handle_exception(error)
+
+    def report_unexpected(self, error: BaseException, *, doing: str = "", where: str = "") -> None:
+        """A bug or an unforeseen answer: the traceback to the log file, a readable toast; the app carries on."""
+        error = original(error)
+        self.unexpected.append(error)
+        log.error("unexpected %s%s%s", type(error).__name__, f" while {doing}" if doing else "",
+                  f" ({where})" if where else "", exc_info=error)
+        text = f"{type(error).__name__}: {error}".strip().rstrip(":")
+        key = f"{doing}|{text}"
+        now = time.monotonic()
+        if now - self._last_unexpected.get(key, -1e9) < 30:  # the same failure again: logged, not shown again
+            return
+        self._last_unexpected[key] = now
+        from flextui.config import log_path
+
+        head = f"Something went wrong while {doing}" if doing else "Something went wrong"
+        self.notify(clean(f"{head}: {text}", limit=UNEXPECTED_SHOWN) + f"\nflextui carries on; the details are in {log_path()}",
+                    title="Unexpected error", severity="error", timeout=12)
 
     # -- screenshots ----------------------------------------------------------------------------
 

@@ -13,8 +13,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
+from flextui.ui.safety import SafeDispatch
 
-class HelpScreen(ModalScreen[None]):
+
+class HelpScreen(SafeDispatch, ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
 
     DEFAULT_CSS = """

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -12,6 +12,7 @@ from textual.worker import WorkerState
 
 from flextui.context import AppContext, demo_context
 from flextui.ui.app import FlexApp
+from flextui.ui.safety import original
 
 from tests.conftest import FIXED_NOW_MS
 
@@ -25,6 +26,26 @@ def build_app(*, read_only: bool = False, as_user: str = "admin", start: list[st
 @pytest.fixture
 def make_app() -> Callable[..., FlexApp]:
     return build_app
+
+
+@pytest.fixture(autouse=True)
+def unexpected_errors(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BaseException]]:
+    """Every error the app reported as unexpected during the test (`FlexApp.report_unexpected`).
+
+    The app survives them (ui/safety.py), so a test would not notice one: any report fails the
+    test, unless it is marked `unexpected_errors` (it causes them on purpose).
+    """
+    seen: list[BaseException] = []
+    report = FlexApp.report_unexpected
+
+    def recording(self: FlexApp, error: BaseException, **kwargs: Any) -> None:
+        seen.append(original(error))
+        report(self, error, **kwargs)
+
+    monkeypatch.setattr(FlexApp, "report_unexpected", recording)
+    yield seen
+    if seen and request.node.get_closest_marker("unexpected_errors") is None:
+        pytest.fail("the app reported unexpected errors: " + "; ".join(f"{type(e).__name__}: {e}" for e in seen))
 
 
 async def settle(pilot: Any, delay: float = 0.02, timeout: float = 5.0) -> None:

@@ -1,16 +1,18 @@
 """What every area screen shares: the chrome, safe workers, and the read-only rule.
 
-`AreaScreen.run_api` is the one place worker failures are handled: an
-`ApiError` becomes the status line's error (and a toast), anything else is
-logged and shown the same way; workers never use `exit_on_error`, so one
-failed request never takes the app down. `check_action` hides every action
+`AreaScreen.run_api` runs a screen's requests: an `ApiError` (the server
+said no, or could not be reached) becomes the status line's error and a
+toast; anything else is a bug or a surprise, and goes to the app's one
+handler for those (`FlexApp.report_unexpected`, see ui/safety.py): logged
+with its traceback, shown, never fatal. Workers keep Textual's default
+`exit_on_error`, so a worker started elsewhere that fails reaches that same
+handler instead of vanishing. `check_action` hides every action
 whose capability the kinds registry marks as mutating when the profile is
 read-only, so no screen can forget that check.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
@@ -22,13 +24,12 @@ from textual.worker import Worker
 from flextui import kinds
 from flextui.api.errors import ApiError
 from flextui.context import AppContext
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import StatusLine, TitleBar
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
 
-log = logging.getLogger("flextui.ui")
 
-
-class AreaScreen(Screen[None]):
+class AreaScreen(SafeDispatch, Screen[None]):
     """Base of every area screen. Subclasses set KIND and implement `compose_body`."""
 
     KIND: ClassVar[str] = ""
@@ -90,19 +91,19 @@ class AreaScreen(Screen[None]):
             self.status.error = ""
 
     def report_error(self, error: BaseException, *, doing: str = "") -> None:
-        """Show a failure in the status line and as a toast; never raise."""
-        if isinstance(error, ApiError):
-            text = str(error)
-        else:
-            log.exception("unexpected failure while %s", doing or "working", exc_info=error)
-            text = f"unexpected {type(error).__name__}: {error}"
+        """Show a failure in the status line and as a toast (an unexpected one is also logged); never raise."""
+        expected = isinstance(error, ApiError)
+        text = str(error) if expected else f"unexpected {type(error).__name__}: {error}"
         if doing:
             text = f"{doing}: {text}"
         try:
             self.status.error = text
         except Exception:  # the screen may be gone
             pass
-        self.app.notify(text, severity="error", markup=False, timeout=8)
+        if expected:
+            self.app.notify(text, severity="error", markup=False, timeout=8)
+        else:
+            self.app.report_unexpected(error, doing=doing)  # type: ignore[attr-defined]
 
     def say(self, text: str) -> None:
         """A short success message (toast + status)."""
@@ -120,7 +121,7 @@ class AreaScreen(Screen[None]):
                 self.report_error(exc, doing=doing)
                 return None
 
-        return self.run_worker(runner(), group=group, exclusive=exclusive, exit_on_error=False, description=doing)
+        return self.run_worker(runner(), group=group, exclusive=exclusive, description=doing)
 
     async def confirm_then(self, title: str, body: str, verb: str, job: Callable[[], Awaitable[Any]], *, doing: str) -> tuple[bool, Any]:
         """Ask (naming what is affected), then run `job`; (done, result). Call from a worker."""

@@ -66,6 +66,7 @@ from flextui.api.validation import MAX_LIMIT, errors_by_field
 from flextui.headless.entitlements import policies_text
 from flextui.render.text import absolute, clean, relative
 from flextui.ui.guard import safe
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
@@ -149,7 +150,7 @@ class Body:
         return self
 
 
-class RecordScreen(ModalScreen[str | None]):
+class RecordScreen(SafeDispatch, ModalScreen[str | None]):
     """Every field of one record, and the actions that apply to it (each a key; the result is the action name)."""
 
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="record.close")]
@@ -763,7 +764,7 @@ class Expansion:
         return None if self.shown is None else self.shown - self.started
 
 
-class EntitlementTree(Tree[Item]):
+class EntitlementTree(SafeDispatch, Tree[Item]):
     """The tree with → / ← to expand and collapse (or move to the parent)."""
 
     BINDINGS = [

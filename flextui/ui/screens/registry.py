@@ -32,7 +32,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane, Tabs
 from textual.worker import Worker
 
 from flextui import kinds
@@ -58,6 +58,7 @@ from flextui.api.registry import (
 from flextui.headless.registry import RegistryUnavailable, parse_day, registry_for, split_repository
 from flextui.kinds import Column
 from flextui.render.text import absolute, clean, relative
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.commandbar import FilterBar
@@ -509,7 +510,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     @on(TabbedContent.TabActivated)
     def _tab_changed(self, event: TabbedContent.TabActivated) -> None:
         self.refresh_bindings()
-        self.call_after_refresh(self._focus_table)
+        # A click or arrow on the tab strip hands the keys to the tab's table; the tab activated
+        # while the screen is built (or a count put in a tab's label) must not take them from the `:` bar.
+        if isinstance(self.focused, Tabs):
+            self._focus_table()
 
     def _focus_table(self) -> None:
         self.current_table().focus()
@@ -756,7 +760,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             value = row["name"]
         self.app.copy_text(value, value)  # type: ignore[attr-defined]
 
-    @work(group="project-action", exit_on_error=False)
+    @work(group="project-action")
     async def action_delete(self) -> None:
         tab = self.tab
         if tab not in ("repositories", "charts"):
@@ -812,7 +816,7 @@ MEMBER_COLUMNS = kinds.get("members").columns
 # -- chart detail -----------------------------------------------------------------------------------------
 
 
-class ChartDetailScreen(ModalScreen[str | None]):
+class ChartDetailScreen(SafeDispatch, ModalScreen[str | None]):
     """A chart's versions (newest first) with digest, created time and URLs; copy the helm command."""
 
     BINDINGS = [
@@ -1586,7 +1590,7 @@ class SecretScreen(RegistryMixin, AreaScreen):
 
         self.app.push_screen(FormScreen("Reset your registry secret", fields, build, send, submit_label="Next"), done)
 
-    @work(group="secret-reset", exit_on_error=False)
+    @work(group="secret-reset")
     async def _confirm_reset(self, new_secret: str) -> None:
         user = self.registry.username
         what = f"the secret you typed ({len(new_secret)} characters)" if new_secret else "a random secret made by the registry"

@@ -45,6 +45,7 @@ from flextui.api.http import Service
 from flextui.api.reports import ReportsService
 from flextui.render.text import clean
 from flextui.ui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.dialogs import ConfirmScreen
@@ -103,7 +104,7 @@ class RunRequest:
     set_name: str | None = None
 
 
-class ConditionsTable(DataTable[Text]):
+class ConditionsTable(SafeDispatch, DataTable[Text]):
     """The conditions of the query; delete removes one, enter takes it back into the editor."""
 
     BINDINGS = [
@@ -646,7 +647,7 @@ class ReportBuilderScreen(AreaScreen):
             self._title()
         self.refresh_preview()
 
-    @work(group="report-sets", exit_on_error=False)
+    @work(group="report-sets")
     async def action_save(self) -> None:
         fs, errors = self.build()
         if fs is None:
@@ -741,7 +742,7 @@ class ReportBuilderScreen(AreaScreen):
             action()
 
 
-class SavedSetsScreen(ModalScreen[FilterSet | None]):
+class SavedSetsScreen(SafeDispatch, ModalScreen[FilterSet | None]):
     """The filter sets saved for a group on this profile: enter loads one, d deletes one."""
 
     BINDINGS = [

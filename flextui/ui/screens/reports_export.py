@@ -29,6 +29,7 @@ from textual.widgets import Button, Input, Label, Select
 
 from flextui.export import FORMATS, ExportFile, ExportFormat, format_for
 from flextui.render.text import clean
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.gridmodel import GridModel
 
@@ -124,7 +125,7 @@ class ExportRequest:
     format: str
 
 
-class ExportScreen(ModalScreen[ExportRequest | None]):
+class ExportScreen(SafeDispatch, ModalScreen[ExportRequest | None]):
     """Choose format and path for exporting the results as shown."""
 
     BINDINGS = [

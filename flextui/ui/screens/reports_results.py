@@ -220,7 +220,7 @@ class ReportResultsScreen(AreaScreen):
         self.failure = ""
         self.status.error = ""
         self._load_id += 1
-        self._loader = self.run_worker(self._load(force, self._load_id), group="report-load", exclusive=True, exit_on_error=False,
+        self._loader = self.run_worker(self._load(force, self._load_id), group="report-load", exclusive=True,
                                        description=f"loading the {self.group} report")
         self._show_progress()
 
@@ -575,7 +575,7 @@ class ReportResultsScreen(AreaScreen):
             return count or 0
 
         # The app runs it, so leaving the results (escape to edit the filters) does not lose the export.
-        self._exporter = app.run_worker(job, thread=True, group="report-export", exit_on_error=False,
+        self._exporter = app.run_worker(job, thread=True, group="report-export",
                                         name="report-export", description=f"exporting to {request.path}")
         self._export_timer = self.set_interval(0.1, self._export_tick)
 

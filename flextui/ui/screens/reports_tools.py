@@ -37,6 +37,7 @@ from textual.widgets.selection_list import Selection
 
 from flextui.api.filters import ReportType
 from flextui.render.text import clean, clean_lines
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.chart import BarChart, compact_number
 from flextui.ui.widgets.dialogs import ValueScreen
 from flextui.ui.widgets.grid import DataGrid
@@ -122,7 +123,7 @@ def day_series(model: GridModel, column: str) -> list[tuple[str, float]]:
     return [(day.isoformat(), float(n)) for day, n in counts]
 
 
-class _ToolScreen(ModalScreen[Any]):
+class _ToolScreen(SafeDispatch, ModalScreen[Any]):
     """A large modal panel over the results."""
 
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="report_tool.close")]
@@ -242,7 +243,7 @@ class StatsScreen(_ToolScreen):
                 return model_col.type
         return col.type
 
-    @work(group="report-stats", exclusive=True, exit_on_error=False)
+    @work(group="report-stats", exclusive=True)
     async def _compute(self) -> None:
         grid = self.query_one(DataGrid)
         for col in self.columns:

@@ -26,7 +26,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabPane, Tabs
 
 from flextui.api.tolerant import raw_of, unreadable
 from flextui import kinds
@@ -114,6 +114,8 @@ class TabbedListScreen(AreaScreen):
         self.initial_tab = tab if tab in self.list_tabs else self.LIST_TABS[0].id
         self.states = {spec.id: TabState() for spec in self.LIST_TABS}
         self.applied_choice: dict[str, Any] = {}
+        self._focus_pending: str | None = None
+        """The tab whose table takes the focus once it is built (the user asked for that tab)."""
 
     @classmethod
     def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> Self:
@@ -160,7 +162,7 @@ class TabbedListScreen(AreaScreen):
             await pane.mount_all(self._pane_widgets(tab))
 
     async def on_mount(self) -> None:
-        self._focus_table()
+        self._focus_table(self.initial_tab)  # composed with the screen
         await self._ensure_loaded(self.tab_id)
 
     def show_kind(self, kind: kinds.Kind) -> None:
@@ -168,9 +170,15 @@ class TabbedListScreen(AreaScreen):
         self.action_show_tab(kind.extra.get("tab", self.LIST_TABS[0].id))
 
     def action_show_tab(self, tab: str) -> None:
-        if tab in self.states:
-            self.query_one(f"#{self.TABS_ID}", TabbedContent).active = tab
-            self._focus_table()
+        """Show a tab and put the keys in its table, once it is there (a tab's widgets are built when first shown)."""
+        if tab not in self.states:
+            return
+        tabs = self.query_one(f"#{self.TABS_ID}", TabbedContent)
+        if tabs.active == tab:
+            self._focus_table(tab)
+        else:
+            self._focus_pending = tab
+            tabs.active = tab  # → _tab_activated: builds the tab, then focuses its table
 
     def action_tab(self, delta: int) -> None:
         ids = [spec.id for spec in self.LIST_TABS]
@@ -184,10 +192,17 @@ class TabbedListScreen(AreaScreen):
         self.query_one(TitleBar).area = self.area_title
         self.refresh_bindings()
         await self._ensure_loaded(tab)
-        self._focus_table()
+        # Only in answer to the user: a tab key or command (pending), or a click or arrow on the tab strip.
+        # The tab activated when the screen is built must not take the keys from the `:` bar the user opened.
+        if self._focus_pending == tab or isinstance(self.focused, Tabs):
+            self._focus_pending = None
+            self._focus_table(tab)
 
-    def _focus_table(self) -> None:
-        self.call_after_refresh(lambda: self.table().focus())
+    def _focus_table(self, tab: str) -> None:
+        """Focus a tab's table, if it is built (else `_tab_activated` does it once it is)."""
+        tables = self.query(f"#{tab}-table")
+        if tables:
+            tables.first().focus()
 
     def table(self, tab: str | None = None) -> ResourceTable:
         return self.query_one(f"#{tab or self.tab_id}-table", ResourceTable)

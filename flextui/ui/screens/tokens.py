@@ -24,6 +24,7 @@ from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
 from flextui.render.text import absolute, clean, relative
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.dialogs import MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
@@ -288,7 +289,7 @@ class TokensScreen(AreaScreen):
         """Ask the server again (after a change), ignoring the cache's freshness window."""
         self.run_api(lambda: self._load(force=True), group="tokens-load", doing="refreshing tokens")
 
-    @work(group="tokens-action", exit_on_error=False)
+    @work(group="tokens-action")
     async def action_rotate(self) -> None:
         token = self.selected()
         if token is None or self.ctx.read_only:
@@ -301,7 +302,7 @@ class TokensScreen(AreaScreen):
         if done:
             self._show_value(created, "rotated")
 
-    @work(group="tokens-action", exit_on_error=False)
+    @work(group="tokens-action")
     async def action_delete(self) -> None:
         token = self.selected()
         if token is None or self.ctx.read_only:
@@ -388,7 +389,7 @@ class TokensScreen(AreaScreen):
             self.app.copy_text(token.name, f"token name {token.name}")  # type: ignore[attr-defined]
 
 
-class TokenDetailScreen(ModalScreen[str | None]):
+class TokenDetailScreen(SafeDispatch, ModalScreen[str | None]):
     """Every field of one token, with its actions."""
 
     BINDINGS = [

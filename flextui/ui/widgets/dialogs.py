@@ -23,9 +23,10 @@ from textual.widgets import Button, Label, Static, TextArea
 from flextui.render.text import clean_lines
 from flextui.ui import clipboard
 from flextui.ui.guard import safe
+from flextui.ui.safety import SafeDispatch
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(SafeDispatch, ModalScreen[bool]):
     """Ask before acting: `title`, what is affected, and the verb on the button."""
 
     BINDINGS = [
@@ -70,7 +71,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(True)
 
 
-class ValueScreen(ModalScreen[None]):
+class ValueScreen(SafeDispatch, ModalScreen[None]):
     """Show a value to copy or select by hand; `once` adds the shown-once warning.
 
     `once` or `secret` values are secrets: not kept for ctrl+y, and no screenshot while shown.
@@ -136,7 +137,7 @@ class ValueScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class MessageScreen(ModalScreen[None]):
+class MessageScreen(SafeDispatch, ModalScreen[None]):
     """A titled message (e.g. a verification result); any of escape/enter closes it."""
 
     BINDINGS = [Binding("escape,enter", "dismiss", "Close", id="message.close")]

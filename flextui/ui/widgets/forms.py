@@ -32,6 +32,7 @@ from textual.widgets import Button, Input, Label, Select, Switch
 from flextui.api.errors import ApiError
 from flextui.render.text import clean
 from flextui.ui.guard import safe
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import Hint
 
 
@@ -74,7 +75,7 @@ def error_map(exc: ValidationError, specs: list[FieldSpec]) -> tuple[dict[str, s
     return found, general
 
 
-class FormScreen(ModalScreen[Any]):
+class FormScreen(SafeDispatch, ModalScreen[Any]):
     """A modal form that validates as you type and submits through the data layer."""
 
     BINDINGS = [
@@ -232,7 +233,7 @@ class FormScreen(ModalScreen[Any]):
         if model is not None:
             self._send(model)
 
-    @work(exclusive=True, group="form-send", exit_on_error=False)
+    @work(exclusive=True, group="form-send")
     async def _send(self, model: Any) -> None:
         self.busy = True
         button = self.query_one("#form-submit", Button)

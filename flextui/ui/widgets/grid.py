@@ -63,6 +63,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.gridmodel import Column, ColumnSpec, GridModel, format_value
 
 __all__ = ["DataGrid"]
@@ -87,7 +88,7 @@ def _fit(text: str, width: int, right: bool) -> str:
     return pad + text if right else text + pad
 
 
-class DataGrid(ScrollView, can_focus=True):
+class DataGrid(SafeDispatch, ScrollView, can_focus=True):
     """A virtual data grid over a :class:`GridModel` (see the module docstring)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -22,6 +22,7 @@ from flextui.api.tolerant import unreadable
 from flextui.kinds import Column
 from flextui.render.text import clean
 from flextui.ui.guard import safe
+from flextui.ui.safety import SafeDispatch
 
 CellFn = Callable[[dict[str, Any], str], Text | str]
 
@@ -46,7 +47,7 @@ def unreadable_in(row: dict[str, Any]) -> str | None:
     return None
 
 
-class ResourceTable(DataTable[Any]):
+class ResourceTable(SafeDispatch, DataTable[Any]):
     """A DataTable of row dicts with columns from the kinds registry."""
 
     BINDINGS = [
