@@ -14,9 +14,11 @@ secret is on screen.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import time
+from collections import deque
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -54,6 +56,8 @@ MAX_INPUT = 4096
 UNEXPECTED_SHOWN = 400
 """Characters of an unexpected error shown in its toast (the log has all of it)."""
 
+KEY_WAIT_LIMIT = 2.0
+"""Seconds a key waits at most for the app to settle after the previous one (see `FlexApp.on_event`)."""
 
 
 class FlexApp(SafeDispatch, App[None]):
@@ -84,6 +88,9 @@ class FlexApp(SafeDispatch, App[None]):
         self.unexpected: list[BaseException] = []
         """Every unexpected error reported while running (the tests check it stays empty)."""
         self._last_unexpected: dict[str, float] = {}
+        self._typed: deque[events.Event] = deque()
+        """Keys (and pastes) received, not yet handed on: see `on_event`."""
+        self._key_feeder: asyncio.Task[None] | None = None
         self.guard = TerminalGuard()
         for theme in bundled_themes():
             self.register_theme(theme)
@@ -248,6 +255,71 @@ class FlexApp(SafeDispatch, App[None]):
         self.notify("Stopped waiting for the server; ctrl+r tries again", severity="warning", timeout=6)
         return True
 
+    # -- keys, each where the previous one left the focus ---------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys go on one at a time, each once the previous one has had its effect.
+
+        Textual hands a key to whichever widget has the focus when the app reads it. Over SSH a
+        burst of keys is read at once, before the first has been handled: a Tab that moves to the
+        next field, an enter that closes the `:` bar and opens an area, a `:` that opens the bar,
+        would each still be pending while the keys after them went to the old focus (a name field
+        took the description; `:tokens` typed on the catalogue ran `e` and `n` there). So a key
+        (or a paste) received is queued, and `_feed_keys` hands each on only once the app has
+        settled after the one before: no message waiting anywhere, no handler of ours still
+        running, no widget still being mounted, no focus change scheduled after the next refresh.
+        """
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            if getattr(event, "_flextui_released", False):
+                await super().on_event(event)
+                return
+            self._typed.append(event)
+            if self._key_feeder is None or self._key_feeder.done():
+                self._key_feeder = asyncio.create_task(self._feed_keys(), name="flextui keys")
+            return
+        await super().on_event(event)
+
+    async def _feed_keys(self) -> None:
+        while self._typed:
+            await self._wait_until_settled()
+            event = self._typed.popleft()
+            event._flextui_released = True  # type: ignore[attr-defined]
+            self.post_message(event)
+
+    async def _wait_until_settled(self) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        quiet = tries = 0
+        while quiet < 2:  # twice in a row: a task started by the last handler (a worker opening a dialog) has run once
+            await asyncio.sleep(0 if tries < 50 else 0.002)
+            tries += 1
+            if self._settled():
+                quiet += 1
+                continue
+            quiet = 0
+            if loop.time() - started > KEY_WAIT_LIMIT:  # something never settles: do not hold the keys for ever
+                log.warning("keys: the app did not settle within %.1f s; handing the next key on", KEY_WAIT_LIMIT)
+                return
+
+    def _settled(self) -> bool:
+        """Whether everything the keys so far set off has happened (see `on_event`)."""
+        if self._handlers_running or not self._message_queue.empty() or self._next_callbacks:
+            return False
+        try:
+            if self.screen._callbacks:  # e.g. a focus change after the next refresh
+                return False
+            nodes = [*self.screen_stack, *self._registry]
+        except Exception:  # no screen yet, or the app is closing
+            return True
+        for node in nodes:
+            if node._closing or node._closed:
+                continue
+            if not node._is_mounted:
+                return False  # being composed and mounted: its on_mount may take the focus
+            if node._running and (not node._message_queue.empty() or node._next_callbacks):
+                return False
+        return True
+
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Every text field, as it gets the keys: a steady cursor (a blinking one repaints its line twice a
         second: bytes over SSH, flaky snapshots) and a length cap (a 100 KB paste without bracketed paste
@@ -329,6 +401,8 @@ class FlexApp(SafeDispatch, App[None]):
             self.push_screen(ValueScreen(f"Copy {what} by hand ({result.reason})", text, secret=sensitive))
 
     async def on_unmount(self) -> None:
+        if self._key_feeder is not None:
+            self._key_feeder.cancel()
         if self._on_request in self.ctx.session.listeners:
             self.ctx.session.listeners.remove(self._on_request)
         if self._on_notice in self.ctx.session.notice_listeners:

@@ -21,7 +21,7 @@ from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.commandbar import CommandBar
 from flextui.ui.widgets.dialogs import MessageScreen
-from tests.ui.conftest import build_app, settle
+from tests.ui.conftest import build_app, burst, settle
 
 # The reported crash: a tab's table focused before the tab was built (NoMatches '#features-table').
 SEQUENCES = [
@@ -49,6 +49,18 @@ async def test_switching_areas_and_tabs_by_command_keeps_the_app(commands: list[
         for command in commands:
             await pilot.press("colon", *command, "enter")
             await settle(pilot)
+        assert app.is_running and isinstance(app.screen, screen)
+        await wait_for(pilot, lambda: app.screen.focused is not None and app.screen.focused.id == table, f"focus in #{table}")
+
+
+@pytest.mark.parametrize(("commands", "screen", "table"), SEQUENCES, ids=["-".join(c) for c, _, _ in SEQUENCES])
+async def test_switching_in_one_burst_keeps_the_app(commands: list[str], screen: type, table: str) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        keys = [k for command in commands for k in ("colon", *command, "enter")]
+        await burst(pilot, *keys)
+        await settle(pilot)
         assert app.is_running and isinstance(app.screen, screen)
         await wait_for(pilot, lambda: app.screen.focused is not None and app.screen.focused.id == table, f"focus in #{table}")
 

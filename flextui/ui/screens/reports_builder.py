@@ -251,7 +251,8 @@ class ReportBuilderScreen(AreaScreen):
             self._take_conditions(self.conditions_text)
         self._title()
         self.refresh_preview()
-        self.query_one("#rb-field", Select).focus()
+        if self.focused is None:  # the field has the focus from the start; a load that ends never takes it from the user
+            self.query_one("#rb-field", Select).focus()
         if self.run_at_once:
             self.action_run()
 
