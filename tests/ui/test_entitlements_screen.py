@@ -299,7 +299,7 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
         assert app.screen is form, "the server refused an activation ID already in use"
         assert "already used" in hint(app, "li1-activationId")
         assert form.query_one("#field-li1-activationId").has_class("-invalid")
-        assert "see Activation ID" in str(form.query_one("#form-error").render())
+        assert "see Line item 2: Activation ID" in str(form.query_one("#form-error").render())
         assert form.focused is form.query_one("#field-li1-activationId"), "the field the server named gets the focus"
         await fill(pilot, {"li1-activationId": "ACT-UI-2"})
         await pilot.press("ctrl+s")

@@ -488,9 +488,12 @@ class BetaForm(FormScreen):
     def _show_errors(self, errors: dict[str, str], general: list[str], *, all_fields: bool) -> None:
         """As FormScreen's, but only touching the hints that change (a long form re-validates on every key)."""
         shown: dict[str, tuple[str, bool]] = getattr(self, "_shown", {})
+        self.marked = {}
         for spec in self.specs:
             msg = errors.get(spec.key)
             wanted = (msg, True) if msg and (all_fields or spec.key in self.touched) else (spec.hint, False)
+            if wanted[1]:
+                self.marked[spec.key] = wanted[0]
             if shown.get(spec.key) == wanted:
                 continue
             shown[spec.key] = wanted
@@ -499,6 +502,7 @@ class BetaForm(FormScreen):
             self.query_one(f"#field-{spec.key}").set_class(wanted[1], "-invalid")
             hint.display = bool(wanted[1] or spec.hint)
         self._shown = shown
+        self.general = list(general) if all_fields else []
         text = "; ".join(general) if general and all_fields else ""
         self.query_one("#form-error", Label).update(Text(clean(text)) if text else "")
 
@@ -549,23 +553,14 @@ class BetaForm(FormScreen):
         self._show_errors(errors, general, all_fields=all_fields)
         return None
 
-    def action_submit(self) -> None:
-        if self.busy:
-            return
-        model = self.validate(all_fields=True)
-        if model is None:
-            self.focus_first_error()
-            return
-        self._send(model)
-
-    def focus_first_error(self) -> None:
-        """Scroll to and focus the first field showing an error (a long form hides most of them)."""
-        for spec in self.specs:
-            widget = self.query_one(f"#field-{spec.key}")
-            if widget.has_class("-invalid") and self._visible(spec):
-                self.query_one(f"#row-{spec.key}").scroll_visible(animate=False)
-                widget.focus(scroll_visible=False)
-                return
+    def field_name(self, spec: FieldSpec) -> str:
+        """A section's field names its item when there are several ("Line item 2: Product")."""
+        sec = self.section
+        if sec is not None and sec.count > 1 and spec.key.startswith(sec.prefix):
+            index, _, _ = spec.key[len(sec.prefix):].partition("-")
+            if index.isdigit():
+                return f"{sec.title} {int(index) + 1}: {spec.label}"
+        return spec.label
 
     async def _send_mapped(self, model: Any) -> Any:
         try:
