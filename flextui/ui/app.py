@@ -40,7 +40,7 @@ from flextui.render.text import clean, clean_lines
 from flextui.ui import clipboard
 from flextui.ui.commands import KindsProvider, run_command
 from flextui.ui.guard import TerminalGuard
-from flextui.ui.help import HelpScreen, help_rows
+from flextui.ui.help import HelpScreen, help_rows, screen_name
 from flextui.ui.safety import SafeDispatch, caller_of_handle_exception, original, survivable
 from flextui.ui.themes import bundled_themes
 from flextui.ui.widgets.bars import StatusLine
@@ -60,7 +60,7 @@ KEY_WAIT_LIMIT = 2.0
 """Seconds a key waits at most for the app to settle after the previous one (see `FlexApp.on_event`)."""
 
 
-class FlexApp(SafeDispatch, App[None]):
+class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     """flextui's TUI for one profile."""
 
     TITLE = "flextui"
@@ -68,15 +68,20 @@ class FlexApp(SafeDispatch, App[None]):
     COMMANDS = App.COMMANDS | {KindsProvider}
     ENABLE_COMMAND_PALETTE = True
 
+    # Not Textual's App bindings: the same keys again, each with an id, a description and a place in `?`.
     BINDINGS = [
+        Binding("question_mark", "help", "Keys", id="app.help"),
         Binding("colon", "command", "Command", id="app.command"),
         Binding("slash", "filter", "Filter", id="app.filter"),
-        Binding("question_mark", "help", "Help", id="app.help"),
         Binding("escape", "back", "Back", show=False, id="app.back"),
         # Before any screen's escape, but only while a request waits to be retried (check_action).
         Binding("escape", "cancel_waiting", "Stop waiting", show=False, priority=True, id="app.cancel_wait"),
-        Binding("ctrl+r", "refresh", "Refresh", show=False, id="app.refresh"),
+        Binding("ctrl+r", "refresh", "Refresh from the server", show=False, id="app.refresh"),
         Binding("q", "quit", "Quit", show=False, id="app.quit"),
+        Binding("ctrl+q", "quit", "Quit, also from a text field", show=False, priority=True, id="app.quit_anywhere"),
+        # Reached when nothing is selected (the screen's and a field's ctrl+c copy a selection first).
+        Binding("ctrl+c", "help_quit", "How to copy and quit", show=False, id="app.copy_hint"),
+        Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True, id="app.palette"),
         Binding("ctrl+y", "show_clipboard", "Show copied", show=False, id="app.clip"),
     ]
 
@@ -144,10 +149,21 @@ class FlexApp(SafeDispatch, App[None]):
         super().notify(clean_lines(message), title=clean(title), severity=severity, timeout=timeout, markup=False)
 
     def action_help_quit(self) -> None:
-        # Textual's own hint is markup, which notify no longer parses.
-        quit_keys = [key for key, active in self.active_bindings.items() if active.binding.action in ("quit", "app.quit")]
+        """ctrl+c with nothing selected: say how to copy and how to quit (it never quits: over SSH it is a reflex)."""
+        quit_keys = [self.get_key_display(a.binding) for a in self.active_bindings.values() if a.binding.id in ("app.quit", "app.quit_anywhere")]
+        copy_keys = [self.get_key_display(a.binding) for a in self.screen.active_bindings.values()
+                     if a.enabled and a.binding.action.startswith(("copy", "choose('copy")) and len(a.binding.key) == 1]
+        parts = ["Nothing is selected to copy (select text with the mouse, or shift+arrows in a field)."]
+        if copy_keys:
+            parts.append(f"{copy_keys[0]} copies the value under the cursor.")
         if quit_keys:
-            self.notify(f"Press {quit_keys[0]} to quit the app", title="Do you want to quit?")
+            parts.append(f"To quit: {' or '.join(quit_keys)}.")
+        self.notify(" ".join(parts), title="ctrl+c copies", timeout=8)
+
+    def copy_to_clipboard(self, text: str) -> None:
+        """Textual's own copies (ctrl+c on selected text, in a field or on screen) go the way flextui copies:
+        OSC 52 wrapped for tmux and screen, said in a toast, shown instead when it cannot work."""
+        self.copy_text(text, "the selected text")
 
     # -- unexpected errors (safety.py) -----------------------------------------------------------
 
@@ -355,7 +371,7 @@ class FlexApp(SafeDispatch, App[None]):
             apply(event.text)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(help_rows(self), type(self.screen).__name__))
+        self.push_screen(HelpScreen(help_rows(self), screen_name(self.screen)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel_waiting":

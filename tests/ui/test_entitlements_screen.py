@@ -500,7 +500,7 @@ async def test_jump_to_catalogue_and_to_users() -> None:
         li = world_of(app).entitlements["ENT-100000"].line_items[0]
         s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
         await pilot.pause()
-        await pilot.press("g")
+        await pilot.press("P")
         await settle(pilot)
         cat = app.screen
         assert isinstance(cat, CatalogScreen) and cat.tab.id == "products"

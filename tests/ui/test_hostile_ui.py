@@ -245,7 +245,7 @@ async def test_registry_projects_project_members_and_downloads(monkeypatch: pyte
         app.open_kind(kinds.get("downloads"), None)
         await settle(pilot)
         app.screen.query_one("#dl-from").value = "2020-01-01"
-        for key in ("ctrl+l", "t", "t", "g", "g"):
+        for key in ("ctrl+g", "t", "t", "g", "g"):
             await press(pilot, key)
         assert {"ProjectsScreen", "ProjectScreen", "ChartDetailScreen", "ConfirmScreen", "DownloadsScreen"} <= seen(app)
 
@@ -283,7 +283,7 @@ async def test_reports_catalogue_builder_and_results(monkeypatch: pytest.MonkeyP
         assert isinstance(app.screen, ReportBuilderScreen)
         app.screen.query_one("#rb-past").value = "30"
         await settle(pilot)
-        await press(pilot, "ctrl+r")
+        await press(pilot, "ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
         await settle(pilot)
         # frequency, statistics, per-day chart, columns, a row's detail and one of its values, a cell's value

@@ -98,9 +98,9 @@ async def test_typing_in_the_bar_as_the_area_opens(start: list[str], screen: typ
 @pytest.mark.parametrize(("start", "screen"), AREAS, ids=[a[0][0] for a in AREAS])
 async def test_a_load_that_finishes_leaves_the_focus_alone(start: list[str], screen: type) -> None:
     """`:` typed while a slow server answers: when the rows arrive, the keys stay in the bar."""
-    app = build_app(start=start, latency_ms=150)
+    app = build_app(start=start, latency_ms=400)
     async with app.run_test(size=(100, 30)) as pilot:
-        while not (isinstance(app.screen, screen) and any(w.is_running for w in app.workers)):
+        while not (isinstance(app.screen, screen) and app.screen.is_mounted):
             await pilot.pause()
         await burst(pilot, "colon", *"tok")  # burst settles: the load has finished after this
         assert not any(w.is_running for w in app.workers)

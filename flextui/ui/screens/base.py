@@ -17,13 +17,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.screen import Screen
-from textual.widgets import Footer
 from textual.worker import Worker
 
 from flextui import kinds
 from flextui.api.errors import ApiError
 from flextui.context import AppContext
+from flextui.ui.keys import FOCUS_KEYS, KeyFooter
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import StatusLine, TitleBar
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
@@ -31,6 +32,8 @@ from flextui.ui.widgets.commandbar import CommandBar, FilterBar
 
 class AreaScreen(SafeDispatch, Screen[None]):
     """Base of every area screen. Subclasses set KIND and implement `compose_body`."""
+
+    BINDINGS: ClassVar[list[BindingType]] = list(FOCUS_KEYS)
 
     KIND: ClassVar[str] = ""
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {}
@@ -60,7 +63,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
         yield FilterBar()
         yield CommandBar()
         yield StatusLine(ctx.user)
-        yield Footer()
+        yield KeyFooter()
 
     def compose_body(self) -> ComposeResult:
         yield from ()

@@ -38,7 +38,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Button, Input, Label, Select, Static, Tree
 from textual.widgets.tree import TreeNode, UnknownNodeID
@@ -66,6 +65,7 @@ from flextui.api.validation import MAX_LIMIT, errors_by_field
 from flextui.headless.entitlements import policies_text
 from flextui.render.text import absolute, clean, relative
 from flextui.ui.guard import safe
+from flextui.ui.keys import FlexModal
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.bars import Hint
@@ -150,7 +150,7 @@ class Body:
         return self
 
 
-class RecordScreen(SafeDispatch, ModalScreen[str | None]):
+class RecordScreen(FlexModal[str | None]):
     """Every field of one record, and the actions that apply to it (each a key; the result is the action name)."""
 
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="record.close")]
@@ -168,8 +168,8 @@ class RecordScreen(SafeDispatch, ModalScreen[str | None]):
         self._title = title
         self._body = body
         self.actions = list(actions)  # (key, action name, label)
-        for key, action, label in self.actions:
-            self._bindings.bind(key, f"choose('{action}')", label)
+        for key, action, label in self.actions:  # each with an id, like every key (remappable in [keys])
+            self._bindings._add_binding(Binding(key, f"choose('{action}')", label.capitalize(), id=f"record.{action}"))
 
     def compose(self) -> ComposeResult:
         hint = " · ".join(f"{key} {label}" for key, _, label in self.actions)
@@ -801,20 +801,21 @@ class EntitlementsScreen(AreaScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 
     BINDINGS = [
+        # The footer shows the first ones that fit (keys.KeyFooter); `?` lists them all.
         Binding("n", "create", "New", id="entitlements.create"),
         Binding("a", "add_items", "Add items", id="entitlements.add"),
+        Binding("e", "properties", "Edit", id="entitlements.properties"),
         Binding("p", "policies", "Policies", id="entitlements.policies"),
-        Binding("e", "properties", "Properties", id="entitlements.properties"),
         Binding("m", "maintenance", "Maint.", id="entitlements.maintenance"),
-        Binding("g", "catalogue", "Catalogue", id="entitlements.catalogue"),
         Binding("u", "users", "Users", id="entitlements.users"),
+        Binding("P,shift+p", "catalogue", "Product", id="entitlements.catalogue"),
         Binding("i", "details", "Details", id="entitlements.details"),
         Binding("c", "copy_id", "Copy ID", show=False, id="entitlements.copy"),
         Binding("f", "focus_filters", "Filters", show=False, id="entitlements.filters"),
         Binding("x", "clear_filters", "Clear filters", show=False, id="entitlements.clear"),
-        Binding("right_square_bracket", "page(1)", "Next", id="entitlements.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id="entitlements.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="entitlements.reload"),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, id="entitlements.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id="entitlements.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="entitlements.reload"),
     ]
 
     DEFAULT_CSS = """
@@ -1509,13 +1510,13 @@ class EntitlementsScreen(AreaScreen):
             actions = [("c", "copy_id", "copy ID")] + ([] if ro else [("a", "add_items", "add line items"), ("m", "maintenance", "maintenance item")])
         elif item.kind in ("product", "license_model") and item.product is not None:
             title = f"Product {item.product.product_name or ''} {item.product.product_version or ''}".strip()
-            actions = [("g", "catalogue", "catalogue"), ("c", "copy_id", "copy activation ID")]
+            actions = [("P", "catalogue", "catalogue"), ("c", "copy_id", "copy activation ID")]
         else:
             li = item.line_item
             title = f"Line item {li.activation_id if li else ''}"
-            actions = [("g", "catalogue", "catalogue"), ("c", "copy_id", "copy ID")]
+            actions = [("P", "catalogue", "catalogue"), ("c", "copy_id", "copy ID")]
             if not ro:
-                actions += [("p", "policies", "policies"), ("e", "properties", "properties"), ("m", "maintenance", "maintenance item")]
+                actions += [("p", "policies", "policies"), ("e", "properties", "edit"), ("m", "maintenance", "maintenance item")]
 
         def chosen(action: str | None) -> None:
             if action:

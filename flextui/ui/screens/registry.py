@@ -31,7 +31,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane, Tabs
 from textual.worker import Worker
 
@@ -58,7 +57,7 @@ from flextui.api.registry import (
 from flextui.headless.registry import RegistryUnavailable, parse_day, registry_for, split_repository
 from flextui.kinds import Column
 from flextui.render.text import absolute, clean, relative
-from flextui.ui.safety import SafeDispatch
+from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.commandbar import FilterBar
@@ -328,9 +327,9 @@ class ProjectsScreen(PagedRegistryScreen):
     BINDINGS = [
         Binding("o", "open_by_name", "Open…", id="projects.open"),
         Binding("c", "copy_name", "Copy name", show=False, id="projects.copy"),
-        Binding("right_square_bracket", "page(1)", "Next", id="projects.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id="projects.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="projects.reload"),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, id="projects.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id="projects.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="projects.reload"),
     ]
 
     def __init__(self) -> None:
@@ -416,15 +415,17 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     KIND = "repositories"
 
     BINDINGS = [
-        Binding("1", "tab('repositories')", "Repos", id="project.tab_repositories"),
-        Binding("2", "tab('charts')", "Charts", id="project.tab_charts"),
-        Binding("3", "tab('members')", "Members", id="project.tab_members"),
+        Binding("greater_than_sign", "next_tab(1)", "Next tab", id="project.next_tab"),
+        Binding("less_than_sign", "next_tab(-1)", "Previous tab", show=False, id="project.prev_tab"),
         Binding("d,delete", "delete", "Delete", id="project.delete"),
         Binding("u", "member_query", "User…", id="project.member_query"),
         Binding("c", "copy_name", "Copy", id="project.copy"),
-        Binding("right_square_bracket", "page(1)", "Next", show=False, id="project.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", show=False, id="project.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="project.reload"),
+        Binding("1", "tab('repositories')", "Repositories tab", show=False, id="project.tab_repositories"),
+        Binding("2", "tab('charts')", "Charts tab", show=False, id="project.tab_charts"),
+        Binding("3", "tab('members')", "Members tab", show=False, id="project.tab_members"),
+        Binding("right_square_bracket", "page(1)", "Next page of members", show=False, id="project.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page of members", show=False, id="project.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="project.reload"),
     ]
 
     DEFAULT_CSS = """
@@ -500,6 +501,9 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def show_kind(self, kind: kinds.Kind) -> None:
         if kind.id in TABS:
             self.action_tab(kind.id)
+
+    def action_next_tab(self, delta: int) -> None:
+        self.action_tab(TABS[(TABS.index(self.tab) + delta) % len(TABS)])
 
     def action_tab(self, tab: str) -> None:
         if tab in TABS:
@@ -816,7 +820,7 @@ MEMBER_COLUMNS = kinds.get("members").columns
 # -- chart detail -----------------------------------------------------------------------------------------
 
 
-class ChartDetailScreen(SafeDispatch, ModalScreen[str | None]):
+class ChartDetailScreen(FlexModal[str | None]):
     """A chart's versions (newest first) with digest, created time and URLs; copy the helm command."""
 
     BINDINGS = [
@@ -937,9 +941,9 @@ class ArtifactsScreen(PagedRegistryScreen):
 
     BINDINGS = [
         Binding("c", "copy_digest", "Copy digest", id="artifacts.copy"),
-        Binding("right_square_bracket", "page(1)", "Next", id="artifacts.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id="artifacts.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="artifacts.reload"),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, id="artifacts.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id="artifacts.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="artifacts.reload"),
     ]
 
     def __init__(self, project: str, repository: str) -> None:
@@ -1050,11 +1054,11 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
     KIND = "downloads"
 
     BINDINGS = [
-        Binding("ctrl+l", "load", "Load", id="downloads.load"),
+        Binding("ctrl+g,f5", "load", "Run", id="downloads.load", priority=True),
         Binding("escape", "cancel_load", "Cancel", id="downloads.cancel"),
-        Binding("t", "toggle_top", "Top", id="downloads.toggle_top"),
         Binding("g", "toggle_chart", "Chart", id="downloads.toggle_chart"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="downloads.reload"),
+        Binding("t", "toggle_top", "Top", id="downloads.toggle_top"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="downloads.reload"),
     ]
 
     DEFAULT_CSS = """
@@ -1368,7 +1372,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         elif self.loading:
             text = f"⟳ {self.loaded:,} loaded so far · {span} · newest first · escape cancels"
         elif self.cancelled:
-            text = f"stopped: {self.loaded:,} loaded (the newest part of {span}) · ctrl+l loads again"
+            text = f"stopped: {self.loaded:,} loaded (the newest part of {span}) · ctrl+g loads again"
         else:
             text = f"{plural(self.loaded, 'download')} · {span}"
         if self.query_text:
@@ -1443,7 +1447,7 @@ class SecretScreen(RegistryMixin, AreaScreen):
         Binding("v", "toggle_reveal", "Reveal/hide", id="secret.reveal"),
         Binding("c", "copy_secret", "Copy", id="secret.copy"),
         Binding("r", "reset", "Reset…", id="secret.reset"),
-        Binding("e", "event_focus", "Event status", id="secret.event"),
+        Binding("u", "event_focus", "User's event…", id="secret.event"),
     ]
 
     DEFAULT_CSS = """

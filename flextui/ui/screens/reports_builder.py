@@ -27,9 +27,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
+from flextui.api.errors import Invalid
 from flextui.api.filters import (
     MAX_LIMIT_RECORDS,
     MAX_PAST_DAYS,
@@ -45,6 +45,7 @@ from flextui.api.http import Service
 from flextui.api.reports import ReportsService
 from flextui.render.text import clean
 from flextui.ui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
+from flextui.ui.keys import FlexModal
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.bars import Hint
@@ -128,11 +129,12 @@ class ReportBuilderScreen(AreaScreen):
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"run": "run"}
 
     BINDINGS = [
-        Binding("ctrl+r,f5", "run", "Run", id="report_builder.run", priority=True),
+        Binding("ctrl+g,f5", "run", "Run", id="report_builder.run", priority=True),
         Binding("ctrl+s", "save", "Save set", id="report_builder.save", priority=True),
-        Binding("ctrl+o", "load", "Load set", id="report_builder.load", priority=True),
+        Binding("ctrl+o", "load", "Open set", id="report_builder.load", priority=True),
         Binding("ctrl+n", "new_condition", "Add condition", id="report_builder.add"),
         Binding("ctrl+l", "copy_url", "Copy URL", show=False, id="report_builder.copy_url", priority=True),
+        Binding("ctrl+r", "reload", "Refresh the data model from the server", show=False, id="report_builder.reload"),
     ]
 
     DEFAULT_CSS = """
@@ -238,7 +240,7 @@ class ReportBuilderScreen(AreaScreen):
             if self.group.casefold() not in folded:
                 self.problem = f"No report group {self.group!r}. The groups are: {', '.join(names)}."
                 self.query_one("#rb-title", Label).update(Text(clean(self.problem)))
-                self.report_error(ValueError(self.problem), doing="")
+                self.report_error(Invalid(self.problem), doing="")
                 return
             self.group = folded[self.group.casefold()]
         self.rtype = await self.service.report_type(self.group)
@@ -707,7 +709,23 @@ class ReportBuilderScreen(AreaScreen):
     # -- run ------------------------------------------------------------------------------------
 
     def action_reload(self) -> None:
-        self.action_run()
+        """ctrl+r, as everywhere: ask the server again, here for the data model (the conditions typed stay)."""
+        if self.rtype is None:
+            self.run_api(self._load_model, group="report-model", doing=f"loading the {self.group} data model")
+            return
+
+        async def job() -> None:
+            rtype = await self.service.report_type(self.group, force=True)
+            self.operators = await self.service.op_list(force=True)
+            changed = [f.name for f in rtype.filters] != [f.name for f in self.rtype.filters] if self.rtype else True
+            self.rtype = rtype
+            if changed:
+                self._fill_fields()
+            self.show_age(None)
+            self.refresh_preview()
+            self.say(f"The {self.group} data model is fresh from the server")
+
+        self.run_api(job, group="report-model", doing=f"refreshing the {self.group} data model")
 
     def action_run(self) -> None:
         if self.rtype is None:
@@ -743,7 +761,7 @@ class ReportBuilderScreen(AreaScreen):
             action()
 
 
-class SavedSetsScreen(SafeDispatch, ModalScreen[FilterSet | None]):
+class SavedSetsScreen(FlexModal[FilterSet | None]):
     """The filter sets saved for a group on this profile: enter loads one, d deletes one."""
 
     BINDINGS = [

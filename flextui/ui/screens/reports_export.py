@@ -24,12 +24,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from flextui.export import FORMATS, ExportFile, ExportFormat, format_for
 from flextui.render.text import clean
-from flextui.ui.safety import SafeDispatch
+from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.gridmodel import GridModel
 
@@ -125,7 +124,7 @@ class ExportRequest:
     format: str
 
 
-class ExportScreen(SafeDispatch, ModalScreen[ExportRequest | None]):
+class ExportScreen(FlexModal[ExportRequest | None]):
     """Choose format and path for exporting the results as shown."""
 
     BINDINGS = [

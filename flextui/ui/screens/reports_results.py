@@ -5,10 +5,10 @@ several pages are fetched at once (`ReportPager`). The count line is honest
 ("12,500 of 100,000 loaded", "stopped", "failed on page 6") and a progress
 bar runs while pages load. Stopping (x, or the button) keeps what is loaded
 browsable, and `+` loads the rest from where it stopped (also after an error
-or the record limit). Everything works on the current view: `/` filters, `[`
-and `]` sort, columns can be hidden and reordered (C, -, <, >), F shows the
+or the record limit). Everything works on the current view: `/` filters, `{`
+and `}` sort, columns can be hidden and reordered (C, -, shift+←/→), F shows the
 frequency table of the cursor column, I the column statistics, g records per
-day, enter a row's every field, c/y copy the cell/row, e exports.
+day, enter a row's every field, c/Y copy the cell/row, ctrl+s saves to a file.
 """
 
 from __future__ import annotations
@@ -111,20 +111,21 @@ class ReportResultsScreen(AreaScreen):
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"export": "export", "rerun": "run", "resume": "run"}
 
     BINDINGS = [
-        Binding("x", "stop", "Stop loading", id="report_results.stop"),
+        # The footer shows the first ones that fit (keys.KeyFooter); `?` lists them all.
+        Binding("x", "stop", "Stop", id="report_results.stop"),
         Binding("plus", "resume", "Load the rest", id="report_results.resume"),
+        Binding("f", "filters", "Filters", id="report_results.filters"),
+        Binding("ctrl+s", "export", "Save…", id="report_results.export", priority=True),
+        Binding("g", "chart", "Per day", id="report_results.chart"),
         Binding("F,shift+f", "frequency", "Frequency", id="report_results.frequency"),
         Binding("I,shift+i", "stats", "Stats", id="report_results.stats"),
-        Binding("g", "chart", "Per day", id="report_results.chart"),
-        Binding("e", "export", "Export", id="report_results.export"),
         Binding("C,shift+c", "columns", "Columns", id="report_results.columns"),
         Binding("minus", "hide_column", "Hide column", show=False, id="report_results.hide"),
-        Binding("less_than_sign", "move_column(-1)", "Move column left", show=False, id="report_results.left"),
-        Binding("greater_than_sign", "move_column(1)", "Move column right", show=False, id="report_results.right"),
+        Binding("shift+left", "move_column(-1)", "Move column left", show=False, id="report_results.left"),
+        Binding("shift+right", "move_column(1)", "Move column right", show=False, id="report_results.right"),
         Binding("c", "copy_cell", "Copy cell", show=False, id="report_results.copy_cell"),
-        Binding("y", "copy_row", "Copy row", show=False, id="report_results.copy_row"),
+        Binding("Y,shift+y", "copy_row", "Copy row", show=False, id="report_results.copy_row"),
         Binding("v", "view_cell", "View cell", show=False, id="report_results.view_cell"),
-        Binding("f", "filters", "Edit filters", id="report_results.filters"),
         Binding("ctrl+r", "rerun", "Run again", show=False, id="report_results.rerun"),
     ]
 

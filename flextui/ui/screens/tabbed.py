@@ -64,16 +64,17 @@ class TabState:
     note: str = ""
 
 
-def list_bindings(prefix: str, tabs: Iterable[ListTab], *, next_tab: str = "Next tab", prev_tab: str = "Prev tab",
+def list_bindings(prefix: str, tabs: Iterable[ListTab], *, next_tab: str = "Next tab", prev_tab: str = "Previous tab",
                   tab_label: str = "{title}") -> list[Binding]:
     """The filter, tab, paging and refresh keys of a tabbed list (ids `<prefix>.…`, remappable in [keys])."""
     return [
-        Binding("f", "focus_filters", "Filters", show=False, id=f"{prefix}.filters"),
         Binding("greater_than_sign", "tab(1)", next_tab, id=f"{prefix}.next_tab"),
         Binding("less_than_sign", "tab(-1)", prev_tab, show=False, id=f"{prefix}.prev_tab"),
-        Binding("right_square_bracket", "page(1)", "Next", id=f"{prefix}.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id=f"{prefix}.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id=f"{prefix}.reload"),
+        Binding("f", "focus_filters", "Filters", show=False, id=f"{prefix}.filters"),
+        # The pager line says "] next · [ prev" when there is more than one page.
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, id=f"{prefix}.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id=f"{prefix}.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id=f"{prefix}.reload"),
         *[Binding(str(i + 1), f"show_tab('{tab.id}')", tab_label.format(title=tab.title), show=False, id=f"{prefix}.tab{i + 1}")
           for i, tab in enumerate(tabs)],
     ]

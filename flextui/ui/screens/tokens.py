@@ -17,14 +17,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static
 
 from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
 from flextui.render.text import absolute, clean, relative
-from flextui.ui.safety import SafeDispatch
+from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.dialogs import MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
@@ -48,17 +47,18 @@ class TokensScreen(AreaScreen):
     }
 
     BINDINGS = [
+        # The footer shows the first ones that fit (keys.KeyFooter); `?` lists them all.
         Binding("n", "create", "New", id="tokens.create"),
-        Binding("r", "rotate", "Rotate", id="tokens.rotate"),
         Binding("e", "edit", "Edit", id="tokens.edit"),
         Binding("d,delete", "delete", "Delete", id="tokens.delete"),
+        Binding("r", "rotate", "Rotate", id="tokens.rotate"),
         Binding("s", "search", "Search", id="tokens.search"),
-        Binding("v", "verify", "Verify", id="tokens.verify"),
+        Binding("x", "list_mode", "List", id="tokens.list"),  # only while a search is shown (check_action)
+        Binding("k", "verify", "Verify", id="tokens.verify"),
         Binding("c", "copy_name", "Copy name", show=False, id="tokens.copy"),
-        Binding("x", "list_mode", "Back to list", show=False, id="tokens.list"),
-        Binding("right_square_bracket", "page(1)", "Next", id="tokens.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id="tokens.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="tokens.reload"),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, id="tokens.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id="tokens.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="tokens.reload"),
     ]
 
     def __init__(self) -> None:
@@ -89,12 +89,18 @@ class TokensScreen(AreaScreen):
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()
-        self.action_reload()
+        self.load()
 
     # -- loading ---------------------------------------------------------------------------
 
-    def action_reload(self) -> None:
+    def load(self) -> None:
+        """Show the current page: from the cache when it is fresh enough, else asked (see `_load`)."""
+        self.refresh_bindings()  # `x` shows while a search is shown
         self.run_api(self._load, group="tokens-load", doing="loading tokens")
+
+    def action_reload(self) -> None:
+        """ctrl+r: ask the server, whatever the cache holds."""
+        self.action_reload_fresh()
 
     async def _load(self, *, force: bool = False) -> None:
         """Show the current page: cached first, then fresh; `force` shows only the fresh answer."""
@@ -192,14 +198,19 @@ class TokensScreen(AreaScreen):
         event.stop()
         self.search = None
         self.page = 0
-        self.action_reload()
+        self.load()
         self.query_one(ResourceTable).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "list_mode":
+            return self.search is not None
+        return super().check_action(action, parameters)
 
     def action_list_mode(self) -> None:
         if self.search is not None:
             self.search = None
             self.page = 0
-            self.action_reload()
+            self.load()
 
     def action_page(self, delta: int) -> None:
         target = self.page + delta
@@ -210,7 +221,7 @@ class TokensScreen(AreaScreen):
         if self.search is not None and delta > 0 and len(self.tokens) < self.page_size:
             return
         self.page = target
-        self.action_reload()
+        self.load()
 
     @on(DataTable.RowSelected, "#tokens-table")
     def _open(self, event: DataTable.RowSelected) -> None:
@@ -247,7 +258,7 @@ class TokensScreen(AreaScreen):
             if model is not None:
                 self.search = model
                 self.page = 0
-                self.action_reload()
+                self.load()
 
         self.app.push_screen(FormScreen("Search tokens", fields, build, send, submit_label="Search"), done)
 
@@ -389,7 +400,7 @@ class TokensScreen(AreaScreen):
             self.app.copy_text(token.name, f"token name {token.name}")  # type: ignore[attr-defined]
 
 
-class TokenDetailScreen(SafeDispatch, ModalScreen[str | None]):
+class TokenDetailScreen(FlexModal[str | None]):
     """Every field of one token, with its actions."""
 
     BINDINGS = [

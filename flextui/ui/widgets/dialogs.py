@@ -17,16 +17,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static, TextArea
 
 from flextui.render.text import clean_lines
 from flextui.ui import clipboard
 from flextui.ui.guard import safe
-from flextui.ui.safety import SafeDispatch
+from flextui.ui.keys import FlexModal
 
 
-class ConfirmScreen(SafeDispatch, ModalScreen[bool]):
+class ConfirmScreen(FlexModal[bool]):
     """Ask before acting: `title`, what is affected, and the verb on the button."""
 
     BINDINGS = [
@@ -71,7 +70,7 @@ class ConfirmScreen(SafeDispatch, ModalScreen[bool]):
         self.dismiss(True)
 
 
-class ValueScreen(SafeDispatch, ModalScreen[None]):
+class ValueScreen(FlexModal[None]):
     """Show a value to copy or select by hand; `once` adds the shown-once warning.
 
     `once` or `secret` values are secrets: not kept for ctrl+y, and no screenshot while shown.
@@ -137,7 +136,7 @@ class ValueScreen(SafeDispatch, ModalScreen[None]):
         self.dismiss(None)
 
 
-class MessageScreen(SafeDispatch, ModalScreen[None]):
+class MessageScreen(FlexModal[None]):
     """A titled message (e.g. a verification result); any of escape/enter closes it."""
 
     BINDINGS = [Binding("escape,enter", "dismiss", "Close", id="message.close")]

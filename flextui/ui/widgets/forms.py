@@ -32,13 +32,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Switch
 
 from flextui.api.errors import ApiError
 from flextui.render.text import clean
 from flextui.ui.guard import safe
-from flextui.ui.safety import SafeDispatch
+from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.bars import Hint
 
 
@@ -85,7 +84,7 @@ def error_map(exc: ValidationError, specs: list[FieldSpec]) -> tuple[dict[str, s
     return found, general
 
 
-class FormScreen(SafeDispatch, ModalScreen[Any]):
+class FormScreen(FlexModal[Any]):
     """A modal form that validates as you type and submits through the data layer."""
 
     BINDINGS = [

@@ -30,9 +30,9 @@ home, ctrl+home        first row (``datagrid.first_row``)
 end, ctrl+end          last row (``datagrid.last_row``)
 shift+home/shift+end   first/last column (``datagrid.first_column/last_column``)
 enter                  post :class:`DataGrid.RowSelected` (``datagrid.select``)
-``[``                  sort ascending by the cursor column; again: unsort
+``{``                  sort ascending by the cursor column; again: unsort
                        (``datagrid.sort_ascending``)
-``]``                  sort descending by the cursor column; again: unsort
+``}``                  sort descending by the cursor column; again: unsort
                        (``datagrid.sort_descending``)
 =====================  ==================================================
 
@@ -102,10 +102,11 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         Binding("end,ctrl+end", "last_row", "Last row", show=False, id="datagrid.last_row"),
         Binding("shift+home", "first_column", "First column", show=False, id="datagrid.first_column"),
         Binding("shift+end", "last_column", "Last column", show=False, id="datagrid.last_column"),
-        Binding("enter", "select_row", "Select", show=True, id="datagrid.select"),
-        Binding("left_square_bracket", "sort_ascending", "Sort ▲", show=True, key_display="[",
+        Binding("enter", "select_row", "Open", show=False, id="datagrid.select"),
+        # `[` and `]` turn pages everywhere in flextui; braces sort.
+        Binding("left_curly_bracket", "sort_ascending", "Sort", show=True, key_display="{",
                 id="datagrid.sort_ascending"),
-        Binding("right_square_bracket", "sort_descending", "Sort ▼", show=True, key_display="]",
+        Binding("right_curly_bracket", "sort_descending", "Sort descending", show=False, key_display="}",
                 id="datagrid.sort_descending"),
     ]
 

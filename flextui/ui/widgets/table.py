@@ -51,6 +51,7 @@ class ResourceTable(SafeDispatch, DataTable[Any]):
     """A DataTable of row dicts with columns from the kinds registry."""
 
     BINDINGS = [
+        Binding("enter", "select_cursor", "Open", show=False, id="table.open"),
         Binding("end", "scroll_bottom", "Last row", show=False, id="table.last"),
         Binding("home", "scroll_top", "First row", show=False, id="table.first"),
     ]
