@@ -139,7 +139,7 @@ async def ui_run(url: str, days: int) -> dict[str, float]:
         app.screen.query_one("#rb-max").value = ""
         await pilot.pause()
         t_run = time.perf_counter()
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+g")
         while not isinstance(app.screen, ReportResultsScreen) or app.screen.state == "loading":
             await pilot.pause(0.01)
         t_done = time.perf_counter()
@@ -163,7 +163,7 @@ async def ui_run(url: str, days: int) -> dict[str, float]:
             original_sort()
 
         grid.action_sort_descending = timed_sort  # type: ignore[method-assign]
-        await pilot.press("right_square_bracket")
+        await pilot.press("right_curly_bracket")
         await pilot.pause(0.2)
         out["sort 1 column (key → repainted)"] = next_paint_after(times["sort"])
 
@@ -195,7 +195,7 @@ async def ui_run(url: str, days: int) -> dict[str, float]:
         out["cursor key at the end (Pilot press, incl. its polling)"] = statistics.median(wall)
 
         # export the view (all rows) to CSV through the dialog
-        await pilot.press("e")
+        await pilot.press("ctrl+s")
         await pilot.pause(0.2)
         t_export = time.perf_counter()
         await pilot.press("enter")

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from flextui import __version__
+from flextui.render.words import plural
 
 EXIT_USAGE = 2
 
@@ -425,7 +426,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
     finally:
         cache.close()
     whose = f" of {identity.replace('|', ' as ')}" if identity else ""
-    print(f"removed {removed} cached page{'s' if removed != 1 else ''}{whose}")
+    print(f"removed {plural(removed, 'cached page')}{whose}")
     return 0
 
 

@@ -31,7 +31,7 @@ from typing import Annotated, Any, TypeVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
 from flextui.api.errors import ApiError, Invalid, NotFound
 from flextui.api.http import Fetched, Service, Session, decode_json

@@ -36,7 +36,7 @@ import httpx
 
 from flextui.api.errors import ApiError, Unreadable
 from flextui.api.filters import FILTER_NAME_KEYS, GROUP_NAME_KEYS, FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType, name_of
-from flextui.api.http import Fetched, Service, Session, decode_body, decode_json
+from flextui.api.http import Fetched, Service, Session, decode_body
 from flextui.api.paging import DEFAULT_MAX_REQUESTS, Outcome, fingerprint
 from flextui.api.wire import Wire
 

@@ -21,7 +21,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from flextui.api.errors import ApiError, Unreadable
-from flextui.api.http import Fetched, Service, Session, envelope
+from flextui.api.http import Service, Session, envelope
 from flextui.api.intervals import IntervalError, documented, parse_interval
 from flextui.api.paging import Page, Pager
 from flextui.api.tolerant import Record, list_items, parse_record, parse_records

@@ -14,8 +14,11 @@ secret is on screen.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import time
+from collections import deque
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -37,7 +40,8 @@ from flextui.render.text import clean, clean_lines
 from flextui.ui import clipboard
 from flextui.ui.commands import KindsProvider, run_command
 from flextui.ui.guard import TerminalGuard
-from flextui.ui.help import HelpScreen, help_rows
+from flextui.ui.help import HelpScreen, help_rows, screen_name
+from flextui.ui.safety import SafeDispatch, caller_of_handle_exception, original, survivable
 from flextui.ui.themes import bundled_themes
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
@@ -49,8 +53,14 @@ log = logging.getLogger("flextui.ui")
 MAX_INPUT = 4096
 """The longest text a field takes: far above any name, filter or date the APIs accept (at most 2,000)."""
 
+UNEXPECTED_SHOWN = 400
+"""Characters of an unexpected error shown in its toast (the log has all of it)."""
 
-class FlexApp(App[None]):
+KEY_WAIT_LIMIT = 2.0
+"""Seconds a key waits at most for the app to settle after the previous one (see `FlexApp.on_event`)."""
+
+
+class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     """flextui's TUI for one profile."""
 
     TITLE = "flextui"
@@ -58,22 +68,35 @@ class FlexApp(App[None]):
     COMMANDS = App.COMMANDS | {KindsProvider}
     ENABLE_COMMAND_PALETTE = True
 
+    # Not Textual's App bindings: the same keys again, each with an id, a description and a place in `?`.
     BINDINGS = [
+        Binding("question_mark", "help", "Keys", id="app.help"),
         Binding("colon", "command", "Command", id="app.command"),
         Binding("slash", "filter", "Filter", id="app.filter"),
-        Binding("question_mark", "help", "Help", id="app.help"),
         Binding("escape", "back", "Back", show=False, id="app.back"),
         # Before any screen's escape, but only while a request waits to be retried (check_action).
         Binding("escape", "cancel_waiting", "Stop waiting", show=False, priority=True, id="app.cancel_wait"),
-        Binding("ctrl+r", "refresh", "Refresh", show=False, id="app.refresh"),
+        Binding("ctrl+r", "refresh", "Refresh from the server", show=False, id="app.refresh"),
         Binding("q", "quit", "Quit", show=False, id="app.quit"),
+        Binding("ctrl+q", "quit", "Quit, also from a text field", show=False, priority=True, id="app.quit_anywhere"),
+        # Reached when nothing is selected (the screen's and a field's ctrl+c copy a selection first).
+        Binding("ctrl+c", "help_quit", "How to copy and quit", show=False, id="app.copy_hint"),
+        Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True, id="app.palette"),
         Binding("ctrl+y", "show_clipboard", "Show copied", show=False, id="app.clip"),
     ]
 
     def __init__(self, ctx: AppContext, **kwargs: Any) -> None:
+        self._handlers_running = 0
+        """How many SafeDispatch handlers are running now (see safety.py and the key queue)."""
         self.ctx = ctx
-        self.last_copied = ""
         super().__init__(**kwargs)
+        self.last_copied = ""
+        self.unexpected: list[BaseException] = []
+        """Every unexpected error reported while running (the tests check it stays empty)."""
+        self._last_unexpected: dict[str, float] = {}
+        self._typed: deque[events.Event] = deque()
+        """Keys (and pastes) received, not yet handed on: see `on_event`."""
+        self._key_feeder: asyncio.Task[None] | None = None
         self.guard = TerminalGuard()
         for theme in bundled_themes():
             self.register_theme(theme)
@@ -127,10 +150,47 @@ class FlexApp(App[None]):
         super().notify(clean_lines(message), title=clean(title), severity=severity, timeout=timeout, markup=False)
 
     def action_help_quit(self) -> None:
-        # Textual's own hint is markup, which notify no longer parses.
-        quit_keys = [key for key, active in self.active_bindings.items() if active.binding.action in ("quit", "app.quit")]
+        """ctrl+c with nothing selected: say how to copy and how to quit (it never quits: over SSH it is a reflex)."""
+        quit_keys = [self.get_key_display(a.binding) for a in self.active_bindings.values() if a.binding.id in ("app.quit", "app.quit_anywhere")]
+        copy_keys = [self.get_key_display(a.binding) for a in self.screen.active_bindings.values()
+                     if a.enabled and a.binding.action.startswith(("copy", "choose('copy")) and len(a.binding.key) == 1]
+        parts = ["Nothing is selected to copy (select text with the mouse, or shift+arrows in a field)."]
+        if copy_keys:
+            parts.append(f"{copy_keys[0]} copies the value under the cursor.")
         if quit_keys:
-            self.notify(f"Press {quit_keys[0]} to quit the app", title="Do you want to quit?")
+            parts.append(f"To quit: {' or '.join(quit_keys)}.")
+        self.notify(" ".join(parts), title="ctrl+c copies", timeout=8)
+
+    def copy_to_clipboard(self, text: str) -> None:
+        """Textual's own copies (ctrl+c on selected text, in a field or on screen) go the way flextui copies:
+        plain OSC 52 (or passthrough, as set), said in a toast, shown instead when it cannot work."""
+        self.copy_text(text, "the selected text")
+
+    # -- unexpected errors (safety.py) -----------------------------------------------------------
+
+    def _handle_exception(self, error: Exception) -> None:
+        if survivable(error, caller_of_handle_exception()) and self.is_running:
+            self.report_unexpected(error)
+            return
+        super()._handle_exception(error)
+
+    def report_unexpected(self, error: BaseException, *, doing: str = "", where: str = "") -> None:
+        """A bug or an unforeseen answer: the traceback to the log file, a readable toast; the app carries on."""
+        error = original(error)
+        self.unexpected.append(error)
+        log.error("unexpected %s%s%s", type(error).__name__, f" while {doing}" if doing else "",
+                  f" ({where})" if where else "", exc_info=error)
+        text = f"{type(error).__name__}: {error}".strip().rstrip(":")
+        key = f"{doing}|{text}"
+        now = time.monotonic()
+        if now - self._last_unexpected.get(key, -1e9) < 30:  # the same failure again: logged, not shown again
+            return
+        self._last_unexpected[key] = now
+        from flextui.config import log_path
+
+        head = f"Something went wrong while {doing}" if doing else "Something went wrong"
+        self.notify(clean(f"{head}: {text}", limit=UNEXPECTED_SHOWN) + f"\nflextui carries on; the details are in {log_path()}",
+                    title="Unexpected error", severity="error", timeout=12)
 
     # -- screenshots ----------------------------------------------------------------------------
 
@@ -212,6 +272,71 @@ class FlexApp(App[None]):
         self.notify("Stopped waiting for the server; ctrl+r tries again", severity="warning", timeout=6)
         return True
 
+    # -- keys, each where the previous one left the focus ---------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys go on one at a time, each once the previous one has had its effect.
+
+        Textual hands a key to whichever widget has the focus when the app reads it. Over SSH a
+        burst of keys is read at once, before the first has been handled: a Tab that moves to the
+        next field, an enter that closes the `:` bar and opens an area, a `:` that opens the bar,
+        would each still be pending while the keys after them went to the old focus (a name field
+        took the description; `:tokens` typed on the catalogue ran `e` and `n` there). So a key
+        (or a paste) received is queued, and `_feed_keys` hands each on only once the app has
+        settled after the one before: no message waiting anywhere, no handler of ours still
+        running, no widget still being mounted, no focus change scheduled after the next refresh.
+        """
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            if getattr(event, "_flextui_released", False):
+                await super().on_event(event)
+                return
+            self._typed.append(event)
+            if self._key_feeder is None or self._key_feeder.done():
+                self._key_feeder = asyncio.create_task(self._feed_keys(), name="flextui keys")
+            return
+        await super().on_event(event)
+
+    async def _feed_keys(self) -> None:
+        while self._typed:
+            await self._wait_until_settled()
+            event = self._typed.popleft()
+            event._flextui_released = True  # type: ignore[attr-defined]
+            self.post_message(event)
+
+    async def _wait_until_settled(self) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        quiet = tries = 0
+        while quiet < 2:  # twice in a row: a task started by the last handler (a worker opening a dialog) has run once
+            await asyncio.sleep(0 if tries < 50 else 0.002)
+            tries += 1
+            if self._settled():
+                quiet += 1
+                continue
+            quiet = 0
+            if loop.time() - started > KEY_WAIT_LIMIT:  # something never settles: do not hold the keys for ever
+                log.warning("keys: the app did not settle within %.1f s; handing the next key on", KEY_WAIT_LIMIT)
+                return
+
+    def _settled(self) -> bool:
+        """Whether everything the keys so far set off has happened (see `on_event`)."""
+        if self._handlers_running or not self._message_queue.empty() or self._next_callbacks:
+            return False
+        try:
+            if self.screen._callbacks:  # e.g. a focus change after the next refresh
+                return False
+            nodes = [*self.screen_stack, *self._registry]
+        except Exception:  # no screen yet, or the app is closing
+            return True
+        for node in nodes:
+            if node._closing or node._closed:
+                continue
+            if not node._is_mounted:
+                return False  # being composed and mounted: its on_mount may take the focus
+            if node._running and (not node._message_queue.empty() or node._next_callbacks):
+                return False
+        return True
+
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Every text field, as it gets the keys: a steady cursor (a blinking one repaints its line twice a
         second: bytes over SSH, flaky snapshots) and a length cap (a 100 KB paste without bracketed paste
@@ -247,7 +372,7 @@ class FlexApp(App[None]):
             apply(event.text)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(help_rows(self), type(self.screen).__name__))
+        self.push_screen(HelpScreen(help_rows(self), screen_name(self.screen)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel_waiting":
@@ -312,6 +437,8 @@ class FlexApp(App[None]):
             self.push_screen(ValueScreen(f"Copy {what} by hand ({result.reason})", text, secret=sensitive))
 
     async def on_unmount(self) -> None:
+        if self._key_feeder is not None:
+            self._key_feeder.cancel()
         if self._on_request in self.ctx.session.listeners:
             self.ctx.session.listeners.remove(self._on_request)
         if self._on_notice in self.ctx.session.notice_listeners:

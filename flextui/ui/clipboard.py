@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from textual.driver import Driver
+from textual.app import App
 
 MAX_BYTES = 74_994  # base64 payload cap many terminals use (100 KB escape)
 
@@ -76,5 +77,5 @@ def copy(app: Any, text: str) -> CopyResult:
         return CopyResult(False, size, f"too large for the terminal clipboard ({size:,} bytes)")
     if not app.is_running:
         return CopyResult(False, size, "no terminal")
-    app.copy_to_clipboard(text)
+    App.copy_to_clipboard(app, text)  # Textual's own: the app's override routes selections here, not back
     return CopyResult(True, size)

@@ -6,15 +6,20 @@ binding id to use in the config's [keys] table.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
+from flextui.render.text import clean
+from flextui.ui.keys import FlexModal
 
-class HelpScreen(ModalScreen[None]):
+
+
+class HelpScreen(FlexModal[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
 
     DEFAULT_CSS = """
@@ -25,14 +30,16 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen DataTable { height: 1fr; }
     """
 
+    HELP_NAME = "Keys"
+
     def __init__(self, rows: list[tuple[str, str, str, str]], title: str) -> None:
         super().__init__()
         self.rows = rows
-        self._title = title
+        self.screen_title = title
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(f"Keys: {self._title}"), id="help-title")
+            yield Label(Text(f"Keys: {self.screen_title}"), id="help-title")
             yield Label("Remap any key in the config file: [keys] \"binding id\" = \"key\". `flextui info` shows where it is.", id="help-note", markup=False)
             table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
             yield table
@@ -45,22 +52,51 @@ class HelpScreen(ModalScreen[None]):
         table.focus()
 
 
-def help_rows(app: object) -> list[tuple[str, str, str, str]]:
-    """(key, description, where, id) for the bindings active on the current screen."""
-    screen = app.screen  # type: ignore[attr-defined]
+WIDGET_NAMES = {
+    "ResourceTable": "Table",
+    "DataGrid": "Table",
+    "EntitlementTree": "Tree",
+    "ConditionsTable": "Conditions",
+    "CommandBar": "Command bar",
+    "FilterBar": "Filter bar",
+}
+"""How `?` names the widget a key belongs to (a key of the screen or the app is named by them)."""
+
+
+def screen_name(screen: Any) -> str:
+    """A screen's human name: an area's title ("Access tokens"), a dialog's HELP_NAME or title."""
+    for attr in ("area_title", "HELP_NAME", "_title"):
+        value = getattr(screen, attr, "")
+        if isinstance(value, str) and value:
+            return clean(value)
+    return "this dialog"
+
+
+def where_name(node: Any, screen: Any, binding: Binding) -> str:
+    if isinstance(node, App) or (binding.id or "").startswith("screen."):  # the screen keys every screen has
+        return "Everywhere"
+    if node is screen:
+        return "This screen"
+    return WIDGET_NAMES.get(type(node).__name__, "This screen")
+
+
+def help_rows(app: Any) -> list[tuple[str, str, str, str]]:
+    """(key, description, where, id) for the bindings active on the current screen: the ones flextui defines,
+    each with its id to remap it (Textual's own widget keys, such as a field's cursor keys, are left out)."""
+    screen = app.screen
     rows: list[tuple[str, str, str, str]] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[str] = set()
+    order = {"This screen": 0, "Everywhere": 2}
     for key, active in screen.active_bindings.items():
         binding: Binding = active.binding
-        if not binding.description:
+        if not binding.description or not binding.id or binding.action.startswith("_"):
             continue
-        where = type(active.node).__name__
-        ident = binding.id or ""
-        marker = (binding.description, ident or key)
-        if marker in seen:
+        if binding.id in seen:  # one row a binding, its keys together ("d, delete")
             continue
-        seen.add(marker)
-        display = app.get_key_display(binding)  # type: ignore[attr-defined]
-        rows.append((display, binding.description + ("" if active.enabled else " (not available here)"), where, ident))
-    rows.sort(key=lambda r: (r[2] != type(screen).__name__, r[2], r[0]))
+        seen.add(binding.id)
+        keys = [k for k, a in screen.active_bindings.items() if a.binding.id == binding.id]
+        display = ", ".join(app.get_key_display(screen.active_bindings[k].binding) for k in keys)
+        where = where_name(active.node, screen, binding)
+        rows.append((display, binding.description + ("" if active.enabled else " (not available here)"), where, binding.id))
+    rows.sort(key=lambda r: (order.get(r[2], 1), r[2]))  # stable: each group in the order its keys were declared
     return rows

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from textual import events
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.screen import ModalScreen
 from textual.worker import WorkerState
 
 from flextui.context import AppContext, demo_context
 from flextui.ui.app import FlexApp
+from flextui.ui.safety import original
 
 from tests.conftest import FIXED_NOW_MS
 
@@ -29,13 +33,36 @@ def make_app() -> Callable[..., FlexApp]:
     return build_app
 
 
+@pytest.fixture(autouse=True)
+def unexpected_errors(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BaseException]]:
+    """Every error the app reported as unexpected during the test (`FlexApp.report_unexpected`).
+
+    The app survives them (ui/safety.py), so a test would not notice one: any report fails the
+    test, unless it is marked `unexpected_errors` (it causes them on purpose).
+    """
+    seen: list[BaseException] = []
+    report = FlexApp.report_unexpected
+
+    def recording(self: FlexApp, error: BaseException, **kwargs: Any) -> None:
+        seen.append(original(error))
+        report(self, error, **kwargs)
+
+    monkeypatch.setattr(FlexApp, "report_unexpected", recording)
+    yield seen
+    if seen and request.node.get_closest_marker("unexpected_errors") is None:
+        pytest.fail("the app reported unexpected errors: " + "; ".join(f"{type(e).__name__}: {e}" for e in seen))
+
+
 async def settle(pilot: Any, delay: float = 0.02, timeout: float = 5.0) -> None:
-    """Wait until no worker is pending or running, or the only busy ones wait on an open dialog."""
+    """Wait until every key typed has been handed on and no worker is pending or running (or the only
+    busy ones wait on an open dialog)."""
     app = pilot.app
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
         await pilot.pause(delay)
+        if keys_pending(app) and loop.time() <= deadline:
+            continue
         busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
         if not busy or isinstance(app.screen, ModalScreen) or loop.time() > deadline:
             break
@@ -44,6 +71,37 @@ async def settle(pilot: Any, delay: float = 0.02, timeout: float = 5.0) -> None:
         except asyncio.TimeoutError:
             pass
     await pilot.pause()
+
+
+def keys_pending(app: FlexApp) -> bool:
+    """Keys received that the app has not handed on yet (it hands each on once the previous one has had its effect)."""
+    feeder = app._key_feeder
+    return bool(app._typed) or (feeder is not None and not feeder.done())
+
+
+def key_event(key: str) -> events.Key:
+    """The Key event a terminal sends for `key` (a character or a key name), as Pilot builds it."""
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        char: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    return events.Key(key, char)
+
+
+async def burst(pilot: Any, *keys: str) -> None:
+    """Send keys as SSH delivers a fast typist's (or a paste's) bytes: all at once, nothing waited for in between.
+
+    `pilot.press` waits for the app to go idle after every key, which hides every race a real
+    terminal has; this posts them all to the app's queue in one go, then lets the app work.
+    """
+    app = pilot.app
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(app)
+        app._driver.send_message(event)
+    await settle(pilot)
 
 
 def world_of(app: FlexApp) -> Any:

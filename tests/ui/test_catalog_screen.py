@@ -103,7 +103,7 @@ async def test_detail_and_jump_to_the_products_entitlements() -> None:
         body = str(app.screen.query_one("#record-body").render())
         assert "Product Flex Canvas 2023.4" in str(app.screen.query_one("#record-title").render())
         assert "Features" in body and "CANVAS_CORE" in body
-        await pilot.press("e")
+        await pilot.press("E")
         await settle(pilot)
         ent = app.screen
         assert isinstance(ent, EntitlementsScreen) and ent.filters.product == "Flex Canvas"

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from textual.widgets import Input, Select, Switch
-from textual.worker import WorkerState
 
 from flextui.api.entitlements import EntitlementsService
 from flextui.api.errors import ServerError
@@ -299,7 +297,7 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
         assert app.screen is form, "the server refused an activation ID already in use"
         assert "already used" in hint(app, "li1-activationId")
         assert form.query_one("#field-li1-activationId").has_class("-invalid")
-        assert "see Activation ID" in str(form.query_one("#form-error").render())
+        assert "see Line item 2: Activation ID" in str(form.query_one("#form-error").render())
         assert form.focused is form.query_one("#field-li1-activationId"), "the field the server named gets the focus"
         await fill(pilot, {"li1-activationId": "ACT-UI-2"})
         await pilot.press("ctrl+s")
@@ -500,7 +498,7 @@ async def test_jump_to_catalogue_and_to_users() -> None:
         li = world_of(app).entitlements["ENT-100000"].line_items[0]
         s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
         await pilot.pause()
-        await pilot.press("g")
+        await pilot.press("P")
         await settle(pilot)
         cat = app.screen
         assert isinstance(cat, CatalogScreen) and cat.tab.id == "products"
@@ -520,3 +518,11 @@ async def test_jump_to_catalogue_and_to_users() -> None:
         assert isinstance(users, UsersScreen) and users.tab == "users"
         names = [r["user_name"] for r in users.table().visible_rows]
         assert names and all(name.endswith("@acme-robotics.example") for name in names)
+
+
+def test_a_detail_label_longer_than_its_column_is_still_apart_from_its_value() -> None:
+    """A feature name or an account name wider than the label column used to run into its value."""
+    from flextui.ui.screens.entitlements import Body
+
+    body = Body(width=16).line("FlexDemo Software", "FLEXDEMO").pairs([("ANALYZER_EXPORT", "1.0"), ("CORE", "2.0")])
+    assert body.text.plain.splitlines() == ["FlexDemo Software  FLEXDEMO", "  ANALYZER_EXPORT  1.0", "  CORE          2.0"]

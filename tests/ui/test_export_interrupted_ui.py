@@ -53,7 +53,7 @@ async def results(pilot: Any) -> Any:
     app.screen.query_one("#rb-limit", Input).value = "500"
     app.screen.query_one("#rb-max", Input).value = ""  # the whole report: an export of it is complete
     await pilot.pause()
-    await pilot.press("ctrl+r")
+    await pilot.press("ctrl+g")
     await wait_for(pilot, lambda: type(app.screen).__name__ == "ReportResultsScreen" and app.screen.state != "loading")
     await settle(pilot)
     return app.screen
@@ -61,7 +61,7 @@ async def results(pilot: Any) -> Any:
 
 async def export_csv(pilot: Any, *, replace: bool = False) -> None:
     app = pilot.app
-    await pilot.press("e")
+    await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
     await pilot.press("enter")
     if replace:
@@ -174,7 +174,7 @@ async def test_a_view_cut_short_by_a_fault_is_offered_as_partial(tmp_path: Path,
         plan.add(r"^GET /data/api/v1/report/fulfillment$", status=500, times=1000, skip=1)
         screen = await results(pilot)
         assert screen.state == "failed" and screen.grid.row_count == 500
-        await pilot.press("e")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
         dialog = app.screen
         assert dialog.query_one("#export-path", Input).value == "./fulfillment-20261102-1000-partial.csv"

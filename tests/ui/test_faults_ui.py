@@ -74,7 +74,7 @@ async def open_results(pilot: Any) -> None:
     app.screen.query_one("#rb-limit", Input).value = "100"
     app.screen.query_one("#rb-max", Input).value = "300"
     await pilot.pause()
-    await pilot.press("ctrl+r")
+    await pilot.press("ctrl+g")
     await settle(pilot)
 
 

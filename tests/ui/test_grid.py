@@ -132,15 +132,15 @@ async def test_sort_keys_toggle_and_header_indicator() -> None:
     app = GridApp()
     async with app.run_test(size=(80, 12)) as pilot:
         grid = app.query_one(DataGrid)
-        await pilot.press("right", "right", "[")  # score ascending
+        await pilot.press("right", "right", "{")  # score ascending
         scores = [grid.model.cell(i, "score") for i in range(grid.row_count)]
         assert scores == sorted(scores)
         assert "score ▲" in lines(grid, 1)[0]
-        await pilot.press("]")
+        await pilot.press("}")
         scores = [grid.model.cell(i, "score") for i in range(grid.row_count)]
         assert scores == sorted(scores, reverse=True)
         assert "score ▼" in lines(grid, 1)[0]
-        await pilot.press("]")  # same key again: back to arrival order
+        await pilot.press("}")  # same key again: back to arrival order
         assert grid.model.sort_column is None and "▼" not in lines(grid, 1)[0]
         assert [m.column for m in app.of(DataGrid.SortChanged)] == ["score", "score", None]
         assert [m.descending for m in app.of(DataGrid.SortChanged)] == [False, True, False]
@@ -201,7 +201,7 @@ async def test_filter_reduces_rows_and_posts() -> None:
         grid.set_filter("nothing-matches")
         await pilot.pause()
         assert grid.row_count == 0 and "No matching rows" in lines(grid, 2)[1]
-        await pilot.press("down", "end", "enter", "[")  # keys on an empty view don't crash
+        await pilot.press("down", "end", "enter", "{")  # keys on an empty view don't crash
         assert grid.current_row() is None and grid.current_cell() is None
         grid.set_filter("")
         await pilot.pause()

@@ -810,5 +810,5 @@ async def test_event_status_for_known_unknown_and_each_state() -> None:
         assert "Cancelled" in await ask(by_status["Cancelled"]) and screen.query_one("#event-result").has_class("-error")
         text = await ask("ghost@nowhere.example")
         assert "not found" in text and "No record found!" in text and error_of(app) == ""
-        await pilot.press("e")
+        await pilot.press("u")
         assert screen.focused is field

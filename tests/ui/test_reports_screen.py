@@ -89,7 +89,7 @@ async def results(pilot: Any, *, days: str = "30", page: str = "500", conditions
         await add_condition(pilot, *cond)
     await set_value(pilot, "#rb-past", days)
     await set_value(pilot, "#rb-limit", page)
-    await pilot.press("ctrl+r")
+    await pilot.press("ctrl+g")
     return await wait_loaded(pilot)
 
 
@@ -241,7 +241,7 @@ async def test_date_range_over_30_days_is_refused_inline() -> None:
         assert hint(app, "#rb-global-hint").has_class("-error")
         assert "spans 44 days: the limit is 30" in hint_text(app, "#rb-global-hint")
         assert screen.query_one("#rb-to", Input).has_class("-invalid")
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+g")
         await pilot.pause()
         assert app.screen is screen and report_requests(app) == []
         await set_value(pilot, "#rb-to", "2026-10-01")
@@ -340,7 +340,7 @@ async def test_rows_stream_in_with_an_honest_count_and_cancel_keeps_them(monkeyp
         await settle(pilot)
         await set_value(pilot, "#rb-past", "30")
         await set_value(pilot, "#rb-limit", "100")
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and grid(app).total_count == 200)
         screen: ReportResultsScreen = app.screen  # type: ignore[assignment]
         assert screen.state == "loading"
@@ -378,7 +378,7 @@ async def test_sort_filter_and_column_tools_work_on_the_view() -> None:
         g = grid(app)
         total = g.total_count
         await move_to_column(pilot, "quantity")
-        await pilot.press("right_square_bracket")
+        await pilot.press("right_curly_bracket")
         await pilot.pause()
         quantities = [g.model.row_dict(i)["quantity"] for i in range(g.row_count)]
         assert quantities == sorted(quantities, reverse=True)
@@ -397,7 +397,7 @@ async def test_sort_filter_and_column_tools_work_on_the_view() -> None:
         assert "fulfillmentType" not in [c.name for c in g.columns]
         assert "1 column hidden" in screen.count_text()
         await move_to_column(pilot, "fulfillDate")
-        await pilot.press("greater_than_sign")
+        await pilot.press("shift+right")
         await pilot.pause()
         assert [c.name for c in g.columns][1:3] == ["fulfillmentSource", "fulfillDate"]
         assert g.current_column().name == "fulfillDate"  # type: ignore[union-attr]
@@ -500,7 +500,7 @@ async def test_row_detail_and_copy_cell_and_row() -> None:
         record = g.current_row()
         assert record is not None
         assert app.clipboard == record["accountName"]
-        await pilot.press("y")
+        await pilot.press("Y")
         await pilot.pause()
         assert json.loads(app.clipboard) == {c.name: record[c.name] for c in g.columns}
         await pilot.press("enter")
@@ -512,7 +512,7 @@ async def test_row_detail_and_copy_cell_and_row() -> None:
         assert detail.current()[0] == "accountName"  # the cursor column is picked
         texts = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
         assert texts[1].endswith("Z")  # usageTime read out as a date
-        await pilot.press("y")
+        await pilot.press("Y")
         await pilot.pause()
         assert json.loads(app.clipboard) == record
 
@@ -524,7 +524,7 @@ async def test_export_the_view_in_each_format(tmp_path: Path, monkeypatch: pytes
         await results(pilot)
         g = grid(app)
         await move_to_column(pilot, "accountName")
-        await pilot.press("left_square_bracket")
+        await pilot.press("left_curly_bracket")
         app.screen.apply_filter("status=ACTIVE")
         await move_to_column(pilot, "userName")
         await pilot.press("minus")
@@ -534,7 +534,7 @@ async def test_export_the_view_in_each_format(tmp_path: Path, monkeypatch: pytes
         columns = [c.name for c in g.columns]
         texts = {}
         for fmt in ("csv", "json", "jsonl"):
-            await pilot.press("e")
+            await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
             dialog = app.screen
             assert dialog.query_one("#export-path", Input).value == "./fulfillment-20261102-1000.csv"
@@ -553,7 +553,7 @@ async def test_export_the_view_in_each_format(tmp_path: Path, monkeypatch: pytes
         assert json.loads(texts["json"]) == expected
         assert [json.loads(line) for line in texts["jsonl"].splitlines()] == expected
         # exporting again to the same file asks before replacing it
-        await pilot.press("e")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -568,7 +568,7 @@ async def test_export_path_is_checked_before_writing(tmp_path: Path, monkeypatch
     app = build_app(start=["reports", "account"])
     async with app.run_test(size=SIZE) as pilot:
         await results(pilot)
-        await pilot.press("e")
+        await pilot.press("ctrl+s")
         await pilot.pause()
         dialog = app.screen
         await set_value(pilot, "#export-path", str(tmp_path / "missing" / "x.csv"))
@@ -619,7 +619,7 @@ async def test_unknown_group_is_explained_in_the_builder() -> None:
         assert isinstance(screen, ReportBuilderScreen)
         assert "No report group 'fulfilment'" in str(screen.query_one("#rb-title").render())
         assert "fulfillment" in screen.status.error
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+g")
         await pilot.pause()
         assert app.screen is screen and report_requests(app, "fulfilment") == []
 
@@ -643,7 +643,7 @@ async def test_quick_run_from_the_catalogue() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.screen.query_one(ResourceTable).move_cursor(row=0)
-        await pilot.press("r")
+        await pilot.press("ctrl+g")
         screen = await wait_loaded(pilot)
         assert screen.group == "account" and screen.filters.past_days == 7
         assert screen.count_text().startswith(f"all {screen.total:,} loaded")
@@ -728,7 +728,7 @@ async def test_conditions_on_the_command_line() -> None:
         assert [str(c) for c in screen.conditions] == ["accountID $sw 10", "quantity $eq x", "productName $in A,B"]
         cell = str(screen.query_one(ConditionsTable).get_row_at(1)[3])
         assert "quantity is not a filter of the fulfillment report" in cell  # marked, and Run refuses
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+g")
         await pilot.pause()
         assert app.screen is screen
 
@@ -757,7 +757,7 @@ async def test_a_stray_character_in_the_editor_does_not_block_run() -> None:
         await set_value(pilot, "#rb-value", "x")  # a stray key in the new-condition box (same field and operator)
         assert "given twice" not in str(screen.query_one("#rb-preview").render())
         app.clear_notifications()
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+g")
         results_screen = await wait_loaded(pilot)
         assert [str(c) for c in results_screen.filters.conditions] == ["accountID $sw 10"], "the listed condition, not the stray one"
         notes = [str(n.message) for n in app._notifications]
@@ -772,7 +772,7 @@ async def test_a_half_typed_invalid_condition_is_left_out_of_run_with_a_note() -
         await set_value(pilot, "#rb-op", "$eq")
         await set_value(pilot, "#rb-value", "soo")
         app.clear_notifications()
-        await pilot.press("ctrl+r")
+        await pilot.press("ctrl+g")
         results_screen = await wait_loaded(pilot)
         assert results_screen.filters.conditions == () and report_requests(app, "usage")
         assert any("usageTime $eq soo: not in the list" in str(n.message) and "whole number" in str(n.message) for n in app._notifications)
@@ -805,7 +805,7 @@ async def test_escape_keeps_the_query_per_group_until_clear() -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, ReportsScreen)
-        await pilot.press("r")
+        await pilot.press("ctrl+g")
         await wait_loaded(pilot)
         await pilot.press("escape", "escape")
         await settle(pilot)

@@ -39,7 +39,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Input
 
-from flextui.config import cache_path, config_dir, load_config, log_path
+from flextui.config import config_dir, load_config, log_path
 from flextui.context import profile_context
 from flextui.files import private_dirs, write_private
 from flextui.secrets import resolve_credentials
@@ -238,7 +238,7 @@ registry_tenant = "{world.tenant_id}"
             shots.append(app.deliver_screenshot())
             assert shots[-1] is not None
             # verify a pasted value
-            await pilot.press("v")
+            await pilot.press("k")
             await until(pilot, lambda: isinstance(app.screen, FormScreen))
             field = next(iter(app.screen.specs)).key
             await submit_form(pilot, {field: created})
@@ -283,9 +283,9 @@ registry_tenant = "{world.tenant_id}"
             await command(pilot, "report fulfillment")
             app.screen.query_one("#rb-past", Input).value = "7"
             await pilot.pause()
-            await pilot.press("ctrl+r")
+            await pilot.press("ctrl+g")
             await until(pilot, lambda: type(app.screen).__name__ == "ReportResultsScreen" and app.screen.state != "loading", timeout=30)
-            await pilot.press("e")
+            await pilot.press("ctrl+s")
             await until(pilot, lambda: type(app.screen).__name__ == "ExportScreen")
             await pilot.press("enter")
             await until(pilot, lambda: any(p.suffix == ".csv" for p in exports.iterdir()), timeout=30)

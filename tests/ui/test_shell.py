@@ -6,6 +6,7 @@ from typing import Any
 
 import base64
 
+from textual.app import App
 from textual.command import CommandPalette
 
 from flextui.ui import clipboard
@@ -48,7 +49,7 @@ async def test_copy_sends_plain_osc52_by_default_even_inside_tmux(monkeypatch: A
     sent: list[str] = []
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        monkeypatch.setattr(app, "copy_to_clipboard", sent.append)
+        monkeypatch.setattr(App, "copy_to_clipboard", lambda self, text: sent.append(text))  # Textual's: what writes OSC 52
         app.copy_text("hello", "a word")
         await pilot.pause()
         assert sent == ["hello"] and app.clipboard == "hello"

@@ -37,7 +37,7 @@ async def _results(pilot: Any, group: str = "fulfillment", days: str = "7") -> N
 
     await _ready(pilot)
     await _set(pilot, "#rb-past", days)
-    await pilot.press("ctrl+r")
+    await pilot.press("ctrl+g")
     await _until(pilot, lambda: isinstance(pilot.app.screen, ReportResultsScreen) and pilot.app.screen.state != "loading")
 
 

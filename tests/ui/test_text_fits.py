@@ -8,7 +8,6 @@ tables whose cut columns now end "…" or get the width that stood empty.
 
 from __future__ import annotations
 
-from typing import Any
 
 import pytest
 from textual.geometry import Region

@@ -234,7 +234,7 @@ async def test_verify_valid_and_invalid_values() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         value = token_store(world_of(app)).by_name[names(app)[0]].value
-        await pilot.press("v")
+        await pilot.press("k")
         await fill(pilot, "value", value)
         await pilot.click("#form-submit")
         await settle(pilot)
@@ -242,7 +242,7 @@ async def test_verify_valid_and_invalid_values() -> None:
         assert "valid" in str(app.screen.query_one("#message-title").render())
         assert names(app.screen_stack[-2])[0] if False else True
         await pilot.press("escape")
-        await pilot.press("v")
+        await pilot.press("k")
         await fill(pilot, "value", "rna_" + "0" * 44)
         await pilot.click("#form-submit")
         await settle(pilot)

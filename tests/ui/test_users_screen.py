@@ -78,7 +78,7 @@ async def test_users_and_accounts_tabs_filters_detail_and_jumps() -> None:
         await settle(pilot)
         body = str(app.screen.query_one("#record-body").render())
         assert "Accounts (1)" in body and "Acme Robotics" in body
-        await pilot.press("e")
+        await pilot.press("E")
         await settle(pilot)
         ent = app.screen
         assert isinstance(ent, EntitlementsScreen) and [n.data.account_id for n in ent.tree.root.children] == [ACME]

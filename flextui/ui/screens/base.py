@@ -1,9 +1,12 @@
 """What every area screen shares: the chrome, safe workers, and the read-only rule.
 
-`AreaScreen.run_api` is the one place worker failures are handled: an
-`ApiError` becomes the status line's error (and a toast), anything else is
-logged and shown the same way; workers never use `exit_on_error`, so one
-failed request never takes the app down. `check_action` hides every action
+`AreaScreen.run_api` runs a screen's requests: an `ApiError` (the server
+said no, or could not be reached) becomes the status line's error and a
+toast; anything else is a bug or a surprise, and goes to the app's one
+handler for those (`FlexApp.report_unexpected`, see ui/safety.py): logged
+with its traceback, shown, never fatal. Workers keep Textual's default
+`exit_on_error`, so a worker started elsewhere that fails reaches that same
+handler instead of vanishing. `check_action` hides every action
 whose capability the kinds registry marks as mutating when the profile is
 read-only, so no screen can forget that check.
 """
@@ -15,31 +18,34 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer
 from textual.worker import Worker
 
 from flextui import kinds
 from flextui.api.errors import ApiError
 from flextui.context import AppContext
+from flextui.ui.keys import FOCUS_KEYS, KeyFooter
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import StatusLine, TitleBar
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
 
 log = logging.getLogger("flextui.ui")
 
+
 NOT_LOADED = "✗ not loaded · ctrl+r tries again · ! shows why"
 """What a "loading…" label says instead once its load has failed."""
 
 
-class AreaScreen(Screen[None]):
+class AreaScreen(SafeDispatch, Screen[None]):
     """Base of every area screen. Subclasses set KIND and implement `compose_body`."""
 
     KIND: ClassVar[str] = ""
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {}
     """Maps action names to kinds-registry capabilities (e.g. "delete_token": "delete")."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *FOCUS_KEYS,
         Binding("exclamation_mark", "show_message", "Whole error", show=False, id="screen.show_message"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="screen.clear_filter"),
     ]
@@ -68,7 +74,7 @@ class AreaScreen(Screen[None]):
         yield FilterBar()
         yield CommandBar()
         yield StatusLine(ctx.user)
-        yield Footer()
+        yield KeyFooter()
 
     def compose_body(self) -> ComposeResult:
         yield from ()
@@ -106,19 +112,19 @@ class AreaScreen(Screen[None]):
             self.status.error = ""
 
     def report_error(self, error: BaseException, *, doing: str = "") -> None:
-        """Show a failure in the status line and as a toast; never raise."""
-        if isinstance(error, ApiError):
-            text = str(error)
-        else:
-            log.exception("unexpected failure while %s", doing or "working", exc_info=error)
-            text = f"unexpected {type(error).__name__}: {error}"
+        """Show a failure in the status line and as a toast (an unexpected one is also logged); never raise."""
+        expected = isinstance(error, ApiError)
+        text = str(error) if expected else f"unexpected {type(error).__name__}: {error}"
         if doing:
             text = f"{doing}: {text}"
         try:
             self.status.error = text
         except Exception:  # the screen may be gone
             pass
-        self.app.notify(text, severity="error", markup=False, timeout=8)
+        if expected:
+            self.app.notify(text, severity="error", markup=False, timeout=8)
+        else:
+            self.app.report_unexpected(error, doing=doing)  # type: ignore[attr-defined]
 
     def action_show_message(self) -> None:
         """`!`: the status line's error (or message) in full, however long, in a dialog."""
@@ -154,7 +160,7 @@ class AreaScreen(Screen[None]):
                         log.debug("after a failure of %s", doing, exc_info=True)
                 return None
 
-        return self.run_worker(runner(), group=group, exclusive=exclusive, exit_on_error=False, description=doing)
+        return self.run_worker(runner(), group=group, exclusive=exclusive, description=doing)
 
     async def confirm_then(self, title: str, body: str, verb: str, job: Callable[[], Awaitable[Any]], *, doing: str) -> tuple[bool, Any]:
         """Ask (naming what is affected), then run `job`; (done, result). Call from a worker."""

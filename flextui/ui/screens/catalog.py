@@ -98,7 +98,7 @@ class CatalogScreen(TabbedListScreen):
 
     BINDINGS = [
         Binding("n", "create", "New", id="catalog.create"),
-        Binding("e", "entitlements", "Entitlements", id="catalog.entitlements"),
+        Binding("E,shift+e", "entitlements", "Entitlements", id="catalog.entitlements"),
         Binding("c", "copy_name", "Copy name", show=False, id="catalog.copy"),
         *list_bindings("catalog", TABS),
     ]
@@ -183,9 +183,9 @@ class CatalogScreen(TabbedListScreen):
         title, body = self.detail(item)
         actions = [("c", "copy_name", "copy name")]
         if isinstance(item, (Product, PartNumber)):
-            actions.insert(0, ("e", "entitlements", "entitlements"))
+            actions.insert(0, ("E", "entitlements", "entitlements"))
         if isinstance(item, PartNumber) and item.product is not None and item.product.name and (item.product.type or "product") != "maintenance":
-            actions.insert(0, ("p", "show_product", "its product"))
+            actions.insert(0, ("P", "show_product", "its product"))
         self.show_record(title, body, actions)
 
     def detail(self, item: Any) -> tuple[str, Text]:

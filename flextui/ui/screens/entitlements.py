@@ -39,7 +39,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Button, Input, Label, Select, Static, Tree
 from textual.widgets.tree import TreeNode, UnknownNodeID
@@ -67,9 +66,12 @@ from flextui.api.validation import MAX_LIMIT, errors_by_field
 from flextui.headless.entitlements import policies_text
 from flextui.render.text import absolute, clean, relative
 from flextui.ui.guard import safe
+from flextui.ui.keys import FlexModal
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
+from flextui.render.words import plural
 
 # =====================================================================================================
 # Shared helpers: detail bodies, record modal, model-validated forms (also used by catalog.py, users.py)
@@ -130,9 +132,14 @@ class Body:
         if value is None or value == "" or value == []:
             return self
         shown = ", ".join(clean(x) for x in value) if isinstance(value, (list, tuple)) else clean(value)
-        self.text.append(f"{label:<{self.width}}", style="bold")
+        self.text.append(self._label(label, self.width), style="bold")
         self.text.append(shown + "\n", style=style)
         return self
+
+    @staticmethod
+    def _label(label: str, width: int) -> str:
+        """The label padded to the value column; one longer than the column still ends in two spaces (never "ANALYZER_EXPORT1.0")."""
+        return f"{label:<{width}}" if len(label) < width else label + "  "
 
     def section(self, text: str) -> Body:
         self.text.append("\n" + text + "\n", style="bold underline")
@@ -145,12 +152,12 @@ class Body:
 
     def pairs(self, items: Iterable[tuple[str, Any]], indent: int = 2) -> Body:
         for name, value in items:
-            self.text.append(" " * indent + f"{clean(name):<{self.width - indent}}", style="bold")
+            self.text.append(" " * indent + self._label(clean(name), self.width - indent), style="bold")
             self.text.append(clean("" if value is None else value) + "\n")
         return self
 
 
-class RecordScreen(ModalScreen[str | None]):
+class RecordScreen(FlexModal[str | None]):
     """Every field of one record, and the actions that apply to it (each a key; the result is the action name)."""
 
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="record.close")]
@@ -168,8 +175,8 @@ class RecordScreen(ModalScreen[str | None]):
         self._title = title
         self._body = body
         self.actions = list(actions)  # (key, action name, label)
-        for key, action, label in self.actions:
-            self._bindings.bind(key, f"choose('{action}')", label)
+        for key, action, label in self.actions:  # each with an id, like every key (remappable in [keys])
+            self._bindings._add_binding(Binding(key, f"choose('{action}')", label.capitalize(), id=f"record.{action}"))
 
     def compose(self) -> ComposeResult:
         hint = " · ".join(f"{key} {label}" for key, _, label in self.actions)
@@ -488,9 +495,12 @@ class BetaForm(FormScreen):
     def _show_errors(self, errors: dict[str, str], general: list[str], *, all_fields: bool) -> None:
         """As FormScreen's, but only touching the hints that change (a long form re-validates on every key)."""
         shown: dict[str, tuple[str, bool]] = getattr(self, "_shown", {})
+        self.marked = {}
         for spec in self.specs:
             msg = errors.get(spec.key)
             wanted = (msg, True) if msg and (all_fields or spec.key in self.touched) else (spec.hint, False)
+            if wanted[1]:
+                self.marked[spec.key] = wanted[0]
             if shown.get(spec.key) == wanted:
                 continue
             shown[spec.key] = wanted
@@ -499,6 +509,7 @@ class BetaForm(FormScreen):
             self.query_one(f"#field-{spec.key}").set_class(wanted[1], "-invalid")
             hint.display = bool(wanted[1] or spec.hint)
         self._shown = shown
+        self.general = list(general) if all_fields else []
         text = "; ".join(general) if general and all_fields else ""
         self.query_one("#form-error", Label).update(Text(clean(text)) if text else "")
 
@@ -549,23 +560,14 @@ class BetaForm(FormScreen):
         self._show_errors(errors, general, all_fields=all_fields)
         return None
 
-    def action_submit(self) -> None:
-        if self.busy:
-            return
-        model = self.validate(all_fields=True)
-        if model is None:
-            self.focus_first_error()
-            return
-        self._send(model)
-
-    def focus_first_error(self) -> None:
-        """Scroll to and focus the first field showing an error (a long form hides most of them)."""
-        for spec in self.specs:
-            widget = self.query_one(f"#field-{spec.key}")
-            if widget.has_class("-invalid") and self._visible(spec):
-                self.query_one(f"#row-{spec.key}").scroll_visible(animate=False)
-                widget.focus(scroll_visible=False)
-                return
+    def field_name(self, spec: FieldSpec) -> str:
+        """A section's field names its item when there are several ("Line item 2: Product")."""
+        sec = self.section
+        if sec is not None and sec.count > 1 and spec.key.startswith(sec.prefix):
+            index, _, _ = spec.key[len(sec.prefix):].partition("-")
+            if index.isdigit():
+                return f"{sec.title} {int(index) + 1}: {spec.label}"
+        return spec.label
 
     async def _send_mapped(self, model: Any) -> Any:
         try:
@@ -770,7 +772,7 @@ class Expansion:
         return None if self.shown is None else self.shown - self.started
 
 
-class EntitlementTree(Tree[Item]):
+class EntitlementTree(SafeDispatch, Tree[Item]):
     """The tree with → / ← to expand and collapse (or move to the parent)."""
 
     BINDINGS = [
@@ -827,20 +829,21 @@ class EntitlementsScreen(AreaScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 
     BINDINGS = [
+        # The footer shows the first ones that fit (keys.KeyFooter); `?` lists them all.
         Binding("n", "create", "New", id="entitlements.create"),
         Binding("a", "add_items", "Add items", id="entitlements.add"),
+        Binding("e", "properties", "Edit", id="entitlements.properties"),
         Binding("p", "policies", "Policies", id="entitlements.policies"),
-        Binding("e", "properties", "Properties", id="entitlements.properties"),
         Binding("m", "maintenance", "Maint.", id="entitlements.maintenance"),
-        Binding("g", "catalogue", "Catalogue", id="entitlements.catalogue"),
         Binding("u", "users", "Users", id="entitlements.users"),
+        Binding("P,shift+p", "catalogue", "Product", id="entitlements.catalogue"),
         Binding("i", "details", "Details", id="entitlements.details"),
         Binding("c", "copy_id", "Copy ID", show=False, id="entitlements.copy"),
         Binding("f", "focus_filters", "Filters", show=False, id="entitlements.filters"),
         Binding("x", "clear_filters", "Clear filters", show=False, id="entitlements.clear"),
-        Binding("right_square_bracket", "page(1)", "Next", id="entitlements.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id="entitlements.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="entitlements.reload"),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, id="entitlements.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id="entitlements.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="entitlements.reload"),
     ]
 
     DEFAULT_CSS = """
@@ -1160,7 +1163,7 @@ class EntitlementsScreen(AreaScreen):
         label = Text.assemble((clean(root.name or root.account_id), "bold"))
         count = self.ent_total.get(root.account_id)
         if count is not None and root.account_id in self.ent_children:  # before the ID: a narrow tree cuts the end ("…")
-            label.append(f" · {count} entitlement{'s' if count != 1 else ''}", style="dim")
+            label.append(f" · {plural(count, 'entitlement')}", style="dim")
         if root.name:
             label.append(f"  {clean(root.account_id)}", style="dim")
         if root.account_type and root.account_type != "CUSTOMER":
@@ -1171,7 +1174,7 @@ class EntitlementsScreen(AreaScreen):
         label = Text.assemble((clean(ent.entitlement_id), "bold"), "  ")
         label.append(clean((ent.status or "?").lower()), style=state_style(self.app, ent.status))
         if ent.line_item_count is not None:
-            label.append(f" · {ent.line_item_count} item{'s' if ent.line_item_count != 1 else ''}", style="dim")
+            label.append(f" · {plural(ent.line_item_count, 'item')}", style="dim")
         if ent.description:
             label.append(" · " + clean(ent.description))
         return label
@@ -1214,7 +1217,7 @@ class EntitlementsScreen(AreaScreen):
             pages = max(1, -(-total // ENT_PAGE))
             first = (self.page - 1) * ENT_PAGE + 1 if total else 0
             last = min(self.page * ENT_PAGE, total)
-            parts = [f"entitlements {first}–{last} of {total:,} matching {f.describe()}", f"{len(self.roots)} account{'s' if len(self.roots) != 1 else ''}"]
+            parts = [f"entitlements {first}–{last} of {total:,} matching {f.describe()}", plural(len(self.roots), 'account')]
             if self.hidden_by_date:
                 parts.append(f"{self.hidden_by_date} of this page created outside the dates")
         else:
@@ -1546,13 +1549,13 @@ class EntitlementsScreen(AreaScreen):
             actions = [("c", "copy_id", "copy ID")] + ([] if ro else [("a", "add_items", "add line items"), ("m", "maintenance", "maintenance item")])
         elif item.kind in ("product", "license_model") and item.product is not None:
             title = f"Product {item.product.product_name or ''} {item.product.product_version or ''}".strip()
-            actions = [("g", "catalogue", "catalogue"), ("c", "copy_id", "copy activation ID")]
+            actions = [("P", "catalogue", "catalogue"), ("c", "copy_id", "copy activation ID")]
         else:
             li = item.line_item
             title = f"Line item {li.activation_id if li else ''}"
-            actions = [("g", "catalogue", "catalogue"), ("c", "copy_id", "copy ID")]
+            actions = [("P", "catalogue", "catalogue"), ("c", "copy_id", "copy ID")]
             if not ro:
-                actions += [("p", "policies", "policies"), ("e", "properties", "properties"), ("m", "maintenance", "maintenance item")]
+                actions += [("p", "policies", "policies"), ("e", "properties", "edit"), ("m", "maintenance", "maintenance item")]
 
         def chosen(action: str | None) -> None:
             if action:
@@ -1751,7 +1754,7 @@ class EntitlementsScreen(AreaScreen):
                 return
             count = len(result.activation_ids) or sent_items[0]
             name = result.entitlement_id or "(its ID generated by the server)"
-            self.say(f"Entitlement {name} created with {count} line item{'s' if count != 1 else ''}")
+            self.say(f"Entitlement {name} created with {plural(count, 'line item')}")
             account = result.entitlement.owner.account_id if result.entitlement and result.entitlement.owner else None
             self._after_change(account, None, select=f"E:{result.entitlement_id}" if result.entitlement_id else None)
 
@@ -1794,7 +1797,7 @@ class EntitlementsScreen(AreaScreen):
             if result is None:
                 return
             ids = result.activation_ids
-            self.say(f"{len(ids)} line item{'s' if len(ids) != 1 else ''} added to {ent.entitlement_id}: {', '.join(ids)}")
+            self.say(f"{plural(len(ids), 'line item')} added to {ent.entitlement_id}: {', '.join(ids)}")
             self._after_change(None, ent.entitlement_id, select=f"L:{ids[0]}" if ids else None)
 
         form = BetaForm(f"Add line items to {ent.entitlement_id}", [], build, send, section=section, submit_label="Add",
@@ -2020,7 +2023,7 @@ class EntitlementsScreen(AreaScreen):
             if result is None:
                 return
             ids = result.activation_ids
-            self.say(f"{len(ids)} maintenance line item{'s' if len(ids) != 1 else ''} added to {ent.entitlement_id}: {', '.join(ids)}")
+            self.say(f"{plural(len(ids), 'maintenance line item')} added to {ent.entitlement_id}: {', '.join(ids)}")
             self._after_change(None, ent.entitlement_id, select=f"L:{ids[0]}" if ids else None)
 
         def hints(values: dict[str, Any]) -> dict[str, str]:

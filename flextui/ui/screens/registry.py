@@ -31,8 +31,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane, Tabs
 from textual.worker import Worker, WorkerState
 
 from flextui import kinds
@@ -58,6 +57,7 @@ from flextui.api.registry import (
 from flextui.headless.registry import RegistryUnavailable, parse_day, registry_for, split_repository
 from flextui.kinds import Column
 from flextui.render.text import absolute, clean, relative
+from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.widgets.chart import BarChart
@@ -67,6 +67,7 @@ from flextui.ui.widgets.forms import FieldSpec, FormScreen
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.gridmodel import Column as GridColumn
 from flextui.ui.widgets.table import ResourceTable
+from flextui.render.words import plural
 
 MASK = "●" * 16
 SECRET_HIDE_AFTER_S = 60.0
@@ -105,10 +106,6 @@ def human_size(size: int | None) -> str:
 def short_digest(digest: str) -> str:
     """`sha256:750570a4e1a9…` → `750570a4e1a9` (the 12 characters docker shows)."""
     return digest.split(":", 1)[-1][:12]
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n:,} {word if n == 1 else (many or word + 's')}"
 
 
 def cell(value: Any, *, right: bool = False, style: str = "") -> Text:
@@ -365,9 +362,9 @@ class ProjectsScreen(PagedRegistryScreen):
     BINDINGS = [
         Binding("o", "open_by_name", "Open…", id="projects.open"),
         Binding("c", "copy_name", "Copy name", show=False, id="projects.copy"),
-        Binding("right_square_bracket", "page(1)", "Next", id="projects.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id="projects.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="projects.reload"),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, id="projects.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id="projects.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="projects.reload"),
     ]
 
     def __init__(self) -> None:
@@ -456,15 +453,17 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     KIND = "repositories"
 
     BINDINGS = [
-        Binding("1", "tab('repositories')", "Repos", id="project.tab_repositories"),
-        Binding("2", "tab('charts')", "Charts", id="project.tab_charts"),
-        Binding("3", "tab('members')", "Members", id="project.tab_members"),
+        Binding("greater_than_sign", "next_tab(1)", "Next tab", id="project.next_tab"),
+        Binding("less_than_sign", "next_tab(-1)", "Previous tab", show=False, id="project.prev_tab"),
         Binding("d,delete", "delete", "Delete", id="project.delete"),
         Binding("u", "member_query", "User…", id="project.member_query"),
         Binding("c", "copy_name", "Copy", id="project.copy"),
-        Binding("right_square_bracket", "page(1)", "Next", show=False, id="project.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", show=False, id="project.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="project.reload"),
+        Binding("1", "tab('repositories')", "Repositories tab", show=False, id="project.tab_repositories"),
+        Binding("2", "tab('charts')", "Charts tab", show=False, id="project.tab_charts"),
+        Binding("3", "tab('members')", "Members tab", show=False, id="project.tab_members"),
+        Binding("right_square_bracket", "page(1)", "Next page of members", show=False, id="project.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page of members", show=False, id="project.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="project.reload"),
     ]
 
     DEFAULT_CSS = """
@@ -541,6 +540,9 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         if kind.id in TABS:
             self.action_tab(kind.id)
 
+    def action_next_tab(self, delta: int) -> None:
+        self.action_tab(TABS[(TABS.index(self.tab) + delta) % len(TABS)])
+
     def action_tab(self, tab: str) -> None:
         if tab in TABS:
             self.query_one(TabbedContent).active = tab
@@ -550,7 +552,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     @on(TabbedContent.TabActivated)
     def _tab_changed(self, event: TabbedContent.TabActivated) -> None:
         self.refresh_bindings()
-        self.call_after_refresh(self._focus_table)
+        # A click or arrow on the tab strip hands the keys to the tab's table; the tab activated
+        # while the screen is built (or a count put in a tab's label) must not take them from the `:` bar.
+        if isinstance(self.focused, Tabs):
+            self._focus_table()
 
     def _focus_table(self) -> None:
         self.current_table().focus()
@@ -807,7 +812,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             value = row["name"]
         self.app.copy_text(value, value)  # type: ignore[attr-defined]
 
-    @work(group="project-action", exit_on_error=False)
+    @work(group="project-action")
     async def action_delete(self) -> None:
         tab = self.tab
         if tab not in ("repositories", "charts"):
@@ -863,7 +868,7 @@ MEMBER_COLUMNS = kinds.get("members").columns
 # -- chart detail -----------------------------------------------------------------------------------------
 
 
-class ChartDetailScreen(ModalScreen[str | None]):
+class ChartDetailScreen(FlexModal[str | None]):
     """A chart's versions (newest first) with digest, created time and URLs; copy the helm command."""
 
     BINDINGS = [
@@ -984,9 +989,9 @@ class ArtifactsScreen(PagedRegistryScreen):
 
     BINDINGS = [
         Binding("c", "copy_digest", "Copy digest", id="artifacts.copy"),
-        Binding("right_square_bracket", "page(1)", "Next", id="artifacts.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id="artifacts.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="artifacts.reload"),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, id="artifacts.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id="artifacts.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="artifacts.reload"),
     ]
 
     def __init__(self, project: str, repository: str) -> None:
@@ -1102,12 +1107,12 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
     KIND = "downloads"
 
     BINDINGS = [
-        Binding("ctrl+l", "load", "Load", id="downloads.load"),
+        Binding("ctrl+g,f5", "load", "Run", id="downloads.load", priority=True),
         Binding("escape", "cancel_load", "Cancel", id="downloads.cancel"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="screen.clear_filter"),  # (AreaScreen's, kept: this class's escape replaces it)
-        Binding("t", "toggle_top", "Top", id="downloads.toggle_top"),
         Binding("g", "toggle_chart", "Chart", id="downloads.toggle_chart"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="downloads.reload"),
+        Binding("t", "toggle_top", "Top", id="downloads.toggle_top"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="downloads.reload"),
     ]
 
     DEFAULT_CSS = """
@@ -1445,7 +1450,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         elif self.failed:
             text = f"✗ failed · ctrl+r tries again · {self.loaded:,} loaded · {self.failed} · {span}"
         elif self.cancelled:
-            text = f"stopped: {self.loaded:,} loaded (the newest part of {span}) · ctrl+l loads again"
+            text = f"stopped: {self.loaded:,} loaded (the newest part of {span}) · ctrl+g loads again"
         else:
             text = f"{plural(self.loaded, 'download')} · {span}"
         if self.query_text:
@@ -1520,7 +1525,7 @@ class SecretScreen(RegistryMixin, AreaScreen):
         Binding("v", "toggle_reveal", "Reveal/hide", id="secret.reveal"),
         Binding("c", "copy_secret", "Copy", id="secret.copy"),
         Binding("r", "reset", "Reset…", id="secret.reset"),
-        Binding("e", "event_focus", "Event status", id="secret.event"),
+        Binding("u", "event_focus", "User's event…", id="secret.event"),
     ]
 
     DEFAULT_CSS = """
@@ -1667,7 +1672,7 @@ class SecretScreen(RegistryMixin, AreaScreen):
 
         self.app.push_screen(FormScreen("Reset your registry secret", fields, build, send, submit_label="Next"), done)
 
-    @work(group="secret-reset", exit_on_error=False)
+    @work(group="secret-reset")
     async def _confirm_reset(self, new_secret: str) -> None:
         user = self.registry.username
         what = f"the secret you typed ({len(new_secret)} characters)" if new_secret else "a random secret made by the registry"

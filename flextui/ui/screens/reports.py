@@ -107,8 +107,8 @@ class ReportsScreen(AreaScreen):
 
     BINDINGS = [
         Binding("enter", "open", "Build query", id="reports.open", priority=False),
-        Binding("r", "quick_run", "Run last 7 days", id="reports.quick_run"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="reports.reload"),
+        Binding("ctrl+g,f5", "quick_run", "Run last 7 days", id="reports.quick_run"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="reports.reload"),
     ]
 
     DEFAULT_CSS = """

@@ -34,10 +34,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 from textual.worker import Worker
 
+from flextui.api.errors import Invalid
 from flextui.api.filters import (
     MAX_LIMIT_RECORDS,
     MAX_PAST_DAYS,
@@ -53,10 +53,13 @@ from flextui.api.http import Service
 from flextui.api.reports import ReportsService
 from flextui.render.text import clean
 from flextui.ui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
+from flextui.ui.keys import FlexModal
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.dialogs import ConfirmScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
+from flextui.render.words import plural
 
 DEFAULT_PAST_DAYS = 7
 DEFAULT_PAGE_SIZE = MAX_LIMIT_RECORDS
@@ -111,7 +114,7 @@ class RunRequest:
     set_name: str | None = None
 
 
-class ConditionsTable(DataTable[Text]):
+class ConditionsTable(SafeDispatch, DataTable[Text]):
     """The conditions of the query; delete removes one, enter takes it back into the editor."""
 
     BINDINGS = [
@@ -135,11 +138,12 @@ class ReportBuilderScreen(AreaScreen):
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"run": "run"}
 
     BINDINGS = [
-        Binding("ctrl+r,f5", "run", "Run", id="report_builder.run", priority=True),
+        Binding("ctrl+g,f5", "run", "Run", id="report_builder.run", priority=True),
         Binding("ctrl+s", "save", "Save set", id="report_builder.save", priority=True),
-        Binding("ctrl+o", "load", "Load set", id="report_builder.load", priority=True),
+        Binding("ctrl+o", "load", "Open set", id="report_builder.load", priority=True),
         Binding("ctrl+n", "new_condition", "Add condition", id="report_builder.add"),
         Binding("ctrl+l", "copy_url", "Copy URL", show=False, id="report_builder.copy_url", priority=True),
+        Binding("ctrl+r", "reload", "Refresh the data model from the server", show=False, id="report_builder.reload"),
     ]
 
     DEFAULT_CSS = """
@@ -263,7 +267,7 @@ class ReportBuilderScreen(AreaScreen):
             if self.group.casefold() not in folded:
                 self.problem = f"No report group {self.group!r}. The groups are: {', '.join(names)}."
                 self.query_one("#rb-title", Label).update(Text(clean(self.problem)))
-                self.report_error(ValueError(self.problem), doing="")
+                self.report_error(Invalid(self.problem), doing="")
                 return
             self.group = folded[self.group.casefold()]
         self.rtype = await self.service.report_type(self.group)
@@ -280,7 +284,8 @@ class ReportBuilderScreen(AreaScreen):
         self._title()
         self.refresh_preview()
         self._baseline = self.query_state()
-        self.query_one("#rb-field", Select).focus()
+        if self.focused is None:  # the field has the focus from the start; a load that ends never takes it from the user
+            self.query_one("#rb-field", Select).focus()
         if self.run_at_once:
             self.action_run()
 
@@ -733,11 +738,11 @@ class ReportBuilderScreen(AreaScreen):
     def _window_text(self, fs: FilterSet) -> str:
         first, end = fs.window(self._today().date())
         if fs.past_days is not None:
-            span = f"the last {fs.past_days} day{'s' if fs.past_days != 1 else ''} (rolling, up to now)"
+            span = f"the last {plural(fs.past_days, 'day')} (rolling, up to now)"
         else:
             last = end - timedelta(days=1)
             days = (end - first).days
-            span = f"{first} to {last}, {days} day{'s' if days != 1 else ''} (dateTo {end} excluded)"
+            span = f"{first} to {last}, {plural(days, 'day')} (dateTo {end} excluded)"
         limit = self.max_records()
         stop = f"stop after {limit:,} records" if limit else "no record limit"
         return f"{span} · pages of {fs.limit_records:,} · {fs.mode} · {stop}"
@@ -772,7 +777,7 @@ class ReportBuilderScreen(AreaScreen):
             self._title()
         self.refresh_preview()
 
-    @work(group="report-sets", exit_on_error=False)
+    @work(group="report-sets")
     async def action_save(self) -> None:
         fs, errors = self.build()
         if fs is None:
@@ -828,7 +833,26 @@ class ReportBuilderScreen(AreaScreen):
     # -- run ------------------------------------------------------------------------------------
 
     def action_reload(self) -> None:
-        self.action_run()
+        """ctrl+r, as everywhere: ask the server again, here for the data model (the conditions typed stay)."""
+        if self.rtype is None:
+            worker = self._model_worker
+            if worker is None or not worker.is_running:
+                self.problem = ""
+                self.load_model()
+            return
+
+        async def job() -> None:
+            rtype = await self.service.report_type(self.group, force=True)
+            self.operators = await self.service.op_list(force=True)
+            changed = [f.name for f in rtype.filters] != [f.name for f in self.rtype.filters] if self.rtype else True
+            self.rtype = rtype
+            if changed:
+                self._fill_fields()
+            self.show_age(None)
+            self.refresh_preview()
+            self.say(f"The {self.group} data model is fresh from the server")
+
+        self.run_api(job, group="report-model", doing=f"refreshing the {self.group} data model")
 
     def action_run(self) -> None:
         if self.rtype is None:
@@ -870,7 +894,7 @@ class ReportBuilderScreen(AreaScreen):
             action()
 
 
-class SavedSetsScreen(ModalScreen[FilterSet | None]):
+class SavedSetsScreen(FlexModal[FilterSet | None]):
     """The filter sets saved for a group on this profile: enter loads one, d deletes one."""
 
     BINDINGS = [

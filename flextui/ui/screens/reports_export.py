@@ -26,13 +26,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from flextui.export import FORMATS, ExportFile, ExportFormat, format_for
 from flextui.render.text import clean
+from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.gridmodel import GridModel
+from flextui.render.words import plural
 
 CHUNK = 2000
 
@@ -126,7 +127,7 @@ class ExportRequest:
     format: str
 
 
-class ExportScreen(ModalScreen[ExportRequest | None]):
+class ExportScreen(FlexModal[ExportRequest | None]):
     """Choose format and path for exporting the results as shown."""
 
     BINDINGS = [
@@ -162,7 +163,7 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
     def compose(self) -> ComposeResult:
         options = [(f"{f.name.upper():<6} {f.description}", f.name) for f in FORMATS.values()]
         self._auto_path = shown_path(default_path(self.group, self.fmt, self.now_ms, partial=self.partial))
-        what = f"{self.rows:,} rows × {self.columns} columns, filtered and sorted as shown"
+        what = f"{plural(self.rows, 'row')} × {plural(self.columns, 'column')}, filtered and sorted as shown"
         if self.note:
             what += f" · {self.note}"
         with Vertical():

@@ -5,10 +5,10 @@ several pages are fetched at once (`ReportPager`). The count line is honest
 ("12,500 of 100,000 loaded", "stopped", "failed on page 6") and a progress
 bar runs while pages load. Stopping (x, or the button) keeps what is loaded
 browsable, and `+` loads the rest from where it stopped (also after an error
-or the record limit). Everything works on the current view: `/` filters, `[`
-and `]` sort, columns can be hidden and reordered (C, -, <, >), F shows the
+or the record limit). Everything works on the current view: `/` filters, `{`
+and `}` sort, columns can be hidden and reordered (C, -, shift+←/→), F shows the
 frequency table of the cursor column, I the column statistics, g records per
-day, enter a row's every field, c/y copy the cell/row, e exports.
+day, enter a row's every field, c/Y copy the cell/row, ctrl+s saves to a file.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.dialogs import ConfirmScreen, ValueScreen
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.gridmodel import Column
+from flextui.render.words import plural
 
 GRID_TYPES = {"integer": "int", "number": "float", "boolean": "bool"}
 CONCURRENCY = 6
@@ -111,20 +112,21 @@ class ReportResultsScreen(AreaScreen):
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"export": "export", "rerun": "run", "resume": "run"}
 
     BINDINGS = [
-        Binding("x", "stop", "Stop loading", id="report_results.stop"),
+        # The footer shows the first ones that fit (keys.KeyFooter); `?` lists them all.
+        Binding("x", "stop", "Stop", id="report_results.stop"),
         Binding("plus", "resume", "Load the rest", id="report_results.resume"),
+        Binding("f", "filters", "Filters", id="report_results.filters"),
+        Binding("ctrl+s", "export", "Save…", id="report_results.export", priority=True),
+        Binding("g", "chart", "Per day", id="report_results.chart"),
         Binding("F,shift+f", "frequency", "Frequency", id="report_results.frequency"),
         Binding("I,shift+i", "stats", "Stats", id="report_results.stats"),
-        Binding("g", "chart", "Per day", id="report_results.chart"),
-        Binding("e", "export", "Export", id="report_results.export"),
         Binding("C,shift+c", "columns", "Columns", id="report_results.columns"),
         Binding("minus", "hide_column", "Hide column", show=False, id="report_results.hide"),
-        Binding("less_than_sign", "move_column(-1)", "Move column left", show=False, id="report_results.left"),
-        Binding("greater_than_sign", "move_column(1)", "Move column right", show=False, id="report_results.right"),
+        Binding("shift+left", "move_column(-1)", "Move column left", show=False, id="report_results.left"),
+        Binding("shift+right", "move_column(1)", "Move column right", show=False, id="report_results.right"),
         Binding("c", "copy_cell", "Copy cell", show=False, id="report_results.copy_cell"),
-        Binding("y", "copy_row", "Copy row", show=False, id="report_results.copy_row"),
+        Binding("Y,shift+y", "copy_row", "Copy row", show=False, id="report_results.copy_row"),
         Binding("v", "view_cell", "View cell", show=False, id="report_results.view_cell"),
-        Binding("f", "filters", "Edit filters", id="report_results.filters"),
         Binding("ctrl+r", "rerun", "Run again", show=False, id="report_results.rerun"),
     ]
 
@@ -221,7 +223,7 @@ class ReportResultsScreen(AreaScreen):
         self.failure = ""
         self.status.error = ""
         self._load_id += 1
-        self._loader = self.run_worker(self._load(force, self._load_id), group="report-load", exclusive=True, exit_on_error=False,
+        self._loader = self.run_worker(self._load(force, self._load_id), group="report-load", exclusive=True,
                                        description=f"loading the {self.group} report")
         self._show_progress()
 
@@ -270,7 +272,7 @@ class ReportResultsScreen(AreaScreen):
             self.show_age(pager.oldest_age)
             got = self.loaded - loaded_before
             took = f"{self.elapsed:.1f} s" if self.elapsed >= 0.1 else "under 0.1 s"
-            self.app.notify(f"Loaded {got:,} {self.group} record{'s' if got != 1 else ''} in {took}", markup=False)
+            self.app.notify(f"Loaded {plural(got, self.group + ' record')} in {took}", markup=False)
         except ApiError as exc:
             self.state = "failed"
             self.failure = f"page {self.resume_at[0]}: {exc}"
@@ -329,7 +331,7 @@ class ReportResultsScreen(AreaScreen):
             parts.append(f"by {sort.title} {'▼' if model.sort_descending else '▲'}")
         hidden = len(model.columns) - len(model.visible_columns)
         if hidden:
-            parts.append(f"{hidden} column{'s' if hidden != 1 else ''} hidden")
+            parts.append(f"{plural(hidden, 'column')} hidden")
         if grid.row_count:
             parts.append(f"row {grid.cursor_row + 1:,}")
         return " · ".join(parts)
@@ -580,7 +582,7 @@ class ReportResultsScreen(AreaScreen):
             return count or 0
 
         # The app runs it, so leaving the results (escape to edit the filters) does not lose the export.
-        self._exporter = app.run_worker(job, thread=True, group="report-export", exit_on_error=False,
+        self._exporter = app.run_worker(job, thread=True, group="report-export",
                                         name="report-export", description=f"exporting to {request.path}")
         self._export_timer = self.set_interval(0.1, self._export_tick)
 
@@ -614,7 +616,7 @@ class ReportResultsScreen(AreaScreen):
             else:
                 self.app.notify(f"Export failed: {text}; {kept}", severity="error", markup=False, timeout=8)
             return
-        message = (f"Exported {count:,} rows to {where} ({request.format.upper()})" if count is not None
+        message = (f"Exported {plural(count, 'row')} to {where} ({request.format.upper()})" if count is not None
                    else f"Export cancelled: {kept}")
         if here:
             self.say(message)

@@ -31,16 +31,17 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, SelectionList
 from textual.widgets.selection_list import Selection
 
 from flextui.api.filters import ReportType
 from flextui.render.text import clean, clean_lines
+from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.chart import BarChart, compact_number
 from flextui.ui.widgets.dialogs import ValueScreen
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.gridmodel import Column, GridModel, format_value
+from flextui.render.words import plural
 
 BAR_WIDTH = 24
 BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -122,7 +123,7 @@ def day_series(model: GridModel, column: str) -> list[tuple[str, float]]:
     return [(day.isoformat(), float(n)) for day, n in counts]
 
 
-class _ToolScreen(ModalScreen[Any]):
+class _ToolScreen(FlexModal[Any]):
     """A large modal panel over the results."""
 
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="report_tool.close")]
@@ -153,7 +154,7 @@ class FrequencyScreen(_ToolScreen):
         col = self.column
         distinct = len(self.rows)
         nulls = next((r.count for r in self.rows if r.value is None), 0)
-        facts = [f"{self.view_count:,} rows in view", f"{distinct:,} distinct value{'s' if distinct != 1 else ''}"]
+        facts = [f"{plural(self.view_count, 'row')} in view", plural(distinct, 'distinct value')]
         if nulls:
             facts.append(f"{nulls:,} empty")
         if self.partial:
@@ -170,7 +171,7 @@ class FrequencyScreen(_ToolScreen):
             yield Label(Text(f"Frequency of {col.title}"), classes="tool-title")
             yield Label(Text(" · ".join(facts)), classes="tool-note", id="freq-facts")
             yield grid
-            yield Label(Text("enter: show only rows with this value · [ ] sort · escape: close"), classes="tool-note")
+            yield Label(Text("enter: show only rows with this value · { } sort · escape: close"), classes="tool-note")
 
     def on_mount(self) -> None:
         self.query_one(DataGrid).focus()
@@ -242,7 +243,7 @@ class StatsScreen(_ToolScreen):
                 return model_col.type
         return col.type
 
-    @work(group="report-stats", exclusive=True, exit_on_error=False)
+    @work(group="report-stats", exclusive=True)
     async def _compute(self) -> None:
         grid = self.query_one(DataGrid)
         for col in self.columns:
@@ -337,11 +338,11 @@ class ChartScreen(_ToolScreen):
 
 
 class RowDetailScreen(_ToolScreen):
-    """Every field of one record: c copies a value, y the record as JSON, v shows a long value."""
+    """Every field of one record: c copies a value, Y the record as JSON, v shows a long value."""
 
     BINDINGS = [
         Binding("c", "copy_value", "Copy value", id="report_row.copy_value"),
-        Binding("y", "copy_record", "Copy record JSON", id="report_row.copy_record"),
+        Binding("Y,shift+y", "copy_record", "Copy record JSON", id="report_row.copy_record"),
         Binding("v", "view_value", "View value", id="report_row.view"),
     ]
 
@@ -408,7 +409,7 @@ class ColumnChooserScreen(_ToolScreen):
     BINDINGS = [
         Binding("shift+up,K", "move(-1)", "Move up", id="report_columns.up"),
         Binding("shift+down,J", "move(1)", "Move down", id="report_columns.down"),
-        Binding("a", "show_all", "Show all", id="report_columns.all"),
+        Binding("asterisk", "show_all", "Show all", id="report_columns.all"),
     ]
 
     DEFAULT_CSS = """

@@ -26,7 +26,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabPane, Tabs
 
 from flextui.api.tolerant import raw_of, unreadable
 from flextui import kinds
@@ -39,6 +39,7 @@ from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.entitlements import RecordScreen, state_style, toolbar
 from flextui.ui.widgets.bars import TitleBar
 from flextui.ui.widgets.table import ResourceTable
+from flextui.render.words import plural
 
 
 @dataclass(frozen=True)
@@ -64,16 +65,17 @@ class TabState:
     note: str = ""
 
 
-def list_bindings(prefix: str, tabs: Iterable[ListTab], *, next_tab: str = "Next tab", prev_tab: str = "Prev tab",
+def list_bindings(prefix: str, tabs: Iterable[ListTab], *, next_tab: str = "Next tab", prev_tab: str = "Previous tab",
                   tab_label: str = "{title}") -> list[Binding]:
     """The filter, tab, paging and refresh keys of a tabbed list (ids `<prefix>.…`, remappable in [keys])."""
     return [
-        Binding("f", "focus_filters", "Filters", show=False, id=f"{prefix}.filters"),
         Binding("greater_than_sign", "tab(1)", next_tab, id=f"{prefix}.next_tab"),
         Binding("less_than_sign", "tab(-1)", prev_tab, show=False, id=f"{prefix}.prev_tab"),
-        Binding("right_square_bracket", "page(1)", "Next", id=f"{prefix}.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id=f"{prefix}.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id=f"{prefix}.reload"),
+        Binding("f", "focus_filters", "Filters", show=False, id=f"{prefix}.filters"),
+        # The pager line says "] next · [ prev" when there is more than one page.
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, id=f"{prefix}.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id=f"{prefix}.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id=f"{prefix}.reload"),
         *[Binding(str(i + 1), f"show_tab('{tab.id}')", tab_label.format(title=tab.title), show=False, id=f"{prefix}.tab{i + 1}")
           for i, tab in enumerate(tabs)],
     ]
@@ -114,6 +116,8 @@ class TabbedListScreen(AreaScreen):
         self.initial_tab = tab if tab in self.list_tabs else self.LIST_TABS[0].id
         self.states = {spec.id: TabState() for spec in self.LIST_TABS}
         self.applied_choice: dict[str, Any] = {}
+        self._focus_pending: str | None = None
+        """The tab whose table takes the focus once it is built (the user asked for that tab)."""
 
     @classmethod
     def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> Self:
@@ -160,7 +164,7 @@ class TabbedListScreen(AreaScreen):
             await pane.mount_all(self._pane_widgets(tab))
 
     async def on_mount(self) -> None:
-        self._focus_table()
+        self._focus_table(self.initial_tab)  # composed with the screen
         await self._ensure_loaded(self.tab_id)
 
     def show_kind(self, kind: kinds.Kind) -> None:
@@ -168,9 +172,15 @@ class TabbedListScreen(AreaScreen):
         self.action_show_tab(kind.extra.get("tab", self.LIST_TABS[0].id))
 
     def action_show_tab(self, tab: str) -> None:
-        if tab in self.states:
-            self.query_one(f"#{self.TABS_ID}", TabbedContent).active = tab
-            self._focus_table()
+        """Show a tab and put the keys in its table, once it is there (a tab's widgets are built when first shown)."""
+        if tab not in self.states:
+            return
+        tabs = self.query_one(f"#{self.TABS_ID}", TabbedContent)
+        if tabs.active == tab:
+            self._focus_table(tab)
+        else:
+            self._focus_pending = tab
+            tabs.active = tab  # → _tab_activated: builds the tab, then focuses its table
 
     def action_tab(self, delta: int) -> None:
         ids = [spec.id for spec in self.LIST_TABS]
@@ -184,10 +194,17 @@ class TabbedListScreen(AreaScreen):
         self.query_one(TitleBar).area = self.area_title
         self.refresh_bindings()
         await self._ensure_loaded(tab)
-        self._focus_table()
+        # Only in answer to the user: a tab key or command (pending), or a click or arrow on the tab strip.
+        # The tab activated when the screen is built must not take the keys from the `:` bar the user opened.
+        if self._focus_pending == tab or isinstance(self.focused, Tabs):
+            self._focus_pending = None
+            self._focus_table(tab)
 
-    def _focus_table(self) -> None:
-        self.call_after_refresh(lambda: self.table().focus())
+    def _focus_table(self, tab: str) -> None:
+        """Focus a tab's table, if it is built (else `_tab_activated` does it once it is)."""
+        tables = self.query(f"#{tab}-table")
+        if tables:
+            tables.first().focus()
 
     def table(self, tab: str | None = None) -> ResourceTable:
         return self.query_one(f"#{tab or self.tab_id}-table", ResourceTable)
@@ -282,17 +299,17 @@ class TabbedListScreen(AreaScreen):
         total = state.total or 0
         pages = max(1, -(-total // self.page_size))
         noun = self.list_tabs[tab].noun
-        plural = noun + ("s" if total != 1 and not noun.endswith("s") else "")
-        parts = [f"page {state.page} of {pages}", f"{total:,} {plural}", *self.pager_notes(tab)]
+        nouns = noun + ("s" if total != 1 and not noun.endswith("s") else "")
+        parts = [f"page {state.page} of {pages}", f"{total:,} {nouns}", *self.pager_notes(tab)]
         if pages > 1:
             parts.append("] next · [ prev")
         table = self.table(tab)
         if table.filter_text:
-            parts.append(f"/{table.filter_text}: {len(table.visible_rows)} of {len(state.items or [])} rows")
+            parts.append(f"/{table.filter_text}: {len(table.visible_rows)} of {plural(len(state.items or []), 'row')}")
             if pages > 1:
                 parts.append("on this page · enter asks the server for every page by name")
         if not total:
-            parts = [f"no {plural} match these filters"]
+            parts = [f"no {nouns} match these filters"]
         self.query_one(f"#{tab}-pager", Label).update(Text(clean(" · ".join(parts))))
 
     def action_page(self, delta: int) -> None:

@@ -17,18 +17,19 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static
 
 from flextui.api.intervals import IntervalError, parse_interval
-from flextui.api.paging import Page, Pager
+from flextui.api.paging import Page
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
 from flextui.render.text import absolute, clean, relative
+from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.widgets.dialogs import MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
 from flextui.ui.widgets.table import ResourceTable
+from flextui.render.words import plural
 
 TYPE_OPTIONS = [("NORMAL: for yourself", "NORMAL"), ("IMPERSONATED: for another user", "IMPERSONATED")]
 LIFETIME_HINT = "e.g. 30d, 6M, 1y2M3d, 12h (y M d h m; M = months, m = minutes)"
@@ -49,17 +50,18 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     }
 
     BINDINGS = [
+        # The footer shows the first ones that fit (keys.KeyFooter); `?` lists them all.
+        Binding("x", "list_mode", "List", id="tokens.list"),  # only while a search is shown (check_action); first, the way back
         Binding("n", "create", "New", id="tokens.create"),
-        Binding("r", "rotate", "Rotate", id="tokens.rotate"),
         Binding("e", "edit", "Edit", id="tokens.edit"),
         Binding("d,delete", "delete", "Delete", id="tokens.delete"),
+        Binding("r", "rotate", "Rotate", id="tokens.rotate"),
         Binding("s", "search", "Search", id="tokens.search"),
-        Binding("v", "verify", "Verify", id="tokens.verify"),
+        Binding("k", "verify", "Verify", id="tokens.verify"),
         Binding("c", "copy_name", "Copy name", show=False, id="tokens.copy"),
-        Binding("x", "list_mode", "Back to list", show=False, id="tokens.list"),
-        Binding("right_square_bracket", "page(1)", "Next", id="tokens.next_page"),
-        Binding("left_square_bracket", "page(-1)", "Prev", id="tokens.prev_page"),
-        Binding("ctrl+r", "reload", "Refresh", show=False, id="tokens.reload"),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, id="tokens.next_page"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id="tokens.prev_page"),
+        Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="tokens.reload"),
     ]
 
     def __init__(self) -> None:
@@ -96,6 +98,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def load_page(self) -> None:
         """Show the current page: the cached one at once when there is one (asked again only once it is stale)."""
+        self.refresh_bindings()  # `x` shows while a search is shown
         self.run_api(self._load, group="tokens-load", doing="loading tokens")
 
     def action_reload(self) -> None:
@@ -161,14 +164,14 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         else:
             total = self.total or 0
             pages = max(1, -(-total // self.page_size))
-            parts = [f"page {self.page + 1} of {pages}", f"{total} token{'s' if total != 1 else ''}"]
+            parts = [f"page {self.page + 1} of {pages}", plural(total, 'token')]
         if soon:
             parts.append(f"⚠ {soon} expiring within {days:g} days")
         if masked:
             parts.append(f"⊘ {masked} masked")
         table = self.query_one(ResourceTable)
         if table.filter_text:
-            parts.append(f"filter {table.filter_text!r}: {len(table.visible_rows)} rows")
+            parts.append(f"filter {table.filter_text!r}: {plural(len(table.visible_rows), 'row')}")
             if self.many_pages():
                 parts.append(self.page_filter_note())
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
@@ -267,6 +270,8 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         return token is not None and not self.ctx.read_only and not token.masked
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "list_mode":
+            return self.search is not None
         if action in ("rotate", "edit", "delete") and self.is_mounted:
             token = self.selected()
             if token is not None and not self._may_change(token):
@@ -351,7 +356,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.forget_every()
         self.run_api(lambda: self._load(force=True), group="tokens-load", doing="refreshing tokens")
 
-    @work(group="tokens-action", exit_on_error=False)
+    @work(group="tokens-action")
     async def action_rotate(self) -> None:
         token = self.selected()
         if token is None or not self._may_change(token):
@@ -364,7 +369,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         if done:
             self._show_value(created, "rotated")
 
-    @work(group="tokens-action", exit_on_error=False)
+    @work(group="tokens-action")
     async def action_delete(self) -> None:
         token = self.selected()
         if token is None or not self._may_change(token):
@@ -451,7 +456,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             self.app.copy_text(token.name, f"token name {token.name}")  # type: ignore[attr-defined]
 
 
-class TokenDetailScreen(ModalScreen[str | None]):
+class TokenDetailScreen(FlexModal[str | None]):
     """Every field of one token, with its actions."""
 
     BINDINGS = [

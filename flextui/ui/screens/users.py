@@ -63,8 +63,8 @@ class UsersScreen(TabbedListScreen):
     BINDINGS = [
         Binding("n", "create", "New", id="users.create"),
         Binding("u", "account_users", "Users", id="users.account_users"),
-        Binding("e", "entitlements", "Entitlements", id="users.entitlements"),
-        Binding("c", "copy_id", "Copy", show=False, id="users.copy"),
+        Binding("E,shift+e", "entitlements", "Entitlements", id="users.entitlements"),
+        Binding("c", "copy_id", "Copy ID", show=False, id="users.copy"),
         *list_bindings("users", TABS, next_tab="Other tab", prev_tab="Other tab", tab_label="{title} tab"),
     ]
 
@@ -164,7 +164,7 @@ class UsersScreen(TabbedListScreen):
                                                                                      f"until {a.expiry_date}" if a.expiry_date else "") if x))])
             if item.attributes:
                 b.section("Attributes").pairs((x.name, x.value) for x in item.attributes)
-            actions = [("c", "copy_id", "copy user name"), ("e", "entitlements", "entitlements of its account")]
+            actions = [("c", "copy_id", "copy user name"), ("E", "entitlements", "entitlements of its account")]
         else:
             assert isinstance(item, Account)
             title = f"Account {item.account_name or item.account_id}"
@@ -174,7 +174,7 @@ class UsersScreen(TabbedListScreen):
             b.line("Created", when(item.created, now))
             if item.attributes:
                 b.section("Attributes").pairs((x.name, x.value) for x in item.attributes)
-            actions = [("u", "account_users", "its users"), ("e", "entitlements", "its entitlements"), ("c", "copy_id", "copy ID")]
+            actions = [("u", "account_users", "its users"), ("E", "entitlements", "its entitlements"), ("c", "copy_id", "copy ID")]
 
         self.show_record(title, b.text, actions)
 

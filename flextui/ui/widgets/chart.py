@@ -35,6 +35,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from flextui.render.text import clean
+from flextui.ui.safety import SafeDispatch
 
 __all__ = ["BarChart", "Piece", "compact_number", "render_bar_chart"]
 
@@ -260,7 +261,7 @@ def chart_text(lines: list[list[Piece]]) -> str:
     return "\n".join("".join(t for t, _ in line) for line in lines)
 
 
-class BarChart(Widget):
+class BarChart(SafeDispatch, Widget):
     """A bar chart of `(label, value)` points that adapts to its size (see the module docstring).
 
     `update(series)` replaces the data; the chart redraws on resize. Colours

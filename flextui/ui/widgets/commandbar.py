@@ -18,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from flextui import kinds
+from flextui.ui.safety import SafeDispatch
 
 EXTRA_COMMANDS = ["theme ", "help", "quit", "refresh", "clip"]
 
@@ -27,7 +28,7 @@ def command_words() -> list[str]:
     return sorted(set(words)) + EXTRA_COMMANDS
 
 
-class _Bar(Input):
+class _Bar(SafeDispatch, Input):
     """A one-line input that opens on demand and hands focus back when it closes."""
 
     DEFAULT_CSS = """

@@ -17,14 +17,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static, TextArea
 
 from flextui.render.text import clean_lines
 from flextui.ui.guard import safe
+from flextui.ui.keys import FlexModal
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(FlexModal[bool]):
     """Ask before acting: `title`, what is affected, and the verb on the button."""
 
     BINDINGS = [
@@ -69,7 +69,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(True)
 
 
-class ValueScreen(ModalScreen[None]):
+class ValueScreen(FlexModal[None]):
     """Show a value to copy or select by hand; `once` adds the shown-once warning.
 
     `once` or `secret` values are secrets: not kept for ctrl+y, and no screenshot while shown.
@@ -135,7 +135,7 @@ class ValueScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class MessageScreen(ModalScreen[None]):
+class MessageScreen(FlexModal[None]):
     """A titled message (e.g. a verification result); any of escape/enter closes it."""
 
     BINDINGS = [Binding("escape,enter", "dismiss", "Close", id="message.close")]

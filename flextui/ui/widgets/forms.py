@@ -8,6 +8,12 @@ submit, `send` runs in a worker: a server error that names a field is shown
 next to that field, any other error above the buttons, and the form stays
 open with everything typed still there: bad input loses nothing.
 
+A submit the form refuses is never silent: it scrolls to and focuses the
+first field marked wrong (a long form scrolls it out of view) and says above
+the buttons how many fields need fixing, and which. The form alone marks its
+fields (`-invalid`): their own validation is off, so leaving a field never
+clears a mark the form set.
+
 A field filled from the server (an edit form's current name) shows its value
 cleaned, like everything else on screen; as long as the user leaves it as
 shown, `values()` gives back the server's value exactly, so saving an
@@ -26,13 +32,17 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Switch
 
 from flextui.api.errors import ApiError
 from flextui.render.text import clean
 from flextui.ui.guard import safe
+from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.bars import Hint
+
+
+NAMED = 4
+"""Fields named in the summary of a refused submit; the rest are counted."""
 
 
 @dataclass
@@ -74,7 +84,7 @@ def error_map(exc: ValidationError, specs: list[FieldSpec]) -> tuple[dict[str, s
     return found, general
 
 
-class FormScreen(ModalScreen[Any]):
+class FormScreen(FlexModal[Any]):
     """A modal form that validates as you type and submits through the data layer."""
 
     BINDINGS = [
@@ -116,6 +126,10 @@ class FormScreen(ModalScreen[Any]):
         self.submit_label = submit_label
         self.server_fields = server_fields or {}
         self.touched: set[str] = set()
+        self.marked: dict[str, str] = {}
+        """Field key → the error shown at it now."""
+        self.general: list[str] = []
+        """Errors that name no field, shown above the buttons."""
         self.busy = False
         self._prefilled: dict[str, tuple[str, str]] = {}
         """Field key → (value as shown, value as given) for prefilled values that cleaning changed."""
@@ -148,7 +162,9 @@ class FormScreen(ModalScreen[Any]):
         shown = clean(given, limit=None)
         if shown != given:
             self._prefilled[spec.key] = (shown, given)
-        return Input(value=shown, placeholder=clean(spec.placeholder), password=spec.kind == "password", id=wid, compact=True)
+        # validate_on=[]: the form marks its fields; the Input's own check would clear the mark on leaving it.
+        return Input(value=shown, placeholder=clean(spec.placeholder), password=spec.kind == "password", id=wid, compact=True,
+                     validate_on=[])
 
     def on_mount(self) -> None:
         self._update_visibility()
@@ -172,6 +188,7 @@ class FormScreen(ModalScreen[Any]):
                 self.query_one(f"#row-{spec.key}").display = spec.visible_when(values)
 
     def _show_errors(self, errors: dict[str, str], general: list[str], *, all_fields: bool) -> None:
+        self.marked = {}
         for spec in self.specs:
             hint = self.query_one(f"#hint-{spec.key}", Hint)
             widget = self.query_one(f"#field-{spec.key}")
@@ -179,11 +196,48 @@ class FormScreen(ModalScreen[Any]):
             if msg and (all_fields or spec.key in self.touched):
                 hint.show(msg, error=True)
                 widget.set_class(True, "-invalid")
+                self.marked[spec.key] = msg
             else:
                 hint.show(spec.hint)
                 widget.set_class(False, "-invalid")
             hint.display = bool(hint.has_class("-error") or spec.hint)
+        self.general = list(general) if all_fields else []
         self.query_one("#form-error", Label).update(Text(clean("; ".join(general))) if general and all_fields else "")
+
+    # -- pointing at what is wrong --------------------------------------------------------------
+
+    def field_name(self, spec: FieldSpec) -> str:
+        """How the summary names a field (its label)."""
+        return spec.label
+
+    def wrong_fields(self) -> list[FieldSpec]:
+        """The fields marked wrong now, in the order shown."""
+        return [spec for spec in self.specs if spec.key in self.marked and self._visible(spec)]
+
+    def focus_first_error(self) -> FieldSpec | None:
+        """Scroll to and focus the first field marked wrong (a long form hides most of them); that field, if any."""
+        wrong = self.wrong_fields()
+        if not wrong:
+            return None
+        spec = wrong[0]
+        self.query_one(f"#row-{spec.key}").scroll_visible(animate=False)
+        self.query_one(f"#field-{spec.key}").focus(scroll_visible=False)
+        return spec
+
+    def point_at_errors(self) -> None:
+        """After a refused submit: the first wrong field in view with the focus, and above the buttons how many
+        fields need fixing and which ("3 fields need fixing: Entitlement ID, …"), then any error that names none."""
+        wrong = self.wrong_fields()
+        self.focus_first_error()
+        parts = []
+        if wrong:
+            names = [self.field_name(spec) for spec in wrong]
+            listed = ", ".join(names[:NAMED]) + (f" and {len(names) - NAMED} more" if len(names) > NAMED else "")
+            parts.append(f"{len(names)} field{'s need' if len(names) != 1 else ' needs'} fixing: {listed}")
+        parts += self.general
+        if not parts:
+            parts.append("Not sent: the form could not be checked")
+        self.query_one("#form-error", Label).update(Text(clean("; ".join(parts))))
 
     def validate(self, *, all_fields: bool = False) -> Any | None:
         """The built model, or None with the errors shown."""
@@ -229,10 +283,12 @@ class FormScreen(ModalScreen[Any]):
         if self.busy:
             return
         model = self.validate(all_fields=True)
-        if model is not None:
-            self._send(model)
+        if model is None:
+            self.point_at_errors()
+            return
+        self._send(model)
 
-    @work(exclusive=True, group="form-send", exit_on_error=False)
+    @work(exclusive=True, group="form-send")
     async def _send(self, model: Any) -> None:
         self.busy = True
         button = self.query_one("#form-submit", Button)
@@ -246,7 +302,8 @@ class FormScreen(ModalScreen[Any]):
             if spec is not None:
                 self.touched.add(spec.key)
                 self._show_errors({spec.key: exc.message}, [], all_fields=True)
-                self.query_one("#form-error", Label).update(Text(f"The server refused it: see {spec.label}"))
+                self.focus_first_error()
+                self.query_one("#form-error", Label).update(Text(clean(f"The server refused it: see {self.field_name(spec)}")))
             else:
                 self.query_one("#form-error", Label).update(Text(clean(str(exc))))
             return

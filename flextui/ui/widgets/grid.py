@@ -30,9 +30,9 @@ home, ctrl+home        first row (``datagrid.first_row``)
 end, ctrl+end          last row (``datagrid.last_row``)
 shift+home/shift+end   first/last column (``datagrid.first_column/last_column``)
 enter                  post :class:`DataGrid.RowSelected` (``datagrid.select``)
-``[``                  sort ascending by the cursor column; again: unsort
+``{``                  sort ascending by the cursor column; again: unsort
                        (``datagrid.sort_ascending``)
-``]``                  sort descending by the cursor column; again: unsort
+``}``                  sort descending by the cursor column; again: unsort
                        (``datagrid.sort_descending``)
 =====================  ==================================================
 
@@ -64,6 +64,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from flextui.ui.widgets.edge import more_right
+from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.gridmodel import Column, ColumnSpec, GridModel, format_value
 
 __all__ = ["DataGrid"]
@@ -88,7 +89,7 @@ def _fit(text: str, width: int, right: bool) -> str:
     return pad + text if right else text + pad
 
 
-class DataGrid(ScrollView, can_focus=True):
+class DataGrid(SafeDispatch, ScrollView, can_focus=True):
     """A virtual data grid over a :class:`GridModel` (see the module docstring)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -102,10 +103,11 @@ class DataGrid(ScrollView, can_focus=True):
         Binding("end,ctrl+end", "last_row", "Last row", show=False, id="datagrid.last_row"),
         Binding("shift+home", "first_column", "First column", show=False, id="datagrid.first_column"),
         Binding("shift+end", "last_column", "Last column", show=False, id="datagrid.last_column"),
-        Binding("enter", "select_row", "Select", show=True, id="datagrid.select"),
-        Binding("left_square_bracket", "sort_ascending", "Sort ▲", show=True, key_display="[",
+        Binding("enter", "select_row", "Open", show=False, id="datagrid.select"),
+        # `[` and `]` turn pages everywhere in flextui; braces sort.
+        Binding("left_curly_bracket", "sort_ascending", "Sort", show=True, key_display="{",
                 id="datagrid.sort_ascending"),
-        Binding("right_square_bracket", "sort_descending", "Sort ▼", show=True, key_display="]",
+        Binding("right_curly_bracket", "sort_descending", "Sort descending", show=False, key_display="}",
                 id="datagrid.sort_descending"),
     ]
 

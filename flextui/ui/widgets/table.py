@@ -24,6 +24,7 @@ from flextui.kinds import Column
 from flextui.render.text import clean
 from flextui.ui.guard import safe
 from flextui.ui.widgets.edge import more_right
+from flextui.ui.safety import SafeDispatch
 
 CellFn = Callable[[dict[str, Any], str], Text | str]
 
@@ -48,10 +49,11 @@ def unreadable_in(row: dict[str, Any]) -> str | None:
     return None
 
 
-class ResourceTable(DataTable[Any]):
+class ResourceTable(SafeDispatch, DataTable[Any]):
     """A DataTable of row dicts with columns from the kinds registry."""
 
     BINDINGS = [
+        Binding("enter", "select_cursor", "Open", show=False, id="table.open"),
         Binding("end", "scroll_bottom", "Last row", show=False, id="table.last"),
         Binding("home", "scroll_top", "First row", show=False, id="table.first"),
     ]

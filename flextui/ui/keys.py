@@ -1,0 +1,155 @@
+"""One language for keys: what each key means, everywhere, and the pieces that keep it so.
+
+`KEY_TABLE` is the table the README shows (a test keeps the two equal, and
+checks that every key bound anywhere in flextui is in it): one meaning per
+key across the app. Each binding still has its own id (`?` lists them) and
+can be moved in the config's [keys] table.
+
+`FOCUS_KEYS` gives Textual's screen keys (tab, shift+tab, ctrl+c) an id, a
+plain description and a place in `?`; every flextui screen has them, area
+screens through `AreaScreen`, dialogs through `FlexModal`. `KeyFooter` shows
+a screen's most important keys first and drops, from the end of the screen's
+own list, whatever does not fit the width: `:`, `/` and `?` always show, and
+`?` lists the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, TypeVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from flextui.ui.safety import SafeDispatch
+
+KEY_TABLE: list[tuple[str, str]] = [
+    # (keys, as the README writes them; what they mean, wherever they are bound)
+    ("`:`", "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`), `:theme NAME`, `:help`, `:q`"),
+    ("`/`", "filter the rows on screen; `!text` shows the rows *without* text; on a list of several pages, `enter` in the filter searches every page (the server's filter where the API has one, else every page is read; escape stops)"),
+    ("`?`", "every key of this screen, with the binding id to remap it"),
+    ("`escape`", "back: clear the `/` filter or stop a search of every page first; close a dialog, cancel a form or a load, leave a screen"),
+    ("`!`", "the status line's error (or last message) in full; the line ends \"… (! shows all)\" when it is cut"),
+    ("`q`", "quit (in a dialog: close it)"),
+    ("`ctrl+q`", "quit, also from a text field"),
+    ("`ctrl+c`", "copy the selected text; with nothing selected it says how to copy (`c`) and quit (`q`); it never quits"),
+    ("`ctrl+r`", "refresh from the server (report results: run again; report builder: its data model)"),
+    ("`ctrl+p`", "command palette"),
+    ("`ctrl+y`", "show the last copied value (when your terminal ignores OSC 52)"),
+    ("`tab`, `shift+tab`", "next / previous field"),
+    ("`enter`", "open the row under the cursor (in a field: apply it)"),
+    ("arrows, `pageup`, `pagedown`, `home`, `end`, `ctrl+home`, `ctrl+end`", "move in a table, a tree or a chart (`home`/`end`: first / last row)"),
+    ("`shift+home`, `shift+end`", "first / last column (report results, download log)"),
+    ("`[`, `]`", "previous / next page"),
+    ("`<`, `>`", "previous / next tab"),
+    ("`1` … `9`", "show tab N"),
+    ("`n`", "new"),
+    ("`e`", "edit (a token, a line item's properties, a report condition)"),
+    ("`d`, `delete`, `backspace`", "delete (asks first, naming what goes; `backspace` only on a report's conditions)"),
+    ("`c`", "copy the value under the cursor (a name, an ID, a cell, a digest)"),
+    ("`Y`", "copy the whole row or record (report results)"),
+    ("`f`", "filters: to the filter fields (report results: back to the report's filters)"),
+    ("`x`", "clear: leave a search, clear the filters, stop loading"),
+    ("`s`", "search (tokens)"),
+    ("`k`", "check a pasted token value (verify)"),
+    ("`r`", "replace a secret: rotate a token, reset your registry secret"),
+    ("`v`", "view in full: a cell, a value; reveal the registry secret"),
+    ("`u`", "users: of this account or entitlement, a project's member, a user's event status"),
+    ("`E`", "entitlements of this product, part number, account or user"),
+    ("`P`", "this product in the catalogue (from a line item or a part number)"),
+    ("`a`", "add line items (entitlements)"),
+    ("`p`", "policies (entitlements)"),
+    ("`m`", "maintenance line item (entitlements)"),
+    ("`i`", "details (entitlements)"),
+    ("`o`", "open a project by name"),
+    ("`g`", "per-day chart (download log, report results)"),
+    ("`t`", "top artifacts (download log)"),
+    ("`{`, `}`", "sort by the cursor's column, ascending / descending; again: unsorted (report results, download log)"),
+    ("`F`, `I`, `C`", "frequency, statistics, columns (report results)"),
+    ("`-`, `shift+←`, `shift+→`", "hide the column, move it left / right (report results)"),
+    ("`+`", "load the rest (report results)"),
+    ("`*`", "show all columns (column chooser)"),
+    ("`J`, `K`, `shift+↑`, `shift+↓`", "move the column down / up (column chooser)"),
+    ("`y`", "yes (in a confirmation)"),
+    ("`ctrl+s`", "save: submit a form, save a filter set, save results to a file"),
+    ("`ctrl+o`", "open a saved filter set (report builder)"),
+    ("`ctrl+n`", "add a part: a report condition, a line item"),
+    ("`ctrl+g`, `f5`", "run: the report (builder), its last 7 days (catalogue), the download-log query"),
+    ("`ctrl+l`", "copy the request's URL (report builder)"),
+]
+
+FOCUS_KEYS: list[BindingType] = [
+    Binding("tab", "app.focus_next", "Next field", show=False, id="screen.next_field"),
+    Binding("shift+tab", "app.focus_previous", "Previous field", show=False, id="screen.previous_field"),
+    Binding("ctrl+c", "screen.copy_text", "Copy selected text", show=False, id="screen.copy"),
+]
+"""Textual's own screen keys, with ids, plain descriptions and a place in `?`."""
+
+ResultType = TypeVar("ResultType")
+
+
+class FlexModal(SafeDispatch, ModalScreen[ResultType]):
+    """Base of every flextui dialog: guarded handlers (safety.py) and the screen keys with ids."""
+
+    BINDINGS: ClassVar[list[BindingType]] = list(FOCUS_KEYS)
+    HELP_NAME: ClassVar[str] = ""
+    """How `?` names this dialog ("" : its title)."""
+
+
+FIRST = ("app.help",)
+LAST = ("app.command", "app.filter")
+"""`?` first, then the screen's own keys in their declared order, then `:` and `/`: these three always show."""
+
+
+class KeyFooter(SafeDispatch, Footer):
+    """The footer, most important keys first, cut to the width: never a key cut in half."""
+
+    # Compact, but a key and its description apart ("n New", not "nNew": 16 colours and NO_COLOR
+    # cannot tell them apart by colour), and two spaces between keys.
+    DEFAULT_CSS = """
+    KeyFooter.-compact FooterKey.-compact {
+        margin-right: 1;
+        .footer-key--key { padding: 0 0 0 1; }
+        .footer-key--description { padding: 0 0 0 1; }
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(show_command_palette=False, compact=True)
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        shown: dict[str, tuple[Binding, bool, str]] = {}
+        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if binding.show and binding.action not in shown:
+                shown[binding.action] = (binding, enabled, tooltip)
+        entries = list(shown.values())
+        first = [e for e in entries if e[0].id in FIRST]
+        last = [e for e in entries if e[0].id in LAST]
+        middle = [e for e in entries if e[0].id not in FIRST + LAST]
+        width = self.size.width or self.app.size.width
+        keep = first + middle + last
+        while middle and sum(self._width(e[0]) for e in keep) > width:
+            middle.pop()
+            keep = first + middle + last
+        for binding, enabled, tooltip in keep:
+            yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
+                            disabled=not enabled, tooltip=tooltip).data_bind(compact=Footer.compact)
+
+    def _width(self, binding: Binding) -> int:
+        """Cells a key takes: " k Description" and a space."""
+        return 1 + len(self.app.get_key_display(binding)) + 1 + len(binding.description) + 1
+
+    def on_resize(self, event: Any) -> None:
+        self.refresh(recompose=True)
+
+
+def shown_keys(footer: Footer) -> list[str]:
+    """The footer's keys as shown ("n New"), for tests and screenshots."""
+    return [f"{key.key_display} {key.description}".strip() for key in footer.query(FooterKey)]
+
+
+__all__ = ["FIRST", "FOCUS_KEYS", "KEY_TABLE", "FlexModal", "KeyFooter", "LAST", "shown_keys"]

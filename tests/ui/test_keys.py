@@ -1,0 +1,219 @@
+"""One language for keys (ui/keys.py): one meaning a key, a footer that fits, `?` in plain words, ctrl+r asks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.binding import Binding
+from textual.keys import _character_to_key
+from textual.widgets import Input
+from textual.widgets._footer import FooterKey
+
+from flextui.ui.app import _binding_classes
+from flextui.ui.help import HelpScreen
+from flextui.ui.keys import KEY_TABLE, KeyFooter, shown_keys
+from flextui.ui.screens.reports_builder import ReportBuilderScreen
+from flextui.ui.screens.reports_results import ReportResultsScreen
+from flextui.ui.screens.tokens import TokensScreen
+from flextui.ui.widgets.forms import FormScreen
+from tests.ui.conftest import build_app, burst, settle
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+AREAS = [
+    ["tokens"], ["projects"], ["charts", "hello-world-dp"], ["members", "hello-world-dp"],
+    ["artifacts", "hello-world-dp/hello-world-image"], ["downloads"], ["secret"], ["reports"],
+    ["report", "fulfillment"], ["entitlements"], ["products"], ["features"], ["users"], ["accounts"],
+]
+
+
+# -- the table ---------------------------------------------------------------------------------------
+
+
+ARROWS = {"←": "left", "→": "right", "↑": "up", "↓": "down"}
+
+
+def table_keys() -> dict[str, str]:
+    """Textual key name → the KEY_TABLE row (its meaning) that documents it."""
+    out: dict[str, str] = {}
+    for keys, meaning in KEY_TABLE:
+        names = re.findall(r"`([^`]+)`", keys)
+        if "arrows" in keys:
+            names += ["up", "down", "left", "right"]
+        if "…" in keys:
+            names = [str(n) for n in range(1, 10)]
+        for name in names:
+            for arrow, word in ARROWS.items():
+                name = name.replace(arrow, word)
+            key = _normal(name)
+            assert key not in out, f"{name!r} has two rows: {out[key]!r} and {meaning!r}"
+            out[key] = meaning
+    return out
+
+
+def _normal(key: str) -> str:
+    if len(key) == 1:
+        return key if key.isalnum() else _character_to_key(key)
+    match = re.fullmatch(r"shift\+([a-z])", key)
+    return match.group(1).upper() if match else key  # shift+e is E
+
+
+def test_every_key_bound_anywhere_has_one_row_of_the_table() -> None:
+    documented = table_keys()
+    missing = []
+    for cls in _binding_classes():
+        for binding in cls.__dict__.get("BINDINGS", []):
+            if isinstance(binding, Binding):
+                missing += [f"{cls.__name__}: {k} ({binding.id})" for k in binding.key.split(",") if _normal(k) not in documented]
+    assert not missing, missing
+
+
+def test_every_binding_has_an_id_and_a_description() -> None:
+    for cls in _binding_classes():
+        for binding in cls.__dict__.get("BINDINGS", []):
+            assert isinstance(binding, Binding) and binding.id and binding.description, (cls.__name__, binding)
+
+
+def test_the_readme_shows_the_table() -> None:
+    text = README.read_text()
+    section = text[text.index("### Keys"):text.index("## Using it with your instance")]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| key |")]
+    assert rows == [f"| {keys} | {meaning} |" for keys, meaning in KEY_TABLE]
+
+
+def test_brackets_page_and_braces_sort() -> None:
+    """`[`/`]` are pages wherever they are bound; the grids sort with `{`/`}`."""
+    meanings = {}
+    for cls in _binding_classes():
+        for binding in cls.__dict__.get("BINDINGS", []):
+            for key in binding.key.split(","):
+                meanings.setdefault(key, set()).add(binding.action.split("(")[0])
+    assert meanings["left_square_bracket"] == meanings["right_square_bracket"] == {"page"}
+    assert meanings["left_curly_bracket"] == {"sort_ascending"} and meanings["right_curly_bracket"] == {"sort_descending"}
+    assert meanings["ctrl+r"] <= {"reload", "refresh", "rerun"}
+
+
+# -- the footer --------------------------------------------------------------------------------------
+
+
+def footer_fits(app: Any) -> tuple[list[str], int]:
+    footer = app.screen.query_one(KeyFooter)
+    right = max(key.region.right for key in footer.query(FooterKey))
+    return shown_keys(footer), right
+
+
+@pytest.mark.parametrize("start", AREAS, ids=[" ".join(a) for a in AREAS])
+async def test_the_footer_fits_80_columns_with_help_command_and_filter(start: list[str]) -> None:
+    app = build_app(start=start)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown, right = footer_fits(app)
+        assert right <= 80, shown
+        assert shown[0] == "? Keys" and shown[-2:] == [": Command", "/ Filter"]
+        assert len(shown) >= 4 or start[0] in ("projects", "artifacts", "reports"), "the screen's own keys come first"
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_the_report_results_footer_fits(width: int) -> None:
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=(width, 30)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "ctrl+g")
+        assert isinstance(app.screen, ReportResultsScreen)
+        shown, right = footer_fits(app)
+        assert right <= width, shown
+        assert {"f Filters", "^s Save…", "g Per day"} <= set(shown)
+
+
+async def test_x_shows_while_a_search_is_shown() -> None:
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "x List" not in footer_fits(app)[0]
+        await burst(pilot, "s", *"ci-*", "ctrl+s")
+        assert isinstance(app.screen, TokensScreen) and app.screen.search is not None
+        shown, right = footer_fits(app)
+        assert "x List" in shown and right <= 80
+        await burst(pilot, "x")
+        assert app.screen.search is None and "x List" not in footer_fits(app)[0]
+
+
+# -- ? -------------------------------------------------------------------------------------------------
+
+
+async def test_help_names_the_screen_and_lists_only_keys_you_can_use_and_remap() -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "question_mark")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        assert str(help_screen.query_one("#help-title").render()) == "Keys: Access tokens"
+        rows = help_screen.rows
+        assert all(ident and not ident.startswith(("app.focus", "screen.copy_text", "_")) for *_, ident in rows)
+        assert all(where in ("This screen", "Table", "Everywhere") for _, _, where, _ in rows), {r[2] for r in rows}
+        by_id = {ident: (key, what) for key, what, _, ident in rows}
+        assert by_id["tokens.verify"] == ("k", "Verify")
+        assert "tokens.list" not in by_id, "x only while a search is shown"
+        assert {"screen.next_field", "app.quit_anywhere", "app.palette", "tokens.next_page", "tokens.reload"} <= set(by_id)
+        assert by_id["tokens.delete"][0] == "d, del"
+
+
+async def test_help_on_a_form_names_the_form() -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "n")
+        assert isinstance(app.screen, FormScreen)
+        app.action_help()
+        await settle(pilot)
+        assert str(app.screen.query_one("#help-title").render()) == "Keys: New access token"
+        assert "form.submit" in {row[3] for row in app.screen.rows}
+
+
+# -- ctrl+r, ctrl+c --------------------------------------------------------------------------------------
+
+
+async def test_ctrl_r_on_tokens_asks_the_server_even_with_a_fresh_cache() -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "right_square_bracket", "left_square_bracket")  # page 1 again: from the fresh cache
+        before = app.ctx.session.requests_sent
+        await burst(pilot, "right_square_bracket", "left_square_bracket")
+        assert app.ctx.session.requests_sent == before, "paging back within the freshness window uses the cache"
+        await burst(pilot, "ctrl+r")
+        assert app.ctx.session.requests_sent > before, "ctrl+r asks the server"
+
+
+async def test_ctrl_r_in_the_report_builder_refreshes_and_ctrl_g_runs() -> None:
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        before = app.ctx.session.requests_sent
+        await burst(pilot, "ctrl+r")
+        assert isinstance(app.screen, ReportBuilderScreen), "ctrl+r does not run"
+        assert app.ctx.session.requests_sent > before
+        assert any("fresh from the server" in str(n.message) for n in app._notifications)
+        await burst(pilot, "ctrl+g")
+        assert isinstance(app.screen, ReportResultsScreen)
+
+
+async def test_ctrl_c_copies_a_selection_and_otherwise_says_how_to_copy_and_quit() -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "ctrl+c")
+        assert app.is_running
+        hint = [str(n.message) for n in app._notifications if n.title == "ctrl+c copies"]
+        assert hint and "c copies the value under the cursor" in hint[-1] and "To quit: q or ^q" in hint[-1]
+        field = app.screen.query_one("#q-user", Input)
+        field.focus()
+        await settle(pilot)
+        field.select_all()
+        await burst(pilot, "ctrl+c")
+        assert app.clipboard == field.value
+        assert any("Copied the selected text" in str(n.message) for n in app._notifications)
