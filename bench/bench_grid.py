@@ -136,7 +136,7 @@ async def one_run(rows: list[tuple[Any, ...]], page: int) -> dict[str, float]:
 def model_only(rows: list[tuple[Any, ...]], page: int) -> dict[str, float]:
     """Costs the UI path hides: a free-text filter before the idle-time index exists,
     and streaming pages into an already *sorted* view (Timsort merge per page)."""
-    from flextui.ui.widgets.gridmodel import GridModel
+    from flextui.render.table import GridModel
 
     out: dict[str, float] = {}
     model = GridModel(COLUMNS, rows)

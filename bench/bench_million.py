@@ -70,7 +70,7 @@ def timed(fn: Any) -> tuple[float, Any]:
 
 def run_grid(rows: int) -> dict[str, Any]:
     from flextui.api.wire import loads
-    from flextui.ui.widgets.gridmodel import GridModel
+    from flextui.render.table import GridModel
 
     model = GridModel([{"name": c} for c in COLUMNS])
     load = 0.0

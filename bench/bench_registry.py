@@ -48,7 +48,7 @@ def ms(seconds: float) -> str:
 async def projects_run() -> dict[str, Any]:
     from flextui.context import demo_context
     from flextui.ui.app import FlexApp
-    from flextui.ui.screens.registry import ProjectsScreen
+    from flextui.ui.screens.registry.projects import ProjectsScreen
     from flextui.ui.widgets.table import ResourceTable
 
     ctx = demo_context(scale=100, fixed_now_ms=FIXED_NOW_MS)
@@ -114,8 +114,8 @@ async def projects_run() -> dict[str, Any]:
 
 async def downloads_run() -> dict[str, Any]:
     from flextui.context import demo_context
-    from flextui.headless.registry import registry_for
-    from flextui.ui.screens.registry import per_day_series
+    from flextui.context import registry_for
+    from flextui.ui.screens.registry.downloads import per_day_series
     from flextui.ui.widgets.chart import render_bar_chart
 
     ctx = demo_context(scale=100, fixed_now_ms=FIXED_NOW_MS)
@@ -148,7 +148,7 @@ def registry_store_warm(ctx: Any) -> None:
 async def downloads_screen_run() -> dict[str, Any]:
     from flextui.context import demo_context
     from flextui.ui.app import FlexApp
-    from flextui.ui.screens.registry import DownloadsScreen
+    from flextui.ui.screens.registry.downloads import DownloadsScreen
     from flextui.ui.widgets.grid import DataGrid
     from textual.widgets import Input
 

@@ -34,7 +34,7 @@ from flextui.api.entitlements import EntitlementFilter, EntitlementsService  # n
 from flextui.config import Settings  # noqa: E402
 from flextui.context import demo_context  # noqa: E402
 from flextui.ui.app import FlexApp  # noqa: E402
-from flextui.ui.screens.entitlements import EntitlementsScreen  # noqa: E402
+from flextui.ui.screens.entitlements.tree import EntitlementsScreen  # noqa: E402
 
 
 async def _until(condition: Any, timeout: float = 30.0) -> None:

@@ -541,8 +541,8 @@ async def emit(
     A failure midway leaves the document unfinished (a JSON array without
     its `]`), so the part printed cannot pass for a whole answer.
     """
-    from flextui.export import format_for
-    from flextui.tableout import TableWriter
+    from flextui.render.export import format_for
+    from flextui.render.tableout import TableWriter
 
     out = out or sys.stdout
     writer = None

@@ -13,9 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flextui.api.auth import Credentials
+from flextui.api.auth import Credentials, MissingCredential
 from flextui.api.cache import PageCache
 from flextui.api.http import Session
+from flextui.api.registry import (
+    RegistryService,
+)
 from flextui.config import Profile, Settings, cache_path, config_path
 
 
@@ -151,3 +154,31 @@ def demo_context(
         theme=theme or settings.theme, demo=True, now_ms=clock.now_ms,
         extras={"world": world, "sim_app": app},
     )
+
+
+class RegistryUnavailable(ValueError):
+    """Why the registry cannot be used with this profile (no credentials, no tenant)."""
+
+
+
+def registry_for(ctx: AppContext) -> RegistryService:
+    """The context's one RegistryService (memoised in ctx.extras["registry"], so the JWT is reused)."""
+    service = ctx.extras.get("registry")
+    if isinstance(service, RegistryService):
+        return service
+    try:
+        service = RegistryService(ctx.session)
+    except (ValueError, MissingCredential) as exc:
+        raise RegistryUnavailable(getattr(exc, "message", None) or str(exc)) from None
+    ctx.extras["registry"] = service
+    return service
+
+
+
+def registry_problem(ctx: AppContext) -> str | None:
+    """None when the registry can be used, else the reason (for screens and the CLI)."""
+    try:
+        registry_for(ctx)
+    except RegistryUnavailable as exc:
+        return str(exc)
+    return None

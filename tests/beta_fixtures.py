@@ -27,8 +27,8 @@ def _beta_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sim_app_module, "SERVICE_MODULES", ("products", "entitlements", "users"))
 
 
-@pytest.fixture
-async def read_only(sim_app: Any) -> AsyncIterator[Session]:
+@pytest.fixture(name="read_only")
+async def read_only_session(sim_app: Any) -> AsyncIterator[Session]:
     """A session on the simulator with a read-only profile."""
     s = make_session(sim_app, read_only=True)
     yield s

@@ -30,7 +30,7 @@ import flextui.context as context
 from flextui.api.errors import ServerError
 from flextui.api.reports import ReportsService
 from flextui.cli import main
-from flextui.export import FORMATS, ExportError, ExportFile, export, export_async
+from flextui.render.export import FORMATS, ExportError, ExportFile, export, export_async
 from flextui.sim.faults import FaultPlan
 from tests.conftest import FIXED_NOW_MS, make_session
 

@@ -11,7 +11,7 @@ import pytest
 
 from flextui.api.filters import Condition, FilterSet
 from flextui.config import filters_path
-from flextui.ui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
+from flextui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
 
 
 def acme(days: int = 7) -> FilterSet:

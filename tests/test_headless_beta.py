@@ -13,7 +13,8 @@ import pytest
 from flextui.api.entitlements import EntitlementFilter
 from flextui.api.users import AccountFilter
 from flextui.cli import main
-from flextui.headless.entitlements import get_entitlements, get_line_items, parse_filters
+from flextui.headless.entitlements import get_entitlements, get_line_items
+from flextui.query import parse_filters
 from flextui.headless.products import get_features, get_maintenance, get_part_numbers, get_products, get_suites
 from flextui.headless.users import get_accounts, get_users
 from flextui.sim.entitlements import entitlement_store

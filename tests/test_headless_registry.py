@@ -15,16 +15,10 @@ from flextui.api.auth import Credentials
 
 from flextui.cli import main
 from flextui.context import demo_context
-from flextui.headless.registry import (
-    date_range,
-    get_artifacts,
-    get_downloads,
-    get_members,
-    get_projects,
-    parse_filters,
-    registry_for,
-    split_repository,
-)
+from flextui.headless.registry import get_artifacts, get_downloads, get_members, get_projects
+from flextui.query import parse_pairs
+from flextui.context import registry_for
+from flextui.query import date_range, split_repository
 from flextui.sim.registry import HELLO, registry_store
 from flextui.sim.world import CUSTOMER
 from tests.conftest import FIXED_NOW_MS
@@ -119,11 +113,11 @@ async def test_downloads_default_range_and_every_filter(ctx: Any) -> None:
 
 
 def test_filter_and_date_parsing() -> None:
-    assert parse_filters(["Project=a", "user= b "], ("project", "user"), "downloads") == {"project": "a", "user": "b"}
+    assert parse_pairs(["Project=a", "user= b "], ("project", "user"), "downloads") == {"project": "a", "user": "b"}
     with pytest.raises(ValueError, match="downloads knows project, user"):
-        parse_filters(["colour=red"], ("project", "user"), "downloads")
+        parse_pairs(["colour=red"], ("project", "user"), "downloads")
     with pytest.raises(ValueError, match="KEY=VALUE"):
-        parse_filters(["project"], ("project",), "downloads")
+        parse_pairs(["project"], ("project",), "downloads")
     assert date_range(None, None, TODAY) == (TODAY - timedelta(days=29), TODAY)
     assert date_range("2026-01-01", "2026-01-31", TODAY) == (date(2026, 1, 1), date(2026, 1, 31))
     with pytest.raises(ValueError, match="is after"):

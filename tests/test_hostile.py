@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 
 from flextui.cli import main, print_error
-from flextui.export import FORMATS, export
+from flextui.render.export import FORMATS, export
 from flextui.logs import file_handler
 from flextui.sim.world import ADMIN
-from flextui.tableout import TableWriter
+from flextui.render.tableout import TableWriter
 from tests.hostile import BIG, PAYLOAD, SUFFIX, install, raw_findings, raw_findings_in_data
 
 FORMAT_NAMES = ["table", "csv", "json", "jsonl"]

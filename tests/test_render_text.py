@@ -149,7 +149,7 @@ def test_moved_helpers() -> None:
 
 def test_render_imports_neither_textual_nor_rich() -> None:
     code = (
-        "import sys, flextui.render.text, flextui.logs, flextui.files, flextui.export, flextui.tableout;"
+        "import sys, flextui.render.text, flextui.logs, flextui.files, flextui.render.export, flextui.render.tableout;"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'));"
         "print(','.join(bad)); sys.exit(1 if bad else 0)"
     )

@@ -22,9 +22,10 @@ from flextui.api import errors
 from flextui.api.filters import FilterError, FilterSet, ReportType
 from flextui.api.http import Session
 from flextui.api.reports import ReportsService
-from flextui.export import format_for
+from flextui.render.export import format_for
+from flextui.render.reports import catalogue_row, model_rows
 from flextui.render.text import clean
-from flextui.tableout import TableWriter
+from flextui.render.tableout import TableWriter
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -33,35 +34,6 @@ EXIT_INCOMPLETE = errors.EXIT_INCOMPLETE
 
 class UsageError(Exception):
     """Bad input on the command line: printed as `flextui: <message>`, exit 2."""
-
-
-def catalogue_row(rtype: ReportType) -> dict[str, Any]:
-    """One report group as a row: name, column and filter counts, the date column."""
-    return {
-        "name": rtype.group,
-        "columns": len(rtype.columns),
-        "filters": ", ".join(f.name for f in rtype.filters),
-        "dateField": rtype.date_field,
-        "description": rtype.description,
-    }
-
-
-def model_rows(rtype: ReportType, *, with_group: bool = False) -> list[dict[str, Any]]:
-    """The data model of a group, one row per column (with the filter that tests it, if any)."""
-    by_column = {f.column: f for f in rtype.filters}
-    rows = []
-    for col in rtype.columns:
-        filt = by_column.get(col.name)
-        row: dict[str, Any] = {"group": rtype.group} if with_group else {}
-        row.update({
-            "column": col.name,
-            "type": col.type,
-            "filter": filt.name if filt else None,
-            "operators": " ".join(filt.operators) if filt else None,
-            "description": col.description,
-        })
-        rows.append(row)
-    return rows
 
 
 async def resolve_group(service: ReportsService, name: str | None) -> str:

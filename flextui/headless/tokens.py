@@ -7,22 +7,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from flextui.api.http import Session
-from flextui.api.tokens import Token, TokenSearch, TokensService
-from flextui.headless.common import iso, page_size
-
-
-def token_row(token: Token) -> dict[str, Any]:
-    return {
-        "name": token.name,
-        "type": token.token_type,
-        "username": token.username,
-        "creator": token.creator,
-        "description": token.description,
-        "expiryStr": token.expiry_str,
-        "issued": iso(token.issued),
-        "expires": iso(token.expires),
-        "masked": token.masked,
-    }
+from flextui.api.tokens import TokenSearch, TokensService
+from flextui.headless.common import page_size
+from flextui.render.tokens import token_row
 
 
 async def get_tokens(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:

@@ -6,6 +6,8 @@ Messages are built in many places; a count written by hand there came out
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     """`n` and the noun that agrees with it; `many` for irregular plurals ("entries")."""
@@ -13,3 +15,8 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 
 __all__ = ["plural"]
+
+
+def iso(moment: Any) -> str | None:
+    """A timestamp to the second (`2024-05-01T12:00:00+00:00`), or None."""
+    return moment.isoformat(timespec="seconds") if moment is not None else None

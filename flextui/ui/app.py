@@ -243,8 +243,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             self.push_screen(_make(cls, kind, argument))
         else:
             def show() -> None:
-                if hasattr(self.screen, "show_kind"):
-                    self.screen.show_kind(kind)  # type: ignore[attr-defined]
+                show_kind = getattr(self.screen, "show_kind", None)  # the areas with one screen for several kinds (tabs)
+                if callable(show_kind):
+                    show_kind(kind)
 
             self.call_after_refresh(show)
 

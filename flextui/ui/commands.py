@@ -8,6 +8,7 @@ from typing import Any
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from flextui import kinds
+from flextui.ui.appref import flex_app
 
 
 class KindsProvider(Provider):
@@ -17,7 +18,7 @@ class KindsProvider(Provider):
         for kind in kinds.navigable():
             if kind.argument and not kind.argument.startswith("["):
                 continue
-            yield DiscoveryHit(f"Open {kind.title}", partial(self.app.open_kind, kind, None), help=f":{kind.id} — {kind.description}")  # type: ignore[attr-defined]
+            yield DiscoveryHit(f"Open {kind.title}", partial(flex_app(self).open_kind, kind, None), help=f":{kind.id} — {kind.description}")
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -27,7 +28,7 @@ class KindsProvider(Provider):
             text = f"Open {kind.title} (:{kind.id} {' '.join(kind.aliases)})"
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), partial(self.app.open_kind, kind, None), help=kind.description)  # type: ignore[attr-defined]
+                yield Hit(score, matcher.highlight(text), partial(flex_app(self).open_kind, kind, None), help=kind.description)
 
 
 def parse_command(text: str) -> tuple[str, list[str]]:

@@ -31,7 +31,7 @@ from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly
 from flextui.api.http import Service, Session
 from flextui.sim.world import World
 
-from ..beta_fixtures import _beta_only, read_only, refused  # noqa: F401  (fixtures)
+from ..beta_fixtures import _beta_only, read_only_session, refused  # noqa: F401  (fixtures)
 from ..sim.test_entitlements import BAD_ENTITLEMENTS, entitlement, line_item
 
 

@@ -22,7 +22,7 @@ import flextui.sim.app as sim_app_module
 from flextui.api.filters import FilterSet
 from flextui.api.http import Session
 from flextui.api.reports import ReportsService
-from flextui.export import (
+from flextui.render.export import (
     FORMATS,
     CsvWriter,
     ExportError,

@@ -35,7 +35,7 @@ from flextui.api.products import (
 from flextui.sim.products import catalogue
 from flextui.sim.world import World
 
-from ..beta_fixtures import _beta_only, read_only, refused  # noqa: F401  (fixtures)
+from ..beta_fixtures import _beta_only, read_only_session, refused  # noqa: F401  (fixtures)
 from ..sim.test_products import BAD_FEATURES, BAD_PRODUCTS, feature, product
 
 

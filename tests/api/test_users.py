@@ -19,7 +19,7 @@ from flextui.api.http import Session
 from flextui.api.users import AccountCreate, AccountFilter, User, UserCreate, UserFilter, UsersService
 from flextui.sim.world import ADMIN, CUSTOMER, PUBLISHER_ACCOUNT, World
 
-from ..beta_fixtures import _beta_only, read_only, refused  # noqa: F401  (fixtures)
+from ..beta_fixtures import _beta_only, read_only_session, refused  # noqa: F401  (fixtures)
 from ..conftest import make_session
 from ..sim.test_users import BAD_ACCOUNTS, BAD_USERS, account, user
 

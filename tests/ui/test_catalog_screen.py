@@ -7,14 +7,16 @@ from typing import Any
 from textual.widgets import Input, Select, Switch
 
 from flextui.sim.products import catalogue
-from flextui.ui.screens.catalog import CatalogScreen
-from flextui.ui.screens.entitlements import BetaForm, EntitlementsScreen, RecordScreen
+from flextui.ui.screens.products import ProductsScreen
+from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+from flextui.ui.widgets.forms import SectionedForm
+from flextui.ui.widgets.record import RecordScreen
 from tests.ui.conftest import build_app, world_of
 from tests.ui.conftest import settle
 
 
-def screen(app: Any) -> CatalogScreen:
-    assert isinstance(app.screen, CatalogScreen), type(app.screen).__name__
+def screen(app: Any) -> ProductsScreen:
+    assert isinstance(app.screen, ProductsScreen), type(app.screen).__name__
     return app.screen
 
 
@@ -119,7 +121,7 @@ async def test_create_product_shows_server_defaults_before_sending() -> None:
         await pilot.press("n")
         await settle(pilot)
         form = app.screen
-        assert isinstance(form, BetaForm)
+        assert isinstance(form, SectionedForm)
         before = app.ctx.session.requests_sent
         await fill(pilot, {"productName": "UI Widget", "version": "1.0"})
         preview = str(form.query_one("#form-preview").render())
@@ -165,7 +167,7 @@ async def test_create_feature_and_read_only_hides_creating() -> None:
         await fill(pilot, {"featureName": "UI_FEATURE", "maxVersion": "2030.01.01"})
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert isinstance(app.screen, CatalogScreen)
+        assert isinstance(app.screen, ProductsScreen)
         assert any(f.name == "UI_FEATURE" for f in catalogue(world_of(app)).features.values())
         await pilot.press("3")
         await settle(pilot)

@@ -10,8 +10,10 @@ from flextui.api.entitlements import EntitlementsService
 from flextui.api.errors import ServerError
 from flextui.config import Settings
 from flextui.sim.entitlements import entitlement_store
-from flextui.ui.screens.catalog import CatalogScreen
-from flextui.ui.screens.entitlements import BetaForm, EntitlementsScreen, RecordScreen, parse_argument
+from flextui.ui.screens.products import ProductsScreen
+from flextui.ui.screens.entitlements.tree import EntitlementsScreen, parse_argument
+from flextui.ui.widgets.forms import SectionedForm
+from flextui.ui.widgets.record import RecordScreen
 from flextui.ui.screens.users import UsersScreen
 from tests.ui.conftest import build_app, settle, world_of
 
@@ -280,7 +282,7 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
         await pilot.press("n")
         await settle(pilot)
         form = app.screen
-        assert isinstance(form, BetaForm)
+        assert isinstance(form, SectionedForm)
         assert form.query_one("#field-accountId", Input).value == ACME, "the account under the cursor is proposed"
         await fill(pilot, {"description": "UI created", "attributes": "Region=EMEA; SalesOrder=SO-1",
                            "li0-productName": "Nova Gateway", "li0-productVersion": "2022.4", "li0-quantity": "5",
@@ -385,7 +387,7 @@ async def test_line_item_changes_add_policies_properties_maintenance() -> None:
         before_count = len(world_of(app).entitlements["ENT-100001"].line_items)
         await pilot.press("a")
         await settle(pilot)
-        assert isinstance(app.screen, BetaForm) and "ENT-100001" in str(app.screen.query_one("#form-title").render())
+        assert isinstance(app.screen, SectionedForm) and "ENT-100001" in str(app.screen.query_one("#form-title").render())
         await fill(pilot, {"li0-productName": "Flex Canvas", "li0-productVersion": "2023.4", "li0-isPermanent": True, "li0-quantity": "3"})
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -404,7 +406,7 @@ async def test_line_item_changes_add_policies_properties_maintenance() -> None:
         await pilot.press("p")
         await settle(pilot)
         form = app.screen
-        assert isinstance(form, BetaForm)
+        assert isinstance(form, SectionedForm)
         before = sent(app)
         await fill(pilot, {"rehosts-count": "2", "rehosts-duration": "30"})
         await pilot.press("ctrl+s")
@@ -501,7 +503,7 @@ async def test_jump_to_catalogue_and_to_users() -> None:
         await pilot.press("P")
         await settle(pilot)
         cat = app.screen
-        assert isinstance(cat, CatalogScreen) and cat.tab.id == "products"
+        assert isinstance(cat, ProductsScreen) and cat.tab.id == "products"
         rows = cat.table().visible_rows
         assert rows and {r["name"] for r in rows} == {"Nova Gateway"}
         assert cat.table().current_row()["version"] == "2022.4"
@@ -522,7 +524,7 @@ async def test_jump_to_catalogue_and_to_users() -> None:
 
 def test_a_detail_label_longer_than_its_column_is_still_apart_from_its_value() -> None:
     """A feature name or an account name wider than the label column used to run into its value."""
-    from flextui.ui.screens.entitlements import Body
+    from flextui.ui.widgets.record import Body
 
     body = Body(width=16).line("FlexDemo Software", "FLEXDEMO").pairs([("ANALYZER_EXPORT", "1.0"), ("CORE", "2.0")])
     assert body.text.plain.splitlines() == ["FlexDemo Software  FLEXDEMO", "  ANALYZER_EXPORT  1.0", "  CORE          2.0"]

@@ -14,16 +14,16 @@ from textual.widgets import Label, Select, Static
 
 from flextui.api.errors import Invalid
 from flextui.ui.screens.base import AreaScreen
-from flextui.ui.screens.entitlements import CatalogueIndex, product_hint
-from flextui.ui.screens.registry import ProjectScreen, ProjectsScreen
-from flextui.ui.screens.reports import ReportsScreen
-from flextui.ui.screens.reports_builder import ReportBuilderScreen
-from flextui.ui.screens.reports_results import ReportResultsScreen
-from flextui.ui.screens.reports_tools import ChartScreen, FrequencyScreen, StatsScreen
+from flextui.ui.screens.entitlements.forms import CatalogueIndex, product_hint
+from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
+from flextui.ui.screens.reports.catalogue import ReportsScreen
+from flextui.ui.screens.reports.builder import ReportBuilderScreen
+from flextui.ui.screens.reports.results import ReportResultsScreen
+from flextui.ui.screens.reports.tools import ChartScreen, FrequencyScreen, StatsScreen
 from flextui.ui.widgets.bars import StatusLine, fit
 from flextui.ui.widgets.dialogs import MessageScreen
 from flextui.ui.widgets.grid import DataGrid
-from flextui.ui.widgets.gridmodel import GridModel
+from flextui.render.table import GridModel
 from tests.ui.conftest import build_app, settle
 
 LONG = ("the registry answered 403: user customer@acme-robotics.example cannot use the registry service: "

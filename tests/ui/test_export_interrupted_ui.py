@@ -1,6 +1,6 @@
 """The report export screen, interrupted: nothing under the chosen name looks complete, and the screen says what happened.
 
-The results of a report are exported in chunks (`reports_export.CHUNK`, made
+The results of a report are exported in chunks (`reports.export.CHUNK`, made
 small here) by a thread. The export is held after 0, 1 or N chunks and then
 cancelled by the user (the "Cancel export" button), or its writer fails
 (an error, a KeyboardInterrupt) after as many. Each time: no file and no
@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Input
 
-import flextui.ui.screens.reports_export as reports_export
-import flextui.ui.screens.reports_results as reports_results
-from flextui.export import CsvWriter
+import flextui.ui.screens.reports.export as reports_export
+import flextui.ui.screens.reports.results as reports_results
+from flextui.render.export import CsvWriter
 from flextui.sim.faults import FaultPlan
-from flextui.ui.screens.reports_export import ExportScreen
+from flextui.ui.screens.reports.export import ExportScreen
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.dialogs import ConfirmScreen
 from tests.faults import readable

@@ -98,7 +98,7 @@ AREAS: dict[str, Area] = {
     "report-builder": Area(("reports", "fulfillment"), "ReportBuilderScreen", refreshes=False),
     "report-results": Area(("reports", "fulfillment"), "ReportResultsScreen", open_results),
     "entitlements": Area(("entitlements",), "EntitlementsScreen"),
-    "products": Area(("products",), "CatalogScreen"),
+    "products": Area(("products",), "ProductsScreen"),
     "users": Area(("users",), "UsersScreen"),
 }
 

@@ -11,8 +11,9 @@ from typing import Any
 from textual.widgets import Input
 
 from flextui.sim.registry import HELLO, registry_store
-from flextui.ui.screens.catalog import CatalogScreen
-from flextui.ui.screens.registry import DownloadsScreen, ProjectScreen, ProjectsScreen
+from flextui.ui.screens.products import ProductsScreen
+from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
+from flextui.ui.screens.registry.downloads import DownloadsScreen
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.grid import DataGrid
@@ -160,7 +161,7 @@ async def test_tabbed_lists_ask_the_server_to_search_every_page_by_name() -> Non
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        assert isinstance(screen, CatalogScreen)
+        assert isinstance(screen, ProductsScreen)
         assert "page 1 of 2" in pager(app, "#products-pager")
         on_first = {r["name"] for r in screen.table().visible_rows}
         await pilot.press("right_square_bracket")

@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.widgets import Input, Label
 
-from flextui.ui.screens.entitlements import BetaForm
+from flextui.ui.widgets.forms import SectionedForm
 from flextui.ui.widgets.forms import FormScreen
 from tests.ui.conftest import build_app, burst, settle
 
@@ -22,11 +22,11 @@ def in_view(form: Any, key: str) -> bool:
     return bool(row.area) and form.query_one("VerticalScroll").region.contains_region(row)
 
 
-async def open_entitlement_form(pilot: Any, values: dict[str, str]) -> BetaForm:
+async def open_entitlement_form(pilot: Any, values: dict[str, str]) -> SectionedForm:
     await settle(pilot)
     await burst(pilot, "n")
     form = pilot.app.screen
-    assert isinstance(form, BetaForm) and form.has_class("-tall"), "the form scrolls at 80×24"
+    assert isinstance(form, SectionedForm) and form.has_class("-tall"), "the form scrolls at 80×24"
     for key, value in values.items():
         form.query_one(f"#field-{key}", Input).value = value
     await settle(pilot)

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from flextui.render.text import clean as sanitize
-from flextui.ui.widgets.gridmodel import (
+from flextui.render.table import (
     Column,
     FilterTerm,
     GridModel,

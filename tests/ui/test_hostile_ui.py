@@ -270,12 +270,12 @@ async def test_registry_secret_revealed_refuses_screenshots(monkeypatch: pytest.
 
 
 async def test_reports_catalogue_builder_and_results(monkeypatch: pytest.MonkeyPatch) -> None:
-    from flextui.ui.screens.reports_results import ReportResultsScreen
+    from flextui.ui.screens.reports.results import ReportResultsScreen
 
     app = hostile_app(monkeypatch, ["reports"])
 
     async def steps(pilot: Any) -> None:
-        from flextui.ui.screens.reports_builder import ReportBuilderScreen
+        from flextui.ui.screens.reports.builder import ReportBuilderScreen
         from flextui.ui.widgets.table import ResourceTable
 
         app.screen.query_one(ResourceTable).move_cursor(row=6)  # fulfillment
@@ -305,7 +305,7 @@ async def test_entitlements_tree_records_and_forms(monkeypatch: pytest.MonkeyPat
             await press(pilot, key)
         for key in ("down", "down", "right", "down", "i", "escape", "p", "escape", "e", "escape", "m", "escape"):
             await press(pilot, key)
-        assert {"RecordScreen", "BetaForm"} <= seen(app)
+        assert {"RecordScreen", "SectionedForm"} <= seen(app)
 
     await run(app, steps)
 

@@ -15,8 +15,8 @@ from textual.widgets._footer import FooterKey
 from flextui.ui.app import _binding_classes
 from flextui.ui.help import HelpScreen
 from flextui.ui.keys import KEY_TABLE, KeyFooter, shown_keys
-from flextui.ui.screens.reports_builder import ReportBuilderScreen
-from flextui.ui.screens.reports_results import ReportResultsScreen
+from flextui.ui.screens.reports.builder import ReportBuilderScreen
+from flextui.ui.screens.reports.results import ReportResultsScreen
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.widgets.forms import FormScreen
 from tests.ui.conftest import build_app, burst, settle

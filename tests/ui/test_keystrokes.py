@@ -14,10 +14,11 @@ import pytest
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from flextui.ui.screens.catalog import CatalogScreen
-from flextui.ui.screens.entitlements import BetaForm, EntitlementsScreen
-from flextui.ui.screens.reports_builder import ReportBuilderScreen
-from flextui.ui.screens.registry import ProjectScreen, ProjectsScreen
+from flextui.ui.screens.products import ProductsScreen
+from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+from flextui.ui.widgets.forms import SectionedForm
+from flextui.ui.screens.reports.builder import ReportBuilderScreen
+from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.commandbar import CommandBar
@@ -47,7 +48,7 @@ async def test_entitlement_form_typed_in_one_burst() -> None:
         await settle(pilot)
         await burst(pilot, "n")
         form = app.screen
-        assert isinstance(form, BetaForm)
+        assert isinstance(form, SectionedForm)
         form.query_one("#field-li0-quantity", Input).focus()
         await settle(pilot)
         await burst(pilot, "end", "backspace", "5", "tab", *"2026-11-01", "tab")
@@ -76,7 +77,7 @@ async def test_commands_typed_while_an_area_loads() -> None:
 
 
 AREAS = [
-    (["products"], CatalogScreen),
+    (["products"], ProductsScreen),
     (["accounts"], UsersScreen),
     (["projects"], ProjectsScreen),
     (["members", "hello-world-dp"], ProjectScreen),

@@ -20,15 +20,11 @@ from flextui.api.auth import Credentials
 from flextui.api.registry import secret_problems
 from flextui.sim.registry import HELLO, registry_store, set_jwt_lifetime
 from flextui.sim.world import ADMIN, CUSTOMER
-from flextui.ui.screens.registry import (
-    MASK,
-    ArtifactsScreen,
-    ChartDetailScreen,
-    DownloadsScreen,
-    ProjectScreen,
-    ProjectsScreen,
-    SecretScreen,
-)
+from flextui.ui.screens.registry.common import MASK
+from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
+from flextui.ui.screens.registry.projects import ArtifactsScreen, ChartDetailScreen
+from flextui.ui.screens.registry.downloads import DownloadsScreen
+from flextui.ui.screens.registry.secret import SecretScreen
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen

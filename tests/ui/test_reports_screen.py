@@ -15,12 +15,13 @@ from textual.widgets import Input, Select
 
 from flextui.api.filters import FilterSet
 from flextui.api.reports import ReportsService
-from flextui.ui.filtersets import FilterSetStore
-from flextui.ui.screens.reports import ReportsScreen
-from flextui.ui.screens.reports_builder import ConditionsTable, ReportBuilderScreen, SavedSetsScreen, request_preview
-from flextui.ui.screens.reports_export import ExportScreen
-from flextui.ui.screens.reports_results import ReportResultsScreen
-from flextui.ui.screens.reports_tools import ChartScreen, ColumnChooserScreen, FrequencyScreen, RowDetailScreen, StatsScreen
+from flextui.filtersets import FilterSetStore
+from flextui.ui.screens.reports.catalogue import ReportsScreen
+from flextui.ui.screens.reports.builder import ConditionsTable, ReportBuilderScreen, SavedSetsScreen
+from flextui.api.preview import request_preview
+from flextui.ui.screens.reports.export import ExportScreen
+from flextui.ui.screens.reports.results import ReportResultsScreen
+from flextui.ui.screens.reports.tools import ChartScreen, ColumnChooserScreen, FrequencyScreen, RowDetailScreen, StatsScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.dialogs import ConfirmScreen
@@ -625,8 +626,8 @@ async def test_unknown_group_is_explained_in_the_builder() -> None:
 
 
 def test_a_cancelled_export_leaves_no_file(tmp_path: Path) -> None:
-    from flextui.ui.screens.reports_export import CHUNK, ExportCancelled, ViewSnapshot, write_snapshot
-    from flextui.ui.widgets.gridmodel import GridModel
+    from flextui.ui.screens.reports.export import CHUNK, ExportCancelled, ViewSnapshot, write_snapshot
+    from flextui.render.table import GridModel
 
     model = GridModel(["id", "n"], [(f"r{i}", i) for i in range(CHUNK * 3)])
     model.hide_column("n")
@@ -653,7 +654,7 @@ async def test_quick_run_from_the_catalogue() -> None:
 
 
 def test_row_packer_orders_shares_and_stops_pooling_unique_columns() -> None:
-    from flextui.ui.screens.reports_results import RowPacker
+    from flextui.ui.screens.reports.results import RowPacker
 
     packer = RowPacker(["id", "status", "qty"])
     rows = [{"status": "ACTIVE" + "", "id": f"r{i}", "qty": i} for i in range(3)]

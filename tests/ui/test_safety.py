@@ -16,7 +16,7 @@ from textual.widget import Widget
 import flextui
 from flextui.ui.app import FlexApp, _binding_classes
 from flextui.ui.safety import SafeDispatch
-from flextui.ui.screens.catalog import CatalogScreen
+from flextui.ui.screens.products import ProductsScreen
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.commandbar import CommandBar
@@ -25,10 +25,10 @@ from tests.ui.conftest import build_app, burst, settle
 
 # The reported crash: a tab's table focused before the tab was built (NoMatches '#features-table').
 SEQUENCES = [
-    (["products", "features"], CatalogScreen, "features-table"),
-    (["suites", "products"], CatalogScreen, "products-table"),
+    (["products", "features"], ProductsScreen, "features-table"),
+    (["suites", "products"], ProductsScreen, "products-table"),
     (["users", "accounts"], UsersScreen, "accounts-table"),
-    (["products", "tokens", "features"], CatalogScreen, "features-table"),
+    (["products", "tokens", "features"], ProductsScreen, "features-table"),
 ]
 
 
@@ -176,4 +176,4 @@ def test_no_worker_hides_its_failure() -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.keyword) and node.arg == "exit_on_error":
                 found.append((path.relative_to(root).as_posix(), node.lineno))
-    assert [f for f, _ in found] == ["ui/screens/registry.py"], found
+    assert [f for f, _ in found] == ["ui/screens/registry/downloads.py"], found

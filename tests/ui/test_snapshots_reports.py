@@ -33,7 +33,7 @@ async def _set(pilot: Any, wid: str, value: Any) -> None:
 
 
 async def _results(pilot: Any, group: str = "fulfillment", days: str = "7") -> None:
-    from flextui.ui.screens.reports_results import ReportResultsScreen
+    from flextui.ui.screens.reports.results import ReportResultsScreen
 
     await _ready(pilot)
     await _set(pilot, "#rb-past", days)

@@ -16,9 +16,9 @@ from textual.widgets import Input
 
 from flextui.sim.registry import HELLO
 from flextui.ui.help import HelpScreen
-from flextui.ui.screens.entitlements import EntitlementsScreen
-from flextui.ui.screens.registry import ProjectScreen, ProjectsScreen
-from flextui.ui.screens.reports import ReportsScreen
+from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
+from flextui.ui.screens.reports.catalogue import ReportsScreen
 from flextui.ui.widgets.dialogs import ValueScreen
 from flextui.ui.widgets.forms import FormScreen
 from flextui.ui.widgets.grid import DataGrid

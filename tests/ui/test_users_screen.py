@@ -6,7 +6,9 @@ from typing import Any
 
 from textual.widgets import Input, Select, Switch
 
-from flextui.ui.screens.entitlements import BetaForm, EntitlementsScreen, RecordScreen
+from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+from flextui.ui.widgets.forms import SectionedForm
+from flextui.ui.widgets.record import RecordScreen
 from flextui.ui.screens.users import UsersScreen
 from tests.ui.conftest import build_app, world_of
 from tests.ui.test_entitlements_screen import settle
@@ -93,7 +95,7 @@ async def test_create_user_with_two_accounts_and_errors_next_to_fields() -> None
         await pilot.press("n")
         await settle(pilot)
         form = app.screen
-        assert isinstance(form, BetaForm)
+        assert isinstance(form, SectionedForm)
         assert form.query_one("#field-ar0-accountName", Input).value == "Acme Robotics"
         before = app.ctx.session.requests_sent
         await fill(pilot, {"firstName": "Uma", "lastName": "Ito", "emailAddress": "uma.ito@acme-robotics.example", "portalLogin": True,

@@ -29,6 +29,7 @@ from flextui.ui.keys import FOCUS_KEYS, KeyFooter
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import StatusLine, TitleBar
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
+from flextui.ui.appref import flex_app
 
 log = logging.getLogger("flextui.ui")
 
@@ -57,7 +58,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
 
     @property
     def ctx(self) -> AppContext:
-        return self.app.ctx  # type: ignore[attr-defined]
+        return flex_app(self).ctx
 
     @property
     def kind(self) -> kinds.Kind:
@@ -124,7 +125,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
         if expected:
             self.app.notify(text, severity="error", markup=False, timeout=8)
         else:
-            self.app.report_unexpected(error, doing=doing)  # type: ignore[attr-defined]
+            flex_app(self).report_unexpected(error, doing=doing)
 
     def action_show_message(self) -> None:
         """`!`: the status line's error (or message) in full, however long, in a dialog."""

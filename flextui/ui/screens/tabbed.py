@@ -33,10 +33,11 @@ from flextui import kinds
 from flextui.api import validation as v
 from flextui.api.errors import Invalid
 from flextui.api.paging import Page
-from flextui.headless.entitlements import parse_filters
+from flextui.query import parse_filters
 from flextui.render.text import clean
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
-from flextui.ui.screens.entitlements import RecordScreen, state_style, toolbar
+from flextui.ui.widgets.bars import toolbar
+from flextui.ui.widgets.record import RecordScreen, state_style
 from flextui.ui.widgets.bars import TitleBar
 from flextui.ui.widgets.table import ResourceTable
 from flextui.render.words import plural

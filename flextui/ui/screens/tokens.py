@@ -30,6 +30,7 @@ from flextui.ui.widgets.dialogs import MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
 from flextui.ui.widgets.table import ResourceTable
 from flextui.render.words import plural
+from flextui.ui.appref import flex_app
 
 TYPE_OPTIONS = [("NORMAL: for yourself", "NORMAL"), ("IMPERSONATED: for another user", "IMPERSONATED")]
 LIFETIME_HINT = "e.g. 30d, 6M, 1y2M3d, 12h (y M d h m; M = months, m = minutes)"
@@ -453,7 +454,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def action_copy_name(self) -> None:
         token = self.selected()
         if token is not None:
-            self.app.copy_text(token.name, f"token name {token.name}")  # type: ignore[attr-defined]
+            flex_app(self).copy_text(token.name, f"token name {token.name}")
 
 
 class TokenDetailScreen(FlexModal[str | None]):

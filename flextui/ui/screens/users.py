@@ -23,23 +23,15 @@ from flextui.api import validation as v
 from flextui.api.errors import ReadOnly
 from flextui.api.paging import Page
 from flextui.api.users import Account, AccountCreate, AccountFilter, User, UserCreate, UserFilter, UsersService
-from flextui.headless.users import account_row, user_row
-from flextui.ui.screens.entitlements import (
-    BetaForm,
-    Body,
-    NameSuggester,
-    Section,
-    account_lookup,
-    attribute_list,
-    section_key,
-    state_style,
-    validated,
-    when,
-    yes_no,
-)
+from flextui.render.users import account_row, user_row
+from flextui.ui.screens.entitlements.tree import account_lookup
+from flextui.ui.screens.entitlements.forms import attribute_list
+from flextui.ui.widgets.forms import SectionedForm, NameSuggester, Section, section_key, validated
+from flextui.ui.widgets.record import Body, state_style, when, yes_no
 from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
 from flextui.ui.widgets.forms import FieldSpec
 from flextui.ui.widgets.table import ResourceTable
+from flextui.ui.appref import flex_app
 
 USER_STATUS = [("any status", ""), ("active", "active"), ("inactive", "inactive")]
 ACCOUNT_TYPES = [("every type", "")] + [(t.lower().replace("_", " "), t) for t in v.LISTED_ACCOUNT_TYPES]
@@ -207,14 +199,14 @@ class UsersScreen(TabbedListScreen):
         if not account:
             self.say("Put the cursor on an account (or a user) to see its entitlements")
             return
-        self.app.open_kind(kinds.get("entitlements"), account)  # type: ignore[attr-defined]
+        flex_app(self).open_kind(kinds.get("entitlements"), account)
 
     def action_copy_id(self) -> None:
         item = self.selected()
         if isinstance(item, User):
-            self.app.copy_text(item.user_name, f"user name {item.user_name}")  # type: ignore[attr-defined]
+            flex_app(self).copy_text(item.user_name, f"user name {item.user_name}")
         elif isinstance(item, Account):
-            self.app.copy_text(item.account_id, f"account ID {item.account_id}")  # type: ignore[attr-defined]
+            flex_app(self).copy_text(item.account_id, f"account ID {item.account_id}")
 
     # -- creating --------------------------------------------------------------------------------------
 
@@ -315,7 +307,7 @@ class UsersScreen(TabbedListScreen):
             self.load("users", force=True)
             self.open_detail(user)
 
-        self.app.push_screen(BetaForm("New user", head, build, send, section=section, submit_label="Create", hints=hints,
+        self.app.push_screen(SectionedForm("New user", head, build, send, section=section, submit_label="Create", hints=hints,
                                       suggesters=lambda spec: NameSuggester(lambda: self.account_names) if spec.key.endswith("-accountName") else None), done)
 
     def _create_account(self) -> None:
@@ -360,7 +352,7 @@ class UsersScreen(TabbedListScreen):
             self.load("accounts", force=True)
             self.open_detail(account)
 
-        self.app.push_screen(BetaForm("New account", fields, build, send, submit_label="Create"), done)
+        self.app.push_screen(SectionedForm("New account", fields, build, send, submit_label="Create"), done)
 
 
 __all__ = ["UsersScreen"]

@@ -242,3 +242,10 @@ class Hint(Static):
     def show(self, text: str, *, error: bool = False) -> None:
         self.update(Text(clean(text)))
         self.set_class(error, "-error")
+
+
+def toolbar(widgets: list[Any]) -> Horizontal:
+    """A filter toolbar directly under a tab strip (no top margin: the strip already separates it)."""
+    bar = Horizontal(*widgets, classes="toolbar")
+    bar.styles.margin = (0, 0, 0, 0)
+    return bar

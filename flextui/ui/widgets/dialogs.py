@@ -22,6 +22,7 @@ from textual.widgets import Button, Label, Static, TextArea
 from flextui.render.text import clean_lines
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
+from flextui.ui.appref import flex_app
 
 
 class ConfirmScreen(FlexModal[bool]):
@@ -124,7 +125,7 @@ class ValueScreen(FlexModal[None]):
             self.action_close()
 
     def action_copy(self) -> None:
-        result = self.app.send_to_clipboard(self._value, sensitive=self.shows_secret)  # type: ignore[attr-defined]
+        result = flex_app(self).send_to_clipboard(self._value, sensitive=self.shows_secret)
         if result.sent:
             self.app.notify(f"Copied {result.size} characters via OSC 52", markup=False)
         else:

@@ -18,6 +18,12 @@ A field filled from the server (an edit form's current name) shows its value
 cleaned, like everything else on screen; as long as the user leaves it as
 shown, `values()` gives back the server's value exactly, so saving an
 untouched field never changes it.
+
+`SectionedForm` is the same form for the beta APIs' nested bodies: errors
+arrive by field path (`lineItems[0].startDate`), sections repeat (line
+items), and suggesters, live hints and a preview follow the values. The
+tokens, registry, catalogue, users and entitlement forms are all one of
+the two.
 """
 
 from __future__ import annotations
@@ -39,6 +45,11 @@ from flextui.render.text import clean
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.bars import Hint
+import re
+from collections.abc import Iterable
+from textual.suggester import Suggester
+from textual.widgets import Static
+from flextui.api.validation import errors_by_field
 
 
 NAMED = 4
@@ -314,3 +325,376 @@ class FormScreen(FlexModal[Any]):
             self.busy = False
             button.disabled = False
         self.dismiss(result)
+
+
+class FormInvalid(ValueError):
+    """Problems found while building a model, by field path (merged with the model's own)."""
+
+    def __init__(self, problems: dict[str, str]) -> None:
+        super().__init__("; ".join(f"{k}: {m}" if k else m for k, m in problems.items()))
+        self.problems = problems
+
+
+
+def validated(model: type[Any], data: dict[str, Any], problems: dict[str, str] | None = None) -> Any:
+    """`model.model_validate(data)`, with `problems` (path → message) found earlier reported together."""
+    problems = dict(problems or {})
+    try:
+        result = model.model_validate(data)
+    except ValidationError as exc:
+        for path, message in errors_by_field(exc).items():
+            problems.setdefault(path, message)
+        raise FormInvalid(problems) from None
+    if problems:
+        raise FormInvalid(problems)
+    return result
+
+
+
+def number(values: dict[str, Any], key: str, path: str, problems: dict[str, str], *, default: int | None = None) -> int | None:
+    """A whole number from a text field (blank → default); anything else is a problem at `path`."""
+    raw = str(values.get(key, "") or "").strip()
+    if not raw:
+        return default
+    if re.fullmatch(r"[+-]?\d+", raw):
+        return int(raw)
+    problems.setdefault(path, f"must be a whole number (got {raw!r})")
+    return default
+
+
+
+def bool_choice(value: str) -> bool | None:
+    return {"true": True, "false": False}.get(value)
+
+
+
+TRISTATE = [("unchanged", ""), ("yes", "true"), ("no", "false")]
+
+
+
+class NameSuggester(Suggester):
+    """Completes from a list that may still be loading (no cache: the list grows)."""
+
+    def __init__(self, names: Callable[[], Iterable[str]]) -> None:
+        super().__init__(use_cache=False, case_sensitive=False)
+        self.names = names
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value:
+            return None
+        for name in self.names():
+            if name.casefold().startswith(value) and len(name) > len(value):
+                return name
+        return None
+
+
+
+@dataclass
+class Section:
+    """A repeatable group of fields (a line item): `specs(i)` gives the fields of item i, keyed `{prefix}{i}-{name}`."""
+
+    title: str
+    prefix: str
+    specs: Callable[[int], list[FieldSpec]]
+    count: int = 1
+    min_count: int = 1
+    max_count: int = 25
+
+
+
+def section_key(prefix: str, index: int, name: str) -> str:
+    return f"{prefix}{index}-{name}"
+
+
+
+class SectionedForm(FormScreen):
+    """A FormScreen whose errors come by field path (`lineItems[0].startDate`), with repeatable sections.
+
+    `build(values)` returns the model or raises `FormInvalid`/`ValidationError`
+    (paths as `errors_by_field` gives them); each path is shown at the field
+    whose `errors` name it (or the nearest enclosing path). Server errors are
+    mapped the same way. Optional: suggesters per field, hints that follow
+    the values, and a preview (e.g. the defaults the server will apply).
+    """
+
+    BINDINGS = [Binding("ctrl+n", "add_section", "Add item", show=False, id="betaform.add")]
+
+    DEFAULT_CSS = """
+    SectionedForm > Vertical { width: 96; }
+    SectionedForm.-tall VerticalScroll { height: 1fr; max-height: 100%; }
+    SectionedForm .form-section { height: 1; margin: 0 0 1 0; }
+    SectionedForm .form-section-title { width: 1fr; padding: 0 1; text-style: bold; color: $accent; }
+    SectionedForm .form-remove { margin-right: 1; }
+    SectionedForm #form-add { margin: 0 1 1 1; }
+    SectionedForm #form-preview { padding: 0 1; margin-top: 1; height: auto; color: $text; border-top: solid $primary-darken-2; }
+    """
+
+    def __init__(
+        self,
+        title: str,
+        fields: list[FieldSpec],
+        build: Callable[[dict[str, Any]], Any],
+        send: Callable[[Any], Awaitable[Any]],
+        *,
+        section: Section | None = None,
+        submit_label: str = "Save",
+        suggesters: Callable[[FieldSpec], Suggester | None] | None = None,
+        hints: Callable[[dict[str, Any]], dict[str, str]] | None = None,
+        preview: Callable[[dict[str, Any]], Text | None] | None = None,
+    ) -> None:
+        self.head = fields
+        self.section = section
+        self._user_send = send
+        super().__init__(title, self._all_specs(), build, self._send_mapped, submit_label=submit_label)
+        self.suggesters = suggesters
+        self.hints = hints
+        self.preview = preview
+        self._base_hints = {spec.key: spec.hint for spec in self.specs}
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def _all_specs(self) -> list[FieldSpec]:
+        specs = list(self.head)
+        self.section_specs: list[list[FieldSpec]] = []
+        if self.section is not None:
+            for i in range(self.section.count):
+                self.section_specs.append(self.section.specs(i))
+                specs.extend(self.section_specs[-1])
+        return specs
+
+    def _row(self, spec: FieldSpec) -> ComposeResult:
+        with Vertical(classes="form-row", id=f"row-{spec.key}"):
+            with Horizontal(classes="form-line"):
+                yield Label(spec.label, classes="form-label")
+                yield self._widget(spec)
+            hint = Hint(safe(spec.hint, lines=False), id=f"hint-{spec.key}")
+            hint.display = bool(spec.hint)
+            yield hint
+
+    def _widget(self, spec: FieldSpec) -> Any:
+        widget = super()._widget(spec)
+        if self.suggesters is not None and isinstance(widget, Input):
+            suggester = self.suggesters(spec)
+            if suggester is not None:
+                widget.suggester = suggester
+        return widget
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text(clean(self._title)), id="form-title")
+            with VerticalScroll(id="form-scroll"):
+                for spec in self.head:
+                    yield from self._row(spec)
+                if self.section is not None:
+                    sec = self.section
+                    for i in range(sec.count):
+                        with Horizontal(classes="form-section", id=f"section-{i}"):
+                            yield Label(Text(f"{sec.title} {i + 1} of {sec.count}"), classes="form-section-title")
+                            if sec.count > sec.min_count:
+                                yield Button(f"Remove {sec.title.lower()} {i + 1}", id=f"form-remove-{i}", classes="form-remove", compact=True)
+                        for spec in self.section_specs[i]:
+                            yield from self._row(spec)
+                    if sec.count < sec.max_count:
+                        yield Button(f"+ Add {sec.title.lower()} (ctrl+n)", id="form-add", compact=True)
+            if self.preview is not None:
+                yield Static("", id="form-preview")
+            yield Label("", id="form-error")
+            with Horizontal(id="form-buttons"):
+                yield Button("Cancel", id="form-cancel")
+                yield Button(self.submit_label, id="form-submit", variant="primary")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._refresh_extras(self.values())
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """A form taller than the screen scrolls its fields between a fixed title and fixed buttons."""
+        rows = sum(3 if spec.hint else 2 for spec in self.specs) + 2 * len(getattr(self, "section_specs", [])) + 12
+        if self.preview is not None:
+            rows += 6
+        self.set_class(rows > self.app.size.height * 0.9, "-tall")
+
+    # -- sections -----------------------------------------------------------------------------
+
+    def _section_values(self) -> list[dict[str, Any]]:
+        assert self.section is not None
+        values = self.values()
+        out = []
+        for i in range(self.section.count):
+            prefix = section_key(self.section.prefix, i, "")
+            out.append({k[len(prefix):]: x for k, x in values.items() if k.startswith(prefix)})
+        return out
+
+    async def _resize(self, items: list[dict[str, Any]], focus_index: int) -> None:
+        assert self.section is not None
+        values = self.values()
+        for spec in self.head:
+            spec.value = values[spec.key]
+        prefix = self.section.prefix
+        old_touched = {k for k in self.touched if not k.startswith(prefix)}
+        self.section.count = len(items)
+        self.specs = self._all_specs()
+        for spec in self.specs:
+            if spec.key.startswith(prefix) and "-" in spec.key:
+                index_text, _, name = spec.key[len(prefix):].partition("-")
+                index = int(index_text)
+                if index < len(items) and name in items[index]:
+                    spec.value = items[index][name]
+        self.touched = old_touched
+        self._base_hints = {spec.key: spec.hint for spec in self.specs}
+        self._shown = {}
+        await self.recompose()
+        self._fit()
+        self._update_visibility()
+        self.validate()
+        target = next((s for s in self.specs if s.key.startswith(section_key(prefix, focus_index, ""))), None)
+        if target is not None:
+            self.query_one(f"#field-{target.key}").focus()
+            self.query_one(f"#section-{focus_index}").scroll_visible(animate=False)
+
+    async def action_add_section(self) -> None:
+        if self.section is None or self.section.count >= self.section.max_count:
+            return
+        items = self._section_values()
+        items.append({})
+        await self._resize(items, len(items) - 1)
+
+    async def remove_section(self, index: int) -> None:
+        if self.section is None or self.section.count <= self.section.min_count:
+            return
+        items = self._section_values()
+        del items[index]
+        await self._resize(items, max(0, index - 1))
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        button_id = event.button.id or ""
+        if button_id == "form-add":
+            event.stop()
+            await self.action_add_section()
+        elif button_id.startswith("form-remove-"):
+            event.stop()
+            await self.remove_section(int(button_id.removeprefix("form-remove-")))
+        else:
+            super().on_button_pressed(event)
+
+    # -- validation ---------------------------------------------------------------------------
+
+    def value_of(self, key: str) -> Any:
+        try:
+            return self.query_one(f"#field-{key}").value  # type: ignore[attr-defined]
+        except Exception:
+            return ""
+
+    def key_for(self, path: str, *, visible_only: bool = True) -> str | None:
+        """The field key that shows errors at `path` (or at the nearest enclosing path)."""
+        names: dict[str, str] = {}
+        for spec in self.specs:
+            if visible_only and not self._visible(spec):
+                continue
+            for name in spec.names:
+                names.setdefault(name, spec.key)
+        current = path
+        while current:
+            if current in names:
+                return names[current]
+            if current.endswith("]"):
+                current = current[: current.rindex("[")]
+            elif "." in current:
+                current = current[: current.rindex(".")]
+            else:
+                break
+        return None
+
+    def _show_errors(self, errors: dict[str, str], general: list[str], *, all_fields: bool) -> None:
+        """As FormScreen's, but only touching the hints that change (a long form re-validates on every key)."""
+        shown: dict[str, tuple[str, bool]] = getattr(self, "_shown", {})
+        self.marked = {}
+        for spec in self.specs:
+            msg = errors.get(spec.key)
+            wanted = (msg, True) if msg and (all_fields or spec.key in self.touched) else (spec.hint, False)
+            if wanted[1]:
+                self.marked[spec.key] = wanted[0]
+            if shown.get(spec.key) == wanted:
+                continue
+            shown[spec.key] = wanted
+            hint = self.query_one(f"#hint-{spec.key}", Hint)
+            hint.show(wanted[0], error=wanted[1])
+            self.query_one(f"#field-{spec.key}").set_class(wanted[1], "-invalid")
+            hint.display = bool(wanted[1] or spec.hint)
+        self._shown = shown
+        self.general = list(general) if all_fields else []
+        text = "; ".join(general) if general and all_fields else ""
+        self.query_one("#form-error", Label).update(Text(clean(text)) if text else "")
+
+    def _map(self, problems: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+        errors: dict[str, str] = {}
+        general: list[str] = []
+        for path, message in problems.items():
+            key = self.key_for(path) if path else None
+            if key is None:
+                general.append(f"{path}: {message}" if path else message)
+            else:
+                errors.setdefault(key, message)
+        return errors, general
+
+    def _refresh_extras(self, values: dict[str, Any]) -> None:
+        if self.hints is not None:
+            dynamic = self.hints(values)
+            for spec in self.specs:
+                spec.hint = dynamic.get(spec.key, self._base_hints.get(spec.key, ""))
+        if self.preview is not None:
+            try:
+                shown = self.preview(values)
+            except Exception:  # a preview must never break the form
+                shown = None
+            self.query_one("#form-preview", Static).update(shown or "")
+
+    def recheck(self) -> None:
+        """Validate again (e.g. the catalogue arrived), if the form is still showing."""
+        if not self.is_attached or not self.specs or not self.query(f"#field-{self.specs[-1].key}"):
+            return
+        self._update_visibility()
+        self.validate()
+
+    def validate(self, *, all_fields: bool = False) -> Any | None:
+        values = self.values()
+        self._refresh_extras(values)
+        try:
+            model = self.build(values)
+        except FormInvalid as exc:
+            errors, general = self._map(exc.problems)
+        except ValidationError as exc:
+            errors, general = self._map(errors_by_field(exc))
+        except ValueError as exc:
+            errors, general = {}, [str(exc)]
+        else:
+            self._show_errors({}, [], all_fields=all_fields)
+            return model
+        self._show_errors(errors, general, all_fields=all_fields)
+        return None
+
+    def field_name(self, spec: FieldSpec) -> str:
+        """A section's field names its item when there are several ("Line item 2: Product")."""
+        sec = self.section
+        if sec is not None and sec.count > 1 and spec.key.startswith(sec.prefix):
+            index, _, _ = spec.key[len(sec.prefix):].partition("-")
+            if index.isdigit():
+                return f"{sec.title} {int(index) + 1}: {spec.label}"
+        return spec.label
+
+    async def _send_mapped(self, model: Any) -> Any:
+        try:
+            return await self._user_send(model)
+        except ApiError as exc:
+            if exc.field:
+                if exc.message.startswith(f"{exc.field}: "):  # the field is shown by place: its path need not be repeated
+                    exc.message = exc.message[len(exc.field) + 2:]
+                key = self.key_for(exc.field, visible_only=False)
+                if key is not None:
+                    exc.field = key
+                    self.call_after_refresh(self.focus_first_error)
+            raise

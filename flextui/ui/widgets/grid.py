@@ -10,7 +10,7 @@ widget follows toolong's approach instead:
   keyed by everything that affects a line, so nothing has to be invalidated
   explicitly and cursor moves repaint two lines;
 * the data, the filtered/sorted view, statistics and sanitising live in the
-  pure-Python :class:`~flextui.ui.widgets.gridmodel.GridModel`;
+  pure-Python :class:`~flextui.render.table.GridModel`;
 * column widths come from a *sample* (header, the first rows, a stride sample
   of each streamed page), never from all rows; widths only grow while rows
   stream in, so the layout doesn't jump;
@@ -65,7 +65,7 @@ from textual.timer import Timer
 
 from flextui.ui.widgets.edge import more_right
 from flextui.ui.safety import SafeDispatch
-from flextui.ui.widgets.gridmodel import Column, ColumnSpec, GridModel, format_value
+from flextui.render.table import Column, ColumnSpec, GridModel, format_value
 
 __all__ = ["DataGrid"]
 
@@ -460,7 +460,7 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         self.post_message(self.SortChanged(self, sort_col.name if sort_col else None, model.sort_descending))
 
     def set_filter(self, text: str) -> None:
-        """Filter rows (syntax: :mod:`flextui.ui.widgets.gridmodel`).  Posts :class:`FilterChanged`."""
+        """Filter rows (syntax: :mod:`flextui.render.table`).  Posts :class:`FilterChanged`."""
         model = self._model
         cursor_id = model.row_id(self._cursor_row) if model.row_count else None
         model.set_filter(text)

@@ -40,8 +40,9 @@ from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.chart import BarChart, compact_number
 from flextui.ui.widgets.dialogs import ValueScreen
 from flextui.ui.widgets.grid import DataGrid
-from flextui.ui.widgets.gridmodel import Column, GridModel, format_value
+from flextui.render.table import Column, GridModel, format_value
 from flextui.render.words import plural
+from flextui.ui.appref import flex_app
 
 BAR_WIDTH = 24
 BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -389,10 +390,10 @@ class RowDetailScreen(_ToolScreen):
 
     def action_copy_value(self) -> None:
         name, value = self.current()
-        self.app.copy_text(plain(value), f"{name} value")  # type: ignore[attr-defined]
+        flex_app(self).copy_text(plain(value), f"{name} value")
 
     def action_copy_record(self) -> None:
-        self.app.copy_text(json.dumps(self.record, ensure_ascii=False, default=str), "record as JSON")  # type: ignore[attr-defined]
+        flex_app(self).copy_text(json.dumps(self.record, ensure_ascii=False, default=str), "record as JSON")
 
     def action_view_value(self) -> None:
         name, value = self.current()

@@ -28,11 +28,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select
 
-from flextui.export import FORMATS, ExportFile, ExportFormat, format_for
+from flextui.render.export import FORMATS, ExportFile, ExportFormat, format_for
 from flextui.render.text import clean
 from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.bars import Hint
-from flextui.ui.widgets.gridmodel import GridModel
+from flextui.render.table import GridModel
 from flextui.render.words import plural
 
 CHUNK = 2000

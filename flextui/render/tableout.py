@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flextui.export import Writer
+from flextui.render.export import Writer
 from flextui.render.text import clean, shorten
 
 MAX_WIDTH = 40

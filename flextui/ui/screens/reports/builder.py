@@ -13,7 +13,7 @@ URL-encoded `query`, and the equivalent POST body. Only the conditions in
 the list are sent: what is still in the editor is checked as you type but
 counts only once enter (or Add) puts it in the list, so a half-typed or
 stray value never blocks Run (Run says it left it out). Named filter sets
-are saved and loaded per profile (`flextui.ui.filtersets`), replacing one
+are saved and loaded per profile (`flextui.filtersets`), replacing one
 only after a confirmation.
 
 The query of each report group is kept for the session, per identity
@@ -26,9 +26,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
-import httpx
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -52,7 +51,7 @@ from flextui.api.filters import (
 from flextui.api.http import Service
 from flextui.api.reports import ReportsService
 from flextui.render.text import clean
-from flextui.ui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
+from flextui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
 from flextui.ui.keys import FlexModal
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
@@ -60,6 +59,8 @@ from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.dialogs import ConfirmScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
 from flextui.render.words import plural
+from flextui.api.preview import request_preview
+from flextui.ui.appref import flex_app
 
 DEFAULT_PAST_DAYS = 7
 DEFAULT_PAGE_SIZE = MAX_LIMIT_RECORDS
@@ -96,13 +97,6 @@ def condition_value(cond: Condition) -> str:
     return str(value)
 
 
-def request_preview(base: str, path: str, fs: FilterSet) -> tuple[str, str]:
-    """(GET URL with the query encoded as sent, POST body as pretty JSON) of the first page."""
-    url = str(httpx.URL(base + path, params=fs.query_params(1)))
-    body = json.dumps(fs.body(1), ensure_ascii=False)
-    return url, body
-
-
 @dataclass
 class RunRequest:
     """What the results screen runs: the group, its model, the checked filters and a record limit."""
@@ -125,10 +119,10 @@ class ConditionsTable(SafeDispatch, DataTable[Text]):
     DEFAULT_CSS = "ConditionsTable { height: auto; max-height: 7; }"
 
     def action_remove(self) -> None:
-        self.screen.remove_condition(self.cursor_row)  # type: ignore[attr-defined]
+        cast("ReportBuilderScreen", self.screen).remove_condition(self.cursor_row)
 
     def action_edit(self) -> None:
-        self.screen.edit_condition(self.cursor_row)  # type: ignore[attr-defined]
+        cast("ReportBuilderScreen", self.screen).edit_condition(self.cursor_row)
 
 
 class ReportBuilderScreen(AreaScreen):
@@ -872,7 +866,7 @@ class ReportBuilderScreen(AreaScreen):
         if note:
             self.app.notify(f"Run without the condition still in the editor: {note}", severity="warning", markup=False, timeout=10)
         self.remember()
-        from flextui.ui.screens.reports_results import ReportResultsScreen
+        from flextui.ui.screens.reports.results import ReportResultsScreen
 
         request = RunRequest(self.group, self.rtype, fs, self.max_records(), self.set_name)
         self.app.push_screen(ReportResultsScreen(request))
@@ -883,7 +877,7 @@ class ReportBuilderScreen(AreaScreen):
             self.app.notify("Fix the marked fields first", severity="warning", markup=False)
             return
         url, _ = self.preview_texts(fs)
-        self.app.copy_text(url, "request URL")  # type: ignore[attr-defined]
+        flex_app(self).copy_text(url, "request URL")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"rb-run": self.action_run, "rb-save": self.action_save, "rb-load": self.action_load, "rb-copy": self.action_copy_url,
@@ -968,4 +962,4 @@ class SavedSetsScreen(FlexModal[FilterSet | None]):
         self.app.push_screen(ConfirmScreen(f"Delete the saved filter set “{fs.name}”?", fs.describe()), confirmed)
 
 
-__all__ = ["ReportBuilderScreen", "RunRequest", "SavedSetsScreen", "condition_value", "request_preview"]
+__all__ = ["ReportBuilderScreen", "RunRequest", "SavedSetsScreen", "condition_value"]

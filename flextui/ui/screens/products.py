@@ -39,12 +39,14 @@ from flextui.api.products import (
     Suite,
     SuiteFilter,
 )
-from flextui.headless.products import bundle_row, feature_row, maintenance_row, part_number_row, product_row, suite_row
+from flextui.render.products import bundle_row, feature_row, maintenance_row, part_number_row, product_row, suite_row
 from flextui.render.text import clean
-from flextui.ui.screens.entitlements import BetaForm, Body, NameSuggester, number, state_style, validated, when, yes_no
+from flextui.ui.widgets.forms import SectionedForm, NameSuggester, number, validated
+from flextui.ui.widgets.record import Body, state_style, when, yes_no
 from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
 from flextui.ui.widgets.forms import FieldSpec
 from flextui.ui.widgets.table import ResourceTable
+from flextui.ui.appref import flex_app
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ def _choice_value(tab: Tab, raw: Any) -> Any:
     return ""
 
 
-class CatalogScreen(TabbedListScreen):
+class ProductsScreen(TabbedListScreen):
     """Browse, filter and inspect the catalogue; create products and features."""
 
     KIND = "products"
@@ -103,7 +105,7 @@ class CatalogScreen(TabbedListScreen):
         *list_bindings("catalog", TABS),
     ]
 
-    DEFAULT_CSS = list_css("CatalogScreen", "cat-tabs")
+    DEFAULT_CSS = list_css("ProductsScreen", "cat-tabs")
 
     def __init__(self, tab: str = "products", name: str | None = None) -> None:
         super().__init__(tab)
@@ -255,7 +257,7 @@ class CatalogScreen(TabbedListScreen):
         if not name:
             self.say("Put the cursor on a product (or a mapped part number) to list its entitlements")
             return
-        self.app.open_kind(kinds.get("entitlements"), f"product={name}")  # type: ignore[attr-defined]
+        flex_app(self).open_kind(kinds.get("entitlements"), f"product={name}")
 
     async def action_show_product(self) -> None:
         item = self.selected()
@@ -272,7 +274,7 @@ class CatalogScreen(TabbedListScreen):
     def action_copy_name(self) -> None:
         row = self.table().current_row()
         if row and row.get("name"):
-            self.app.copy_text(str(row["name"]), f"{self.tab.noun} {row['name']}")  # type: ignore[attr-defined]
+            flex_app(self).copy_text(str(row["name"]), f"{self.tab.noun} {row['name']}")
 
     # -- creating -----------------------------------------------------------------------------------------
 
@@ -405,7 +407,7 @@ class CatalogScreen(TabbedListScreen):
             self.load("products", force=True)
             self.open_detail(product)
 
-        self.app.push_screen(BetaForm("New product", fields, build, send, submit_label="Create", preview=preview,
+        self.app.push_screen(SectionedForm("New product", fields, build, send, submit_label="Create", preview=preview,
                                       suggesters=lambda spec: NameSuggester(lambda: known[spec.key]) if spec.key in known else None), done)
 
     def _create_feature(self) -> None:
@@ -436,7 +438,7 @@ class CatalogScreen(TabbedListScreen):
             self.say(f"Feature {feature.feature_name} {feature.version or ''} created ({(feature.state or 'DRAFT').lower()})")
             self.load("features", force=True)
 
-        self.app.push_screen(BetaForm("New feature", fields, build, send, submit_label="Create"), done)
+        self.app.push_screen(SectionedForm("New feature", fields, build, send, submit_label="Create"), done)
 
 
-__all__ = ["CatalogScreen", "TABS"]
+__all__ = ["ProductsScreen", "TABS"]

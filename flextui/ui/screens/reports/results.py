@@ -31,9 +31,9 @@ from flextui.api.errors import ApiError
 from flextui.api.reports import ReportsService
 from flextui.render.text import clean
 from flextui.ui.screens.base import AreaScreen
-from flextui.ui.screens.reports_builder import RunRequest
-from flextui.ui.screens.reports_export import ExportCancelled, ExportRequest, ExportScreen, ViewSnapshot, shown_path, write_snapshot
-from flextui.ui.screens.reports_tools import (
+from flextui.ui.screens.reports.builder import RunRequest
+from flextui.ui.screens.reports.export import ExportCancelled, ExportRequest, ExportScreen, ViewSnapshot, shown_path, write_snapshot
+from flextui.ui.screens.reports.tools import (
     ChartScreen,
     ColumnChooserScreen,
     FrequencyScreen,
@@ -46,8 +46,9 @@ from flextui.ui.screens.reports_tools import (
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.dialogs import ConfirmScreen, ValueScreen
 from flextui.ui.widgets.grid import DataGrid
-from flextui.ui.widgets.gridmodel import Column
+from flextui.render.table import Column
 from flextui.render.words import plural
+from flextui.ui.appref import flex_app
 
 GRID_TYPES = {"integer": "int", "number": "float", "boolean": "bool"}
 CONCURRENCY = 6
@@ -498,7 +499,7 @@ class ReportResultsScreen(AreaScreen):
         col = self.grid.current_column()
         if col is None or not self.grid.row_count:
             return
-        self.app.copy_text(plain(self.grid.current_cell()), f"{col.title} value")  # type: ignore[attr-defined]
+        flex_app(self).copy_text(plain(self.grid.current_cell()), f"{col.title} value")
 
     def action_copy_row(self) -> None:
         model = self.grid.model
@@ -506,7 +507,7 @@ class ReportResultsScreen(AreaScreen):
             return
         row = model.row(self.grid.cursor_row)
         record = {c.name: row[c.index] for c in model.visible_columns}
-        self.app.copy_text(json.dumps(record, ensure_ascii=False, default=str), "row as JSON")  # type: ignore[attr-defined]
+        flex_app(self).copy_text(json.dumps(record, ensure_ascii=False, default=str), "row as JSON")
 
     def action_view_cell(self) -> None:
         col = self.grid.current_column()

@@ -5,9 +5,9 @@ cached call) with their data models beside them: every column with its type,
 which columns can be filtered and with which operators, and the column that
 places a record in time. `/` searches group names, descriptions, column and
 filter names alike ("which report has hostEntityID?"), and marks the matches.
-Enter opens the filter builder for the group (`reports_builder`), which runs
-the report into the results screen (`reports_results`), whose tools
-(`reports_tools`) and export (`reports_export`) work on what is shown.
+Enter opens the filter builder for the group (`builder.py`), which runs
+the report into the results screen (`results.py`), whose tools
+(`tools.py`) and export (`export.py`) work on what is shown.
 
 `:report GROUP` opens the builder directly (the kind's `for_kind`), and
 `:report fulfillment accountID $sw 1012; productName $in A,B` fills in conditions.
@@ -130,7 +130,7 @@ class ReportsScreen(AreaScreen):
     def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> AreaScreen:
         """The catalogue, or (`:report GROUP`) the filter builder of a group."""
         if argument:
-            from flextui.ui.screens.reports_builder import ReportBuilderScreen
+            from flextui.ui.screens.reports.builder import ReportBuilderScreen
 
             group, _, conditions = argument.strip().partition(" ")
             return ReportBuilderScreen(group, conditions_text=conditions.strip() or None)
@@ -223,7 +223,7 @@ class ReportsScreen(AreaScreen):
         rtype = self.selected()
         if rtype is None:
             return
-        from flextui.ui.screens.reports_builder import ReportBuilderScreen
+        from flextui.ui.screens.reports.builder import ReportBuilderScreen
 
         self.app.push_screen(ReportBuilderScreen(rtype.group))
 
@@ -231,7 +231,7 @@ class ReportsScreen(AreaScreen):
         rtype = self.selected()
         if rtype is None:
             return
-        from flextui.ui.screens.reports_builder import ReportBuilderScreen
+        from flextui.ui.screens.reports.builder import ReportBuilderScreen
 
         self.app.push_screen(ReportBuilderScreen(rtype.group, run_at_once=True))
 
