@@ -127,6 +127,7 @@ class StatusLine(Horizontal):
     def __init__(self, user: str | None = None) -> None:
         super().__init__()
         self._user = user
+        self._shown_texts: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Label(Text(clean(self._user or "")), id="st-user")
@@ -147,7 +148,20 @@ class StatusLine(Horizontal):
 
     def watch_in_flight(self, n: int) -> None:
         if self.is_mounted and self._retry_at is None:
-            self.query_one("#st-activity", Label).update("⟳ loading" if n == 1 else (f"⟳ {n} requests" if n else "● idle"))
+            self._put("#st-activity", "⟳ loading" if n == 1 else (f"⟳ {n} requests" if n else "● idle"))
+
+    def _put(self, selector: str, text: str) -> None:
+        """Show `text` in one of the line's labels, repainting as little as the terminal allows.
+
+        Nothing when the text is unchanged (the tick that keeps the age true mostly finds it so), and
+        no layout (which repaints the whole screen: the grid above included) when its width is the same.
+        """
+        label = self.query_one(selector, Label)
+        before = self._shown_texts.get(selector)
+        if before == text:
+            return
+        self._shown_texts[selector] = text
+        label.update(text, layout=before is None or cell_len(before) != cell_len(text))
 
     _retry_at: float | None = None
     _retry_status: int | None = None
@@ -178,7 +192,7 @@ class StatusLine(Horizontal):
             return
         left = max(0, round(self._retry_at - time.monotonic()))
         why = f"server busy ({self._retry_status})" if self._retry_status else "no answer"
-        self.query_one("#st-activity", Label).update(f"⏳ {why}: retrying in {left} s · escape cancels")
+        self._put("#st-activity", f"⏳ {why}: retrying in {left} s · escape cancels")
 
     def set_age(self, age: float | None) -> None:
         """Show the age of what is on screen (None = just fetched)."""
@@ -195,12 +209,11 @@ class StatusLine(Horizontal):
         since = time.monotonic() - getattr(self, "_shown_at", time.monotonic())
         label = self.query_one("#st-age", Label)
         if self.age is None:
-            text = "fresh" if since < 60 else age_text(since).replace("cached", "fetched")
-            label.update(text)
+            self._put("#st-age", "fresh" if since < 60 else age_text(since).replace("cached", "fetched"))
             label.set_class(since >= 300, "-stale")
         else:
             total = self.age + since
-            label.update(age_text(total))
+            self._put("#st-age", age_text(total))
             label.set_class(total >= 300, "-stale")
 
     def watch_error(self, error: str) -> None:

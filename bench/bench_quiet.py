@@ -1,0 +1,95 @@
+"""Bytes flextui writes to the terminal: idle on the report results, and per Down / PageDown in the grid.
+
+Runs `flextui demo` in a private tmux server (120×40, 256 colours), opens the
+fulfillment report's results, waits for every row, then records what the
+app writes (tmux `pipe-pane`): for IDLE seconds with no key pressed, then
+for N Downs and N PageDowns sent one at a time. Needs tmux.
+
+    python bench/bench_quiet.py [--idle 130] [--keys 20] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SOCKET = "flextui-bench-quiet"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=False).stdout
+
+
+def wait_for(text: str, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if text in tmux("capture-pane", "-p", "-t", "q"):
+            return
+        time.sleep(0.2)
+    raise SystemExit(f"timed out waiting for {text!r}:\n" + tmux("capture-pane", "-p", "-t", "q"))
+
+
+def recorded(path: Path, action: object) -> int:
+    path.write_bytes(b"")
+    tmux("pipe-pane", "-t", "q", "-o", f"cat >> {path}")
+    action()  # type: ignore[operator]
+    time.sleep(1.0)
+    tmux("pipe-pane", "-t", "q")
+    time.sleep(0.2)
+    return path.stat().st_size
+
+
+def one_run(idle: float, keys: int) -> dict[str, float]:
+    flextui = shutil.which("flextui") or f"{sys.executable} -m flextui"
+    tmux("kill-server")
+    env = f"TERM=xterm-256color COLORTERM= {flextui} demo"
+    tmux("new-session", "-d", "-s", "q", "-x", "120", "-y", "40", env)
+    try:
+        wait_for("audit-pull", 60)
+        tmux("send-keys", "-t", "q", "-l", ":report fulfillment")
+        tmux("send-keys", "-t", "q", "Enter")
+        wait_for("Run", 30)
+        tmux("send-keys", "-t", "q", "C-g")
+        wait_for(" loaded", 120)
+        time.sleep(8)  # the "Loaded" toast goes
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "bytes"
+            idle_bytes = recorded(out, lambda: time.sleep(idle))
+
+            def press(key: str) -> None:
+                for _ in range(keys):
+                    tmux("send-keys", "-t", "q", key)
+                    time.sleep(0.15)
+
+            down = recorded(out, lambda: press("Down")) / keys
+            page = recorded(out, lambda: press("PageDown")) / keys
+        return {"idle": idle_bytes, "down": down, "pagedown": page}
+    finally:
+        tmux("kill-server")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--idle", type=float, default=130.0)
+    parser.add_argument("--keys", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    if shutil.which("tmux") is None:
+        raise SystemExit("needs tmux")
+    os.chdir(ROOT)
+    runs = [one_run(args.idle, args.keys) for _ in range(args.runs)]
+    for key in ("idle", "down", "pagedown"):
+        values = [r[key] for r in runs]
+        print(f"{key:9} median {statistics.median(values):10,.0f} B   runs: {', '.join(f'{v:,.0f}' for v in values)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""A quiet terminal: what is not changing is not sent again (issue: 182 KB in 130 s idle on the results screen).
+
+The status line's tick keeps the age of what is shown true; it used to
+re-lay out the screen every 15 s, which repaints every cell (the grid
+included). These tests catch the frames the app would write and check that
+an idle tick writes nothing, and that an age that changes repaints its own
+label, not the screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual._compositor import LayoutUpdate
+
+from flextui.ui.app import FlexApp
+from flextui.ui.screens.reports.results import ReportResultsScreen
+from flextui.ui.widgets.bars import StatusLine
+from tests.ui.conftest import build_app, burst, settle
+from tests.ui.test_filter_every_page import until
+
+
+@pytest.fixture
+def frames(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every screen update the app hands to the terminal (headless runs skip the writing, not the update)."""
+    seen: list[Any] = []
+    monkeypatch.setattr(FlexApp, "_display", lambda self, screen, renderable: seen.append(renderable) if renderable is not None else None)
+    return seen
+
+
+def written(app: FlexApp, updates: list[Any]) -> int:
+    return sum(len(update.render_segments(app.console)) for update in updates)
+
+
+async def test_an_idle_tick_writes_nothing_and_an_aging_label_repaints_only_itself(frames: list[Any]) -> None:
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "ctrl+g")
+        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state == "done")
+        await settle(pilot)
+        status = app.screen.query_one(StatusLine)
+        status.set_age(200.0)  # shown from a cache: "3m ago"
+        await settle(pilot)
+        frames.clear()
+        status._tick()  # seconds later: still "3m ago"
+        await settle(pilot)
+        assert written(app, frames) == 0, "an idle tick sends nothing"
+        status._shown_at -= 60  # a minute later: "4m ago", as wide as before
+        status._tick()
+        await settle(pilot)
+        assert frames, "the new age is shown"
+        assert not any(isinstance(update, LayoutUpdate) for update in frames), "no full-screen repaint"
+        assert written(app, frames) < 600, "the label, not the grid above it"
