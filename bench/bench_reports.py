@@ -72,6 +72,7 @@ def start_sim(scale: str, latency: float) -> tuple[subprocess.Popen[bytes], str]
 
 def make_context(url: str) -> Any:
     """A profile on the simulator with a page cache on disk (as the app has), in a fresh temporary folder."""
+    from flextui.api.auth import Credentials
     from flextui.api.cache import PageCache
     from flextui.config import Profile, Settings
     from flextui.context import profile_context
@@ -79,7 +80,7 @@ def make_context(url: str) -> Any:
 
     profile = Profile(name="bench", url=url, user=ADMIN[0])
     cache = PageCache(Path(tempfile.mkdtemp(prefix="bench-cache-")) / "pages.sqlite3")
-    return profile_context(profile, ADMIN[1], Settings(), cache=cache)
+    return profile_context(profile, Credentials(ADMIN[0], ADMIN[1]), Settings(), cache=cache)
 
 
 async def warm(url: str, days: int) -> int:

@@ -121,3 +121,8 @@ def from_status(status: int, message: str, *, retry_after: float | None = None, 
     if status >= 500:
         return ServerError(message, status=status)
     return Invalid(message, status=status, field=field)
+
+
+class NotStored(LookupError):
+    """A cache-only read found nothing stored (not an error for the user: the caller asks the server instead)."""
+

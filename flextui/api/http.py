@@ -28,7 +28,7 @@ import httpx
 
 from flextui.api.auth import BearerAuth, Credentials, MintingAuth, MissingCredential, default_hint
 from flextui.api.cache import PageCache, cache_key, scrub_secrets
-from flextui.api.errors import ApiError, BadRequest, Forbidden, Offline, ReadOnly, Unauthorized, Unreachable, Unreadable, from_status
+from flextui.api.errors import ApiError, BadRequest, Forbidden, NotStored, Offline, ReadOnly, Unauthorized, Unreachable, Unreadable, from_status
 from flextui.api.paging import Outcome, PageBases
 from flextui.api.trace import Trace
 from flextui.api.wire import Wire, loads
@@ -580,6 +580,22 @@ class Session:
         raw = await fetch()
         await self._store(key, op, raw)
         yield Fetched(await self._parse(parse, raw), None)
+
+    async def stored(self, op: str, params: dict[str, Any], parse: Callable[[Any], T] = lambda raw: raw) -> Fetched[T]:  # type: ignore[assignment,return-value]
+        """The cached answer alone, of any age: never a request (a revisit shows it at once, the caller refreshes behind).
+
+        Raises `NotStored` when nothing is stored for this identity, and, like
+        `cached`, before this session has signed in to the service (a failed
+        sign-in must not be answered from the cache).
+        """
+        if self.cache is None or not self._proven(op):
+            raise NotStored(op)
+        hit = self.cache.get(cache_key(self.identity, op, params))
+        if hit is None:
+            raise NotStored(op)
+        raw, stored_at = hit
+        self.trace.note("GET", f"cache:{op}", op.split(".", 1)[0], "cached (shown first)")
+        return Fetched(await self._parse(parse, raw), max(0.0, time.time() - stored_at))
 
     @staticmethod
     async def _parse(parse: Callable[[Any], T], raw: Any) -> T:

@@ -194,8 +194,12 @@ class ReportsService:
     def _path(self, *parts: str) -> str:
         return self.root + "".join("/" + quote(p, safe="") for p in parts)
 
-    async def _cached(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T], force: bool) -> Fetched[T]:
-        """The freshest answer `session.cached` gives (cache within its freshness, else the network)."""
+    async def _cached(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T], force: bool,
+                      stored_only: bool = False) -> Fetched[T]:
+        """The freshest answer `session.cached` gives (cache within its freshness, else the network);
+        `stored_only`: the stored answer of any age, never a request (`NotStored` when there is none)."""
+        if stored_only:
+            return await self.session.stored(op, {"version": self.version, **params}, parse)
         result: Fetched[T] | None = None
         async with aclosing(self.session.cached(op, {"version": self.version, **params}, fetch, parse, force=force)) as answers:
             async for result in answers:
@@ -264,7 +268,8 @@ class ReportsService:
     def _cache_params(self, group: str, filters: FilterSet, page: int) -> dict[str, Any]:
         return {"group": group, "filters": filters.cache_params(), "page": page}
 
-    async def fetch_page(self, group: str, filters: FilterSet, page: int = 1, *, method: str = "GET", force: bool = False) -> PageResult:
+    async def fetch_page(self, group: str, filters: FilterSet, page: int = 1, *, method: str = "GET", force: bool = False,
+                         stored_only: bool = False) -> PageResult:
         """One page by number (GET with query parameters, or POST with a JSON body)."""
         method = method.upper()
         if method not in ("GET", "POST"):
@@ -277,7 +282,7 @@ class ReportsService:
                 response = await self.session.request(Service.DATA, "POST", self._path(group), json_body=filters.body(page), mutating=False)
             return self._wire(response, page)
 
-        got = await self._cached("reports.page", self._cache_params(group, filters, page), fetch, _page_result, force)
+        got = await self._cached("reports.page", self._cache_params(group, filters, page), fetch, _page_result, force, stored_only)
         got.value.age = got.age
         return got.value
 
@@ -301,7 +306,8 @@ class ReportsService:
         # Another host or prefix: keep the path from /api/ on, under our own base.
         return parts.path[at:] + (f"?{parts.query}" if parts.query else "")
 
-    async def fetch_link(self, group: str, filters: FilterSet, link: str, *, number: int, relative_to: str | None = None, force: bool = False) -> PageResult:
+    async def fetch_link(self, group: str, filters: FilterSet, link: str, *, number: int, relative_to: str | None = None, force: bool = False,
+                         stored_only: bool = False) -> PageResult:
         """The page a next/previous link names (cached as page `number` of these filters)."""
         path = self.resolve_link(link, relative_to)
 
@@ -309,13 +315,13 @@ class ReportsService:
             response = await self.session.request(Service.DATA, "GET", path)
             return self._wire(response, number)
 
-        got = await self._cached("reports.page", self._cache_params(group, filters, number), fetch, _page_result, force)
+        got = await self._cached("reports.page", self._cache_params(group, filters, number), fetch, _page_result, force, stored_only)
         got.value.age = got.age
         return got.value
 
     def pager(self, group: str, filters: FilterSet, **options: Any) -> ReportPager:
         """Every page of a report from `start_page` on, in order; `options` are `ReportPager`'s
-        (method, concurrency, start_page, max_pages, max_records, force)."""
+        (method, concurrency, start_page, max_pages, max_records, force, stored_only)."""
         return ReportPager(self, group, filters, **options)
 
     async def fetch_all(self, group: str, filters: FilterSet, **kwargs: Any) -> list[dict[str, Any]]:
@@ -348,6 +354,7 @@ class ReportPager:
         max_pages: int | None = None,
         max_records: int | None = None,
         force: bool = False,
+        stored_only: bool = False,
         max_requests: int = DEFAULT_MAX_REQUESTS,
         on_done: Callable[[Outcome], None] | None = None,
     ) -> None:
@@ -364,6 +371,8 @@ class ReportPager:
         self.max_pages = max_pages
         self.max_records = max_records
         self.force = force
+        self.stored_only = stored_only
+        """Only what the cache holds, of any age: a revisit shows it at once (`NotStored` when a page is missing)."""
         self.total_records: int | None = None
         self.total_pages: int | None = None
         self.concurrent = False
@@ -458,7 +467,7 @@ class ReportPager:
     async def _numbered(self, number: int, gate: asyncio.Semaphore) -> PageResult:
         async with gate:
             self.outcome.requests += 1
-            return await self.service.fetch_page(self.group, self.filters, number, method=self.method, force=self.force)
+            return await self.service.fetch_page(self.group, self.filters, number, method=self.method, force=self.force, stored_only=self.stored_only)
 
     async def _run(self) -> AsyncIterator[ReportPage]:
         async for page in self._pages():
@@ -466,7 +475,7 @@ class ReportPager:
         self._finish()
 
     async def _pages(self) -> AsyncIterator[ReportPage]:
-        first = await self._counted(self.service.fetch_page(self.group, self.filters, self.start_page, method=self.method, force=self.force))
+        first = await self._counted(self.service.fetch_page(self.group, self.filters, self.start_page, method=self.method, force=self.force, stored_only=self.stored_only))
         self.total_records = first.total_records
         self.total_pages = first.total_pages
         if self.total_pages is None and first.total_records is not None:
@@ -523,11 +532,11 @@ class ReportPager:
                     break
                 seen_urls.add(target)
                 number = _page_number_of(link) or page.number + 1
-                page = await self._counted(self.service.fetch_link(self.group, self.filters, link, number=number, relative_to=page.url, force=self.force))
+                page = await self._counted(self.service.fetch_link(self.group, self.filters, link, number=number, relative_to=page.url, force=self.force, stored_only=self.stored_only))
             elif linked:
                 break
             else:
-                page = await self._counted(self.service.fetch_page(self.group, self.filters, page.number + 1, method=self.method, force=self.force))
+                page = await self._counted(self.service.fetch_page(self.group, self.filters, page.number + 1, method=self.method, force=self.force, stored_only=self.stored_only))
             linked = linked or bool(page.next_url or page.previous_url)
             seen_urls.add(_same_url(page.url))
             print_ = fingerprint(page.rows)

@@ -568,6 +568,16 @@ class GridModel:
             self._view.extend(new_ids)
         return len(new_ids)
 
+    def replace_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> None:
+        """Put `rows` in place of all rows, keeping the sort and the filter the user chose (a refresh, not a new view)."""
+        sort, descending, text = self._sort_col, self._sort_desc, self._filter_text
+        self.clear()
+        self.append_rows(rows)
+        if text:
+            self.set_filter(text)
+        if sort is not None:
+            self.sort_by(sort, descending)
+
     def _resolve_auto_types(self, new: list[tuple[Any, ...]]) -> None:
         for col in self.columns:
             if col.type == "auto":

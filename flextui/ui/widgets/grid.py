@@ -447,6 +447,21 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         self._measure(initial=True, reset=True)
         self._changed(scroll_home=True)
 
+    def replace_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> None:
+        """All rows replaced (fresh data behind what the cache showed): sort, filter, cursor row and scroll stay."""
+        cursor, column, scroll = self._cursor_row, self._cursor_col, self.scroll_y
+        self._model.replace_rows(rows if isinstance(rows, list) else list(rows))
+        self._measure(initial=True, reset=True)
+        self._cursor_row = max(0, min(cursor, self._model.row_count - 1))
+        self._cursor_col = column
+        self._update_layout()
+        self._update_virtual_size()
+        if self.is_mounted:
+            self.scroll_to(y=scroll, animate=False)
+        self.refresh()
+        self._schedule_indexing()
+        self._post_cursor_moved()
+
     def sort_by(self, column: str | int | Column | None, descending: bool = False) -> None:
         """Sort by a column (name, model index or Column); ``None`` restores arrival order.
 

@@ -27,9 +27,9 @@ from textual.containers import Horizontal
 from textual.widgets import Button, Label, ProgressBar
 from textual.worker import Worker, get_current_worker
 
-from flextui.api.errors import ApiError
+from flextui.api.errors import ApiError, NotStored
 from flextui.api.reports import ReportsService
-from flextui.render.text import clean
+from flextui.render.text import age_text, clean
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.reports.builder import RunRequest
 from flextui.ui.screens.reports.export import ExportCancelled, ExportRequest, ExportScreen, ViewSnapshot, shown_path, write_snapshot
@@ -167,6 +167,8 @@ class ReportResultsScreen(AreaScreen):
         self.packer = RowPacker(request.rtype.column_names)
         self._keys_state: tuple[str, bool] | None = None
         self._load_id = 0
+        self.refreshing = False
+        """Fresh rows are being fetched behind the stored ones shown (a revisit)."""
         self._progress_shown = 0.0
         self._progress_timer: Any = None
 
@@ -229,6 +231,12 @@ class ReportResultsScreen(AreaScreen):
         self._show_progress()
 
     async def _load(self, force: bool, load_id: int) -> None:
+        if not force and self.resume_at == (1, 0) and not self.loaded:
+            age = await self._show_stored()
+            if age is not None:
+                if age >= self.ctx.session.fresh_seconds:
+                    await self._refresh_behind(age, load_id)
+                return
         start_page, skip = self.resume_at
         room = None if self.load_limit is None else max(0, self.load_limit - self.loaded)
         if room == 0:
@@ -289,6 +297,69 @@ class ReportResultsScreen(AreaScreen):
             if current and self.is_attached:
                 self._show_progress()
 
+    async def _show_stored(self) -> float | None:
+        """A revisit: every page of this query the cache holds, shown at once, whatever its age; the age, or None.
+
+        All or nothing: a page missing (or the cache unusable) shows none of them and the
+        report is asked for as usual, so a half-stored report never looks whole.
+        """
+        pager = self.service.pager(self.group, self.filters, stored_only=True, concurrency=1, max_records=self.load_limit,
+                                   on_done=lambda outcome: None)
+        packed: list[tuple[Any, ...]] = []
+        count = pages = 0
+        try:
+            async with pager:
+                async for page in pager:
+                    if not count and page.rows:
+                        self._add_unknown_columns(page.rows)
+                    packed.extend(self.packer.pack(page.rows))
+                    count += len(page.rows)
+                    pages += 1
+                    await asyncio.sleep(0)
+        except (NotStored, ApiError):
+            return None
+        if not pages:
+            return None
+        total = pager.total_records if pager.total_records is not None else count
+        if count < total and (self.load_limit is None or count < self.load_limit):
+            return None  # the stored pages stop short of the count: ask the server
+        self.grid.append_rows(packed)
+        self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
+        self.resume_at = (pages + 1, 0)
+        self.state = "limited" if self.load_limit is not None and count >= self.load_limit and count < total else "done"
+        age = pager.oldest_age or 0.0
+        self.show_age(age)
+        self._show_progress()
+        return age
+
+    async def _refresh_behind(self, age: float, load_id: int) -> None:
+        """Fresh rows behind the stored ones: fetched whole, then put in their place (sort, filter and cursor kept)."""
+        self.refreshing = True
+        self._show_count()
+        pager = self.service.pager(self.group, self.filters, force=True, concurrency=CONCURRENCY, max_records=self.load_limit)
+        packed: list[tuple[Any, ...]] = []
+        pages = 0
+        try:
+            async with pager:
+                async for page in pager:
+                    packed.extend(self.packer.pack(page.rows))
+                    pages += 1
+                    await asyncio.sleep(0)
+        except Exception as exc:  # the stored rows stay, said to be old
+            self.report_error(exc, doing=f"refreshing the {self.group} report (the rows shown are from the cache, {age_text(age)})")
+            return
+        finally:
+            self.refreshing = False
+        if load_id != self._load_id or not self.is_attached:
+            return
+        self.grid.replace_rows(packed)
+        self.loaded, self.pages = len(packed), pages
+        self.total = pager.total_records if pager.total_records is not None else len(packed)
+        self.total_pages = pager.total_pages
+        self.resume_at = (pages + 1, 0)
+        self.show_age(None)
+        self._show_progress()
+
     def _add_unknown_columns(self, rows: list[dict[str, Any]]) -> None:
         """Columns the data model did not list but the records carry (kept, after the known ones)."""
         known = list(self.rtype.column_names)
@@ -314,6 +385,8 @@ class ReportResultsScreen(AreaScreen):
         else:
             main = f"{loaded:,} of {total:,} loaded"
         parts = [main]
+        if self.refreshing:
+            parts.append("refreshing from the server…")
         if self.state == "loading":
             pages = f"page {self.pages}" + (f" of {self.total_pages}" if self.total_pages else "")
             parts.append(pages)
