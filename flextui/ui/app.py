@@ -83,6 +83,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         Binding("ctrl+c", "help_quit", "How to copy and quit", show=False, id="app.copy_hint"),
         Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True, id="app.palette"),
         Binding("ctrl+y", "show_clipboard", "Show copied", show=False, id="app.clip"),
+        Binding("L,shift+l", "request_log", "Request log", show=False, id="app.request_log"),
     ]
 
     def __init__(self, ctx: AppContext, **kwargs: Any) -> None:
@@ -413,6 +414,13 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         if result.sent and not sensitive:
             self.last_copied = text
         return result
+
+    def action_request_log(self) -> None:
+        """Every HTTP exchange of the session (secrets removed), the selected one in full, `c` copies it as curl."""
+        from flextui.ui.screens.requestlog import RequestLogScreen  # loaded when first asked for
+
+        if not isinstance(self.screen, RequestLogScreen):
+            self.push_screen(RequestLogScreen())
 
     def action_show_clipboard(self) -> None:
         value = self.clipboard

@@ -11,10 +11,19 @@ from flextui import kinds
 from flextui.ui.appref import flex_app
 
 
+APP_COMMANDS = (
+    ("Request log: every request of this session, copy one as curl", "request_log", "L or :log"),
+    ("Show the last copied value", "show_clipboard", "ctrl+y or :clip"),
+)
+"""Palette entries for the app's own actions: (text, action, how else to reach it)."""
+
+
 class KindsProvider(Provider):
-    """"Open Access tokens" etc. for every kind with a screen."""
+    """"Open Access tokens" etc. for every kind with a screen, and the app's own commands (the request log)."""
 
     async def discover(self) -> Hits:
+        for text, action, keys in APP_COMMANDS:
+            yield DiscoveryHit(text, partial(self.app.run_action, action), help=keys)
         for kind in kinds.navigable():
             if kind.argument and not kind.argument.startswith("["):
                 continue
@@ -22,6 +31,10 @@ class KindsProvider(Provider):
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
+        for text, action, keys in APP_COMMANDS:
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), partial(self.app.run_action, action), help=keys)
         for kind in kinds.navigable():
             if kind.argument and not kind.argument.startswith("["):
                 continue
@@ -64,10 +77,13 @@ def run_command(app: Any, text: str) -> None:
     if word == "clip":
         app.action_show_clipboard()
         return
+    if word in ("log", "requests"):
+        app.action_request_log()
+        return
     kind = kinds.lookup(word)
     if kind is None or not kind.has_screen:
         names = ", ".join(k.id for k in kinds.navigable())
-        app.notify(f"Unknown command {word!r}. Try: {names}, theme, help, quit.", severity="error", markup=False)
+        app.notify(f"Unknown command {word!r}. Try: {names}, log, theme, help, quit.", severity="error", markup=False)
         return
     needs = kind.argument and not kind.argument.startswith("[")
     if needs and not args:

@@ -38,6 +38,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     ("`ctrl+r`", "refresh from the server (report results: run again; report builder: its data model)"),
     ("`ctrl+p`", "command palette"),
     ("`ctrl+y`", "show the last copied value (when your terminal ignores OSC 52)"),
+    ("`L`", "request log: every HTTP exchange of the session, the selected one's headers and bodies (secrets removed); `c` there copies it as curl"),
     ("`tab`, `shift+tab`", "next / previous field"),
     ("`enter`", "open the row under the cursor (in a field: apply it)"),
     ("arrows, `pageup`, `pagedown`, `home`, `end`, `ctrl+home`, `ctrl+end`", "move in a table, a tree or a chart (`home`/`end`: first / last row)"),

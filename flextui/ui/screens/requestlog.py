@@ -1,0 +1,194 @@
+"""The request log: every HTTP exchange of this session, what the selected one sent and got back, and "copy as curl".
+
+What a support engineer attaches to an escalation: time, method, path,
+status, duration, bytes and the retry or cache decision of each exchange
+(`api/trace.py` keeps the last 500, secrets removed), with the selected
+one's headers and bodies. `c` copies the selected request as a curl command
+whose credential comes from an environment variable (`$FNO_TOKEN`,
+`$FNO_USER:$FNO_PASSWORD`, a registry JWT fetched first): never the secret
+itself. New exchanges join the list while it is open (a listener on the
+session's trace, removed when it closes); the cursor stays where the user put
+it unless it was on the newest line.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import DataTable, Label, Static
+
+from flextui.api.curl import curl_for, environment_note
+from flextui.api.trace import Exchange
+from flextui.render.text import clean, clean_lines
+from flextui.ui.widgets.bars import fit
+from flextui.render.words import plural
+from flextui.ui.appref import flex_app
+from flextui.ui.keys import FlexModal
+
+COLUMNS = ("When", "Method", "Status", "Time", "Bytes", "Decision", "Path")
+
+
+def row_of(exchange: Exchange, path_room: int = 60) -> tuple[Text, ...]:
+    """One exchange as table cells (server text cleaned, never markup); the path ends "…" where it is cut."""
+    status = "—" if exchange.status is None else str(exchange.status)
+    style = "bold red" if failed(exchange) else ""
+    path = exchange.url.split("://", 1)[-1]
+    path = path[path.find("/"):] if "/" in path else path
+    return (
+        Text(exchange.at[11:19]),
+        Text(exchange.method),
+        Text(status, style=style),
+        Text("" if exchange.ms is None else f"{exchange.ms:,.0f} ms", justify="right"),
+        Text(f"{exchange.received_bytes:,}", justify="right"),
+        Text(clean(exchange.decision)),
+        Text(fit(clean(path), path_room, "…"), no_wrap=True),
+    )
+
+
+def is_cached(exchange: Exchange) -> bool:
+    return exchange.decision.startswith("cached")
+
+
+def failed(exchange: Exchange) -> bool:
+    return not is_cached(exchange) and (exchange.status is None or exchange.status >= 400)
+
+
+def detail_of(exchange: Exchange) -> Text:
+    """The selected exchange in full: request and answer headers and bodies (secrets were removed when logged)."""
+    text = Text()
+
+    def section(title: str) -> None:
+        text.append(f"\n{title}\n", style="bold underline")
+
+    def headers(values: dict[str, str]) -> None:
+        for name, value in values.items():
+            text.append(f"{clean(name)}: ", style="bold")
+            text.append(clean(value) + "\n")
+
+    def body(value: Any) -> None:
+        if value in (None, ""):
+            text.append("(none)\n", style="dim")
+            return
+        shown = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False, default=str)
+        text.append(clean_lines(shown) + "\n")
+
+    text.append(f"{exchange.method} {clean(exchange.url)}\n", style="bold")
+    if is_cached(exchange):
+        text.append(f"answered from the page cache ({clean(exchange.decision)}): no request was sent\n")
+        return text
+    outcome = f"{exchange.status}" if exchange.status is not None else "no answer"
+    text.append(f"{outcome} · {exchange.ms or 0:,.0f} ms · sent {exchange.sent_bytes:,} B · got {exchange.received_bytes:,} B · {clean(exchange.decision)}\n")
+    if exchange.error:
+        text.append(clean(exchange.error) + "\n", style="red")
+    section("Request headers")
+    headers(exchange.request_headers)
+    section("Request body")
+    body(exchange.request_body)
+    section("Answer headers")
+    headers(exchange.response_headers)
+    section("Answer body")
+    body(exchange.response_body)
+    return text
+
+
+class RequestLogScreen(FlexModal[None]):
+    """Every exchange of the session, newest last; enter or the cursor shows one in full; c copies it as curl."""
+
+    HELP_NAME = "Request log"
+
+    BINDINGS = [
+        Binding("escape,q", "dismiss(None)", "Close", id="requestlog.close"),
+        Binding("c", "copy_curl", "Copy as curl", id="requestlog.curl"),
+    ]
+
+    DEFAULT_CSS = """
+    RequestLogScreen { align: center middle; }
+    RequestLogScreen > Vertical { width: 100%; height: 100%; border: thick $primary; background: $surface; }
+    RequestLogScreen #rl-title { text-style: bold; padding: 0 1; width: 100%; }
+    RequestLogScreen DataTable { height: 45%; }
+    RequestLogScreen #rl-detail-box { height: 1fr; border-top: solid $primary; padding: 0 1; }
+    RequestLogScreen #rl-hint { color: $text-muted; padding: 0 1; width: 100%; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._shown: list[Exchange] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("", id="rl-title")
+            table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="rl-table")
+            table.add_columns(*COLUMNS)
+            yield table
+            with VerticalScroll(id="rl-detail-box"):
+                yield Static("", id="rl-detail")
+            yield Label("c copy the selected request as curl (the credential from an environment variable) · escape close", id="rl-hint")
+
+    def on_mount(self) -> None:
+        trace = flex_app(self).ctx.session.trace
+        for exchange in trace.exchanges:
+            self._add(exchange)
+        trace.listeners.append(self._arrived)
+        table = self.query_one(DataTable)
+        if self._shown:
+            table.move_cursor(row=len(self._shown) - 1)
+        self._title()
+        table.focus()
+
+    def on_unmount(self) -> None:
+        listeners = flex_app(self).ctx.session.trace.listeners
+        if self._arrived in listeners:
+            listeners.remove(self._arrived)
+
+    def _arrived(self, exchange: Exchange) -> None:
+        """A new exchange (called from the request's task, on the app's loop): added, followed if the cursor was on the last."""
+        table = self.query_one(DataTable)
+        following = table.cursor_row >= len(self._shown) - 1
+        self._add(exchange)
+        if following:
+            table.move_cursor(row=len(self._shown) - 1)
+        self._title()
+
+    def _add(self, exchange: Exchange) -> None:
+        self._shown.append(exchange)
+        # the other columns take about 64 cells with their padding; the path gets the rest, cut with "…"
+        self.query_one(DataTable).add_row(*row_of(exchange, max(16, self.app.size.width - 68)))
+
+    def _title(self) -> None:
+        errors = sum(1 for e in self._shown if failed(e))
+        cached = sum(1 for e in self._shown if is_cached(e))
+        parts = [f"Request log · {plural(len(self._shown), 'exchange')}"]
+        if errors:
+            parts.append(plural(errors, "failure"))
+        if cached:
+            parts.append(f"{cached:,} from the cache")
+        self.query_one("#rl-title", Label).update(Text(" · ".join(parts)))
+
+    def selected(self) -> Exchange | None:
+        row = self.query_one(DataTable).cursor_row
+        return self._shown[row] if 0 <= row < len(self._shown) else None
+
+    @on(DataTable.RowHighlighted, "#rl-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        exchange = self.selected()
+        self.query_one("#rl-detail", Static).update(detail_of(exchange) if exchange is not None else Text(""))
+
+    def action_copy_curl(self) -> None:
+        exchange = self.selected()
+        if exchange is None:
+            self.app.notify("No request to copy yet", markup=False)
+            return
+        if is_cached(exchange):
+            self.app.notify("This one was answered from the cache: no request was sent (pick a line with a status)", markup=False)
+            return
+        command = curl_for(exchange)
+        flex_app(self).copy_text(command, f"the request as curl ({environment_note(command)})")
+
+
+__all__ = ["RequestLogScreen", "detail_of", "failed", "is_cached", "row_of"]

@@ -1,0 +1,58 @@
+"""The request log (`L`): every exchange of the session, one in full, copied as curl with no secret in it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.widgets import DataTable, Static
+
+from flextui.api.tokens import TokensService
+from flextui.sim.world import ADMIN
+from flextui.ui.screens.requestlog import RequestLogScreen
+from flextui.ui.screens.tokens import TokensScreen
+from tests.ui.conftest import build_app, burst, settle
+from tests.ui.test_filter_every_page import until
+
+
+async def test_the_log_lists_every_exchange_shows_one_whole_and_copies_it_as_curl_without_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    copied: list[str] = []
+    monkeypatch.setattr(App, "copy_to_clipboard", lambda self, text: copied.append(text))
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TokensScreen)
+        sent = len(app.ctx.session.trace.exchanges)
+        assert sent >= 1
+        await burst(pilot, "L")
+        log = app.screen
+        assert isinstance(log, RequestLogScreen)
+        table = log.query_one(DataTable)
+        assert table.row_count == sent and table.cursor_row == sent - 1, "every exchange, the newest selected"
+        detail = str(log.query_one("#rl-detail", Static).render())
+        assert "Request headers" in detail and "***" in detail
+        token = app.ctx.extras["world"].seed_token(ADMIN[0])
+        assert ADMIN[1] not in detail and token not in detail
+        # a request made while the log is open joins it, and the cursor follows the newest line
+        await TokensService(app.ctx.session).count(ADMIN[0])
+        await until(pilot, lambda: table.row_count == sent + 1)
+        assert table.cursor_row == sent
+        await burst(pilot, "c")
+        assert copied and copied[-1].startswith("curl ") and "$FNO_" in copied[-1]
+        assert ADMIN[1] not in copied[-1] and token not in copied[-1]
+        await burst(pilot, "escape")
+        assert isinstance(app.screen, TokensScreen)
+        assert not app.ctx.session.trace.listeners or all(getattr(f, "__self__", None) is not log for f in app.ctx.session.trace.listeners)
+
+
+async def test_the_log_opens_from_the_command_bar_and_cleans_hostile_paths() -> None:
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.ctx.session.trace.note("GET", "http://sim.flextui.invalid/a\x1b]52;c;aGk=\x07b/\u202eevil", "tokens", "cached")
+        await burst(pilot, "colon", *"log", "enter")
+        log = app.screen
+        assert isinstance(log, RequestLogScreen)
+        cells: list[Any] = [str(cell) for row in range(log.query_one(DataTable).row_count) for cell in log.query_one(DataTable).get_row_at(row)]
+        assert not any("\x1b" in c or "\u202e" in c or "\x07" in c for c in cells)
