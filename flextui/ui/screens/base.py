@@ -47,6 +47,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *FOCUS_KEYS,
+        Binding("R,shift+r", "raw", "Raw JSON", show=False, id="screen.raw"),
         Binding("exclamation_mark", "show_message", "Whole error", show=False, id="screen.show_message"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="screen.clear_filter"),
     ]
@@ -126,6 +127,20 @@ class AreaScreen(SafeDispatch, Screen[None]):
             self.app.notify(text, severity="error", markup=False, timeout=8)
         else:
             flex_app(self).report_unexpected(error, doing=doing)
+
+    def raw_record(self) -> Any | None:
+        """The record under the cursor (a model or a row dict) for `R`; None where there is none."""
+        return None
+
+    def action_raw(self) -> None:
+        """R: the record under the cursor as JSON, in the server's field names, secrets removed; c copies it."""
+        from flextui.ui.rawview import raw_screen  # loaded when first asked for
+
+        record = self.raw_record()
+        if record is None:
+            self.app.notify("No record under the cursor to show as JSON", markup=False)
+            return
+        self.app.push_screen(raw_screen(record))
 
     def action_show_message(self) -> None:
         """`!`: the status line's error (or message) in full, however long, in a dialog."""

@@ -382,6 +382,9 @@ class TabbedListScreen(AreaScreen):
 
     # -- detail ------------------------------------------------------------------------------------
 
+    def raw_record(self) -> Any | None:
+        return self.selected()
+
     def selected(self) -> Any | None:
         row = self.table().current_row()
         return row["item"] if row else None

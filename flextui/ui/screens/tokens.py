@@ -214,6 +214,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def _row_style(self, row: dict[str, Any]) -> str:
         return "dim italic" if row["token"].masked else ""
 
+    def raw_record(self) -> Any | None:
+        return self.selected()
+
     def selected(self) -> Token | None:
         row = self.query_one(ResourceTable).current_row()
         return row["token"] if row else None

@@ -728,6 +728,13 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
     def _highlighted(self, event: Tree.NodeHighlighted[Item]) -> None:
         self._show_detail()
 
+    def raw_record(self) -> Any | None:
+        item = self.current()
+        if item is None:
+            return None
+        return {"account": (item.root.account or item.root.ref) if item.root else None, "entitlement": item.entitlement, "line_item": item.line_item,
+                "product": item.product}.get(item.kind)
+
     def current(self) -> Item | None:
         node = self.tree.cursor_node
         return node.data if node is not None else None

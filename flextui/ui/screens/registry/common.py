@@ -291,6 +291,9 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
 
     # -- rows ---------------------------------------------------------------------------------
 
+    def raw_record(self) -> Any | None:
+        return self.selected()
+
     def selected(self) -> Any:
         row = self.table.current_row()
         return row[self.ITEM] if row else None

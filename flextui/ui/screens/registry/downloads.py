@@ -123,6 +123,9 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         self._chart_shown_series: list[tuple[str, float]] = []
         self._drawn_at = 0.0
 
+    def raw_record(self) -> Any | None:
+        return self.query_one("#dl-grid", DataGrid).current_row()
+
     def compose_body(self) -> ComposeResult:
         today = self._today()
         with Horizontal(classes="dl-bar reg-body", id="dl-bar1"):

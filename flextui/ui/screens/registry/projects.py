@@ -271,6 +271,12 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def current_table(self) -> ResourceTable:
         return self.query_one(TAB_TABLES[self.tab], ResourceTable)
 
+    def raw_record(self) -> Any | None:
+        row = self.current_table().current_row()
+        if not row:
+            return None
+        return next((row[key] for key in ("repo", "chart", "member") if key in row), None)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "delete":
             tab = self.tab

@@ -189,6 +189,9 @@ class ReportsScreen(AreaScreen):
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
         self._show_detail()
 
+    def raw_record(self) -> Any | None:
+        return self.selected()
+
     def selected(self) -> ReportType | None:
         row = self.query_one(ResourceTable).current_row()
         return row["type"] if row else None

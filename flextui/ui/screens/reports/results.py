@@ -568,6 +568,9 @@ class ReportResultsScreen(AreaScreen):
         grid.move_column(col.name, grid.model.order.index(visible[target].index))
         grid.move_cursor(column=target)
 
+    def raw_record(self) -> Any | None:
+        return self.grid.current_row()
+
     def action_copy_cell(self) -> None:
         col = self.grid.current_column()
         if col is None or not self.grid.row_count:

@@ -1,0 +1,43 @@
+"""`R` on any record: its JSON in the server's field names, with secrets removed, to read, select and copy.
+
+What the server sent is kept as read: the models keep every field they do
+not know (`tolerant.Record`, extra fields allowed) and know which ones the
+answer carried, so `model_dump(by_alias=True, exclude_unset=True)` gives the
+fields of the answer, under the names the server used, and no field the
+client only defaulted. Times come back in ISO 8601 (the client reads them
+as times). A report row is the server's row as it came. Secret-bearing
+fields are removed the way the cache and the request log remove them
+(`api.cache.scrub_secrets`): a raw view is for handing over.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from flextui.api.cache import scrub_secrets
+from flextui.ui.widgets.dialogs import ValueScreen
+
+
+def as_sent(record: Any) -> Any:
+    """The record as JSON-ready data: a model's fields as the answer named them, a row as it came; secrets removed."""
+    if isinstance(record, BaseModel):
+        data: Any = record.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    else:
+        data = record
+    return scrub_secrets(data)
+
+
+def raw_text(record: Any) -> str:
+    return json.dumps(as_sent(record), indent=2, ensure_ascii=False, default=str, sort_keys=False)
+
+
+def raw_screen(record: Any) -> ValueScreen:
+    name = type(record).__name__ if isinstance(record, BaseModel) else "row"
+    return ValueScreen(f"Raw JSON ({name}, secrets removed)", raw_text(record),
+                       note="As the server named the fields; times in ISO 8601. c copies it; select with the mouse to copy a part.")
+
+
+__all__ = ["as_sent", "raw_screen", "raw_text"]
