@@ -11,7 +11,6 @@ service names the field more precisely (each side keeps its own rules).
 from __future__ import annotations
 
 import copy
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -253,7 +252,8 @@ async def test_get_one_entitlement(api: Api, world: World) -> None:
     await api.refused("GET", "/entitlement/ENT-NONE", 404, None)
 
 
-async def test_large_world_lists_stay_fast() -> None:
+async def test_large_world_lists_answer_every_filter() -> None:
+    """Every filter over 5,000+ entitlements answers (how fast: bench/bench_sim_scale.py)."""
     world = World(seed=7, scale=100)
     app = create_app(world)
     api = Api(app)
@@ -261,14 +261,11 @@ async def test_large_world_lists_stay_fast() -> None:
     assert len(world.entitlements) >= 5000
     account = next(iter(store.by_account))
     product = world.products[0]
-    started = time.perf_counter()
     for params in ({}, {"accountId": account}, {"product": product.name, "version": product.version}, {"status": "deployed"},
                    {"activationId": first_activation(world)}, {"accountName": "a", "sort_by": "created_on", "page": 3}):
         body = await api.listing(**params)
         assert body["total"] >= 1
-    elapsed = time.perf_counter() - started
     await api.aclose()
-    assert elapsed < 3.0, f"six filtered lists over 5,000 entitlements took {elapsed:.2f}s"
 
 
 # -- line items ---------------------------------------------------------------------------------------

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -577,14 +576,10 @@ def test_generation_is_deterministic() -> None:
     assert [p.name for p in other.sorted_projects()] != [p.name for p in sa.sorted_projects()]
 
 
-def test_large_scale_is_big_and_fast() -> None:
-    started = time.perf_counter()
+def test_large_scale_is_big() -> None:
+    """2,000+ projects and 50,000+ downloads at scale 100 (how fast: bench/bench_sim_scale.py)."""
     world = World(seed=7, scale=100, clock=Clock(1_790_000_000_000))
     store = registry_store(world)
-    built = time.perf_counter() - started
     assert len(store.projects) >= 2000 and len(set(store.projects)) == len(store.projects)
-    assert built < 1.0
-    started = time.perf_counter()
     total = sum(len(store.downloads(y, None)) for y in range(2023, 2027))
     assert total >= 50_000
-    assert time.perf_counter() - started < 3.0  # lazy: paid on the first /downloads call, not at start

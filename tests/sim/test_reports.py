@@ -9,7 +9,6 @@ volume and speed of generation at `--scale large`.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -464,22 +463,17 @@ def test_generation_is_deterministic_and_lazy(clock: Clock) -> None:
 
 
 @pytest.mark.slow
-async def test_large_scale_volume_and_speed(clock: Clock) -> None:
+async def test_large_scale_volume(clock: Clock) -> None:
+    """100,000+ records a month and a filtered page deep in them (how fast: bench/bench_sim_scale.py)."""
     world = World(seed=7, scale=100, clock=clock)
-    world.entitlements  # the shared core: not the report service's cost
+    assert world.entitlements  # the shared core, built first
     cutoff = FIXED_NOW_MS - 30 * DAY_MS
     for group in ("fulfillment", "usage"):
-        started = time.perf_counter()
         table = table_of(world, group)
-        elapsed = time.perf_counter() - started
         recent = sum(1 for t in table.times if t >= cutoff)
         assert recent >= 100_000, group
-        assert elapsed < 6.0, f"{group}: {elapsed:.2f} s"  # ~1 s here; loose for slow CI machines
     app = create_app(world)
     async with httpx.AsyncClient(transport=in_process_transport(app), base_url=SIM_BASE_URL, auth=httpx.BasicAuth(*ADMIN)) as c:
-        started = time.perf_counter()
         response = await get(c, "usage", pastDays=30, limitRecords=2500, pageNumber=7, mode="INTERACTIVE", query={"productName": {"$con": "a"}, "meterType": {"$in": ["elastic", "named"]}})
-        elapsed = time.perf_counter() - started
     assert response.status_code == 200 and len(response.json()["data"]) == 2500
     assert response.json()["header"]["recordCount"] > 20_000
-    assert elapsed < 2.0

@@ -53,7 +53,7 @@ def unexpected_errors(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
         pytest.fail("the app reported unexpected errors: " + "; ".join(f"{type(e).__name__}: {e}" for e in seen))
 
 
-async def settle(pilot: Any, delay: float = 0.02, timeout: float = 5.0) -> None:
+async def settle(pilot: Any, delay: float = 0.02, timeout: float = 20.0) -> None:
     """Wait until every key typed has been handed on and no worker is pending or running (or the only
     busy ones wait on an open dialog)."""
     app = pilot.app

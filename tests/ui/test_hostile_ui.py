@@ -356,14 +356,14 @@ async def test_the_palette_screenshot_command_is_refused_with_a_secret(monkeypat
         await settle(pilot)
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
         commands["Screenshot"].callback()
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: any("No screenshot taken" in n.message for n in app._notifications))
         await settle(pilot)
         assert list(tmp_path.iterdir()) == []
         assert any("No screenshot taken" in n.message for n in app._notifications)
         await press(pilot, "escape")
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
         commands["Screenshot"].callback()
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: any(tmp_path.iterdir()))
         await settle(pilot)
         files = list(tmp_path.iterdir())
         assert len(files) == 1 and stat.S_IMODE(files[0].stat().st_mode) == 0o600

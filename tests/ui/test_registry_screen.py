@@ -570,8 +570,7 @@ async def test_downloads_stream_in_and_can_be_cancelled() -> None:
         assert "loaded so far" in label(app, "#pager") and "escape cancels" in label(app, "#pager")
         assert "loading" in label(app, "BarChart")
         await pilot.press("escape")
-        await until(pilot, lambda: not screen.fetching)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: not screen.fetching and "stopped:" in label(app, "#pager"))
         partial = screen.loaded
         assert screen.cancelled and 0 < partial < len(expected_downloads(app, TODAY - timedelta(days=399), TODAY))
         assert f"stopped: {partial:,} loaded" in label(app, "#pager") and "partial" in label(app, "BarChart")

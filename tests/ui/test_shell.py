@@ -7,13 +7,14 @@ from typing import Any
 import base64
 
 from textual.app import App
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 
 from flextui.ui import clipboard
 from flextui.ui.help import HelpScreen
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.widgets.dialogs import ValueScreen
 from tests.ui.conftest import build_app, settle
+from tests.ui.test_filter_every_page import until
 
 
 def test_passthrough_wrapping_for_tmux_and_screen() -> None:
@@ -132,8 +133,7 @@ async def test_palette_offers_areas() -> None:
         await settle(pilot)
         await pilot.press("ctrl+p")
         await pilot.press(*"access tok")
-        await pilot.pause(0.4)
-        assert CommandPalette.is_open(app)
+        await until(pilot, lambda: CommandPalette.is_open(app) and app.screen.query_one(CommandList).option_count > 0)
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, TokensScreen)

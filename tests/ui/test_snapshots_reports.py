@@ -23,7 +23,9 @@ async def _ready(pilot: Any) -> None:
 async def _until(pilot: Any, check: Callable[[], bool], timeout: float = 10.0) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
-    while not check() and loop.time() < end:
+    while not check():
+        if loop.time() > end:
+            raise AssertionError("the screen never reached the state this snapshot pins")
         await pilot.pause(0.02)
 
 
