@@ -237,7 +237,7 @@ class Config(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    settings: Settings = Field(default_factory=Settings)
+    settings: Settings = Field(default_factory=lambda: Settings())
     profiles: dict[str, Profile] = Field(default_factory=dict)
     keys: dict[str, str] = Field(default_factory=dict)
     path: Path | None = None

@@ -275,12 +275,17 @@ class PageCache:
     def available(self) -> bool:
         return self._db is not None
 
+    def _connection(self) -> sqlite3.Connection:
+        """The open database (callers have checked `_ready()`)."""
+        assert self._db is not None
+        return self._db
+
     def get(self, key: str) -> tuple[Any, float] | None:
         """The stored value and when it was stored (epoch seconds), or None."""
         if not self._ready():
             return None
         try:
-            row = self._db.execute("SELECT body, stored_at, meta FROM pages WHERE key = ?", (key,)).fetchone()
+            row = self._connection().execute("SELECT body, stored_at, meta FROM pages WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error as exc:
             self._recover(exc)
             return None
@@ -318,7 +323,7 @@ class PageCache:
             log.info("cache: a value that cannot be stored as JSON was skipped (%s)", op)
             return
         try:
-            self._db.execute(
+            self._connection().execute(
                 "INSERT OR REPLACE INTO pages(key, profile, op, stored_at, body, meta) VALUES (?, ?, ?, ?, ?, ?)",
                 (key, profile, op, stored_at if stored_at is not None else time.time(), body, meta),
             )
@@ -334,9 +339,9 @@ class PageCache:
             return 0
         try:
             if profile is None:
-                cur = self._db.execute("DELETE FROM pages")
+                cur = self._connection().execute("DELETE FROM pages")
             else:
-                cur = self._db.execute("DELETE FROM pages WHERE profile = ?", (profile,))
+                cur = self._connection().execute("DELETE FROM pages WHERE profile = ?", (profile,))
             removed = cur.rowcount
         except sqlite3.Error as exc:
             self._recover(exc)
@@ -344,7 +349,7 @@ class PageCache:
                 self.disabled_reason = self.write_problem
             return 0
         try:
-            self._db.execute("VACUUM")  # giving the space back may fail on a full disk; the pages are gone either way
+            self._connection().execute("VACUUM")  # giving the space back may fail on a full disk; the pages are gone either way
         except sqlite3.Error as exc:
             log.info("cache: VACUUM after clearing failed (%s)", exc)
         return removed
@@ -354,7 +359,7 @@ class PageCache:
         if not self._ready():
             return {}
         try:
-            rows = self._db.execute("SELECT profile, count(*) FROM pages GROUP BY profile").fetchall()
+            rows = self._connection().execute("SELECT profile, count(*) FROM pages GROUP BY profile").fetchall()
         except sqlite3.Error as exc:
             self._recover(exc)
             return {}

@@ -467,7 +467,8 @@ class Entitlement(_Response):
     @property
     def owner(self) -> EntitlementAccount | None:
         owners = [a for a in self.accounts if a.is_current_owner]
-        return (owners or self.accounts or [None])[0]
+        candidates = owners or self.accounts
+        return candidates[0] if candidates else None
 
     def attribute(self, name: str) -> Any:
         return next((a.value for a in self.attributes if a.name == name), None)
@@ -648,7 +649,7 @@ class EntitlementsService:
 
     async def add_line_items(self, entitlement_id: str, items: Sequence[LineItemCreate]) -> MutationResult:
         self.session.check_writable(f"adding line items to {entitlement_id}")
-        body = LineItemsCreate(lineItems=list(items)).body()
+        body = LineItemsCreate.model_validate({"lineItems": list(items)}).body()
         raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "line-items"), json_body=body)
         return mutation_result(raw, f"adding line items to {entitlement_id}")
 
@@ -666,6 +667,6 @@ class EntitlementsService:
 
     async def add_maintenance_line_items(self, entitlement_id: str, items: Sequence[MaintenanceLineItemCreate]) -> MutationResult:
         self.session.check_writable(f"adding maintenance line items to {entitlement_id}")
-        body = MaintenanceLineItemsCreate(maintenanceLineItems=list(items)).body()
+        body = MaintenanceLineItemsCreate.model_validate({"maintenanceLineItems": list(items)}).body()
         raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "maintenance-line-items"), json_body=body)
         return mutation_result(raw, f"adding maintenance line items to {entitlement_id}")

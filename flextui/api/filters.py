@@ -226,12 +226,13 @@ class OperatorList:
             if isinstance(item, str):
                 name, types, desc = item, None, ""
             elif isinstance(item, Mapping):
-                name = item.get("operator") or item.get("name") or item.get("op")
+                found = item.get("operator") or item.get("name") or item.get("op")
+                name = found if isinstance(found, str) else ""
                 types = item.get("types")
                 desc = str(item.get("description") or "")
             else:
                 continue
-            if not isinstance(name, str):
+            if not name:
                 continue
             if isinstance(types, list):
                 type_set = frozenset(_type_name(t) for t in types)
@@ -641,8 +642,12 @@ class FilterSet:
     def window(self, today: date) -> tuple[date, date]:
         """The days asked for, [first, end) (UTC days), as the service counts them."""
         if self.date_from or self.date_to:
-            start = self.date_from or (self.date_to - timedelta(days=MAX_RANGE_DAYS))  # type: ignore[operator]
-            end = self.date_to or (start + timedelta(days=MAX_RANGE_DAYS))
+            if self.date_from is not None:
+                start = self.date_from
+            else:
+                assert self.date_to is not None
+                start = self.date_to - timedelta(days=MAX_RANGE_DAYS)
+            end = self.date_to if self.date_to is not None else start + timedelta(days=MAX_RANGE_DAYS)
             return start, end
         days = self.past_days or 1
         return today - timedelta(days=days), today + timedelta(days=1)

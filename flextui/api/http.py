@@ -19,7 +19,7 @@ import logging
 import random
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
@@ -493,8 +493,8 @@ class Session:
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         """The server's Retry-After (429 or 503) when it sent one, else exponential backoff with jitter."""
         if retry_after is not None:
-            return min(retry_after, self.retry.max_retry_after)
-        return self.retry.backoff * (2**attempt) * (0.75 + random.random() / 2)
+            return float(min(retry_after, self.retry.max_retry_after))
+        return self.retry.backoff * (2.0**attempt) * (0.75 + random.random() / 2)
 
     async def get_json(self, service: Service, path: str, **kwargs: Any) -> Any:
         """A GET's JSON answer; an empty 200 body is an unreadable answer, not "nothing"."""
@@ -539,10 +539,10 @@ class Session:
         op: str,
         params: dict[str, Any],
         fetch: Callable[[], Awaitable[Any]],
-        parse: Callable[[Any], T] = lambda raw: raw,  # type: ignore[assignment,return-value]
+        parse: Callable[[Any], T] = lambda raw: raw,
         *,
         force: bool = False,
-    ) -> AsyncIterator[Fetched[T]]:
+    ) -> AsyncGenerator[Fetched[T], None]:
         """Stale-while-revalidate: yield the cached answer (with its age), then the fresh one.
 
         Within `fresh_seconds` of caching, the cached answer is the only one (no
@@ -581,7 +581,7 @@ class Session:
         await self._store(key, op, raw)
         yield Fetched(await self._parse(parse, raw), None)
 
-    async def stored(self, op: str, params: dict[str, Any], parse: Callable[[Any], T] = lambda raw: raw) -> Fetched[T]:  # type: ignore[assignment,return-value]
+    async def stored(self, op: str, params: dict[str, Any], parse: Callable[[Any], T] = lambda raw: raw) -> Fetched[T]:
         """The cached answer alone, of any age: never a request (a revisit shows it at once, the caller refreshes behind).
 
         Raises `NotStored` when nothing is stored for this identity, and, like
@@ -621,8 +621,8 @@ class Session:
         else:
             store()
 
-    async def cached_value(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T] = lambda raw: raw,  # type: ignore[assignment]
-                           *, force: bool = False) -> T:  # type: ignore[return-value]
+    async def cached_value(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T] = lambda raw: raw,
+                           *, force: bool = False) -> T:
         """The freshest answer `cached` gives (for the CLI: no stale-first display); `force`: asked again."""
         result: Fetched[T] | None = None
         async for result in self.cached(op, params, fetch, parse, force=force):

@@ -27,6 +27,7 @@ from flextui.api.paging import Page, Pager, detect_base
 from flextui.api.tolerant import list_items, list_more, list_total, parse_records
 
 M = TypeVar("M")
+A = TypeVar("A")
 
 FetchRaw = Callable[[int, int], Awaitable[Any]]
 ParseRaw = Callable[[Any, int, int], Page[M]]
@@ -37,11 +38,13 @@ def records_page(raw: Any, key: str, model: type[Any], number: int, size: int) -
     return Page(parse_records(model, list_items(raw, key)), number, size, list_total(raw), more=list_more(raw))
 
 
-async def freshest(answers: AsyncIterator[Any]) -> Any:
-    """The last (freshest) answer of a cached-then-fresh iterator."""
-    last = None
+async def freshest(answers: AsyncIterator[A]) -> A:
+    """The last (freshest) answer of a cached-then-fresh iterator (it gives at least one, or raises)."""
+    last: A | None = None
     async for last in answers:
         pass
+    if last is None:
+        raise LookupError("a cached-then-fresh iterator gave no answer")
     return last
 
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import quote
 
-from pydantic import AfterValidator, AliasChoices, Field, field_validator, model_validator
+from pydantic import BaseModel, AfterValidator, AliasChoices, Field, field_validator, model_validator
 
 from flextui.api import validation as v
 from flextui.api.http import Service, Session
@@ -41,6 +41,8 @@ __all__ = [
 ]
 
 Description = Annotated[str, AfterValidator(v.max_length(v.DESCRIPTION_MAX))]
+
+R = TypeVar("R", bound=BaseModel)
 
 
 _blank_to_none = v.blank_to_none
@@ -565,7 +567,7 @@ class ProductsService:
 
     # -- creating --
 
-    async def _create(self, path: str, spec: _Request, key: str, model: type[Any], what: str) -> Any:
+    async def _create(self, path: str, spec: _Request, key: str, model: type[R], what: str) -> R:
         """Create, and return the created record: the answer's, or (a `{message, status}` answer) the one sent."""
         self.session.check_writable(what)
         body = spec.body()
@@ -589,7 +591,7 @@ class ProductsService:
 
     async def create_part_numbers(self, items: Sequence[PartNumberCreate]) -> CreatedPartNumbers:
         self.session.check_writable("creating part numbers")
-        body = PartNumbersCreate(partNumbers=list(items)).body()
+        body = PartNumbersCreate.model_validate({"partNumbers": list(items)}).body()
         raw = await self.session.send_json(Service.PRODUCTS, "POST", "/v1/part-numbers", json_body=body)
         return created_record(CreatedPartNumbers, raw if isinstance(raw, dict) else {}, "", {}, "creating part numbers")
 

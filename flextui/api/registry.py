@@ -42,6 +42,7 @@ from flextui.api.tolerant import Record, list_items, list_total, parse_record, p
 
 API = "/api/v1"
 M = TypeVar("M", bound=BaseModel)
+A = TypeVar("A")
 
 # The registry is Harbor underneath (its artifact parameters are Harbor v2's: RESTSWContDelivRetrieveArt.htm),
 # and Harbor's API takes at most 100 items per page; the vendor documents no other maximum.
@@ -109,7 +110,7 @@ def _as_jwt(value: Any) -> str | None:
         if value.lower().startswith("bearer "):
             value = value[7:].strip()
         if value.count(".") == 2 and " " not in value:
-            return value
+            return str(value)
     return None
 
 
@@ -532,7 +533,7 @@ class RegistryService:
             lambda number, size: self._get_raw(path, query(number, size)), parse, item_key=item_key,
         )
 
-    async def _freshest(self, pages: AsyncIterator[Fetched[Any]] | AsyncIterator[Any]) -> Any:
+    async def _freshest(self, pages: AsyncIterator[A]) -> A:
         return await freshest(pages)
 
     def _value(self, op: str, key: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], M], force: bool) -> AsyncIterator[Fetched[M]]:

@@ -9,6 +9,8 @@ only asked valid questions. Token values appear only in `CreatedToken`
 
 from __future__ import annotations
 
+import builtins
+
 import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -365,7 +367,7 @@ class TokensService:
             got.value.age = got.age
             yield got.value
 
-    async def search(self, criteria: TokenSearch, page: int = 0, page_size: int = 50) -> list[Token]:
+    async def search(self, criteria: TokenSearch, page: int = 0, page_size: int = 50) -> builtins.list[Token]:
         """One page of a search. The docs' table lists the criteria as query parameters while its sample
         and the OpenAPI send a body (TokenBasedAuthManTokensSearch.htm): both are sent, alike."""
         raw = await self._send_json("POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), params=criteria.body(page, page_size), mutating=False)

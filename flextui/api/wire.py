@@ -24,7 +24,9 @@ try:
 
     _FAST_ERRORS: tuple[type[BaseException], ...] = (orjson.JSONDecodeError,)
 except ImportError:  # pragma: no cover - orjson is a dependency; the stdlib still works without it
-    _fast_loads = json.loads
+    def _fast_loads(data: bytes | str) -> Any:
+        return json.loads(data)
+
     _FAST_ERRORS = ()
 
 # A body that mentions none of these cannot hold a field that `cache.is_secret_key` would remove.

@@ -351,9 +351,8 @@ def _as_day(value: Any) -> date | None:
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(timezone.utc)
-        return value.date()
+        moment: datetime = value.astimezone(timezone.utc) if value.tzinfo is not None else value
+        return moment.date()
     if isinstance(value, date):
         return value
     if isinstance(value, (int, float)):
