@@ -37,14 +37,28 @@ LISTINGS = {
     "users": (None, {}),
     "accounts": (None, {}),
 }
-PAGING = ["(strict default)", "pagesize-lower", "page-size-ignored", "paging-ignored", "page-size-cap-100", "zero-based",
-          "page-zero-is-first", "null-collections", "entitlements-bare-array", "entitlements-data-envelope", "users-no-username", "lenient"]
+PAGING = [
+    "(strict default)",
+    "pagesize-lower",
+    "page-size-ignored",
+    "paging-ignored",
+    "page-size-cap-100",
+    "zero-based",
+    "page-zero-is-first",
+    "null-collections",
+    "entitlements-bare-array",
+    "entitlements-data-envelope",
+    "users-no-username",
+    "lenient",
+]
 
 
 async def one(kind: str, dialect: str, size: int) -> tuple[int, int, bool]:
     ctx = demo_context(fixed_now_ms=FIXED_NOW_MS, dialects=None if dialect.startswith("(") else speaking(dialect))
     target, extra = LISTINGS[kind]
-    args = argparse.Namespace(**{"target": target, "filter": [], "page_size": size, "limit": None, "search": None, "username": None, "creator": None, **extra})
+    args = argparse.Namespace(
+        **{"target": target, "filter": [], "page_size": size, "limit": None, "search": None, "username": None, "creator": None, **extra}
+    )
     try:
         found = kinds.lookup(kind)
         assert found is not None

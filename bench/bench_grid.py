@@ -23,7 +23,7 @@ import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +34,18 @@ from textual.app import App, ComposeResult  # noqa: E402
 from flextui.ui.widgets.grid import DataGrid  # noqa: E402
 
 COLUMNS: list[tuple[str, str]] = [
-    ("entitlement", "str"), ("product", "str"), ("feature", "str"), ("qty", "int"), ("price", "float"),
-    ("active", "bool"), ("created", "datetime"), ("expires", "date"), ("owner", "str"), ("status", "str"),
-    ("serial", "str"), ("notes", "str"),
+    ("entitlement", "str"),
+    ("product", "str"),
+    ("feature", "str"),
+    ("qty", "int"),
+    ("price", "float"),
+    ("active", "bool"),
+    ("created", "datetime"),
+    ("expires", "date"),
+    ("owner", "str"),
+    ("status", "str"),
+    ("serial", "str"),
+    ("notes", "str"),
 ]
 
 
@@ -44,16 +53,25 @@ def make_rows(n: int, seed: int = 1) -> list[tuple[Any, ...]]:
     """Realistic-ish rows: ids, words, numbers (some None), bools, datetimes, dates, e-mails."""
     rnd = random.Random(seed)
     words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
-    base = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    base = datetime(2025, 1, 1, tzinfo=UTC)
     rows = []
     for i in range(n):
-        rows.append((
-            f"ENT-{i:07d}", rnd.choice(words), f"{rnd.choice(words)}-{rnd.choice(words)} feature",
-            rnd.randint(1, 10_000), rnd.random() * 1000 if i % 17 else None, rnd.random() < 0.5,
-            base + timedelta(minutes=rnd.randint(0, 525_600)), date(2025, 1, 1) + timedelta(days=rnd.randint(0, 700)),
-            f"user{rnd.randint(1, 5000)}@example.com", rnd.choice(["ACTIVE", "EXPIRED", "PENDING"]),
-            str(rnd.randint(10**9, 10**10)), "note " * rnd.randint(0, 6),
-        ))
+        rows.append(
+            (
+                f"ENT-{i:07d}",
+                rnd.choice(words),
+                f"{rnd.choice(words)}-{rnd.choice(words)} feature",
+                rnd.randint(1, 10_000),
+                rnd.random() * 1000 if i % 17 else None,
+                rnd.random() < 0.5,
+                base + timedelta(minutes=rnd.randint(0, 525_600)),
+                date(2025, 1, 1) + timedelta(days=rnd.randint(0, 700)),
+                f"user{rnd.randint(1, 5000)}@example.com",
+                rnd.choice(["ACTIVE", "EXPIRED", "PENDING"]),
+                str(rnd.randint(10**9, 10**10)),
+                "note " * rnd.randint(0, 6),
+            )
+        )
     return rows
 
 
@@ -76,7 +94,7 @@ async def one_run(rows: list[tuple[Any, ...]], page: int) -> dict[str, float]:
         grid = app.query_one(DataGrid)
         grid.focus()
         await pilot.pause()
-        pages = [rows[i:i + page] for i in range(0, len(rows), page)]
+        pages = [rows[i : i + page] for i in range(0, len(rows), page)]
 
         # 1. first page -> first rows painted
         w0, c0 = time.perf_counter(), time.process_time()
@@ -149,7 +167,7 @@ def model_only(rows: list[tuple[Any, ...]], page: int) -> dict[str, float]:
     times = []
     for i in range(page, len(rows), page):
         t = time.perf_counter()
-        model.append_rows(rows[i:i + page])
+        model.append_rows(rows[i : i + page])
         times.append((time.perf_counter() - t) * 1000)
     out["model: append/page sorted med"] = statistics.median(times)
     out["model: append/page sorted max"] = max(times)
@@ -159,6 +177,7 @@ def model_only(rows: list[tuple[Any, ...]], page: int) -> dict[str, float]:
 def _sync(fn: Callable[[], Any]) -> Callable[[], Awaitable[None]]:
     async def run() -> None:
         fn()
+
     return run
 
 
@@ -166,6 +185,7 @@ def _paused(pilot: Any, fn: Callable[[], Any]) -> Callable[[], Awaitable[None]]:
     async def run() -> None:
         fn()
         await pilot.pause()
+
     return run
 
 
@@ -183,15 +203,15 @@ def main() -> None:
     results = [asyncio.run(one_run(rows, args.page)) | model_only(rows, args.page) for _ in range(args.runs)]
     rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    print(f"DataGrid benchmark: {args.rows:,} rows × {len(COLUMNS)} cols, pages of {args.page:,}, "
-          f"headless 120x40, median of {args.runs} runs")
+    print(
+        f"DataGrid benchmark: {args.rows:,} rows × {len(COLUMNS)} cols, pages of {args.page:,}, headless 120x40, median of {args.runs} runs"
+    )
     print(f"(generating the rows: {gen_ms:,.0f} ms, not included)")
     print(f"{'phase':32} {'median':>10} {'min':>10} {'max':>10}")
     for key in results[0]:
         values = [r[key] for r in results]
         unit = "" if key == "filtered rows" else " ms"
-        print(f"{key:32} {statistics.median(values):>8,.1f}{unit:3} {min(values):>8,.1f}{unit:3} "
-              f"{max(values):>8,.1f}{unit:3}")
+        print(f"{key:32} {statistics.median(values):>8,.1f}{unit:3} {min(values):>8,.1f}{unit:3} {max(values):>8,.1f}{unit:3}")
     print(f"{'peak RSS (process)':32} {rss_peak:>8,.0f} MB   (after generating data: {rss_data:,.0f} MB)")
 
 

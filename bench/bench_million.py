@@ -28,9 +28,29 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 PAGE = 2500
-COLUMNS = ["fulfillmentID", "fulfillDate", "activationID", "entitlementID", "accountID", "accountName", "productName",
-           "productVersion", "partNumber", "licenseModel", "hostID", "hostType", "quantity", "fulfillmentType", "status",
-           "createdBy", "expirationDate", "lifeCycle", "siteName", "orderId", "units"]
+COLUMNS = [
+    "fulfillmentID",
+    "fulfillDate",
+    "activationID",
+    "entitlementID",
+    "accountID",
+    "accountName",
+    "productName",
+    "productVersion",
+    "partNumber",
+    "licenseModel",
+    "hostID",
+    "hostType",
+    "quantity",
+    "fulfillmentType",
+    "status",
+    "createdBy",
+    "expirationDate",
+    "lifeCycle",
+    "siteName",
+    "orderId",
+    "units",
+]
 
 
 def pages(rows: int, seed: int = 7) -> Any:
@@ -47,17 +67,31 @@ def pages(rows: int, seed: int = 7) -> Any:
             n = made + i
             account = accounts[rng.randrange(len(accounts))]
             product = products[rng.randrange(len(products))]
-            batch.append({
-                "fulfillmentID": f"FID-{n:010d}", "fulfillDate": base + n * 2_500, "activationID": f"ACT-{n:08d}-{rng.randrange(65536):04x}",
-                "entitlementID": f"ENT-{100000 + n // 7}", "accountID": account[0], "accountName": account[1],
-                "productName": product[0], "productVersion": product[1], "partNumber": f"PN-{product[0][-2:]}-{rng.randrange(9)}",
-                "licenseModel": rng.choice(["Perpetual", "Subscription", "Floating", "Node-locked"]),
-                "hostID": f"{rng.randrange(16**12):012x}", "hostType": rng.choice(["VM", "Server", "Container", "Device"]),
-                "quantity": rng.randrange(1, 500), "fulfillmentType": rng.choice(["Activation", "Renewal", "Upgrade"]),
-                "status": rng.choice(["ACTIVE", "INACTIVE", "OBSOLETE"]), "createdBy": users[rng.randrange(len(users))],
-                "expirationDate": "2027-01-01" if rng.random() < 0.5 else None, "lifeCycle": rng.choice(["new", "renewed"]),
-                "siteName": rng.choice(["EMEA", "AMER", "APAC"]), "orderId": f"SO-{rng.randrange(10**6):06d}", "units": rng.random() * 100,
-            })
+            batch.append(
+                {
+                    "fulfillmentID": f"FID-{n:010d}",
+                    "fulfillDate": base + n * 2_500,
+                    "activationID": f"ACT-{n:08d}-{rng.randrange(65536):04x}",
+                    "entitlementID": f"ENT-{100000 + n // 7}",
+                    "accountID": account[0],
+                    "accountName": account[1],
+                    "productName": product[0],
+                    "productVersion": product[1],
+                    "partNumber": f"PN-{product[0][-2:]}-{rng.randrange(9)}",
+                    "licenseModel": rng.choice(["Perpetual", "Subscription", "Floating", "Node-locked"]),
+                    "hostID": f"{rng.randrange(16**12):012x}",
+                    "hostType": rng.choice(["VM", "Server", "Container", "Device"]),
+                    "quantity": rng.randrange(1, 500),
+                    "fulfillmentType": rng.choice(["Activation", "Renewal", "Upgrade"]),
+                    "status": rng.choice(["ACTIVE", "INACTIVE", "OBSOLETE"]),
+                    "createdBy": users[rng.randrange(len(users))],
+                    "expirationDate": "2027-01-01" if rng.random() < 0.5 else None,
+                    "lifeCycle": rng.choice(["new", "renewed"]),
+                    "siteName": rng.choice(["EMEA", "AMER", "APAC"]),
+                    "orderId": f"SO-{rng.randrange(10**6):06d}",
+                    "units": rng.random() * 100,
+                }
+            )
         made += len(batch)
         yield json.dumps({"data": batch}).encode()
 
@@ -123,12 +157,20 @@ def run_duckdb(rows: int) -> dict[str, Any]:
         con.execute(f"SELECT * FROM view LIMIT 1 OFFSET {pos}").fetchall()
         keys.append(time.perf_counter() - start)
     out["row at a position (p95)"] = sorted(keys)[int(len(keys) * 0.95)]
-    out["filter 'Product 7'"], _ = timed(lambda: con.execute(
-        "CREATE OR REPLACE TABLE filtered AS SELECT * FROM view WHERE productName LIKE '%Product 7%' OR accountName LIKE '%Product 7%'"))
+    out["filter 'Product 7'"], _ = timed(
+        lambda: con.execute(
+            "CREATE OR REPLACE TABLE filtered AS SELECT * FROM view WHERE productName LIKE '%Product 7%' OR accountName LIKE '%Product 7%'"
+        )
+    )
     out["rows in filter"] = con.execute("SELECT count(*) FROM filtered").fetchone()[0]
-    out["frequency of productName"], _ = timed(lambda: con.execute("SELECT productName, count(*) c FROM rows GROUP BY 1 ORDER BY c DESC").fetchall())
-    out["statistics of quantity"], _ = timed(lambda: con.execute(
-        "SELECT min(quantity), max(quantity), avg(quantity), median(quantity), count(DISTINCT quantity) FROM rows").fetchall())
+    out["frequency of productName"], _ = timed(
+        lambda: con.execute("SELECT productName, count(*) c FROM rows GROUP BY 1 ORDER BY c DESC").fetchall()
+    )
+    out["statistics of quantity"], _ = timed(
+        lambda: con.execute(
+            "SELECT min(quantity), max(quantity), avg(quantity), median(quantity), count(DISTINCT quantity) FROM rows"
+        ).fetchall()
+    )
     return out
 
 
@@ -142,7 +184,9 @@ def main(rows: int, contenders: list[str], runs: int) -> None:
     results: dict[str, list[dict[str, Any]]] = {c: [] for c in contenders}
     for _ in range(runs):
         for contender in contenders:
-            done = subprocess.run([sys.executable, __file__, "--child", contender, "--rows", str(rows)], capture_output=True, text=True, check=False)
+            done = subprocess.run(
+                [sys.executable, __file__, "--child", contender, "--rows", str(rows)], capture_output=True, text=True, check=False
+            )
             if done.returncode != 0:
                 print(f"{contender} failed: {done.stderr[-2000:]}")
                 continue

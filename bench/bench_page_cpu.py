@@ -46,8 +46,12 @@ async def one_page_bytes() -> bytes:
     ctx = demo_context(fixed_now_ms=FIXED_NOW_MS, scale=100.0)
     try:
         filters = FilterSet(past_days=16, limit_records=2500)
-        response = await ctx.session.request(ctx.session.SERVICE_DATA if hasattr(ctx.session, "SERVICE_DATA") else _data(),
-                                              "GET", "/api/v1/report/fulfillment", params=filters.query_params(1))
+        response = await ctx.session.request(
+            ctx.session.SERVICE_DATA if hasattr(ctx.session, "SERVICE_DATA") else _data(),
+            "GET",
+            "/api/v1/report/fulfillment",
+            params=filters.query_params(1),
+        )
         return response.content
     finally:
         await ctx.aclose()
@@ -89,8 +93,13 @@ async def flextui_pages(body: bytes, n: int, cache_dir: Path) -> float:
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, content=body, headers={"content-type": "application/json"})
 
-    session = Session("https://fno.example", auth=httpx.BasicAuth("u", "p"), transport=httpx.MockTransport(handler),
-                      cache=PageCache(cache_dir / f"cache-{time.monotonic_ns()}.sqlite3"), retry=RetryPolicy(attempts=1))
+    session = Session(
+        "https://fno.example",
+        auth=httpx.BasicAuth("u", "p"),
+        transport=httpx.MockTransport(handler),
+        cache=PageCache(cache_dir / f"cache-{time.monotonic_ns()}.sqlite3"),
+        retry=RetryPolicy(attempts=1),
+    )
     service = ReportsService(session)
     filters = FilterSet(past_days=16, limit_records=2500)
     try:

@@ -28,14 +28,14 @@ import statistics
 import sys
 import time
 from collections import Counter
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-FIXED_NOW_MS = int(datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc).timestamp() * 1000)
+FIXED_NOW_MS = int(datetime(2026, 11, 2, 10, 0, tzinfo=UTC).timestamp() * 1000)
 
 
 def ms(seconds: float) -> str:
@@ -105,29 +105,35 @@ async def projects_run() -> dict[str, Any]:
         total = screen.total
     ResourceTable.render_line = original  # type: ignore[method-assign]
     await ctx.aclose()
-    return {"first": first_page, "forward": statistics.median(forward), "back": statistics.median(back),
-            "pages": last_page, "total": total, "revisit_requests": revisit_requests, "auths": auths}
+    return {
+        "first": first_page,
+        "forward": statistics.median(forward),
+        "back": statistics.median(back),
+        "pages": last_page,
+        "total": total,
+        "revisit_requests": revisit_requests,
+        "auths": auths,
+    }
 
 
 # -- 2. downloads ---------------------------------------------------------------------------------------------
 
 
 async def downloads_run() -> dict[str, Any]:
-    from flextui.context import demo_context
-    from flextui.context import registry_for
+    from flextui.context import demo_context, registry_for
     from flextui.ui.screens.registry.downloads import per_day_series
     from flextui.ui.widgets.chart import render_bar_chart
 
     ctx = demo_context(scale=100, fixed_now_ms=FIXED_NOW_MS)
     registry = registry_for(ctx)
-    end = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=timezone.utc).date()
+    end = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=UTC).date()
     start = end - timedelta(days=400)  # the log spans the 400 days before now: 401 calendar days
     registry_store_warm(ctx)
     t0 = time.perf_counter()
     entries = [d async for items in registry.iter_downloads(start, end, page_size=1000) for d in items]
     fetch = time.perf_counter() - t0
     t0 = time.perf_counter()
-    counts: Counter[date] = Counter(d.timestamp.astimezone(timezone.utc).date() for d in entries if d.timestamp)
+    counts: Counter[date] = Counter(d.timestamp.astimezone(UTC).date() for d in entries if d.timestamp)
     series = per_day_series(counts, start, end)
     build = time.perf_counter() - t0
     t0 = time.perf_counter()
@@ -146,11 +152,12 @@ def registry_store_warm(ctx: Any) -> None:
 
 
 async def downloads_screen_run() -> dict[str, Any]:
+    from textual.widgets import Input
+
     from flextui.context import demo_context
     from flextui.ui.app import FlexApp
     from flextui.ui.screens.registry.downloads import DownloadsScreen
     from flextui.ui.widgets.grid import DataGrid
-    from textual.widgets import Input
 
     ctx = demo_context(scale=100, fixed_now_ms=FIXED_NOW_MS)
     registry_store_warm(ctx)
@@ -161,7 +168,7 @@ async def downloads_screen_run() -> dict[str, Any]:
         assert isinstance(screen, DownloadsScreen)
         await app.workers.wait_for_complete()
         await pilot.pause()
-        end = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=timezone.utc).date()
+        end = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=UTC).date()
         screen.query_one("#dl-from", Input).value = (end - timedelta(days=400)).isoformat()
         await pilot.pause()
         t0 = time.perf_counter()
@@ -196,7 +203,11 @@ def main() -> None:
         ("projects (scale 100)", f"{p['total']:,} projects, {p['pages']} pages of 50", ""),
         ("  request return → first page painted", ms(med(projects, "first")), "target ≤ 300 ms"),
         ("  next page (] → painted, 1 request)", ms(med(projects, "forward")), "median over pages"),
-        ("  previous page, cached (within freshness)", ms(med(projects, "back")), f"requests sent: {max(r['revisit_requests'] for r in projects)}"),
+        (
+            "  previous page, cached (within freshness)",
+            ms(med(projects, "back")),
+            f"requests sent: {max(r['revisit_requests'] for r in projects)}",
+        ),
         ("  authentications per run", str(max(r["auths"] for r in projects)), "JWT reused"),
         ("download log (scale 100)", f"{d['entries']:,} entries, 401 days", f"{d['requests']} requests of ≤1000"),
         ("  fetch (iter_downloads)", ms(med(downloads, "fetch")), "in-process simulator"),

@@ -56,7 +56,9 @@ def start_sim(scale: str, latency: float) -> tuple[subprocess.Popen[bytes], str]
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "flextui", "sim", "--port", str(port), "--scale", scale, "--latency", str(latency)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
@@ -242,8 +244,13 @@ def child(args: argparse.Namespace) -> None:
 
 
 def run_child(kind: str, url: str, days: int) -> dict[str, float]:
-    done = subprocess.run([sys.executable, __file__, "--child", kind, "--url", url, "--days", str(days)],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", kind, "--url", url, "--days", str(days)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"{kind} run failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -264,8 +271,10 @@ def main() -> None:
     proc, url = start_sim(args.scale, args.latency)
     try:
         total = asyncio.run(warm(url, args.days))
-        print(f"{GROUP}, last {args.days} days, scale {args.scale}: {total:,} records; simulator in its own process, "
-              f"{args.latency:g} ms latency per request; pages of 2,500; median of {args.runs} runs (each a fresh process)\n")
+        print(
+            f"{GROUP}, last {args.days} days, scale {args.scale}: {total:,} records; simulator in its own process, "
+            f"{args.latency:g} ms latency per request; pages of 2,500; median of {args.runs} runs (each a fresh process)\n"
+        )
         ui = [run_child("ui", url, args.days) for _ in range(args.runs)]
         seq, conc = [], []
         for _ in range(args.runs):
@@ -300,10 +309,14 @@ def main() -> None:
         print(f"{key:52} {fmt(med):>12} {fmt(min(values)):>10} {fmt(max(values)):>10}  {target}{verdict}")
     s = statistics.median(r["seconds"] for r in seq)
     c = statistics.median(r["seconds"] for r in conc)
-    print(f"{'fetch sequential (concurrency 1)':52} {s:>10,.2f} s {min(r['seconds'] for r in seq):>8,.2f} s "
-          f"{max(r['seconds'] for r in seq):>8,.2f} s")
-    print(f"{'fetch concurrent (concurrency 6)':52} {c:>10,.2f} s {min(r['seconds'] for r in conc):>8,.2f} s "
-          f"{max(r['seconds'] for r in conc):>8,.2f} s")
+    print(
+        f"{'fetch sequential (concurrency 1)':52} {s:>10,.2f} s {min(r['seconds'] for r in seq):>8,.2f} s "
+        f"{max(r['seconds'] for r in seq):>8,.2f} s"
+    )
+    print(
+        f"{'fetch concurrent (concurrency 6)':52} {c:>10,.2f} s {min(r['seconds'] for r in conc):>8,.2f} s "
+        f"{max(r['seconds'] for r in conc):>8,.2f} s"
+    )
     speedup = s / c
     print(f"{'speed-up':52} {speedup:>11,.1f}×{'':22}  ≥ 3×{'  ok' if speedup >= 3 else '  MISSED'}")
 

@@ -42,8 +42,14 @@ async def entitlement_lists() -> float:
     activation = next(li.activation_id for e in world.entitlements.values() for li in e.line_items)
     async with httpx.AsyncClient(transport=in_process_transport(app), base_url=SIM_BASE_URL, auth=sim_auth(app, ADMIN)) as client:
         started = time.perf_counter()
-        for params in ({}, {"accountId": account}, {"product": product.name, "version": product.version}, {"status": "deployed"},
-                       {"activationId": activation}, {"accountName": "a", "sort_by": "created_on", "page": 3}):
+        for params in (
+            {},
+            {"accountId": account},
+            {"product": product.name, "version": product.version},
+            {"status": "deployed"},
+            {"activationId": activation},
+            {"accountName": "a", "sort_by": "created_on", "page": 3},
+        ):
             response = await client.get("/entitlements-api/v1/entitlements", params=params)
             assert response.status_code == 200, response.text
         return time.perf_counter() - started
@@ -70,8 +76,10 @@ async def report_tables() -> tuple[float, float]:
     async with httpx.AsyncClient(transport=in_process_transport(app), base_url=SIM_BASE_URL, auth=httpx.BasicAuth(*ADMIN)) as client:
         started = time.perf_counter()
         query = json.dumps({"productName": {"$con": "a"}, "meterType": {"$in": ["elastic", "named"]}})
-        response = await client.get("/data/api/v1/report/usage", params={"pastDays": 30, "limitRecords": 2500, "pageNumber": 7,
-                                                                         "mode": "INTERACTIVE", "query": query})
+        response = await client.get(
+            "/data/api/v1/report/usage",
+            params={"pastDays": 30, "limitRecords": 2500, "pageNumber": 7, "mode": "INTERACTIVE", "query": query},
+        )
         assert response.status_code == 200
         return built, time.perf_counter() - started
 

@@ -29,7 +29,7 @@ import termios
 import time
 from pathlib import Path
 
-BARE_APP = '''
+BARE_APP = """
 from textual.app import App
 from textual.widgets import DataTable, Footer, Header
 
@@ -45,7 +45,7 @@ class Bare(App):
         table.add_row("bare-first-row", "NORMAL", "in 1y")
 
 Bare().run()
-'''
+"""
 
 
 def rss_mb(pid: int) -> float:
@@ -121,8 +121,10 @@ def main(runs: int) -> None:
     print("|---|---|---|---|")
     for name in contenders:
         t = times[name]
-        print(f"| {name} | {statistics.median(t) * 1000:.0f} ms ({min(t) * 1000:.0f}–{max(t) * 1000:.0f}) | "
-              f"{statistics.median(t) / floor:.2f}× | {statistics.median(memory[name]):.1f} MB |")
+        print(
+            f"| {name} | {statistics.median(t) * 1000:.0f} ms ({min(t) * 1000:.0f}–{max(t) * 1000:.0f}) | "
+            f"{statistics.median(t) / floor:.2f}× | {statistics.median(memory[name]):.1f} MB |"
+        )
 
 
 if __name__ == "__main__":

@@ -96,8 +96,8 @@ async def cached_revisit(runs: int) -> dict[str, float]:
 
 
 async def cached_revisit_screen(runs: int) -> dict[str, float]:
-    from flextui.ui.app import FlexApp
     from flextui.context import demo_context
+    from flextui.ui.app import FlexApp
     from flextui.ui.widgets.table import ResourceTable
 
     ctx = demo_context()
@@ -128,12 +128,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     startup = [startup_once() for _ in range(args.runs)]
-    print(f"start-up to first token row (pty 80x24), n={args.runs}: median {statistics.median(startup) * 1000:.0f} ms, "
-          f"min {min(startup) * 1000:.0f}, max {max(startup) * 1000:.0f}")
+    print(
+        f"start-up to first token row (pty 80x24), n={args.runs}: median {statistics.median(startup) * 1000:.0f} ms, "
+        f"min {min(startup) * 1000:.0f}, max {max(startup) * 1000:.0f}"
+    )
     data = asyncio.run(cached_revisit(50))
-    print(f"cached page revisit, data layer, n=50: median {data['median_ms']:.2f} ms, max {data['max_ms']:.2f} ms, requests sent {data['requests']}")
+    print(
+        f"cached page revisit, data layer, n=50: median {data['median_ms']:.2f} ms, max {data['max_ms']:.2f} ms, requests sent {data['requests']}"
+    )
     screen = asyncio.run(cached_revisit_screen(20))
-    print(f"cached page revisit, screen (fetch + table fill), n=20: median {screen['median_ms']:.2f} ms, max {screen['max_ms']:.2f} ms, requests sent {screen['requests']}")
+    print(
+        f"cached page revisit, screen (fetch + table fill), n=20: median {screen['median_ms']:.2f} ms, max {screen['max_ms']:.2f} ms, requests sent {screen['requests']}"
+    )
 
 
 if __name__ == "__main__":

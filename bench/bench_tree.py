@@ -58,10 +58,15 @@ async def _expand_all(app: FlexApp, screen: EntitlementsScreen, accounts: list[s
         node.expand()
         if node.children and not any(c.data is not None and c.data.kind == "loading" for c in node.children):
             await asyncio.sleep(0)  # already loaded: the expansion shows what is there
-        await _until(lambda: account in screen.ent_children and key not in screen.loading
-                     and (len(screen.expansions) == records or screen.expansions[-1].shown is not None))
+        await _until(
+            lambda account=account, key=key, records=records: (
+                account in screen.ent_children
+                and key not in screen.loading
+                and (len(screen.expansions) == records or screen.expansions[-1].shown is not None)
+            )
+        )
         elapsed = time.perf_counter() - started
-        await _until(lambda: len(screen.expansions) == records or screen.expansions[-1].finished is not None)
+        await _until(lambda records=records: len(screen.expansions) == records or screen.expansions[-1].finished is not None)
         out.append((elapsed, session.requests_sent - before))
         if collapse:
             node.collapse()
@@ -104,10 +109,14 @@ async def main(scale: float, latency: float, count: int) -> None:
         loaded = await _expand_all(app, screen, accounts, collapse=True)
         total_ents = sum(len(screen.ent_children.get(a, [])) for a in accounts)
 
-    print(f"entitlement tree: scale {scale:g} ({len(world.accounts):,} accounts, {len(world.entitlements):,} entitlements), "
-          f"{latency:g} ms simulated latency per request")
-    print(f"world built in {built * 1000:.0f} ms; app start to the first page of {len(accounts)} accounts: {first_page * 1000:.0f} ms "
-          f"(one request); these accounts hold {total_ents:,} entitlements")
+    print(
+        f"entitlement tree: scale {scale:g} ({len(world.accounts):,} accounts, {len(world.entitlements):,} entitlements), "
+        f"{latency:g} ms simulated latency per request"
+    )
+    print(
+        f"world built in {built * 1000:.0f} ms; app start to the first page of {len(accounts)} accounts: {first_page * 1000:.0f} ms "
+        f"(one request); these accounts hold {total_ents:,} entitlements"
+    )
     print()
     print("| expansion of one account    | median ms |  p90 ms  |  max ms  | requests  |")
     print("|----------------------------|----------:|---------:|---------:|----------:|")

@@ -40,12 +40,16 @@ def _terminal_problem() -> str | None:
     if not sys.stdin.isatty() or not (sys.stderr.isatty() or sys.stdout.isatty()):
         return NO_TTY_MESSAGE
     if not sys.stderr.isatty():
-        return ("flextui draws the TUI on standard error, and it is redirected (e.g. `2>file`): nothing would be seen.\n"
-                "  Run it without redirecting standard error, or use the headless commands: flextui get tokens --username U\n")
+        return (
+            "flextui draws the TUI on standard error, and it is redirected (e.g. `2>file`): nothing would be seen.\n"
+            "  Run it without redirecting standard error, or use the headless commands: flextui get tokens --username U\n"
+        )
     term = os.environ.get("TERM", "")
     if term in ("dumb", "unknown") or term.startswith("emacs"):
-        return (f"flextui needs a terminal that can draw a full screen, and TERM={term!r} cannot.\n"
-                "  Set TERM=xterm-256color (or your terminal's name), or use the headless commands: flextui get tokens --username U\n")
+        return (
+            f"flextui needs a terminal that can draw a full screen, and TERM={term!r} cannot.\n"
+            "  Set TERM=xterm-256color (or your terminal's name), or use the headless commands: flextui get tokens --username U\n"
+        )
     return None
 
 
@@ -61,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="flextui",
         description="A terminal explorer for the FlexNet Operations REST APIs. Try it without an account: flextui demo",
         epilog="Exit codes: 0 ok, 1 the server refused or answered unreadably, 2 your own usage/config/input, 3 auth, 4 not found, "
-               "5 server error or rate limit, 6 unreachable/offline, 7 read-only, 8 listing cut short (stderr says why).",
+        "5 server error or rate limit, 6 unreachable/offline, 7 read-only, 8 listing cut short (stderr says why).",
     )
     parser.add_argument("--version", action="version", version=f"flextui {__version__}")
     _global_options(parser, defaults=True)
@@ -107,14 +111,20 @@ def build_parser() -> argparse.ArgumentParser:
     _sim_options(get, prefix=True)
 
     report = sub.add_parser(
-        "report", parents=[common], help="data reports headless: list, types GROUP, run GROUP",
+        "report",
+        parents=[common],
+        help="data reports headless: list, types GROUP, run GROUP",
         description="Data reports (the Data Access API) without the TUI: `list` the report groups, `types GROUP` its fields and "
-                    "filters, `run GROUP` its records. Without --past-days or --date-from, run asks for the past 1 day "
-                    "(the service's own default) and says so.",
+        "filters, `run GROUP` its records. Without --past-days or --date-from, run asks for the past 1 day "
+        "(the service's own default) and says so.",
     )
-    report.add_argument("action", choices=["list", "types", "run"], help="list: the groups; types: a group's fields and filters; run: its records")
+    report.add_argument(
+        "action", choices=["list", "types", "run"], help="list: the groups; types: a group's fields and filters; run: its records"
+    )
     report.add_argument("group", nargs="?", help="the report group, e.g. fulfillment, usage, entitlement (see `report list`)")
-    report.add_argument("--filter", action="append", default=[], help="condition, e.g. 'accountID $sw 1012' (repeatable; see `report types GROUP`)")
+    report.add_argument(
+        "--filter", action="append", default=[], help="condition, e.g. 'accountID $sw 1012' (repeatable; see `report types GROUP`)"
+    )
     report.add_argument("--past-days", type=_positive, help="the past N days, 1–30 (the service's default: 1)")
     report.add_argument("--date-from", metavar="YYYY-MM-DD", help="first day (with --date-to: at most 30 days)")
     report.add_argument("--date-to", metavar="YYYY-MM-DD", help="the day after the last (the docs: dateTo is excluded)")
@@ -149,21 +159,35 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool, instance
         parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
         parser.add_argument("--config", default=d(None), help="config file (default: see `flextui info`)")
         parser.add_argument("--debug", action="store_true", default=d(False), help="log debug detail to the log file")
-        parser.add_argument("--trace", default=d(None), metavar="FILE", help="append every HTTP exchange (secrets removed) to FILE as JSON lines")
+        parser.add_argument(
+            "--trace", default=d(None), metavar="FILE", help="append every HTTP exchange (secrets removed) to FILE as JSON lines"
+        )
         return
     parser.add_argument("--profile", "-p", default=d(None), help="profile name from the config file")
-    parser.add_argument("--url", default=d(None), help="ad hoc instance URL (with --user; password from FLEXTUI_PASSWORD or a prompt, or FLEXTUI_TOKEN)")
+    parser.add_argument(
+        "--url", default=d(None), help="ad hoc instance URL (with --user; password from FLEXTUI_PASSWORD or a prompt, or FLEXTUI_TOKEN)"
+    )
     parser.add_argument("--user", default=d(None), help="ad hoc user name (e-mail)")
-    parser.add_argument("--token-env", default=d(None), metavar="VAR",
-                        help="ad hoc: the environment variable holding an rna_… access token (default FLEXTUI_TOKEN; the beta APIs need one)")
-    parser.add_argument("--registry-tenant", default=d(None), metavar="ID", help="the registry's tenant id (x-publisherid), for --url or over the profile's")
+    parser.add_argument(
+        "--token-env",
+        default=d(None),
+        metavar="VAR",
+        help="ad hoc: the environment variable holding an rna_… access token (default FLEXTUI_TOKEN; the beta APIs need one)",
+    )
+    parser.add_argument(
+        "--registry-tenant", default=d(None), metavar="ID", help="the registry's tenant id (x-publisherid), for --url or over the profile's"
+    )
     parser.add_argument("--read-only", action="store_true", default=d(False), help="refuse every change, whatever the profile says")
     parser.add_argument("--offline", action="store_true", default=d(False), help="read only from the local cache; send nothing")
     parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
     parser.add_argument("--config", default=d(None), help="config file (default: see `flextui info`)")
     parser.add_argument("--debug", action="store_true", default=d(False), help="log debug detail to the log file")
-    parser.add_argument("--trace", default=d(None), metavar="FILE",
-                        help="append every HTTP exchange (secrets removed) to FILE as JSON lines: what to attach to an escalation")
+    parser.add_argument(
+        "--trace",
+        default=d(None),
+        metavar="FILE",
+        help="append every HTTP exchange (secrets removed) to FILE as JSON lines: what to attach to an escalation",
+    )
 
 
 def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> None:
@@ -171,9 +195,14 @@ def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> No
     parser.add_argument(f"{p}seed", dest="seed", type=int, default=7, help="simulator world seed")
     parser.add_argument(f"{p}scale", dest="scale", default="1", help="world size: a number, or small/default/large (100)")
     parser.add_argument(f"{p}latency", dest="latency", type=float, default=0.0, help="simulated latency per request, ms")
-    parser.add_argument(f"{p}dialect", dest="dialect", default=None, metavar="NAMES",
-                        help="real-service variants to speak besides the strictest reading of the docs, comma separated "
-                             "(`lenient` drops the strict defaults); `flextui sim --list-dialects` names them")
+    parser.add_argument(
+        f"{p}dialect",
+        dest="dialect",
+        default=None,
+        metavar="NAMES",
+        help="real-service variants to speak besides the strictest reading of the docs, comma separated "
+        "(`lenient` drops the strict defaults); `flextui sim --list-dialects` names them",
+    )
 
 
 def _setup_logging(debug: bool, *, to_file: bool) -> None:
@@ -304,9 +333,14 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
         if args.offline:
             raise ConfigError("--offline does not apply to the demo (the simulator is in-process)")
         return demo_context(
-            seed=args.seed, scale=_scale(args.scale), latency_ms=args.latency,
+            seed=args.seed,
+            scale=_scale(args.scale),
+            latency_ms=args.latency,
             read_only=args.read_only or getattr(args, "demo_read_only", False),
-            as_user=getattr(args, "as_user", "admin"), settings=settings, keys=config.keys, theme=args.theme,
+            as_user=getattr(args, "as_user", "admin"),
+            settings=settings,
+            keys=config.keys,
+            theme=args.theme,
             dialects=_dialects(args),
         )
     if args.url:
@@ -390,12 +424,20 @@ def cmd_info(args: argparse.Namespace) -> int:
     if config.profiles:
         print("profiles:")
         for name, profile in config.profiles.items():
-            holds = [what for what, source in (("password", profile.password_source()), ("access token", profile.token_source())) if source is not None]
-            flags = [" + ".join(holds) or "no credentials"] + (["mints a token"] if profile.mint_token and not profile.read_only else []) + (["read-only"] if profile.read_only else [])
+            holds = [
+                what
+                for what, source in (("password", profile.password_source()), ("access token", profile.token_source()))
+                if source is not None
+            ]
+            flags = (
+                [" + ".join(holds) or "no credentials"]
+                + (["mints a token"] if profile.mint_token and not profile.read_only else [])
+                + (["read-only"] if profile.read_only else [])
+            )
             default = " (default)" if name == config.settings.default_profile else ""
             print(f"  {name}{default}: {profile.url} as {profile.user or '-'} [{', '.join(flags)}]")
     else:
-        print("profiles: none yet (see the README, \"Using it with your instance\"); try `flextui demo`")
+        print('profiles: none yet (see the README, "Using it with your instance"); try `flextui demo`')
     return 0
 
 
@@ -467,7 +509,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     print("users (simulated; not secrets):")
     for role, (user, password) in (("privileged", ADMIN), ("producer", PRODUCER), ("customer", CUSTOMER)):
         print(f"  {role:<10} {user}  password {password}  access token {tokens[user]}")
-    print(f"try: FLEXTUI_PASSWORD={ADMIN[1]} FLEXTUI_TOKEN={tokens[ADMIN[0]]} flextui --url {base} --user {ADMIN[0]} --registry-tenant {world.tenant_id}")
+    print(
+        f"try: FLEXTUI_PASSWORD={ADMIN[1]} FLEXTUI_TOKEN={tokens[ADMIN[0]]} flextui --url {base} --user {ADMIN[0]} --registry-tenant {world.tenant_id}"
+    )
     sys.stdout.flush()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", lifespan="off")
     return 0
@@ -534,7 +578,13 @@ def cut_short(count: int, what: str = "rows") -> str:
 
 
 async def emit(
-    rows: AsyncIterator[dict[str, Any]], fmt: str, preferred: list[str], *, limit: int | None = None, out: Any = None, tally: list[int] | None = None,
+    rows: AsyncIterator[dict[str, Any]],
+    fmt: str,
+    preferred: list[str],
+    *,
+    limit: int | None = None,
+    out: Any = None,
+    tally: list[int] | None = None,
 ) -> int:
     """Stream rows to stdout in a format; return how many were written (also kept in `tally[0]` as they go).
 

@@ -44,12 +44,21 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 APP_NAME = "flextui"
 SERVICES = ("tokens", "registry", "data", "entitlements", "products", "users")
 PROFILE_COLORS = {
-    "error": "error", "red": "error", "danger": "error",
-    "warning": "warning", "yellow": "warning", "orange": "warning",
-    "success": "success", "green": "success",
-    "primary": "primary", "blue": "primary",
-    "accent": "accent", "magenta": "accent", "purple": "accent",
-    "secondary": "secondary", "cyan": "secondary",
+    "error": "error",
+    "red": "error",
+    "danger": "error",
+    "warning": "warning",
+    "yellow": "warning",
+    "orange": "warning",
+    "success": "success",
+    "green": "success",
+    "primary": "primary",
+    "blue": "primary",
+    "accent": "accent",
+    "magenta": "accent",
+    "purple": "accent",
+    "secondary": "secondary",
+    "cyan": "secondary",
     "none": "none",
 }
 
@@ -177,7 +186,7 @@ class Profile(BaseModel):
     @model_validator(mode="after")
     def _one_way(self) -> Profile:
         if self.secret is not None and self.auth == "token" and self.token is not None:
-            raise ValueError("give the access token once: token = … or auth = \"token\" with secret = …, not both")
+            raise ValueError('give the access token once: token = … or auth = "token" with secret = …, not both')
         if self.secret is not None and self.auth != "token" and self.password is not None:
             raise ValueError("give the password once: password = … or secret = …, not both")
         return self
@@ -248,10 +257,12 @@ class Config(BaseModel):
             where = self.path or config_path()
             if not self.profiles:
                 raise ConfigError(
-                    f"no profiles in {where}: add one, e.g.\n\n[profiles.prod]\nurl = \"https://SITE.flexnetoperations.com\"\n"
-                    "user = \"you@example.com\"\n\nor try the simulator with `flextui demo`, or pass --url and --user."
+                    f'no profiles in {where}: add one, e.g.\n\n[profiles.prod]\nurl = "https://SITE.flexnetoperations.com"\n'
+                    'user = "you@example.com"\n\nor try the simulator with `flextui demo`, or pass --url and --user.'
                 )
-            raise ConfigError(f"{where}: several profiles ({', '.join(self.profiles)}); choose one with --profile or settings.default_profile")
+            raise ConfigError(
+                f"{where}: several profiles ({', '.join(self.profiles)}); choose one with --profile or settings.default_profile"
+            )
         if name not in self.profiles:
             raise ConfigError(f"{self.path or config_path()}: no profile {name!r} (have: {', '.join(self.profiles) or 'none'})")
         return self.profiles[name]
@@ -295,7 +306,7 @@ def load_config(path: Path | None = None) -> Config:
         if mode & 0o077:
             raise ConfigError(
                 f"{path} holds a secret (profile {', '.join(holders)}) but other users can read it (mode {mode:o}). "
-                f"Run `chmod 600 {path}`, or move the secret out: password = {{ env = \"FNO_PASSWORD\" }}, "
-                "{ keyring = true }, { command = \"…\" } or { prompt = true }."
+                f'Run `chmod 600 {path}`, or move the secret out: password = {{ env = "FNO_PASSWORD" }}, '
+                '{ keyring = true }, { command = "…" } or { prompt = true }.'
             )
     return config

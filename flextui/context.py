@@ -56,12 +56,14 @@ def credential_hint(profile: Profile) -> Callable[[str], str]:
     """How to add a missing credential to this profile: the config line, or for an ad hoc session the variable."""
     if profile.name == "adhoc" or not profile.name:
         return lambda credential: (
-            "give --user and set FLEXTUI_PASSWORD (or answer the prompt)" if credential == "password"
+            "give --user and set FLEXTUI_PASSWORD (or answer the prompt)"
+            if credential == "password"
             else "set FLEXTUI_TOKEN to an rna_… access token (or name another variable with --token-env)"
         )
     where = f"[profiles.{profile.name}] in {config_path()}"
     return lambda credential: (
-        f'add password = {{ env = "FNO_PASSWORD" }} (or keyring / command / prompt) to {where}' if credential == "password"
+        f'add password = {{ env = "FNO_PASSWORD" }} (or keyring / command / prompt) to {where}'
+        if credential == "password"
         else f'add token = {{ env = "FNO_TOKEN" }} (an rna_… access token) to {where}, or mint_token = true to let flextui create a short-lived one'
     )
 
@@ -97,7 +99,13 @@ def profile_context(
         page_bases=dict(profile.first_page),
     )
     return AppContext(
-        profile.name or "adhoc", session, profile.user, ro, profile.color, settings, keys or {},
+        profile.name or "adhoc",
+        session,
+        profile.user,
+        ro,
+        profile.color,
+        settings,
+        keys or {},
         theme=profile.theme or settings.theme,
     )
 
@@ -150,15 +158,22 @@ def demo_context(
         timeout=timeout,
     )
     return AppContext(
-        "demo", session, user, read_only, "success", settings, keys or {},
-        theme=theme or settings.theme, demo=True, now_ms=clock.now_ms,
+        "demo",
+        session,
+        user,
+        read_only,
+        "success",
+        settings,
+        keys or {},
+        theme=theme or settings.theme,
+        demo=True,
+        now_ms=clock.now_ms,
         extras={"world": world, "sim_app": app},
     )
 
 
 class RegistryUnavailable(ValueError):
     """Why the registry cannot be used with this profile (no credentials, no tenant)."""
-
 
 
 def registry_for(ctx: AppContext) -> RegistryService:
@@ -172,7 +187,6 @@ def registry_for(ctx: AppContext) -> RegistryService:
         raise RegistryUnavailable(getattr(exc, "message", None) or str(exc)) from None
     ctx.extras["registry"] = service
     return service
-
 
 
 def registry_problem(ctx: AppContext) -> str | None:

@@ -78,11 +78,9 @@ class FilterSetStore:
         try:
             raw = json.loads(text) if text.strip() else {}
         except ValueError as exc:
-            raise FilterSetFileError(
-                f"{self.path} is not valid JSON ({exc}); fix it or move it away. Nothing was changed."
-            ) from None
+            raise FilterSetFileError(f"{self.path} is not valid JSON ({exc}); fix it or move it away. Nothing was changed.") from None
         if not isinstance(raw, dict) or not isinstance(raw.get("profiles", {}), dict):
-            raise FilterSetFileError(f"{self.path}: expected an object with \"profiles\"; fix it or move it away. Nothing was changed.")
+            raise FilterSetFileError(f'{self.path}: expected an object with "profiles"; fix it or move it away. Nothing was changed.')
         raw.setdefault("version", FILE_VERSION)
         raw.setdefault("profiles", {})
         return raw
@@ -153,7 +151,9 @@ class FilterSetStore:
 
     # -- writing -----------------------------------------------------------------------
 
-    def save(self, profile: str, filters: FilterSet, *, name: str | None = None, group: str | None = None, overwrite: bool = False) -> FilterSet:
+    def save(
+        self, profile: str, filters: FilterSet, *, name: str | None = None, group: str | None = None, overwrite: bool = False
+    ) -> FilterSet:
         """Save `filters` under `name` (or its own name) for its group; FilterSetExists unless `overwrite`."""
         name = check_name(name if name is not None else filters.name or "")
         group = group or filters.group

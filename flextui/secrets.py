@@ -89,7 +89,9 @@ def prompt_secret(prompt: str, *, interactive: bool | None = None) -> str:
     if interactive is None:
         interactive = sys.stdin.isatty()
     if not interactive:
-        raise SecretError("a password is needed but there is no terminal to ask: set FLEXTUI_PASSWORD (or FLEXTUI_TOKEN), or configure password = { env = … }")
+        raise SecretError(
+            "a password is needed but there is no terminal to ask: set FLEXTUI_PASSWORD (or FLEXTUI_TOKEN), or configure password = { env = … }"
+        )
     value = getpass.getpass(prompt)
     if not value:
         raise SecretError("no password given")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -24,7 +24,7 @@ from textual.worker import WorkerCancelled  # noqa: E402
 from flextui.context import demo_context  # noqa: E402
 from flextui.ui.app import FlexApp  # noqa: E402
 
-FIXED_NOW_MS = int(datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc).timestamp() * 1000)
+FIXED_NOW_MS = int(datetime(2026, 11, 2, 10, 0, tzinfo=UTC).timestamp() * 1000)
 
 
 @dataclass
@@ -63,7 +63,7 @@ async def settle(app: FlexApp, pilot: object) -> None:
     for _ in range(3):
         try:
             await asyncio.wait_for(asyncio.shield(app.workers.wait_for_complete()), 3.0)
-        except (asyncio.TimeoutError, WorkerCancelled):
+        except (TimeoutError, WorkerCancelled):
             pass
         await pilot.pause(0.1)  # type: ignore[attr-defined]
 

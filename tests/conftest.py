@@ -10,15 +10,25 @@ from __future__ import annotations
 
 import os
 
-for _var in ("NO_COLOR", "TEXTUAL_THEME", "TEXTUAL_COLOR_SYSTEM", "TEXTUAL_ANIMATIONS", "TEXTUAL_FPS", "FORCE_COLOR",
-             "FLEXTUI_PASSWORD", "FLEXTUI_TOKEN", "FLEXTUI_PROFILE", "FLEXTUI_CONFIG"):
+for _var in (
+    "NO_COLOR",
+    "TEXTUAL_THEME",
+    "TEXTUAL_COLOR_SYSTEM",
+    "TEXTUAL_ANIMATIONS",
+    "TEXTUAL_FPS",
+    "FORCE_COLOR",
+    "FLEXTUI_PASSWORD",
+    "FLEXTUI_TOKEN",
+    "FLEXTUI_PROFILE",
+    "FLEXTUI_CONFIG",
+):
     os.environ.pop(_var, None)
 
 import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +42,7 @@ from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
 from flextui.sim.faults import FaultPlan
 from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, Clock, World
 
-FIXED_NOW_MS = int(datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc).timestamp() * 1000)
+FIXED_NOW_MS = int(datetime(2026, 11, 2, 10, 0, tzinfo=UTC).timestamp() * 1000)
 
 
 @pytest.fixture(autouse=True)

@@ -70,7 +70,9 @@ def cases(*names: str) -> list[Any]:
 
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(\s[^<>]*)?/?>")
 # What a client bug says instead of a message: an internal exception passed through as it came.
-_INTERNAL = re.compile(r"(?i)unexpected \w*error|validation error for|errors\.pydantic\.dev|NoneType|object has no attribute|KeyError|TypeError|AttributeError")
+_INTERNAL = re.compile(
+    r"(?i)unexpected \w*error|validation error for|errors\.pydantic\.dev|NoneType|object has no attribute|KeyError|TypeError|AttributeError"
+)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 

@@ -43,8 +43,22 @@ FREE_TEXT = re.compile(
     r"tokenType)$"  # a plain string to the client, shown in the tokens Type column
 )
 # Free-text-looking keys whose values the client parses or compares (enums, versions, report identifiers).
-KEEP = {"partnerTierName", "licenseTechnology", "licenseGenerator", "hostType", "hostTypes", "licenseModel", "licenseModels",
-        "reportName", "groupName", "typeName", "columnName", "fieldName", "dataType", "operatorName"}
+KEEP = {
+    "partnerTierName",
+    "licenseTechnology",
+    "licenseGenerator",
+    "hostType",
+    "hostTypes",
+    "licenseModel",
+    "licenseModels",
+    "reportName",
+    "groupName",
+    "typeName",
+    "columnName",
+    "fieldName",
+    "dataType",
+    "operatorName",
+}
 
 _RAW_OSC = re.compile(r"\x1b\]")
 _C1 = re.compile("[\x80-\x9f]")
@@ -81,10 +95,16 @@ def raw_findings(text: str, *, allow_osc: re.Pattern[str] | None = None) -> dict
 
 def where(text: str, limit: int = 5, *, allow_osc: re.Pattern[str] | None = None) -> list[str]:
     """Snippets around the first raw findings, to say where they came from in a failure message."""
-    spots = sorted({m.start() for pattern in (_RAW_OSC, _C1, _BIDI) for m in pattern.finditer(text)
-                    if not (pattern is _RAW_OSC and allow_osc and allow_osc.match(text, m.start()))}
-                   | {i for i in (text.find(WIPE), text.find("\x00")) if i >= 0})
-    return [repr(text[max(0, i - 40): i + 40]) for i in spots[:limit]]
+    spots = sorted(
+        {
+            m.start()
+            for pattern in (_RAW_OSC, _C1, _BIDI)
+            for m in pattern.finditer(text)
+            if not (pattern is _RAW_OSC and allow_osc and allow_osc.match(text, m.start()))
+        }
+        | {i for i in (text.find(WIPE), text.find("\x00")) if i >= 0}
+    )
+    return [repr(text[max(0, i - 40) : i + 40]) for i in spots[:limit]]
 
 
 def raw_findings_in_data(text: str) -> dict[str, int]:
@@ -172,8 +192,13 @@ class HostileTransport(httpx.AsyncBaseTransport):
         poisoned = _poison(data, {"big": False}, keep)
         self.poisoned += 1
         headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-encoding")}
-        return httpx.Response(response.status_code, headers=headers, content=json.dumps(poisoned, ensure_ascii=False).encode(),
-                              request=request, extensions=response.extensions)
+        return httpx.Response(
+            response.status_code,
+            headers=headers,
+            content=json.dumps(poisoned, ensure_ascii=False).encode(),
+            request=request,
+            extensions=response.extensions,
+        )
 
     async def aclose(self) -> None:
         await self.inner.aclose()

@@ -110,8 +110,9 @@ def _profile(tmp_path: Path, url: str) -> Path:
     return cfg
 
 
-def test_profile_over_http_then_offline_from_cache(tmp_path: Path, live_server: str, monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_profile_over_http_then_offline_from_cache(
+    tmp_path: Path, live_server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     cfg = _profile(tmp_path, live_server)
     monkeypatch.setenv("FNO_TEST_PW", ADMIN[1])
     assert main(["--config", str(cfg), "get", "tokens", "--username", ADMIN[0], "-o", "json"]) == 0
@@ -127,7 +128,9 @@ def test_profile_over_http_then_offline_from_cache(tmp_path: Path, live_server: 
     assert main(["--config", str(cfg), "--offline", "get", "tokens", "--username", ADMIN[0]]) == 6
 
 
-def test_wrong_password_exits_3(tmp_path: Path, live_server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_wrong_password_exits_3(
+    tmp_path: Path, live_server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     cfg = _profile(tmp_path, live_server)
     monkeypatch.setenv("FNO_TEST_PW", "wrong")
     assert main(["--config", str(cfg), "get", "tokens", "--username", ADMIN[0]]) == 3
@@ -160,7 +163,9 @@ def test_sim_command_serves_and_prints_credentials() -> None:
         deadline = time.time() + 10
         while True:
             try:
-                response = httpx.get(f"http://127.0.0.1:{port}/flexnet/uar/v1/tokens/count", params={"username": ADMIN[0]}, auth=ADMIN, timeout=2)
+                response = httpx.get(
+                    f"http://127.0.0.1:{port}/flexnet/uar/v1/tokens/count", params={"username": ADMIN[0]}, auth=ADMIN, timeout=2
+                )
                 break
             except httpx.TransportError:
                 if time.time() > deadline:
@@ -183,7 +188,11 @@ def test_a_closed_pipe_is_not_an_error() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("FLEXTUI_")}
     done = subprocess.run(
         f"{sys.executable} -m flextui get tokens --demo --search 'name=*' -o jsonl | head -1",
-        shell=True, capture_output=True, text=True, timeout=60, env=env,
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
     )
     assert done.stdout.count("\n") == 1
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
@@ -214,8 +223,12 @@ def _on_a_terminal(*args: str, env: dict[str, str] | None = None, stderr_to_file
     master, slave = pty.openpty()
     with tempfile.TemporaryFile() as err_file:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "flextui", *args], stdin=slave, stdout=slave, stderr=err_file if stderr_to_file else slave,
-            env={**os.environ, "TERM": "xterm-256color", **(env or {})}, close_fds=True,
+            [sys.executable, "-m", "flextui", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=err_file if stderr_to_file else slave,
+            env={**os.environ, "TERM": "xterm-256color", **(env or {})},
+            close_fds=True,
         )
         os.close(slave)
         seen = b""

@@ -26,7 +26,9 @@ def test_missing_file_is_an_empty_config(tmp_path: Path) -> None:
 
 
 def test_profile_with_env_secret_and_overrides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
 [settings]
 default_profile = "prod"
 [profiles.prod]
@@ -37,7 +39,9 @@ read_only = true
 color = "red"
 [profiles.prod.urls]
 registry = "https://registry.example/registry"
-""", mode=0o644)
+""",
+        mode=0o644,
+    )
     config = load_config(path)
     profile = config.profile(None)
     assert profile.name == "prod" and profile.url == "https://acme.flexnetoperations.com"
@@ -106,7 +110,10 @@ def test_prompt_without_terminal_says_how_to_fix(tmp_path: Path) -> None:
 def test_a_profile_holds_a_password_and_a_token_each_from_its_own_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from flextui.secrets import resolve_credentials
 
-    config = load_config(write(tmp_path, """
+    config = load_config(
+        write(
+            tmp_path,
+            """
 [profiles.both]
 url = "https://x.example"
 user = "me@x.example"
@@ -114,7 +121,10 @@ password = { env = "FNO_PW" }
 token = { command = "echo rna_abc" }
 mint_token = true
 first_page = { entitlements = 0 }
-""", mode=0o644))
+""",
+            mode=0o644,
+        )
+    )
     profile = config.profile("both")
     monkeypatch.setenv("FNO_PW", "pw")
     creds = resolve_credentials(profile)
@@ -126,7 +136,10 @@ first_page = { entitlements = 0 }
 def test_the_older_one_secret_form_still_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from flextui.secrets import resolve_credentials
 
-    config = load_config(write(tmp_path, """
+    config = load_config(
+        write(
+            tmp_path,
+            """
 [profiles.tok]
 url = "https://x.example"
 auth = "token"
@@ -135,7 +148,10 @@ secret = { env = "FNO_TOKEN" }
 url = "https://x.example"
 user = "u"
 secret = { env = "FNO_PW" }
-""", mode=0o644))
+""",
+            mode=0o644,
+        )
+    )
     monkeypatch.setenv("FNO_TOKEN", "rna_t")
     monkeypatch.setenv("FNO_PW", "p")
     tok = resolve_credentials(config.profile("tok"))
@@ -143,15 +159,20 @@ secret = { env = "FNO_PW" }
     basic = resolve_credentials(config.profile("basic"))
     assert basic.password == "p" and basic.token is None
     with pytest.raises(SecretError):  # nothing configured at all: the password is asked for, and there is no terminal
-        resolve_credentials(load_config(write(tmp_path, '[profiles.p]\nurl = "https://x.example"\nuser = "u"\n')).profile("p"), interactive=False)
+        resolve_credentials(
+            load_config(write(tmp_path, '[profiles.p]\nurl = "https://x.example"\nuser = "u"\n')).profile("p"), interactive=False
+        )
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    ('password = "a"\nsecret = { env = "X" }', "password once"),
-    ('auth = "token"\ntoken = "t"\nsecret = { env = "X" }', "access token once"),
-    ("first_page = { registry = 2 }", "0 or 1"),
-    ("first_page = { ledger = 0 }", "unknown service"),
-])
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('password = "a"\nsecret = { env = "X" }', "password once"),
+        ('auth = "token"\ntoken = "t"\nsecret = { env = "X" }', "access token once"),
+        ("first_page = { registry = 2 }", "0 or 1"),
+        ("first_page = { ledger = 0 }", "unknown service"),
+    ],
+)
 def test_credential_mistakes_name_the_field(tmp_path: Path, body: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as err:
         load_config(write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nuser = "u"\n{body}\n'))

@@ -96,7 +96,9 @@ async def test_every_item_once_in_bounded_requests(kind: str, dialect: str) -> N
     assert len(rows) == len(set(rows)), f"{kind} under {dialect}: an item listed twice"
     assert sorted(rows) == sorted(expected), f"{kind} under {dialect}: {len(rows)} items, expected {len(expected)}"
     assert not session.shortfalls, [o.describe() for o in session.shortfalls]
-    assert session.requests_sent <= bound(len(expected)) + (len(expected) and 2), f"{session.requests_sent} requests for {len(expected)} items"
+    assert session.requests_sent <= bound(len(expected)) + (len(expected) and 2), (
+        f"{session.requests_sent} requests for {len(expected)} items"
+    )
 
 
 def test_every_dialect_is_listed_here() -> None:
@@ -110,14 +112,18 @@ async def _report(dialect: str | None, *argv: str) -> tuple[int, list[dict[str, 
     ctx = demo_context(fixed_now_ms=FIXED_NOW_MS, dialects=speaking(dialect) if dialect else None)
     out, err = io.StringIO(), io.StringIO()
     try:
-        args = build_parser().parse_args(["report", "run", "fulfillment", "--past-days", "30", "--limit-records", "40", "-o", "jsonl", *argv])
+        args = build_parser().parse_args(
+            ["report", "run", "fulfillment", "--past-days", "30", "--limit-records", "40", "-o", "jsonl", *argv]
+        )
         code = await run_report(ctx, args, out=out, err=err)
         return code, [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue(), ctx.session
     finally:
         await ctx.aclose()
 
 
-@pytest.mark.parametrize("dialect", ["links-every-page", "links-none", "report-types-documented", "report-names-objects", "null-collections", "lenient"])
+@pytest.mark.parametrize(
+    "dialect", ["links-every-page", "links-none", "report-types-documented", "report-names-objects", "null-collections", "lenient"]
+)
 async def test_reports_every_record_once(dialect: str) -> None:
     code, expected, _, _ = await _report(None)
     assert code == 0 and expected
@@ -164,4 +170,3 @@ def test_exit_codes_tell_whose_fault_it_was(capsys: pytest.CaptureFixture[str]) 
     assert main(["get", "entitlements", "--demo", "--filter", "colour=red"]) == 2, "the user's own bad usage"
     assert main(["get", "line-items", "--demo", "NO-SUCH-ENTITLEMENT"]) == 4
     capsys.readouterr()
-

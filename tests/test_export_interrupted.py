@@ -139,6 +139,7 @@ def test_an_error_in_a_writer_leaves_nothing(fmt: str, after: int, tmp_path: Pat
 @pytest.mark.parametrize("where", ["finish", "flush"])
 def test_a_full_disk_at_the_end_leaves_nothing_and_no_open_file(where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The last write (the document's end, or the flush when the file closes) fails: the error is raised, nothing kept, no descriptor leaked."""
+
     def full(*args: Any) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
@@ -219,8 +220,9 @@ def _install(monkeypatch: pytest.MonkeyPatch, plan: FaultPlan) -> None:
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("fmt", ["json", "csv", "jsonl"])
 @pytest.mark.parametrize("after", AFTER)
-def test_report_run_cut_short_says_so_and_never_closes_its_json(after: int, fmt: str, capsys: pytest.CaptureFixture[str],
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_report_run_cut_short_says_so_and_never_closes_its_json(
+    after: int, fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     plan = FaultPlan()
     plan.add(r"^GET /data/api/v1/report/fulfillment$", status=503, times=1000, skip=after)
     _install(monkeypatch, plan)

@@ -64,13 +64,20 @@ PAGED: dict[str, tuple[list[str], str, int]] = {
     "tokens-search": (["get", "tokens", "--search", "name=*", "--page-size", "3"], r"^POST /flexnet/uar/v1/tokens/search$", 1),
     "projects": (["get", "projects", "--page-size", "3"], r"^GET /registry/api/v1/projects$", 2),
     "members": (["get", "members", HELLO, "--page-size", "1"], r"/members$", 2),
-    "downloads": (["get", "downloads", "--filter", "from=2026-10-01", "--limit", "20", "--page-size", "3"], r"^GET /registry/api/v1/downloads", 3),
+    "downloads": (
+        ["get", "downloads", "--filter", "from=2026-10-01", "--limit", "20", "--page-size", "3"],
+        r"^GET /registry/api/v1/downloads",
+        3,
+    ),
     "entitlements": (["get", "entitlements", ACME, "--limit", "10", "--page-size", "3"], r"^GET /entitlements-api/v1/entitlements$", 2),
     "products": (["get", "products", "--limit", "10", "--page-size", "3"], r"^GET /products-api/v1/products$", 2),
     "users": (["get", "users", "--limit", "10", "--page-size", "3"], r"^GET /users-accounts-api/v1/users$", 2),
     "accounts": (["get", "accounts", "--limit", "10", "--page-size", "3"], r"^GET /users-accounts-api/v1/accounts$", 2),
-    "report-run": (["report", "run", "fulfillment", "--past-days", "30", "--limit-records", "20", "--max-records", "200"],
-                   r"^GET /data/api/v1/report/fulfillment$", 1),
+    "report-run": (
+        ["report", "run", "fulfillment", "--past-days", "30", "--limit-records", "20", "--max-records", "200"],
+        r"^GET /data/api/v1/report/fulfillment$",
+        1,
+    ),
 }
 
 
@@ -137,7 +144,9 @@ def test_a_fault_that_does_not_stop(name: str, case: Case, capsys: pytest.Captur
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("case", cases())
 @pytest.mark.parametrize("name", list(LISTINGS))
-def test_a_fault_on_the_first_request_only(name: str, case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_fault_on_the_first_request_only(
+    name: str, case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     expected = clean_output(name, LISTINGS[name], capsys, monkeypatch)
     plan = FaultPlan()
     fault = case.add_to(plan, times=1)
@@ -172,7 +181,9 @@ def test_a_fault_on_a_later_page(name: str, case: Case, capsys: pytest.CaptureFi
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "table"])
-def test_a_listing_cut_short_says_how_far_it_got_in_every_format(fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_listing_cut_short_says_how_far_it_got_in_every_format(
+    fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     argv, pattern, skip = PAGED["tokens"]
     plan = FaultPlan()
     plan.add(pattern, status=503, times=1000, skip=skip)

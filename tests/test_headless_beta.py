@@ -14,9 +14,9 @@ from flextui.api.entitlements import EntitlementFilter
 from flextui.api.users import AccountFilter
 from flextui.cli import main
 from flextui.headless.entitlements import get_entitlements, get_line_items
-from flextui.query import parse_filters
 from flextui.headless.products import get_features, get_maintenance, get_part_numbers, get_products, get_suites
 from flextui.headless.users import get_accounts, get_users
+from flextui.query import parse_filters
 from flextui.sim.entitlements import entitlement_store
 from flextui.sim.products import catalogue
 
@@ -93,9 +93,21 @@ async def test_users_and_accounts(session: Any, world: Any) -> None:
     assert len(await collect(get_accounts(session, args(None, "accountType=all")))) == len(world.accounts)
 
 
-@pytest.mark.parametrize("kind,target", [("entitlements", ACME), ("line-items", "ENT-100000"), ("products", "Canvas"),
-                                         ("features", None), ("feature-bundles", None), ("suites", None), ("part-numbers", None),
-                                         ("maintenance", None), ("users", ACME), ("accounts", None)])
+@pytest.mark.parametrize(
+    "kind,target",
+    [
+        ("entitlements", ACME),
+        ("line-items", "ENT-100000"),
+        ("products", "Canvas"),
+        ("features", None),
+        ("feature-bundles", None),
+        ("suites", None),
+        ("part-numbers", None),
+        ("maintenance", None),
+        ("users", ACME),
+        ("accounts", None),
+    ],
+)
 def test_cli_formats(capsys: pytest.CaptureFixture[str], kind: str, target: str | None) -> None:
     base = ["get", kind, *([target] if target else []), "--demo", "--limit", "3"]
     assert main([*base, "-o", "json"]) == 0
@@ -113,12 +125,15 @@ def test_cli_formats(capsys: pytest.CaptureFixture[str], kind: str, target: str 
     assert out[1].startswith("---") and len(out) == len(rows) + 2
 
 
-@pytest.mark.parametrize("argv,code,message", [
-    (["get", "entitlements", "--demo", "--filter", "colour=red"], 2, "unknown filter 'colour'"),
-    (["get", "line-items", "--demo"], 2, "give the entitlement"),
-    (["get", "line-items", "NOPE", "--demo"], 4, "NOPE"),
-    (["get", "accounts", "--demo", "--filter", "accountType=ROBOT"], 2, "accountType"),
-])
+@pytest.mark.parametrize(
+    "argv,code,message",
+    [
+        (["get", "entitlements", "--demo", "--filter", "colour=red"], 2, "unknown filter 'colour'"),
+        (["get", "line-items", "--demo"], 2, "give the entitlement"),
+        (["get", "line-items", "NOPE", "--demo"], 4, "NOPE"),
+        (["get", "accounts", "--demo", "--filter", "accountType=ROBOT"], 2, "accountType"),
+    ],
+)
 def test_cli_errors(capsys: pytest.CaptureFixture[str], argv: list[str], code: int, message: str) -> None:
     assert main(argv) == code
     assert message in capsys.readouterr().err

@@ -6,24 +6,21 @@ import argparse
 import csv
 import io
 import json
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
 
 from flextui.api.auth import Credentials
-
 from flextui.cli import main
-from flextui.context import demo_context
+from flextui.context import demo_context, registry_for
 from flextui.headless.registry import get_artifacts, get_downloads, get_members, get_projects
-from flextui.query import parse_pairs
-from flextui.context import registry_for
-from flextui.query import date_range, split_repository
+from flextui.query import date_range, parse_pairs, split_repository
 from flextui.sim.registry import HELLO, registry_store
 from flextui.sim.world import CUSTOMER
 from tests.conftest import FIXED_NOW_MS
 
-TODAY = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=timezone.utc).date()
+TODAY = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=UTC).date()
 
 
 def args(target: str | None = None, *filters: str, page_size: int = 200, limit: int | None = None) -> argparse.Namespace:
@@ -92,7 +89,7 @@ async def test_downloads_default_range_and_every_filter(ctx: Any) -> None:
         out = []
         for year in range(end.year, start.year - 1, -1):  # newest first, as the log is
             for d in store.downloads(year, None):
-                day = datetime.fromtimestamp(d.ms / 1000, tz=timezone.utc).date()
+                day = datetime.fromtimestamp(d.ms / 1000, tz=UTC).date()
                 if start <= day <= end and all(str(getattr(d, k)).lower() == v.lower() for k, v in match.items()):
                     out.append(d.id)
         return out

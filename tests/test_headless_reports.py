@@ -53,7 +53,16 @@ async def test_list_in_each_format() -> None:
     code, out, _, _ = await run("list", "--format", "json")
     assert code == 0
     rows = json.loads(out)
-    assert [r["name"] for r in rows] == ["account", "user", "entitlement", "device", "served-device", "product-feature", "fulfillment", "usage"]
+    assert [r["name"] for r in rows] == [
+        "account",
+        "user",
+        "entitlement",
+        "device",
+        "served-device",
+        "product-feature",
+        "fulfillment",
+        "usage",
+    ]
     fulfillment = next(r for r in rows if r["name"] == "fulfillment")
     assert fulfillment["columns"] == 21 and fulfillment["dateField"] == "fulfillDate"
     assert "accountID" in fulfillment["filters"]

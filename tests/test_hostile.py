@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 
 from flextui.cli import main, print_error
-from flextui.render.export import FORMATS, export
 from flextui.logs import file_handler
-from flextui.sim.world import ADMIN
+from flextui.render.export import FORMATS, export
 from flextui.render.tableout import TableWriter
+from flextui.sim.world import ADMIN
 from tests.hostile import BIG, PAYLOAD, SUFFIX, install, raw_findings, raw_findings_in_data
 
 FORMAT_NAMES = ["table", "csv", "json", "jsonl"]
@@ -67,8 +67,9 @@ def _strings(value: Any) -> list[str]:
 
 @pytest.mark.parametrize("fmt", FORMAT_NAMES)
 @pytest.mark.parametrize("argv", LISTINGS, ids=lambda argv: " ".join(argv[:3]))
-def test_cli_output_holds_no_raw_control(argv: list[str], fmt: str, capsys: pytest.CaptureFixture[str],
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_output_holds_no_raw_control(
+    argv: list[str], fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     transports = install(monkeypatch)
     code = main([*argv, "--demo", "--format", fmt])
     out, err = capsys.readouterr()

@@ -26,11 +26,36 @@ from flextui.render.text import (
     shorten,
 )
 
-BIDI_AND_FORMAT = [0x061C, 0x180E, *range(0x200B, 0x2010), 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2060, 0x2065),
-                   *range(0x2066, 0x2070), 0xFEFF, 0xFFF9, 0xFFFA, 0xFFFB, 0xE0001, 0xE0041, 0xE007F]
+BIDI_AND_FORMAT = [
+    0x061C,
+    0x180E,
+    *range(0x200B, 0x2010),
+    0x2028,
+    0x2029,
+    *range(0x202A, 0x202F),
+    *range(0x2060, 0x2065),
+    *range(0x2066, 0x2070),
+    0xFEFF,
+    0xFFF9,
+    0xFFFA,
+    0xFFFB,
+    0xE0001,
+    0xE0041,
+    0xE007F,
+]
 HOSTILE = [
-    "\x1b]52;c;SE9TVElMRQ==\x07", "\x1b[2J", "\x1b]8;;http://evil.example\x1b\\link\x1b]8;;\x1b\\", "\x1b]0;pwned\x07",
-    "\x9b31m", "a\x00b", "\u202eevil", "x\u2066y\u2069", "\ud800", "line\nbreak\r\n", "tab\there", "\x7f",
+    "\x1b]52;c;SE9TVElMRQ==\x07",
+    "\x1b[2J",
+    "\x1b]8;;http://evil.example\x1b\\link\x1b]8;;\x1b\\",
+    "\x1b]0;pwned\x07",
+    "\x9b31m",
+    "a\x00b",
+    "\u202eevil",
+    "x\u2066y\u2069",
+    "\ud800",
+    "line\nbreak\r\n",
+    "tab\there",
+    "\x7f",
 ]
 
 
@@ -105,8 +130,9 @@ def test_a_long_line_does_not_push_the_rest_out() -> None:
     assert clean("x" * DISPLAY_LIMIT) == "x" * DISPLAY_LIMIT
 
 
-@pytest.mark.parametrize("text", [*HOSTILE, "x" * 100_000, ("\x1b[2J" * 30_000), "short", "", "a\nb" * 5000,
-                                  ("y" * 5000 + "\n") * 30, ("z" * 4000 + "\n") * 17])
+@pytest.mark.parametrize(
+    "text", [*HOSTILE, "x" * 100_000, ("\x1b[2J" * 30_000), "short", "", "a\nb" * 5000, ("y" * 5000 + "\n") * 30, ("z" * 4000 + "\n") * 17]
+)
 def test_cleaning_is_idempotent(text: str) -> None:
     once = clean(text)
     assert clean(once) == once

@@ -108,8 +108,12 @@ class MintingAuth(httpx.Auth):
     def _mint_request(self) -> httpx.Request:
         name = f"flextui-{_secrets.token_hex(4)}"
         self.minted_name = name
-        body = {"tokenName": name, "tokenType": "NORMAL", "expiryStr": MINTED_LIFETIME,
-                "tokenDescription": "minted by flextui for the beta APIs; deleted on exit"}
+        body = {
+            "tokenName": name,
+            "tokenType": "NORMAL",
+            "expiryStr": MINTED_LIFETIME,
+            "tokenDescription": "minted by flextui for the beta APIs; deleted on exit",
+        }
         request = httpx.Request("POST", self.create_url, json=body)
         return next(self._basic.auth_flow(request))
 
@@ -124,7 +128,9 @@ class MintingAuth(httpx.Auth):
                     self._token = _token_value(answer)
                     if self._token is None:
                         self.minted_name = None
-                        raise ApiError(f"could not mint an access token with the password (HTTP {answer.status_code})", status=answer.status_code)
+                        raise ApiError(
+                            f"could not mint an access token with the password (HTTP {answer.status_code})", status=answer.status_code
+                        )
                     if self._on_minted is not None and self.minted_name:
                         self._on_minted(self.minted_name)
         request.headers["Authorization"] = f"Bearer {self._token}"

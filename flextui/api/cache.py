@@ -17,14 +17,14 @@ user, `Session.identity`), never a profile name.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 import json
 import logging
 import os
 import sqlite3
 import time
-from pathlib import Path
 from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from flextui.api.wire import Wire, flat_rows_without_secrets, may_hold_secrets
@@ -178,8 +178,13 @@ class PageCache:
         """Open a file that cannot be written (read-only, immutable) for reading what it holds."""
         for query in ("mode=ro", "immutable=1"):
             try:
-                db = sqlite3.connect(f"file:{self.path}?{query}", uri=True, timeout=self.busy_timeout_ms / 1000,
-                                     isolation_level=None, check_same_thread=False)
+                db = sqlite3.connect(
+                    f"file:{self.path}?{query}",
+                    uri=True,
+                    timeout=self.busy_timeout_ms / 1000,
+                    isolation_level=None,
+                    check_same_thread=False,
+                )
                 db.execute("SELECT count(*) FROM pages").fetchone()
             except sqlite3.Error:
                 continue

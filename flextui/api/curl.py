@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import shlex
+
 from flextui.api.trace import Exchange
 
 KEPT_HEADERS = ("x-publisherid", "accept")
@@ -35,7 +36,9 @@ def curl_for(exchange: Exchange, *, user_env: str = "FNO_USER", password_env: st
         tenant = headers.get("x-publisherid", "")
         authenticate = exchange.url.split("/registry/api/v1/", 1)[0] + "/registry/api/v1/authenticate"
         tenant_header = ["-H", shlex.quote(f"x-publisherid: {tenant}")] if tenant else []
-        prefix = " ".join(["JWT=$(curl", "-sS", "-u", f'"${user_env}:${password_env}"', *tenant_header, shlex.quote(authenticate)]) + ") && "
+        prefix = (
+            " ".join(["JWT=$(curl", "-sS", "-u", f'"${user_env}:${password_env}"', *tenant_header, shlex.quote(authenticate)]) + ") && "
+        )
         parts += ["-H", '"Authorization: Bearer $JWT"']
     elif auth.lower().startswith("bearer"):
         parts += ["-H", f'"Authorization: Bearer ${token_env}"']

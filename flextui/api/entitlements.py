@@ -26,21 +26,45 @@ from urllib.parse import quote
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, PlainSerializer, field_validator, model_validator
 
 from flextui.api import validation as v
-from flextui.api.http import Service, Session
 from flextui.api.errors import ApiError
+from flextui.api.http import Service, Session
 from flextui.api.listing import Listing, freshest, records_page
 from flextui.api.paging import Page, Pager
-from flextui.api.tolerant import Record, parse_record
 from flextui.api.timestamps import lenient_timestamp
+from flextui.api.tolerant import Record, parse_record
 from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, FieldProblem, IdText, NonBlank, errors_by_field
 
 __all__ = [
-    "FIRST_PAGE", "DEFAULT_LIMIT", "MAX_LIMIT", "errors_by_field",
-    "Attribute", "LicenseModelRef", "ProductRef", "AccountRef", "LineItemCreate", "EntitlementCreate",
-    "PolicyTerm", "LineItemPolicies", "PropertyLicenseModel", "PropertyProduct", "PropertyAttribute",
-    "LineItemProperties", "AdditionalProperties", "MaintenanceProductRef", "MaintenanceLineItemCreate",
-    "EntitlementFilter", "LineItemFilter", "EntitlementAccount", "AttributeValue", "Entitlement",
-    "LineItemLicenseModel", "LineItemProduct", "LineItem", "ResponseItem", "MutationResult", "EntitlementsService",
+    "FIRST_PAGE",
+    "DEFAULT_LIMIT",
+    "MAX_LIMIT",
+    "errors_by_field",
+    "Attribute",
+    "LicenseModelRef",
+    "ProductRef",
+    "AccountRef",
+    "LineItemCreate",
+    "EntitlementCreate",
+    "PolicyTerm",
+    "LineItemPolicies",
+    "PropertyLicenseModel",
+    "PropertyProduct",
+    "PropertyAttribute",
+    "LineItemProperties",
+    "AdditionalProperties",
+    "MaintenanceProductRef",
+    "MaintenanceLineItemCreate",
+    "EntitlementFilter",
+    "LineItemFilter",
+    "EntitlementAccount",
+    "AttributeValue",
+    "Entitlement",
+    "LineItemLicenseModel",
+    "LineItemProduct",
+    "LineItem",
+    "ResponseItem",
+    "MutationResult",
+    "EntitlementsService",
 ]
 
 Description = Annotated[str, AfterValidator(v.max_length(v.DESCRIPTION_MAX))]
@@ -146,7 +170,9 @@ class LineItemCreate(_Request):
     order_type: OrderType = Field(v.DEFAULT_ORDER_TYPE, alias="orderType")
     line_item_status: Status | None = Field(None, alias="lineItemStatus")
 
-    _blank = field_validator("activation_id", "expiry_date", "line_item_status", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+    _blank = field_validator("activation_id", "expiry_date", "line_item_status", mode="before")(
+        classmethod(lambda cls, x: _blank_to_none(x))
+    )
 
     @field_validator("product")
     @classmethod
@@ -177,7 +203,9 @@ class EntitlementCreate(_Request):
     attributes: list[Attribute] = Field(default_factory=list)
     status: Status | None = None
 
-    _blank = field_validator("entitlement_id", "email_template_variation", "status", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+    _blank = field_validator("entitlement_id", "email_template_variation", "status", mode="before")(
+        classmethod(lambda cls, x: _blank_to_none(x))
+    )
 
     @field_validator("line_items")
     @classmethod
@@ -198,7 +226,9 @@ class EntitlementCreate(_Request):
         for i, item in enumerate(self.line_items):
             if item.activation_id:
                 if item.activation_id in seen:
-                    raise FieldProblem(f"lineItems[{i}].activationId", f"{item.activation_id!r} is already used by {seen[item.activation_id]}")
+                    raise FieldProblem(
+                        f"lineItems[{i}].activationId", f"{item.activation_id!r} is already used by {seen[item.activation_id]}"
+                    )
                 seen[item.activation_id] = f"lineItems[{i}].activationId"
         return self
 
@@ -362,7 +392,9 @@ class MaintenanceLineItemCreate(_Request):
     auto_deploy: bool = Field(False, alias="autoDeploy")
     order_type: OrderType = Field(v.DEFAULT_ORDER_TYPE, alias="orderType")
 
-    _blank = field_validator("activation_id", "expiry_date", "parent_activation_id", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+    _blank = field_validator("activation_id", "expiry_date", "parent_activation_id", mode="before")(
+        classmethod(lambda cls, x: _blank_to_none(x))
+    )
 
     @model_validator(mode="after")
     def _rules(self) -> MaintenanceLineItemCreate:
@@ -583,9 +615,13 @@ class EntitlementsService:
     def _entitlements(self, filters: EntitlementFilter | None) -> Listing[Entitlement]:
         params = filters.params() if filters else {}
         return Listing(
-            self.session, Service.ENTITLEMENTS, "entitlements.list", params,
+            self.session,
+            Service.ENTITLEMENTS,
+            "entitlements.list",
+            params,
             lambda number, size: self._list_raw({**params, "page": number, "limit": size}),
-            lambda raw, number, size: records_page(raw, "entitlements", Entitlement, number, size), item_key=lambda e: e.entitlement_id,
+            lambda raw, number, size: records_page(raw, "entitlements", Entitlement, number, size),
+            item_key=lambda e: e.entitlement_id,
         )
 
     async def list(self, filters: EntitlementFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Entitlement]:
@@ -616,9 +652,13 @@ class EntitlementsService:
         params = filters.params() if filters else {}
         path = self._path(entitlement_id, "line-items")
         return Listing(
-            self.session, Service.ENTITLEMENTS, "entitlements.line_items", {"entitlement": entitlement_id, **params},
+            self.session,
+            Service.ENTITLEMENTS,
+            "entitlements.line_items",
+            {"entitlement": entitlement_id, **params},
             lambda number, size: self.session.get_json(Service.ENTITLEMENTS, path, params={**params, "page": number, "limit": size}),
-            lambda raw, number, size: records_page(raw, "lineItems", LineItem, number, size), item_key=lambda li: li.activation_id,
+            lambda raw, number, size: records_page(raw, "lineItems", LineItem, number, size),
+            item_key=lambda li: li.activation_id,
         )
 
     async def line_items(
@@ -630,13 +670,21 @@ class EntitlementsService:
         return result
 
     def line_items_page(
-        self, entitlement_id: str, filters: LineItemFilter | None = None, page: int = FIRST_PAGE, limit: int = MAX_LIMIT, *, force: bool = False
+        self,
+        entitlement_id: str,
+        filters: LineItemFilter | None = None,
+        page: int = FIRST_PAGE,
+        limit: int = MAX_LIMIT,
+        *,
+        force: bool = False,
     ) -> AsyncIterator[Page[LineItem]]:
         """`line_items`, cached first then fresh: one request per fresh answer."""
         _check_paging(page, limit)
         return self._line_items(entitlement_id, filters).page(page, limit, force=force)
 
-    def all_line_items(self, entitlement_id: str, filters: LineItemFilter | None = None, *, total: int | None = None, limit: int = MAX_LIMIT) -> Pager[LineItem]:
+    def all_line_items(
+        self, entitlement_id: str, filters: LineItemFilter | None = None, *, total: int | None = None, limit: int = MAX_LIMIT
+    ) -> Pager[LineItem]:
         """Every line item of an entitlement (`total`, when the entitlement says it, saves the confirming request)."""
         return self._line_items(entitlement_id, filters).every(limit, what=f"line items of {entitlement_id}", total=total)
 
@@ -668,5 +716,7 @@ class EntitlementsService:
     async def add_maintenance_line_items(self, entitlement_id: str, items: Sequence[MaintenanceLineItemCreate]) -> MutationResult:
         self.session.check_writable(f"adding maintenance line items to {entitlement_id}")
         body = MaintenanceLineItemsCreate.model_validate({"maintenanceLineItems": list(items)}).body()
-        raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "maintenance-line-items"), json_body=body)
+        raw = await self.session.send_json(
+            Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "maintenance-line-items"), json_body=body
+        )
         return mutation_result(raw, f"adding maintenance line items to {entitlement_id}")

@@ -125,4 +125,3 @@ def from_status(status: int, message: str, *, retry_after: float | None = None, 
 
 class NotStored(LookupError):
     """A cache-only read found nothing stored (not an error for the user: the caller asks the server instead)."""
-

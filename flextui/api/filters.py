@@ -141,8 +141,11 @@ class ReportType:
             raise FilterError("a report type without a name")
         fields = raw.get("fields") or raw.get("columns") or []
         columns = tuple(
-            Column(name, _type_name(_first_of(f, TYPE_KEYS) if isinstance(f, Mapping) else None),
-                   str(f.get("description") or "") if isinstance(f, Mapping) else "")
+            Column(
+                name,
+                _type_name(_first_of(f, TYPE_KEYS) if isinstance(f, Mapping) else None),
+                str(f.get("description") or "") if isinstance(f, Mapping) else "",
+            )
             for f in fields
             if (name := name_of(f, COLUMN_NAME_KEYS)) is not None
         )
@@ -155,8 +158,18 @@ class ReportType:
 
 def _type_name(raw: Any) -> str:
     text = str(raw or "string").strip().lower()
-    aliases = {"str": "string", "text": "string", "int": "integer", "long": "integer", "float": "number", "double": "number",
-               "decimal": "number", "bool": "boolean", "timestamp": "datetime", "date-time": "datetime"}
+    aliases = {
+        "str": "string",
+        "text": "string",
+        "int": "integer",
+        "long": "integer",
+        "float": "number",
+        "double": "number",
+        "decimal": "number",
+        "bool": "boolean",
+        "timestamp": "datetime",
+        "date-time": "datetime",
+    }
     text = aliases.get(text, text)
     return text if text in FIELD_TYPES else "string"
 
@@ -190,11 +203,21 @@ DEFAULT_OPERATORS: tuple[Operator, ...] = (
 
 # What people type in a condition, and the operator it means.
 OPERATOR_ALIASES: dict[str, str] = {
-    "=": "$eq", "==": "$eq", "eq": "$eq", "is": "$eq",
+    "=": "$eq",
+    "==": "$eq",
+    "eq": "$eq",
+    "is": "$eq",
     "in": "$in",
-    "sw": "$sw", "startswith": "$sw", "^=": "$sw",
-    "ew": "$ew", "endswith": "$ew", "$=": "$ew",
-    "con": "$con", "contains": "$con", "~": "$con", "*=": "$con",
+    "sw": "$sw",
+    "startswith": "$sw",
+    "^=": "$sw",
+    "ew": "$ew",
+    "endswith": "$ew",
+    "$=": "$ew",
+    "con": "$con",
+    "contains": "$con",
+    "~": "$con",
+    "*=": "$con",
 }
 
 
@@ -261,8 +284,13 @@ class GlobalFilter:
         if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str):
             raise FilterError(f"not a global filter: {raw!r}")
         return cls(
-            raw["name"], str(raw.get("type") or "string"), raw.get("minimum"), raw.get("maximum"), raw.get("default"),
-            tuple(str(v) for v in raw.get("values") or ()), str(raw.get("description") or ""),
+            raw["name"],
+            str(raw.get("type") or "string"),
+            raw.get("minimum"),
+            raw.get("maximum"),
+            raw.get("default"),
+            tuple(str(v) for v in raw.get("values") or ()),
+            str(raw.get("description") or ""),
         )
 
 
@@ -391,7 +419,7 @@ class Condition:
                 raise FilterError(f"condition on {fld}: $in needs a list of values such as A,B,C", fld)
             return cls(fld, op, values)
         if raw_value == "":
-            raise FilterError(f"condition on {fld}: {op} needs a value (quote it to ask for empty text: \"\")", fld)
+            raise FilterError(f'condition on {fld}: {op} needs a value (quote it to ask for empty text: "")', fld)
         return cls(fld, op, _unquote(raw_value))
 
     def validate(self, report: ReportType | None = None, operators: OperatorList | None = None) -> Condition:
@@ -500,7 +528,9 @@ class FilterSet:
             if days <= 0:
                 raise FilterError(f"dateTo ({self.date_to}) must be after dateFrom ({self.date_from}); dateTo is excluded", "dateTo")
             if days > MAX_RANGE_DAYS:
-                raise FilterError(f"dateFrom {self.date_from} to dateTo {self.date_to} spans {days} days: the limit is {MAX_RANGE_DAYS}", "dateTo")
+                raise FilterError(
+                    f"dateFrom {self.date_from} to dateTo {self.date_to} spans {days} days: the limit is {MAX_RANGE_DAYS}", "dateTo"
+                )
         set_(self, "limit_records", _whole("limitRecords", self.limit_records, 1, MAX_LIMIT_RECORDS))
         mode = str(self.mode).strip().upper()
         if mode not in MODES:
@@ -663,6 +693,18 @@ class FilterSet:
 
 
 __all__ = [
-    "Column", "Condition", "DEFAULT_OPERATORS", "FilterError", "FilterSet", "GlobalFilter", "Operator", "OperatorList",
-    "ReportFilter", "ReportType", "parse_conditions", "parse_date", "parse_value", "split_list",
+    "Column",
+    "Condition",
+    "DEFAULT_OPERATORS",
+    "FilterError",
+    "FilterSet",
+    "GlobalFilter",
+    "Operator",
+    "OperatorList",
+    "ReportFilter",
+    "ReportType",
+    "parse_conditions",
+    "parse_date",
+    "parse_value",
+    "split_list",
 ]

@@ -19,7 +19,7 @@ import logging
 import random
 import re
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
@@ -28,7 +28,18 @@ import httpx
 
 from flextui.api.auth import BearerAuth, Credentials, MintingAuth, MissingCredential, default_hint
 from flextui.api.cache import PageCache, cache_key, scrub_secrets
-from flextui.api.errors import ApiError, BadRequest, Forbidden, NotStored, Offline, ReadOnly, Unauthorized, Unreachable, Unreadable, from_status
+from flextui.api.errors import (
+    ApiError,
+    BadRequest,
+    Forbidden,
+    NotStored,
+    Offline,
+    ReadOnly,
+    Unauthorized,
+    Unreachable,
+    Unreadable,
+    from_status,
+)
 from flextui.api.paging import Outcome, PageBases
 from flextui.api.trace import Trace
 from flextui.api.wire import Wire, loads
@@ -257,7 +268,9 @@ class Session:
         if creds is None:
             return self.auth
         if service is Service.REGISTRY:
-            raise self.missing("password", f"the registry trades a user name and password for a JWT, and profile {self.name!r} has no password")
+            raise self.missing(
+                "password", f"the registry trades a user name and password for a JWT, and profile {self.name!r} has no password"
+            )
         if creds.token and (service in BETA_SERVICES or not creds.password):
             return BearerAuth(creds.token)
         if service in BETA_SERVICES and self.mint_token and creds.password and creds.user:
@@ -411,7 +424,9 @@ class Session:
                     )
                 status = response.status_code
             except httpx.InvalidURL as exc:
-                raise BadRequest(f"{method} {path[:80]}: the request could not be built ({str(exc)[:120]}); a value given is too long or malformed") from None
+                raise BadRequest(
+                    f"{method} {path[:80]}: the request could not be built ({str(exc)[:120]}); a value given is too long or malformed"
+                ) from None
             except httpx.LocalProtocolError as exc:
                 raise BadRequest(f"{method} {path[:80]}: the request could not be sent ({str(exc)[:120]})") from None
             except (httpx.TimeoutException, TimeoutError):
@@ -457,8 +472,19 @@ class Session:
         assert last_error is not None
         raise last_error
 
-    def _trace(self, method: str, url: str, params: Any, json_body: Any, response: httpx.Response | None, service: Service,
-               started: float, attempt: int, attempts: int, error: str | None) -> None:
+    def _trace(
+        self,
+        method: str,
+        url: str,
+        params: Any,
+        json_body: Any,
+        response: httpx.Response | None,
+        service: Service,
+        started: float,
+        attempt: int,
+        attempts: int,
+        error: str | None,
+    ) -> None:
         """Log the exchange in the session's trace (secrets removed there); never let logging break a request."""
         try:
             request = response.request if response is not None else self.client.build_request(method, url, params=params, json=json_body)
@@ -479,7 +505,11 @@ class Session:
             self._prefix_settled.add(service)
             return False
         current = self._prefix.get(service, SERVICE_PREFIX[service])
-        options = [p for p in (SERVICE_PREFIX[service], *PREFIX_ALTERNATIVES[service]) if p != current and p not in self._prefix_tried.setdefault(service, set())]
+        options = [
+            p
+            for p in (SERVICE_PREFIX[service], *PREFIX_ALTERNATIVES[service])
+            if p != current and p not in self._prefix_tried.setdefault(service, set())
+        ]
         if not options:
             return False
         self._prefix_tried[service].add(current)
@@ -621,8 +651,15 @@ class Session:
         else:
             store()
 
-    async def cached_value(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T] = lambda raw: raw,
-                           *, force: bool = False) -> T:
+    async def cached_value(
+        self,
+        op: str,
+        params: dict[str, Any],
+        fetch: Callable[[], Awaitable[Any]],
+        parse: Callable[[Any], T] = lambda raw: raw,
+        *,
+        force: bool = False,
+    ) -> T:
         """The freshest answer `cached` gives (for the CLI: no stale-first display); `force`: asked again."""
         result: Fetched[T] | None = None
         async for result in self.cached(op, params, fetch, parse, force=force):
@@ -669,7 +706,9 @@ def decode_json(response: httpx.Response, *, allow_empty: bool = False) -> Any:
     if not response.content.strip():
         if allow_empty:
             return None
-        raise Unreadable(f"{_request_line(response)}the server answered {response.status_code} with an empty body", status=response.status_code)
+        raise Unreadable(
+            f"{_request_line(response)}the server answered {response.status_code} with an empty body", status=response.status_code
+        )
     return decode_body(response.content, response.status_code, response.headers.get("content-type", "?"))
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 _PART = re.compile(r"\s*([0-9]+)\s*([yMdhm])\s*")  # ASCII digits only (\d would take "٣")
 _ORDER = "yMdhm"
@@ -58,9 +58,8 @@ class Interval:
 
     def after_ms(self, start_ms: int) -> int:
         """`after` for epoch milliseconds (UTC), exact to the millisecond."""
-        from datetime import timezone
 
-        epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
+        epoch = datetime(1970, 1, 1, tzinfo=UTC)
         whole, rest = divmod(int(start_ms), 1000)  # integer arithmetic: floats lose a millisecond
         moved = self.after(epoch + timedelta(seconds=whole))
         return (moved - epoch) // timedelta(milliseconds=1) + rest
@@ -82,8 +81,7 @@ def parse_interval(text: str) -> Interval:
         if not match or match.end() == pos:
             bad = text[pos:].strip()[:10]
             raise IntervalError(
-                f"cannot read {bad!r}: use numbers with the units y M d h m "
-                "(case sensitive; M is months, m is minutes), e.g. 1y2M3d"
+                f"cannot read {bad!r}: use numbers with the units y M d h m (case sensitive; M is months, m is minutes), e.g. 1y2M3d"
             )
         number, unit = match.groups()
         if unit in seen:
@@ -105,9 +103,7 @@ def parse_interval(text: str) -> Interval:
 
 def format_interval(interval: Interval) -> str:
     """The compact form, e.g. Interval(days=30) -> "30d"."""
-    parts = [
-        f"{getattr(interval, _NAMES[unit])}{unit}" for unit in _ORDER if getattr(interval, _NAMES[unit])
-    ]
+    parts = [f"{getattr(interval, _NAMES[unit])}{unit}" for unit in _ORDER if getattr(interval, _NAMES[unit])]
     return "".join(parts) or "0m"
 
 

@@ -73,7 +73,11 @@ class Listing(Generic[M]):
     def wire(self, number: int, size: int, *, force: bool = False) -> AsyncIterator[Page[M]]:
         """Page `number` as the server numbers it: cached first (with its age), then fresh."""
         answers = self.session.cached(
-            self.op, {**self.key, "wire": number, "size": size}, lambda: self._fetch(number, size), lambda raw: self._parse(raw, number, size), force=force
+            self.op,
+            {**self.key, "wire": number, "size": size},
+            lambda: self._fetch(number, size),
+            lambda raw: self._parse(raw, number, size),
+            force=force,
         )
         return _aged(answers)
 
@@ -116,8 +120,15 @@ class Listing(Generic[M]):
             return page
 
         return Pager(
-            fetch, size=size, base=self.session.page_bases.get(self.service), what=what, key=self.item_key, max_items=max_items, total=total,
-            on_base=lambda base: self.session.page_bases.learn(self.service, base), on_done=self.session.record_listing,
+            fetch,
+            size=size,
+            base=self.session.page_bases.get(self.service),
+            what=what,
+            key=self.item_key,
+            max_items=max_items,
+            total=total,
+            on_base=lambda base: self.session.page_bases.learn(self.service, base),
+            on_done=self.session.record_listing,
         )
 
 

@@ -21,23 +21,58 @@ from datetime import datetime
 from typing import Annotated, Any, TypeVar
 from urllib.parse import quote
 
-from pydantic import BaseModel, AfterValidator, AliasChoices, Field, field_validator, model_validator
+from pydantic import AfterValidator, AliasChoices, BaseModel, Field, field_validator, model_validator
 
 from flextui.api import validation as v
 from flextui.api.http import Service, Session
 from flextui.api.listing import Listing, freshest, records_page
 from flextui.api.paging import Page, Pager
-from flextui.api.tolerant import Record, created_record, parse_record
 from flextui.api.timestamps import lenient_timestamp
-from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, FeatureNameText, FieldProblem, NameText, PartNumberText, VersionText, errors_by_field
+from flextui.api.tolerant import Record, created_record, parse_record
+from flextui.api.validation import (
+    DEFAULT_LIMIT,
+    FIRST_PAGE,
+    MAX_LIMIT,
+    DateText,
+    FeatureNameText,
+    FieldProblem,
+    NameText,
+    PartNumberText,
+    VersionText,
+    errors_by_field,
+)
 
 __all__ = [
-    "FIRST_PAGE", "DEFAULT_LIMIT", "MAX_LIMIT", "errors_by_field",
-    "FeatureRef", "BundleRef", "ProductCreate", "MaintenanceCreate", "PartNumberCreate", "FeatureCreate",
-    "FeatureBundleCreate", "SuiteProductRef", "SuiteCreate",
-    "ProductFilter", "MaintenanceFilter", "PartNumberFilter", "FeatureFilter", "FeatureBundleFilter", "SuiteFilter",
-    "Product", "MaintenanceProduct", "PartNumber", "PartNumberOwner", "Feature", "FeatureBundle", "BundleFeature",
-    "Suite", "SuiteProduct", "CreatedPartNumbers", "ProductsService",
+    "FIRST_PAGE",
+    "DEFAULT_LIMIT",
+    "MAX_LIMIT",
+    "errors_by_field",
+    "FeatureRef",
+    "BundleRef",
+    "ProductCreate",
+    "MaintenanceCreate",
+    "PartNumberCreate",
+    "FeatureCreate",
+    "FeatureBundleCreate",
+    "SuiteProductRef",
+    "SuiteCreate",
+    "ProductFilter",
+    "MaintenanceFilter",
+    "PartNumberFilter",
+    "FeatureFilter",
+    "FeatureBundleFilter",
+    "SuiteFilter",
+    "Product",
+    "MaintenanceProduct",
+    "PartNumber",
+    "PartNumberOwner",
+    "Feature",
+    "FeatureBundle",
+    "BundleFeature",
+    "Suite",
+    "SuiteProduct",
+    "CreatedPartNumbers",
+    "ProductsService",
 ]
 
 Description = Annotated[str, AfterValidator(v.max_length(v.DESCRIPTION_MAX))]
@@ -93,7 +128,9 @@ class _Technology(_Request):
     host_type: NameText | None = Field(None, alias="hostType")
     used_on_device: bool | None = Field(None, alias="usedOnDevice")
 
-    _blank_tech = field_validator("license_technology", "license_generator", "host_type", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+    _blank_tech = field_validator("license_technology", "license_generator", "host_type", mode="before")(
+        classmethod(lambda cls, x: _blank_to_none(x))
+    )
 
     def effective(self) -> dict[str, Any]:
         """What the server will use after the seed's defaults (rules 2, 3, 6, 9): technology, generator, usedOnDevice, host type.
@@ -126,10 +163,14 @@ class ProductCreate(_Technology):
     auto_deploy: bool = Field(False, alias="autoDeploy")
     start_date: DateText | None = Field(None, alias="startDate")
     end_date: DateText | None = Field(None, alias="endDate")
-    upgrade_email_template: Annotated[str, AfterValidator(v.check_upgrade_email_template)] | None = Field(None, alias="upgradeEmailTemplate")
+    upgrade_email_template: Annotated[str, AfterValidator(v.check_upgrade_email_template)] | None = Field(
+        None, alias="upgradeEmailTemplate"
+    )
     quantity_per_copy: Annotated[int, AfterValidator(v.check_quantity_per_copy)] | None = Field(None, alias="quantityPerCopy")
 
-    _blank = field_validator("product_category", "start_date", "end_date", "upgrade_email_template", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+    _blank = field_validator("product_category", "start_date", "end_date", "upgrade_email_template", mode="before")(
+        classmethod(lambda cls, x: _blank_to_none(x))
+    )
 
     @model_validator(mode="after")
     def _rules(self) -> ProductCreate:
@@ -166,7 +207,9 @@ class PartNumberCreate(_Request):
     license_model: str | None = Field(None, alias="licenseModel")
     trial_availability: bool | None = Field(None, alias="trialAvailability")
 
-    _blank = field_validator("product_name", "product_version", "license_model", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+    _blank = field_validator("product_name", "product_version", "license_model", mode="before")(
+        classmethod(lambda cls, x: _blank_to_none(x))
+    )
 
     @model_validator(mode="after")
     def _pair(self) -> PartNumberCreate:
@@ -485,7 +528,6 @@ _LISTS: dict[str, tuple[str, str, type[Any], Callable[[Any], Any]]] = {
 }
 
 
-
 class ProductsService:
     """The products and packaging service's calls over a `Session` (page numbers count from 1 here; `Listing` maps them).
 
@@ -501,9 +543,13 @@ class ProductsService:
         path, key, model, ident = _LISTS[kind]
         params = filters.params() if filters else {}
         return Listing(
-            self.session, Service.PRODUCTS, f"products.{kind}", params,
+            self.session,
+            Service.PRODUCTS,
+            f"products.{kind}",
+            params,
             lambda number, size: self.session.get_json(Service.PRODUCTS, path, params={**params, "page": number, "limit": size}),
-            lambda raw, number, size: records_page(raw, key, model, number, size), item_key=ident,
+            lambda raw, number, size: records_page(raw, key, model, number, size),
+            item_key=ident,
         )
 
     async def _list(self, kind: str, filters: _Filter | None, page: int, limit: int) -> Page[Any]:
@@ -526,37 +572,55 @@ class ProductsService:
     async def products(self, filters: ProductFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Product]:
         return await self._list("products", filters, page, limit)
 
-    def products_page(self, filters: ProductFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[Product]]:
+    def products_page(
+        self, filters: ProductFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False
+    ) -> AsyncIterator[Page[Product]]:
         return self._cached("products", filters, page, limit, force)
 
-    async def maintenance(self, filters: MaintenanceFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[MaintenanceProduct]:
+    async def maintenance(
+        self, filters: MaintenanceFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT
+    ) -> Page[MaintenanceProduct]:
         return await self._list("maintenance", filters, page, limit)
 
-    def maintenance_page(self, filters: MaintenanceFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[MaintenanceProduct]]:
+    def maintenance_page(
+        self, filters: MaintenanceFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False
+    ) -> AsyncIterator[Page[MaintenanceProduct]]:
         return self._cached("maintenance", filters, page, limit, force)
 
-    async def part_numbers(self, filters: PartNumberFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[PartNumber]:
+    async def part_numbers(
+        self, filters: PartNumberFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT
+    ) -> Page[PartNumber]:
         return await self._list("part_numbers", filters, page, limit)
 
-    def part_numbers_page(self, filters: PartNumberFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[PartNumber]]:
+    def part_numbers_page(
+        self, filters: PartNumberFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False
+    ) -> AsyncIterator[Page[PartNumber]]:
         return self._cached("part_numbers", filters, page, limit, force)
 
     async def features(self, filters: FeatureFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Feature]:
         return await self._list("features", filters, page, limit)
 
-    def features_page(self, filters: FeatureFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[Feature]]:
+    def features_page(
+        self, filters: FeatureFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False
+    ) -> AsyncIterator[Page[Feature]]:
         return self._cached("features", filters, page, limit, force)
 
-    async def feature_bundles(self, filters: FeatureBundleFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[FeatureBundle]:
+    async def feature_bundles(
+        self, filters: FeatureBundleFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT
+    ) -> Page[FeatureBundle]:
         return await self._list("feature_bundles", filters, page, limit)
 
-    def feature_bundles_page(self, filters: FeatureBundleFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[FeatureBundle]]:
+    def feature_bundles_page(
+        self, filters: FeatureBundleFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False
+    ) -> AsyncIterator[Page[FeatureBundle]]:
         return self._cached("feature_bundles", filters, page, limit, force)
 
     async def suites(self, filters: SuiteFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT) -> Page[Suite]:
         return await self._list("suites", filters, page, limit)
 
-    def suites_page(self, filters: SuiteFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[Suite]]:
+    def suites_page(
+        self, filters: SuiteFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False
+    ) -> AsyncIterator[Page[Suite]]:
         return self._cached("suites", filters, page, limit, force)
 
     async def get_suite(self, name: str, version: str) -> Suite:
@@ -578,13 +642,17 @@ class ProductsService:
         return await self._create("/v1/products", spec, "product", Product, f"creating product {spec.product_name} {spec.version}")
 
     async def create_maintenance(self, spec: MaintenanceCreate) -> MaintenanceProduct:
-        return await self._create("/v1/maintenance", spec, "maintenance", MaintenanceProduct, f"creating maintenance product {spec.product_name}")
+        return await self._create(
+            "/v1/maintenance", spec, "maintenance", MaintenanceProduct, f"creating maintenance product {spec.product_name}"
+        )
 
     async def create_feature(self, spec: FeatureCreate) -> Feature:
         return await self._create("/v1/features", spec, "feature", Feature, f"creating feature {spec.feature_name}")
 
     async def create_feature_bundle(self, spec: FeatureBundleCreate) -> FeatureBundle:
-        return await self._create("/v1/feature-bundles", spec, "featureBundle", FeatureBundle, f"creating feature bundle {spec.feature_bundle_name}")
+        return await self._create(
+            "/v1/feature-bundles", spec, "featureBundle", FeatureBundle, f"creating feature bundle {spec.feature_bundle_name}"
+        )
 
     async def create_suite(self, spec: SuiteCreate) -> Suite:
         return await self._create("/v1/suites", spec, "suite", Suite, f"creating suite {spec.suite_name} {spec.version}")
@@ -594,4 +662,3 @@ class ProductsService:
         body = PartNumbersCreate.model_validate({"partNumbers": list(items)}).body()
         raw = await self.session.send_json(Service.PRODUCTS, "POST", "/v1/part-numbers", json_body=body)
         return created_record(CreatedPartNumbers, raw if isinstance(raw, dict) else {}, "", {}, "creating part numbers")
-

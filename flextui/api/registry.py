@@ -25,7 +25,7 @@ import base64
 import binascii
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, TypeVar
 from urllib.parse import quote
@@ -170,7 +170,11 @@ class RegistryAuth(httpx.Auth):
         return httpx.Request(
             "GET",
             self.authenticate_url,
-            headers={"Authorization": f"{self._scheme} {self._credentials}", "Accept": "text/plain, application/json", "x-publisherid": self.tenant_id},
+            headers={
+                "Authorization": f"{self._scheme} {self._credentials}",
+                "Accept": "text/plain, application/json",
+                "x-publisherid": self.tenant_id,
+            },
         )
 
     def _accept(self, response: httpx.Response) -> str | None:
@@ -287,7 +291,9 @@ class ChartVersion(_Model):
     api_version: str | None = Field(None, validation_alias=_alias("apiVersion", "api_version"))
     home: str | None = None
     keywords: Annotated[list[str], BeforeValidator(_list)] = Field(default_factory=list)
-    maintainers: Annotated[list[dict[str, Any]], BeforeValidator(_list)] = Field(default_factory=list, validation_alias=_alias("maintainers", "Maintainers"))
+    maintainers: Annotated[list[dict[str, Any]], BeforeValidator(_list)] = Field(
+        default_factory=list, validation_alias=_alias("maintainers", "Maintainers")
+    )
     helm_command: str | None = Field(None, validation_alias=_alias("helmCommand", "helm_command"))
 
 
@@ -369,7 +375,9 @@ class ProjectDetail(_Model):
     product_line: Text = Field(None, validation_alias=_alias("productLine", "product_line"))
     owner: bool | None = None
     restricted: bool | None = Field(None, validation_alias=_alias("restrictedDownloadPackage", "restricted"))
-    supports_images_and_charts: bool | None = Field(None, validation_alias=_alias("supportsDockerImagesAndHelmCharts", "supports_images_and_charts"))
+    supports_images_and_charts: bool | None = Field(
+        None, validation_alias=_alias("supportsDockerImagesAndHelmCharts", "supports_images_and_charts")
+    )
     tenant_id: Text = Field(None, validation_alias=_alias("tenantId", "tenant_id"))
     repositories: Annotated[list[Repository], BeforeValidator(_list)] = Field(default_factory=list)
     charts: Annotated[list[Chart], BeforeValidator(_list)] = Field(default_factory=list)
@@ -388,7 +396,9 @@ class ProjectDetail(_Model):
             raise ApiError(f"the project answer is not an object ({type(raw).__name__})")
         data = dict(raw)
         model_cls: Any = {"repositories": Repository, "charts": Chart, "artifacts": Artifact}
-        parsed = {key: parse_records(model_cls[key], list_items(data.pop(key))) for key in ("repositories", "charts", "artifacts") if key in data}
+        parsed = {
+            key: parse_records(model_cls[key], list_items(data.pop(key))) for key in ("repositories", "charts", "artifacts") if key in data
+        }
         if not any(data.get(k) for k in ("downloadPackageId", "name", "projectName")):
             data["name"] = name
         detail = parse_record(cls, data)
@@ -461,7 +471,7 @@ def _member_path(project: str, name: str) -> str:
     (`team/image`) keeps its slashes as path separators and each part is encoded
     on its own; nothing is double-encoded.
     """
-    short = name[len(project) + 1:] if name.startswith(project + "/") else name
+    short = name[len(project) + 1 :] if name.startswith(project + "/") else name
     return "/".join(quote(part, safe="") for part in short.split("/"))
 
 
@@ -501,10 +511,14 @@ class RegistryService:
         username = username or (creds.user if creds else None) or session.user
         password = password or (creds.password if creds else None)
         if not username or not password:
-            raise session.missing("password", f"the registry trades a user name and password for a JWT, and profile {session.name!r} has no password")
+            raise session.missing(
+                "password", f"the registry trades a user name and password for a JWT, and profile {session.name!r} has no password"
+            )
         tenant = tenant_id or session.registry_tenant
         if not tenant:
-            raise ValueError("the registry needs the tenant ID (sent as x-publisherid): set registry_tenant on the profile (or --registry-tenant)")
+            raise ValueError(
+                "the registry needs the tenant ID (sent as x-publisherid): set registry_tenant on the profile (or --registry-tenant)"
+            )
         self.session = session
         self.username = username
         self.tenant_id = str(tenant)
@@ -523,26 +537,41 @@ class RegistryService:
         return {"items": _items(body), "total": _total(response, body)}
 
     def _listing(
-        self, op: str, key: dict[str, Any], path: str, query: Callable[[int, int], dict[str, Any]], model: type[M], item_key: Callable[[M], Any]
+        self,
+        op: str,
+        key: dict[str, Any],
+        path: str,
+        query: Callable[[int, int], dict[str, Any]],
+        model: type[M],
+        item_key: Callable[[M], Any],
     ) -> Listing[M]:
         def parse(raw: Any, number: int, size: int) -> Page[M]:
             return Page(_models(model, raw.get("items")), number, size, raw.get("total"))
 
         return Listing(
-            self.session, Service.REGISTRY, op, {"tenant": self.tenant_id, "user": self.username, **key},
-            lambda number, size: self._get_raw(path, query(number, size)), parse, item_key=item_key,
+            self.session,
+            Service.REGISTRY,
+            op,
+            {"tenant": self.tenant_id, "user": self.username, **key},
+            lambda number, size: self._get_raw(path, query(number, size)),
+            parse,
+            item_key=item_key,
         )
 
     async def _freshest(self, pages: AsyncIterator[A]) -> A:
         return await freshest(pages)
 
-    def _value(self, op: str, key: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], M], force: bool) -> AsyncIterator[Fetched[M]]:
+    def _value(
+        self, op: str, key: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], M], force: bool
+    ) -> AsyncIterator[Fetched[M]]:
         return self.session.cached(op, {"tenant": self.tenant_id, "user": self.username, **key}, fetch, parse, force=force)
 
     # -- projects -----------------------------------------------------------------------------
 
     def _projects(self) -> Listing[Project]:
-        return self._listing("registry.projects", {}, f"{API}/projects", lambda number, size: {"page": number, "pageSize": size}, Project, lambda p: p.name)
+        return self._listing(
+            "registry.projects", {}, f"{API}/projects", lambda number, size: {"page": number, "pageSize": size}, Project, lambda p: p.name
+        )
 
     def list_projects(self, page: int = 1, page_size: int = 50, *, force: bool = False) -> AsyncIterator[Page[Project]]:
         """A page of projects sorted by name: cached first (with its age), then fresh."""
@@ -561,8 +590,11 @@ class RegistryService:
     def project_detail(self, name: str, *, force: bool = False) -> AsyncIterator[Fetched[ProjectDetail]]:
         """A project's detail: cached first (with its age), then fresh."""
         return self._value(
-            "registry.project", {"name": name}, lambda: self.session.get_json(Service.REGISTRY, f"{API}/projects/{_segment(name)}"),
-            lambda raw: ProjectDetail.from_raw(raw, name), force,
+            "registry.project",
+            {"name": name},
+            lambda: self.session.get_json(Service.REGISTRY, f"{API}/projects/{_segment(name)}"),
+            lambda raw: ProjectDetail.from_raw(raw, name),
+            force,
         )
 
     async def get_project(self, name: str, *, force: bool = False) -> ProjectDetail:
@@ -572,8 +604,11 @@ class RegistryService:
     def chart_detail(self, project: str, chart: str, *, force: bool = False) -> AsyncIterator[Fetched[ChartDetail]]:
         path = f"{API}/projects/{_segment(project)}/charts/{_member_path(project, chart)}"
         return self._value(
-            "registry.chart", {"project": project, "chart": chart}, lambda: self.session.get_json(Service.REGISTRY, path),
-            lambda raw: ChartDetail.from_raw(raw, project, chart), force,
+            "registry.chart",
+            {"project": project, "chart": chart},
+            lambda: self.session.get_json(Service.REGISTRY, path),
+            lambda raw: ChartDetail.from_raw(raw, project, chart),
+            force,
         )
 
     async def get_chart(self, project: str, chart: str, *, force: bool = False) -> ChartDetail:
@@ -588,18 +623,26 @@ class RegistryService:
     async def delete_repository(self, project: str, repository: str) -> None:
         """Delete a repository (`repository` short or `project/image`), addressed as the docs do."""
         self.session.check_writable(f"deleting repository {repository!r} of project {project!r}")
-        await self.session.request(Service.REGISTRY, "DELETE", f"{API}/projects/{_segment(project)}/repositories/{_member_path(project, repository)}")
+        await self.session.request(
+            Service.REGISTRY, "DELETE", f"{API}/projects/{_segment(project)}/repositories/{_member_path(project, repository)}"
+        )
 
     # -- members ----------------------------------------------------------------------------------
 
     def _members(self, project: str, user_id: str | None) -> Listing[Member]:
         """A project's members; `page_size` is snake_case here, as the docs spell it (RESTSWContDelivListMembers.htm)."""
         return self._listing(
-            "registry.members", {"project": project, "user_id": user_id}, f"{API}/projects/{_segment(project)}/members",
-            lambda number, size: {"page": number, "page_size": size, "user_id": user_id}, Member, lambda m: (m.entity_name, m.entity_type, m.id),
+            "registry.members",
+            {"project": project, "user_id": user_id},
+            f"{API}/projects/{_segment(project)}/members",
+            lambda number, size: {"page": number, "page_size": size, "user_id": user_id},
+            Member,
+            lambda m: (m.entity_name, m.entity_type, m.id),
         )
 
-    def members_page(self, project: str, page: int = 1, page_size: int = 10, *, user_id: str | None = None, force: bool = False) -> AsyncIterator[Page[Member]]:
+    def members_page(
+        self, project: str, page: int = 1, page_size: int = 10, *, user_id: str | None = None, force: bool = False
+    ) -> AsyncIterator[Page[Member]]:
         """A page of a project's members (`user_id` narrows to one): cached first, then fresh."""
         _check_size(page, page_size, MEMBERS_MAX_PAGE_SIZE)
         return self._members(project, user_id).page(page, page_size, force=force)
@@ -618,17 +661,25 @@ class RegistryService:
 
     def _artifacts(self, project: str, repository: str, flags: dict[str, bool]) -> Listing[Artifact]:
         named = {
-            "withTag": flags.get("with_tag", True), "withLabel": flags.get("with_label", False),
-            "withScanOverview": flags.get("with_scan_overview", False), "withSignature": flags.get("with_signature", False),
+            "withTag": flags.get("with_tag", True),
+            "withLabel": flags.get("with_label", False),
+            "withScanOverview": flags.get("with_scan_overview", False),
+            "withSignature": flags.get("with_signature", False),
             "withImmutableStatus": flags.get("with_immutable_status", False),
         }
         path = f"{API}/projects/{_segment(project)}/repositories/{_member_path(project, repository)}/artifacts"
         return self._listing(
-            "registry.artifacts", {"project": project, "repository": repository, **named}, path,
-            lambda number, size: {"page": number, "pageSize": size, **{k: str(v).lower() for k, v in named.items()}}, Artifact, lambda a: a.digest,
+            "registry.artifacts",
+            {"project": project, "repository": repository, **named},
+            path,
+            lambda number, size: {"page": number, "pageSize": size, **{k: str(v).lower() for k, v in named.items()}},
+            Artifact,
+            lambda a: a.digest,
         )
 
-    def artifacts_page(self, project: str, repository: str, page: int = 1, page_size: int = 10, *, force: bool = False, **flags: bool) -> AsyncIterator[Page[Artifact]]:
+    def artifacts_page(
+        self, project: str, repository: str, page: int = 1, page_size: int = 10, *, force: bool = False, **flags: bool
+    ) -> AsyncIterator[Page[Artifact]]:
         """A page of a repository's artifacts, newest first: cached first, then fresh.
 
         `flags`: with_tag (default true), with_label, with_scan_overview, with_signature, with_immutable_status.
@@ -666,12 +717,25 @@ class RegistryService:
 
     def _downloads(self, year: int, month: int | None, project: str | None, username: str | None, account: str | None) -> Listing[Download]:
         def query(number: int, size: int) -> dict[str, Any]:
-            return {"year": year, "month": f"{month:02d}" if month is not None else None, "page": number, "pageSize": size,
-                    "project": project, "username": username, "account": account}
+            return {
+                "year": year,
+                "month": f"{month:02d}" if month is not None else None,
+                "page": number,
+                "pageSize": size,
+                "project": project,
+                "username": username,
+                "account": account,
+            }
 
         key = {"year": year, "month": month, "project": project, "username": username, "account": account}
-        return self._listing("registry.downloads", key, f"{API}/downloads", query, Download,
-                             lambda d: d.id if d.id is not None else (d.artifact, d.username, d.timestamp))
+        return self._listing(
+            "registry.downloads",
+            key,
+            f"{API}/downloads",
+            query,
+            Download,
+            lambda d: d.id if d.id is not None else (d.artifact, d.username, d.timestamp),
+        )
 
     async def iter_downloads(
         self,
@@ -687,8 +751,8 @@ class RegistryService:
         """The log from `start` to `end` (inclusive, UTC days), newest month first, month by month (`force`: every page asked again)."""
         if start > end:
             raise ValueError("the start date is after the end date")
-        low = datetime(start.year, start.month, start.day, tzinfo=timezone.utc)
-        high = datetime(end.year, end.month, end.day, 23, 59, 59, 999999, tzinfo=timezone.utc)
+        low = datetime(start.year, start.month, start.day, tzinfo=UTC)
+        high = datetime(end.year, end.month, end.day, 23, 59, 59, 999999, tzinfo=UTC)
 
         def wanted(d: Download) -> bool:
             if d.timestamp is not None and not low <= d.timestamp <= high:
@@ -701,7 +765,9 @@ class RegistryService:
 
         _check_size(1, page_size, DOWNLOADS_MAX_PAGE_SIZE)
         for year, month in months_between(start, end):
-            pager = self._downloads(year, month, project, username, account).every(page_size, what=f"downloads of {year}-{month:02d}", force=force)
+            pager = self._downloads(year, month, project, username, account).every(
+                page_size, what=f"downloads of {year}-{month:02d}", force=force
+            )
             async for items in pager:
                 kept = [d for d in items if wanted(d)]
                 if kept:
@@ -712,7 +778,9 @@ class RegistryService:
     async def event_status(self, user: str) -> str:
         """The processing status of a user (usually an EventStatus value). Never cached: it changes."""
         # The docs' sample is {"status": …}; the OpenAPI sample is a bare string (RESTSWContDelivEntityStatusGet.htm).
-        response = await self.session.request(Service.REGISTRY, "GET", f"{API}/event/{quote(user, safe='@')}/status", params={"entity_type": "USER"})
+        response = await self.session.request(
+            Service.REGISTRY, "GET", f"{API}/event/{quote(user, safe='@')}/status", params={"entity_type": "USER"}
+        )
         status = _answer_value(response, ("status", "eventStatus", "state"))
         if not isinstance(status, str) or not status.strip():
             raise ApiError("the registry answered the event status without a status")

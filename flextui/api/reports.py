@@ -194,8 +194,15 @@ class ReportsService:
     def _path(self, *parts: str) -> str:
         return self.root + "".join("/" + quote(p, safe="") for p in parts)
 
-    async def _cached(self, op: str, params: dict[str, Any], fetch: Callable[[], Awaitable[Any]], parse: Callable[[Any], T], force: bool,
-                      stored_only: bool = False) -> Fetched[T]:
+    async def _cached(
+        self,
+        op: str,
+        params: dict[str, Any],
+        fetch: Callable[[], Awaitable[Any]],
+        parse: Callable[[Any], T],
+        force: bool,
+        stored_only: bool = False,
+    ) -> Fetched[T]:
         """The freshest answer `session.cached` gives (cache within its freshness, else the network);
         `stored_only`: the stored answer of any age, never a request (`NotStored` when there is none)."""
         if stored_only:
@@ -225,6 +232,7 @@ class ReportsService:
 
     async def report_types(self, *, force: bool = False) -> list[ReportType]:
         """The data model of every report: columns and filters."""
+
         def parse(raw: Any) -> list[ReportType]:
             return [ReportType.from_json(i) for i in _items(raw) if isinstance(i, Mapping) and name_of(i, GROUP_NAME_KEYS)]
 
@@ -252,7 +260,11 @@ class ReportsService:
     async def report_filters(self, group: str, *, force: bool = False) -> list[ReportFilter]:
         """The filters one report takes."""
         return await self._meta(
-            "reports.filters", self._path("report-filters", group), lambda raw: [ReportFilter.from_json(i) for i in _items(raw) if name_of(i, FILTER_NAME_KEYS)], force, {"group": group}
+            "reports.filters",
+            self._path("report-filters", group),
+            lambda raw: [ReportFilter.from_json(i) for i in _items(raw) if name_of(i, FILTER_NAME_KEYS)],
+            force,
+            {"group": group},
         )
 
     async def op_list(self, *, force: bool = False) -> OperatorList:
@@ -261,15 +273,18 @@ class ReportsService:
 
     async def global_filters(self, *, force: bool = False) -> list[GlobalFilter]:
         """The filters every report takes, with their bounds and defaults."""
-        return await self._meta("reports.globals", self._path("global-filters"), lambda raw: [GlobalFilter.from_json(i) for i in _items(raw)], force)
+        return await self._meta(
+            "reports.globals", self._path("global-filters"), lambda raw: [GlobalFilter.from_json(i) for i in _items(raw)], force
+        )
 
     # -- pages --------------------------------------------------------------------------
 
     def _cache_params(self, group: str, filters: FilterSet, page: int) -> dict[str, Any]:
         return {"group": group, "filters": filters.cache_params(), "page": page}
 
-    async def fetch_page(self, group: str, filters: FilterSet, page: int = 1, *, method: str = "GET", force: bool = False,
-                         stored_only: bool = False) -> PageResult:
+    async def fetch_page(
+        self, group: str, filters: FilterSet, page: int = 1, *, method: str = "GET", force: bool = False, stored_only: bool = False
+    ) -> PageResult:
         """One page by number (GET with query parameters, or POST with a JSON body)."""
         method = method.upper()
         if method not in ("GET", "POST"):
@@ -298,7 +313,7 @@ class ReportsService:
         base = self.session.base(Service.DATA)
         absolute = urljoin(relative_to or base + self.root + "/", link)
         if absolute.startswith(base + "/"):
-            return absolute[len(base):]
+            return absolute[len(base) :]
         parts = urlsplit(absolute)
         at = parts.path.find("/api/")
         if at < 0:
@@ -306,8 +321,17 @@ class ReportsService:
         # Another host or prefix: keep the path from /api/ on, under our own base.
         return parts.path[at:] + (f"?{parts.query}" if parts.query else "")
 
-    async def fetch_link(self, group: str, filters: FilterSet, link: str, *, number: int, relative_to: str | None = None, force: bool = False,
-                         stored_only: bool = False) -> PageResult:
+    async def fetch_link(
+        self,
+        group: str,
+        filters: FilterSet,
+        link: str,
+        *,
+        number: int,
+        relative_to: str | None = None,
+        force: bool = False,
+        stored_only: bool = False,
+    ) -> PageResult:
         """The page a next/previous link names (cached as page `number` of these filters)."""
         path = self.resolve_link(link, relative_to)
 
@@ -467,7 +491,9 @@ class ReportPager:
     async def _numbered(self, number: int, gate: asyncio.Semaphore) -> PageResult:
         async with gate:
             self.outcome.requests += 1
-            return await self.service.fetch_page(self.group, self.filters, number, method=self.method, force=self.force, stored_only=self.stored_only)
+            return await self.service.fetch_page(
+                self.group, self.filters, number, method=self.method, force=self.force, stored_only=self.stored_only
+            )
 
     async def _run(self) -> AsyncIterator[ReportPage]:
         async for page in self._pages():
@@ -475,7 +501,11 @@ class ReportPager:
         self._finish()
 
     async def _pages(self) -> AsyncIterator[ReportPage]:
-        first = await self._counted(self.service.fetch_page(self.group, self.filters, self.start_page, method=self.method, force=self.force, stored_only=self.stored_only))
+        first = await self._counted(
+            self.service.fetch_page(
+                self.group, self.filters, self.start_page, method=self.method, force=self.force, stored_only=self.stored_only
+            )
+        )
         self.total_records = first.total_records
         self.total_pages = first.total_pages
         if self.total_pages is None and first.total_records is not None:
@@ -532,11 +562,19 @@ class ReportPager:
                     break
                 seen_urls.add(target)
                 number = _page_number_of(link) or page.number + 1
-                page = await self._counted(self.service.fetch_link(self.group, self.filters, link, number=number, relative_to=page.url, force=self.force, stored_only=self.stored_only))
+                page = await self._counted(
+                    self.service.fetch_link(
+                        self.group, self.filters, link, number=number, relative_to=page.url, force=self.force, stored_only=self.stored_only
+                    )
+                )
             elif linked:
                 break
             else:
-                page = await self._counted(self.service.fetch_page(self.group, self.filters, page.number + 1, method=self.method, force=self.force, stored_only=self.stored_only))
+                page = await self._counted(
+                    self.service.fetch_page(
+                        self.group, self.filters, page.number + 1, method=self.method, force=self.force, stored_only=self.stored_only
+                    )
+                )
             linked = linked or bool(page.next_url or page.previous_url)
             seen_urls.add(_same_url(page.url))
             print_ = fingerprint(page.rows)
@@ -560,7 +598,13 @@ class ReportPager:
         outcome.count = self.rows_done
         limited = self.max_records is not None and self.rows_done >= self.max_records
         limited = limited or (self.max_pages is not None and self.pages_done >= self.max_pages)
-        if outcome.complete and self.total_records is not None and not limited and self.start_page == 1 and self.rows_done < self.total_records:
+        if (
+            outcome.complete
+            and self.total_records is not None
+            and not limited
+            and self.start_page == 1
+            and self.rows_done < self.total_records
+        ):
             outcome.cut("the server's pages ended before the record count it gave", self.total_records)
         if self.on_done is not None:
             self.on_done(outcome)

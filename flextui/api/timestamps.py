@@ -16,16 +16,50 @@ record show different times on different machines.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any
 
 # Zone abbreviations Java's Date.toString() can print (the JVM's default zone).
 # Ambiguous ones (IST, CST) take their most common meaning in FlexNet deployments.
 ZONE_OFFSETS: dict[str, float] = {
-    "UTC": 0, "GMT": 0, "Z": 0, "UT": 0, "WET": 0, "WEST": 1, "BST": 1, "CET": 1, "CEST": 2, "MET": 1, "MEST": 2,
-    "EET": 2, "EEST": 3, "MSK": 3, "IST": 5.5, "SGT": 8, "HKT": 8, "CST": -6, "CDT": -5, "JST": 9, "KST": 9,
-    "AEST": 10, "AEDT": 11, "ACST": 9.5, "AWST": 8, "NZST": 12, "NZDT": 13, "EST": -5, "EDT": -4, "MST": -7,
-    "MDT": -6, "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10, "BRT": -3, "ART": -3,
+    "UTC": 0,
+    "GMT": 0,
+    "Z": 0,
+    "UT": 0,
+    "WET": 0,
+    "WEST": 1,
+    "BST": 1,
+    "CET": 1,
+    "CEST": 2,
+    "MET": 1,
+    "MEST": 2,
+    "EET": 2,
+    "EEST": 3,
+    "MSK": 3,
+    "IST": 5.5,
+    "SGT": 8,
+    "HKT": 8,
+    "CST": -6,
+    "CDT": -5,
+    "JST": 9,
+    "KST": 9,
+    "AEST": 10,
+    "AEDT": 11,
+    "ACST": 9.5,
+    "AWST": 8,
+    "NZST": 12,
+    "NZDT": 13,
+    "EST": -5,
+    "EDT": -4,
+    "MST": -7,
+    "MDT": -6,
+    "PST": -8,
+    "PDT": -7,
+    "AKST": -9,
+    "AKDT": -8,
+    "HST": -10,
+    "BRT": -3,
+    "ART": -3,
 }
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -65,7 +99,7 @@ def _zone(text: str) -> timezone:
 
 def _from_number(value: float) -> datetime:
     seconds = value / 1000 if abs(value) >= _MS_THRESHOLD else value
-    return datetime.fromtimestamp(seconds, tz=timezone.utc)
+    return datetime.fromtimestamp(seconds, tz=UTC)
 
 
 def parse_timestamp(value: Any) -> datetime | None:
@@ -81,9 +115,9 @@ def parse_timestamp(value: Any) -> datetime | None:
     if isinstance(value, bool):
         raise TimestampError(f"not a timestamp: {value!r}")
     if isinstance(value, datetime):
-        return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+        return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
     if isinstance(value, date):
-        return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
+        return datetime(value.year, value.month, value.day, tzinfo=UTC)
     if isinstance(value, (int, float)):
         return _from_number(float(value))
     if not isinstance(value, str):
@@ -98,8 +132,10 @@ def parse_timestamp(value: Any) -> datetime | None:
         mon = _MONTH_NUMBER.get(match["mon"].lower())
         if mon is None:
             raise TimestampError(f"unknown month in {value!r}")
-        local = datetime(int(match["year"]), mon, int(match["day"]), int(match["h"]), int(match["m"]), int(match["s"]), tzinfo=_zone(match["zone"]))
-        return local.astimezone(timezone.utc)
+        local = datetime(
+            int(match["year"]), mon, int(match["day"]), int(match["h"]), int(match["m"]), int(match["s"]), tzinfo=_zone(match["zone"])
+        )
+        return local.astimezone(UTC)
     match = _JAVA_MEDIUM.match(text)
     if match:
         mon = _MONTH_NUMBER.get(match["mon"][:3].lower())
@@ -111,7 +147,7 @@ def parse_timestamp(value: Any) -> datetime | None:
             if not 1 <= hour <= 12:
                 raise TimestampError(f"hour {hour} with {ampm} in {value!r}")
             hour = hour % 12 + (12 if ampm == "PM" else 0)
-        return datetime(int(match["year"]), mon, int(match["day"]), hour, int(match["m"]), int(match["s"] or 0), tzinfo=timezone.utc)
+        return datetime(int(match["year"]), mon, int(match["day"]), hour, int(match["m"]), int(match["s"] or 0), tzinfo=UTC)
     iso = text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text
     try:
         parsed = datetime.fromisoformat(iso)
@@ -132,7 +168,7 @@ def lenient_timestamp(value: Any) -> datetime | None:
 
 
 def _utc(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)
 
 
 def java_date_string(ms: int) -> str:

@@ -9,13 +9,12 @@ only asked valid questions. Token values appear only in `CreatedToken`
 
 from __future__ import annotations
 
-import builtins
-
 import asyncio
+import builtins
 import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 from urllib.parse import quote
@@ -33,10 +32,20 @@ NAME_FORBIDDEN = "*<>+$?.^|%]"
 HTML_RE = re.compile(r"<[^>]*>|&[#\w]+;")
 # Request fields an error message may start with ("tokenName must be 5 to 25 characters").
 TOKEN_FIELDS = (
-    "tokenName", "tokenDescription", "tokenType", "tokenCreator", "expiryStr", "username",
-    "expiresBefore", "expiresLaterThan", "issuedBefore", "pageSize", "page", "accessToken",
+    "tokenName",
+    "tokenDescription",
+    "tokenType",
+    "tokenCreator",
+    "expiryStr",
+    "username",
+    "expiresBefore",
+    "expiresLaterThan",
+    "issuedBefore",
+    "pageSize",
+    "page",
+    "accessToken",
 )
-_FIELD_AT_START = re.compile(r"^(%s)\b" % "|".join(TOKEN_FIELDS))
+_FIELD_AT_START = re.compile(r"^(" + "|".join(TOKEN_FIELDS) + r")\b")
 
 
 class TokenType(StrEnum):
@@ -78,7 +87,7 @@ def is_masked(value: Any) -> bool:
 def from_millis(ms: int | None) -> datetime | None:
     if ms is None:
         return None
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)
 
 
 class Token(Record):
@@ -217,7 +226,7 @@ class TokenSearch(BaseModel):
         if not any((self.name, self.username, self.creator, self.expires_before, self.expires_later_than, self.issued_before)):
             raise ValueError("give at least one of name, user, creator, expires before/after or issued before")
         if self.expires_before and self.expires_later_than:
-            now = datetime.now(timezone.utc)
+            now = datetime.now(UTC)
             if parse_interval(self.expires_before).after(now) <= parse_interval(self.expires_later_than).after(now):
                 raise ValueError("expiresBefore must be greater than expiresLaterThan")
         if self.token_type is TokenType.NORMAL and self.username and self.creator and self.username != self.creator:
@@ -228,10 +237,18 @@ class TokenSearch(BaseModel):
     def parse_expression(cls, text: str) -> TokenSearch:
         """From the CLI form "name=api*,type=NORMAL,expiresBefore=30d"."""
         keys = {
-            "name": "name", "tokenname": "name", "type": "token_type", "tokentype": "token_type",
-            "user": "username", "username": "username", "creator": "creator", "tokencreator": "creator",
-            "expiresbefore": "expires_before", "expireslaterthan": "expires_later_than",
-            "expiresafter": "expires_later_than", "issuedbefore": "issued_before",
+            "name": "name",
+            "tokenname": "name",
+            "type": "token_type",
+            "tokentype": "token_type",
+            "user": "username",
+            "username": "username",
+            "creator": "creator",
+            "tokencreator": "creator",
+            "expiresbefore": "expires_before",
+            "expireslaterthan": "expires_later_than",
+            "expiresafter": "expires_later_than",
+            "issuedbefore": "issued_before",
         }
         values: dict[str, Any] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):
@@ -335,7 +352,9 @@ class TokensService:
         self._need_who(username, creator)
         return _count(envelope(await self._count_raw(username, creator))) or 0
 
-    async def list(self, username: str | None = None, creator: str | None = None, page: int | None = None, page_size: int | None = None) -> list[Token]:
+    async def list(
+        self, username: str | None = None, creator: str | None = None, page: int | None = None, page_size: int | None = None
+    ) -> list[Token]:
         self._need_who(username, creator)
         return _tokens(await self._list_raw(username, creator, page, page_size))
 
@@ -370,14 +389,22 @@ class TokensService:
     async def search(self, criteria: TokenSearch, page: int = 0, page_size: int = 50) -> builtins.list[Token]:
         """One page of a search. The docs' table lists the criteria as query parameters while its sample
         and the OpenAPI send a body (TokenBasedAuthManTokensSearch.htm): both are sent, alike."""
-        raw = await self._send_json("POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), params=criteria.body(page, page_size), mutating=False)
+        raw = await self._send_json(
+            "POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), params=criteria.body(page, page_size), mutating=False
+        )
         return _tokens(raw)
 
     async def search_page(self, criteria: TokenSearch, page: int, page_size: int, *, force: bool = False) -> AsyncIterator[Page[Token]]:
         params = {"criteria": criteria.body(page, page_size)}
 
         async def fetch() -> Any:
-            raw = await self._send_json("POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), params=criteria.body(page, page_size), mutating=False)
+            raw = await self._send_json(
+                "POST",
+                "/uar/v1/tokens/search",
+                json_body=criteria.body(page, page_size),
+                params=criteria.body(page, page_size),
+                mutating=False,
+            )
             return envelope(raw)
 
         def parse(raw: Any) -> Page[Token]:
@@ -395,22 +422,36 @@ class TokensService:
 
         return Pager(fetch, size=page_size, base=0, what="tokens", key=_token_key, max_items=max_items, on_done=self.session.record_listing)
 
-    async def iterate(self, username: str | None, creator: str | None, page_size: int = 200, *, max_items: int | None = None,
-                      force: bool = False) -> Pager[Token]:
+    async def iterate(
+        self, username: str | None, creator: str | None, page_size: int = 200, *, max_items: int | None = None, force: bool = False
+    ) -> Pager[Token]:
         """Every token of a user and/or creator: the count once, then the pages up to it (`Pager`; `force`: each asked again)."""
         self._need_who(username, creator)
         who = {"username": username, "creator": creator}
-        total = _count(await self.session.cached_value("tokens.count", who, lambda: self._count_raw(username, creator), envelope, force=force))
+        total = _count(
+            await self.session.cached_value("tokens.count", who, lambda: self._count_raw(username, creator), envelope, force=force)
+        )
 
         async def fetch(number: int, size: int) -> Page[Token]:
             raw = await self.session.cached_value(
-                "tokens.items", {**who, "page": number, "size": size}, lambda: self._list_raw(username, creator, number, size), envelope,
+                "tokens.items",
+                {**who, "page": number, "size": size},
+                lambda: self._list_raw(username, creator, number, size),
+                envelope,
                 force=force,
             )
             return Page(_tokens(raw), number, size)
 
-        return Pager(fetch, size=page_size, base=0, what="tokens", total=total, key=_token_key, max_items=max_items,
-                     on_done=self.session.record_listing)
+        return Pager(
+            fetch,
+            size=page_size,
+            base=0,
+            what="tokens",
+            total=total,
+            key=_token_key,
+            max_items=max_items,
+            on_done=self.session.record_listing,
+        )
 
     async def get(self, name: str) -> Token:
         raw = await self._get_json(self._path(name))

@@ -150,7 +150,9 @@ def _salvage(model: type[M], data: dict[str, Any], exc: ValidationError) -> M:
         bad = {str(e["loc"][0]) for e in exc.errors() if e.get("loc")}
         for name, info in model.model_fields.items():
             names = {name, info.alias or name}
-            choices = getattr(info.validation_alias, "choices", None) or ([info.validation_alias] if isinstance(info.validation_alias, str) else [])
+            choices = getattr(info.validation_alias, "choices", None) or (
+                [info.validation_alias] if isinstance(info.validation_alias, str) else []
+            )
             names.update(str(c) for c in choices)
             if names & bad or (info.is_required() and not names & cleaned.keys()):
                 for n in names:
@@ -169,7 +171,11 @@ def _salvage(model: type[M], data: dict[str, Any], exc: ValidationError) -> M:
 
 
 def _unreadable(model: type[M], fields: dict[str, Any], raw: Any, reason: str) -> M:
-    values = {name: (fields.get(name) if name in fields else _placeholder(info.annotation)) for name, info in model.model_fields.items() if info.is_required()}
+    values = {
+        name: (fields.get(name) if name in fields else _placeholder(info.annotation))
+        for name, info in model.model_fields.items()
+        if info.is_required()
+    }
     record = model.model_construct(**values)
     object.__setattr__(record, "__pydantic_extra__", {_UNREADABLE: reason, _RAW: raw})
     return record

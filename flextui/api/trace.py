@@ -18,7 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -29,7 +29,9 @@ from flextui.api.wire import loads
 BODY_LIMIT = 64_000
 """Characters of a body kept in the log (the rest is summarised)."""
 
-SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-auth-token", "x-access-token", "access-token", "token", "jwt"})
+SECRET_HEADERS = frozenset(
+    {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-auth-token", "x-access-token", "access-token", "token", "jwt"}
+)
 
 # Answers that are a secret in themselves (a bare JWT, a Base64 registry secret).
 _WITHHELD = ("/registry/api/v1/authenticate", "/registry/api/v1/secret")
@@ -114,12 +116,20 @@ class Trace:
             except Exception:  # a broken listener must not break a request
                 pass
 
-    def record(self, request: httpx.Request, response: httpx.Response | None, *, service: str, started: float, decision: str,
-               error: str | None = None) -> Exchange:
+    def record(
+        self,
+        request: httpx.Request,
+        response: httpx.Response | None,
+        *,
+        service: str,
+        started: float,
+        decision: str,
+        error: str | None = None,
+    ) -> Exchange:
         """Log one exchange (the response's body must have been read)."""
         content = request.content if hasattr(request, "_content") else b""
         exchange = Exchange(
-            at=datetime.fromtimestamp(time.time() - (time.monotonic() - started), tz=timezone.utc).isoformat(timespec="milliseconds"),
+            at=datetime.fromtimestamp(time.time() - (time.monotonic() - started), tz=UTC).isoformat(timespec="milliseconds"),
             method=request.method,
             url=str(request.url),
             service=service,
@@ -139,8 +149,9 @@ class Trace:
 
     def note(self, method: str, url: str, service: str, decision: str) -> Exchange:
         """Log a request answered without the network (the page cache, within its freshness)."""
-        exchange = Exchange(at=datetime.now(timezone.utc).isoformat(timespec="milliseconds"), method=method, url=url, service=service,
-                            decision=decision, ms=0.0)
+        exchange = Exchange(
+            at=datetime.now(UTC).isoformat(timespec="milliseconds"), method=method, url=url, service=service, decision=decision, ms=0.0
+        )
         self._add(exchange)
         return exchange
 

@@ -27,14 +27,36 @@ from flextui.api.errors import Invalid, NotFound
 from flextui.api.http import Service, Session
 from flextui.api.listing import Listing, freshest, records_page
 from flextui.api.paging import Page, Pager
-from flextui.api.tolerant import Record, created_record, parse_record
 from flextui.api.timestamps import lenient_timestamp
-from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, EmailText, FieldProblem, IdText, NameText, NonBlank, errors_by_field
+from flextui.api.tolerant import Record, created_record, parse_record
+from flextui.api.validation import (
+    DEFAULT_LIMIT,
+    FIRST_PAGE,
+    MAX_LIMIT,
+    DateText,
+    EmailText,
+    FieldProblem,
+    IdText,
+    NameText,
+    NonBlank,
+    errors_by_field,
+)
 
 __all__ = [
-    "FIRST_PAGE", "DEFAULT_LIMIT", "MAX_LIMIT", "errors_by_field",
-    "AttributeEntry", "AccountCreate", "AccountRole", "UserCreate", "AccountFilter", "UserFilter",
-    "Account", "UserAccount", "User", "UsersService",
+    "FIRST_PAGE",
+    "DEFAULT_LIMIT",
+    "MAX_LIMIT",
+    "errors_by_field",
+    "AttributeEntry",
+    "AccountCreate",
+    "AccountRole",
+    "UserCreate",
+    "AccountFilter",
+    "UserFilter",
+    "Account",
+    "UserAccount",
+    "User",
+    "UsersService",
 ]
 
 Address = Annotated[str, AfterValidator(v.max_length(v.ADDRESS_MAX))]
@@ -113,9 +135,9 @@ class UserCreate(_Request):
     shared: bool = False
     attributes: list[AttributeEntry] = Field(default_factory=list)
 
-    _blank = field_validator(
-        "display_name", "phone_number", "fax_number", "country", "locale", "user_name", "timezone", mode="before"
-    )(classmethod(lambda cls, x: _blank_to_none(x)))
+    _blank = field_validator("display_name", "phone_number", "fax_number", "country", "locale", "user_name", "timezone", mode="before")(
+        classmethod(lambda cls, x: _blank_to_none(x))
+    )
 
     @field_validator("account_roles")
     @classmethod
@@ -277,12 +299,18 @@ class UsersService:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def _listing(self, op: str, path: str, key: str, model: type[Any], filters: AccountFilter | UserFilter | None, ident: Callable[[Any], Any]) -> Listing[Any]:
+    def _listing(
+        self, op: str, path: str, key: str, model: type[Any], filters: AccountFilter | UserFilter | None, ident: Callable[[Any], Any]
+    ) -> Listing[Any]:
         query = filters.params() if filters else []
         return Listing(
-            self.session, Service.USERS, op, {"query": query},
+            self.session,
+            Service.USERS,
+            op,
+            {"query": query},
             lambda number, size: self.session.get_json(Service.USERS, path, params=[*query, ("page", number), ("limit", size)]),
-            lambda raw, number, size: records_page(raw, key, model, number, size), item_key=ident,
+            lambda raw, number, size: records_page(raw, key, model, number, size),
+            item_key=ident,
         )
 
     def _accounts(self, filters: AccountFilter | None) -> Listing[Account]:
@@ -303,7 +331,9 @@ class UsersService:
         result: Page[Account] = await freshest(self._accounts(filters).page(page, limit, force=True))
         return result
 
-    def accounts_page(self, filters: AccountFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[Account]]:
+    def accounts_page(
+        self, filters: AccountFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False
+    ) -> AsyncIterator[Page[Account]]:
         """Cached first (with its age), then fresh."""
         self._check(page, limit)
         return self._accounts(filters).page(page, limit, force=force)
@@ -331,7 +361,9 @@ class UsersService:
         result: Page[User] = await freshest(self._users(filters).page(page, limit, force=True))
         return result
 
-    def users_page(self, filters: UserFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False) -> AsyncIterator[Page[User]]:
+    def users_page(
+        self, filters: UserFilter | None = None, page: int = FIRST_PAGE, limit: int = DEFAULT_LIMIT, *, force: bool = False
+    ) -> AsyncIterator[Page[User]]:
         """Cached first (with its age), then fresh."""
         self._check(page, limit)
         return self._users(filters).page(page, limit, force=force)

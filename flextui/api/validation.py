@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from datetime import date
+from datetime import UTC, date
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
@@ -496,7 +496,7 @@ def check_sort_order(value: str) -> str:
 
 def read_since_param(query: Any, name: str) -> int | None:
     """A YYYY-MM-DD date or an ISO 8601 time as epoch milliseconds (UTC), for "on or after" filters."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     raw = query.get(name)
     if raw is None or raw == "":
@@ -504,11 +504,11 @@ def read_since_param(query: Any, name: str) -> int | None:
     try:
         if DATE_RE.match(raw):
             day = parse_ymd(raw)
-            moment = datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+            moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
         else:
             moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
             if moment.tzinfo is None:
-                moment = moment.replace(tzinfo=timezone.utc)
+                moment = moment.replace(tzinfo=UTC)
     except ValueError:
         raise FieldProblem(name, f"must be a date YYYY-MM-DD or an ISO 8601 time (got {raw!r})") from None
     return int(moment.timestamp() * 1000)

@@ -24,6 +24,7 @@ try:
 
     _FAST_ERRORS: tuple[type[BaseException], ...] = (orjson.JSONDecodeError,)
 except ImportError:  # pragma: no cover - orjson is a dependency; the stdlib still works without it
+
     def _fast_loads(data: bytes | str) -> Any:
         return json.loads(data)
 
@@ -46,7 +47,7 @@ def loads(data: bytes | str) -> Any:
         return json.loads(data)
 
 
-def flat_rows_without_secrets(wire: "Wire", is_secret_key: Any) -> bool:
+def flat_rows_without_secrets(wire: Wire, is_secret_key: Any) -> bool:
     """Whether a decoded list page is flat rows whose distinct keys name no secret (so its bytes may be stored).
 
     Every `{` and `[` in the bytes is accounted for by the rows, the envelope

@@ -35,5 +35,3 @@ def target_filters(args: argparse.Namespace, model: type[M], *, what: str, targe
     """The `--filter` pairs as `model`, with TARGET (when given) as the `target_key` filter unless a pair sets it."""
     extra = {target_key: args.target} if getattr(args, "target", None) else None
     return parse_filters(args.filter or [], model, what=what, extra=extra)
-
-

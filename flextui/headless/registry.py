@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import AsyncIterator
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 from flextui.api.registry import (
@@ -35,7 +35,7 @@ def _target(args: argparse.Namespace) -> str:
 
 
 def today_utc(ctx: Any) -> date:
-    return datetime.fromtimestamp(ctx.now_ms() / 1000, tz=timezone.utc).date()
+    return datetime.fromtimestamp(ctx.now_ms() / 1000, tz=UTC).date()
 
 
 # -- rows ------------------------------------------------------------------------------------------------
@@ -93,8 +93,12 @@ async def get_downloads(ctx: Any, args: argparse.Namespace) -> AsyncIterator[dic
     start, end = date_range(filters.get("from"), filters.get("to"), today_utc(ctx))
     service = registry_for(ctx)
     async for items in service.iter_downloads(
-        start, end, project=filters.get("project") or None, username=filters.get("user") or None,
-        account=filters.get("account") or None, page_size=page_size(args, DOWNLOADS_MAX_PAGE_SIZE, default=100),
+        start,
+        end,
+        project=filters.get("project") or None,
+        username=filters.get("user") or None,
+        account=filters.get("account") or None,
+        page_size=page_size(args, DOWNLOADS_MAX_PAGE_SIZE, default=100),
     ):
         for entry in items:
             yield download_row(entry)

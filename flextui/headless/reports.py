@@ -24,8 +24,8 @@ from flextui.api.http import Session
 from flextui.api.reports import ReportsService
 from flextui.render.export import format_for
 from flextui.render.reports import catalogue_row, model_rows
-from flextui.render.text import clean
 from flextui.render.tableout import TableWriter
+from flextui.render.text import clean
 
 EXIT_OK = 0
 EXIT_USAGE = 2

@@ -71,7 +71,14 @@ class Writer:
 
     extension = ""
 
-    def __init__(self, fp: TextIO, columns: Sequence[str] | None = None, *, progress: ProgressCallback | None = None, progress_every: int = PROGRESS_EVERY) -> None:
+    def __init__(
+        self,
+        fp: TextIO,
+        columns: Sequence[str] | None = None,
+        *,
+        progress: ProgressCallback | None = None,
+        progress_every: int = PROGRESS_EVERY,
+    ) -> None:
         self.fp = fp
         self.columns: list[str] | None = list(columns) if columns is not None else None
         self.progress = progress
@@ -250,7 +257,14 @@ class ExportFile:
     name. Usage: `with ExportFile(path, fmt, columns) as out: out.write(rows)`.
     """
 
-    def __init__(self, path: str | os.PathLike[str], fmt: str | ExportFormat | None = None, columns: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        fmt: str | ExportFormat | None = None,
+        columns: Sequence[str] | None = None,
+        *,
+        progress: ProgressCallback | None = None,
+    ) -> None:
         self.path = Path(path)
         self.format = fmt if isinstance(fmt, ExportFormat) else format_for(fmt or self.path)
         self.columns = columns
@@ -318,6 +332,20 @@ async def export_async(
 
 
 __all__ = [
-    "CsvWriter", "ExportError", "ExportFile", "ExportFormat", "FORMATS", "JsonWriter", "JsonlWriter", "ProgressCallback",
-    "Writer", "export", "export_async", "format_for", "write_csv", "write_json", "write_jsonl", "write_rows",
+    "CsvWriter",
+    "ExportError",
+    "ExportFile",
+    "ExportFormat",
+    "FORMATS",
+    "JsonWriter",
+    "JsonlWriter",
+    "ProgressCallback",
+    "Writer",
+    "export",
+    "export_async",
+    "format_for",
+    "write_csv",
+    "write_json",
+    "write_jsonl",
+    "write_rows",
 ]

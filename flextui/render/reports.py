@@ -25,12 +25,14 @@ def model_rows(rtype: ReportType, *, with_group: bool = False) -> list[dict[str,
     for col in rtype.columns:
         filt = by_column.get(col.name)
         row: dict[str, Any] = {"group": rtype.group} if with_group else {}
-        row.update({
-            "column": col.name,
-            "type": col.type,
-            "filter": filt.name if filt else None,
-            "operators": " ".join(filt.operators) if filt else None,
-            "description": col.description,
-        })
+        row.update(
+            {
+                "column": col.name,
+                "type": col.type,
+                "filter": filt.name if filt else None,
+                "operators": " ".join(filt.operators) if filt else None,
+                "description": col.description,
+            }
+        )
         rows.append(row)
     return rows

@@ -53,7 +53,7 @@ import shlex
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
 from flextui.render.text import clean
@@ -80,6 +80,7 @@ NUMERIC_TYPES = frozenset({"int", "float"})
 # --------------------------------------------------------------------------------------------
 # Display formatting (cleaned by the one sanitiser)
 # --------------------------------------------------------------------------------------------
+
 
 def _format_datetime(value: datetime) -> str:
     text = value.strftime("%Y-%m-%d %H:%M:%S")
@@ -118,6 +119,7 @@ def format_value(value: Any, type_: str = "auto") -> str:
 # --------------------------------------------------------------------------------------------
 # Columns
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Column:
@@ -192,8 +194,7 @@ def _search_texts(rows: Sequence[tuple[Any, ...]], col: Column) -> list[str]:
         return ["" if (v := row[i]) is None else (str(v) if v.__class__ is int else format_value(v)) for row in rows]
     if col.type == "datetime":
         return [
-            "" if (v := row[i]) is None else (v.isoformat(" ", "seconds") if v.__class__ is datetime else format_value(v))
-            for row in rows
+            "" if (v := row[i]) is None else (v.isoformat(" ", "seconds") if v.__class__ is datetime else format_value(v)) for row in rows
         ]
     return ["" if (v := row[i]) is None else format_value(v) for row in rows]
 
@@ -202,16 +203,17 @@ def _search_texts(rows: Sequence[tuple[Any, ...]], col: Column) -> list[str]:
 # Sort keys
 # --------------------------------------------------------------------------------------------
 
+
 def _mixed_key(value: Any) -> tuple[int, Any]:
     """A total order over anything: numbers < dates < text (used when types are mixed)."""
     if isinstance(value, (int, float)) and not (isinstance(value, float) and math.isnan(value)):
         return (0, float(value))
     if isinstance(value, datetime):
         if value.tzinfo is None:
-            value = value.replace(tzinfo=timezone.utc)
+            value = value.replace(tzinfo=UTC)
         return (1, value.timestamp())
     if isinstance(value, date):
-        return (1, datetime(value.year, value.month, value.day, tzinfo=timezone.utc).timestamp())
+        return (1, datetime(value.year, value.month, value.day, tzinfo=UTC).timestamp())
     return (2, str(value).casefold())
 
 
@@ -226,6 +228,7 @@ def _typed_key_func(type_: str) -> Callable[[Any], Any]:
 # --------------------------------------------------------------------------------------------
 # Filter parsing
 # --------------------------------------------------------------------------------------------
+
 
 class FilterError(ValueError):
     """Raised for filter text that cannot be understood (rare: most input degrades to text)."""
@@ -286,6 +289,7 @@ def parse_filter(text: str) -> list[FilterTerm]:
 # --------------------------------------------------------------------------------------------
 # Result records
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ColumnStats:
@@ -351,7 +355,7 @@ def _as_day(value: Any) -> date | None:
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, datetime):
-        moment: datetime = value.astimezone(timezone.utc) if value.tzinfo is not None else value
+        moment: datetime = value.astimezone(UTC) if value.tzinfo is not None else value
         return moment.date()
     if isinstance(value, date):
         return value
@@ -360,7 +364,7 @@ def _as_day(value: Any) -> date | None:
             return None
         seconds = value / 1000 if abs(value) >= 1e11 else value
         try:
-            return datetime.fromtimestamp(seconds, tz=timezone.utc).date()
+            return datetime.fromtimestamp(seconds, tz=UTC).date()
         except (OverflowError, OSError, ValueError):
             return None
     if isinstance(value, str):
@@ -744,7 +748,7 @@ class GridModel:
         if hay is None:
             hay = self._haystack = []
         if len(hay) < len(self.rows):
-            hay.extend(self._hay_for(self.rows[len(hay):]))
+            hay.extend(self._hay_for(self.rows[len(hay) :]))
         return hay
 
     @property
@@ -762,7 +766,7 @@ class GridModel:
             hay = self._haystack = []
         start = len(hay)
         if start < len(self.rows):
-            hay.extend(self._hay_for(self.rows[start:start + max_rows]))
+            hay.extend(self._hay_for(self.rows[start : start + max_rows]))
         return len(hay) == len(self.rows)
 
     def _compile_term(self, term: FilterTerm) -> _Pred:
@@ -781,9 +785,11 @@ class GridModel:
                 return lambda i, row: row[ci] is None or row[ci] == ""
             number = _to_number(value) if ctype in NUMERIC_TYPES else None
             if number is not None:
+
                 def eq_num(i: int, row: tuple[Any, ...]) -> bool:
                     v = row[ci]
                     return isinstance(v, (int, float)) and not isinstance(v, bool) and v == number
+
                 return eq_num
             folded = value.casefold()
 
@@ -793,6 +799,7 @@ class GridModel:
                     return False
                 text = v if v.__class__ is str else format_value(v, ctype)
                 return text.casefold() == folded
+
             return eq_text
         if term.op == "~":
             try:
@@ -811,15 +818,17 @@ class GridModel:
         elif ctype == "datetime":
             target = _to_datetime(value)
             if target is not None and target.tzinfo is None:
+
                 def conv(v: Any) -> Any:  # naive target: compare as naive UTC
                     if not isinstance(v, datetime):
                         return None
-                    return v if v.tzinfo is None else v.astimezone(timezone.utc).replace(tzinfo=None)
+                    return v if v.tzinfo is None else v.astimezone(UTC).replace(tzinfo=None)
             else:
+
                 def conv(v: Any) -> Any:  # aware target: naive values are taken as UTC
                     if not isinstance(v, datetime):
                         return None
-                    return v if v.tzinfo is not None else v.replace(tzinfo=timezone.utc)
+                    return v if v.tzinfo is not None else v.replace(tzinfo=UTC)
         elif ctype == "date":
             target = _to_date(value)
             conv = lambda v: v if isinstance(v, date) and not isinstance(v, datetime) else None  # noqa: E731
@@ -840,6 +849,7 @@ class GridModel:
                 return bool(cmp(cv, target))
             except TypeError:
                 return False
+
         return compare
 
     def _compile_filter(self) -> None:
@@ -912,8 +922,15 @@ class GridModel:
                 except TypeError:
                     lo, hi = min(present, key=_mixed_key), max(present, key=_mixed_key)
         return ColumnStats(
-            name=col.name, type=col.type, count=len(values), nulls=len(values) - len(present),
-            distinct=distinct, min=lo, max=hi, mean=mean, sum=total,
+            name=col.name,
+            type=col.type,
+            count=len(values),
+            nulls=len(values) - len(present),
+            distinct=distinct,
+            min=lo,
+            max=hi,
+            mean=mean,
+            sum=total,
         )
 
     def frequency(self, key: str | int | Column, limit: int | None = None) -> list[FrequencyRow]:
@@ -954,4 +971,3 @@ class GridModel:
                 day += timedelta(days=1)
             return out
         return [(d, counts[d]) for d in days]
-

@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 DISPLAY_LIMIT = 4096
@@ -205,7 +205,7 @@ def shorten(text: str, width: int) -> str:
 
 
 def relative(ms: int | None, now_ms: int) -> str:
-    """"in 3d", "5h ago", "now": a compact distance from now."""
+    """ "in 3d", "5h ago", "now": a compact distance from now."""
     if ms is None:
         return ""
     delta = (ms - now_ms) / 1000
@@ -224,11 +224,11 @@ def absolute(ms: int | None) -> str:
     """UTC "YYYY-MM-DD HH:MM"."""
     if ms is None:
         return ""
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M")
 
 
 def age_text(age_seconds: float | None) -> str:
-    """"fresh", "cached 20 s ago", "cached 3 min ago"."""
+    """ "fresh", "cached 20 s ago", "cached 3 min ago"."""
     if age_seconds is None:
         return "fresh"
     if age_seconds < 60:
@@ -241,6 +241,19 @@ def age_text(age_seconds: float | None) -> str:
 
 
 __all__ = [
-    "DISPLAY_LIMIT", "NEWLINE", "STAND_IN", "UNSAFE", "absolute", "age_text", "cap", "clean", "clean_lines",
-    "drop_invisible", "is_clean", "json_dumps", "json_escape", "relative", "shorten",
+    "DISPLAY_LIMIT",
+    "NEWLINE",
+    "STAND_IN",
+    "UNSAFE",
+    "absolute",
+    "age_text",
+    "cap",
+    "clean",
+    "clean_lines",
+    "drop_invisible",
+    "is_clean",
+    "json_dumps",
+    "json_escape",
+    "relative",
+    "shorten",
 ]

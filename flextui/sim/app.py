@@ -81,7 +81,9 @@ async def _sim_error(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     message = {404: "no such endpoint", 405: "method not allowed"}.get(exc.status_code, str(exc.detail))
-    return JSONResponse(error_body(request.url.path, exc.status_code, f"{message}: {request.method} {request.url.path}"), status_code=exc.status_code)
+    return JSONResponse(
+        error_body(request.url.path, exc.status_code, f"{message}: {request.method} {request.url.path}"), status_code=exc.status_code
+    )
 
 
 class LazyService:

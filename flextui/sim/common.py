@@ -112,7 +112,11 @@ def authenticate(request: Request, *, token_only: bool = False) -> SimUser:
             headers={"WWW-Authenticate": 'Bearer realm="flexnet"'},
         )
     if not header:
-        raise SimError(401, "authentication required: send Basic credentials or a Bearer access token", headers={"WWW-Authenticate": 'Basic realm="flexnet"'})
+        raise SimError(
+            401,
+            "authentication required: send Basic credentials or a Bearer access token",
+            headers={"WWW-Authenticate": 'Basic realm="flexnet"'},
+        )
     creds = basic_credentials(header)
     if creds is not None:
         user = world.authenticate(*creds)

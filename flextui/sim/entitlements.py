@@ -204,14 +204,16 @@ def render_accounts(store: EntitlementStore, ent: SimEntitlement) -> list[dict[s
     if given is not None:
         return [dict(a) for a in given]
     account = store.world.accounts.get(ent.account_id)
-    return [{
-        "accountId": ent.account_id,
-        "accountName": account.name if account else None,
-        "accountType": account.account_type if account else None,
-        "partnerTierName": "END_CUSTOMER",
-        "isCurrentOwner": True,
-        "contactEmail": ent.ship_to_email or None,
-    }]
+    return [
+        {
+            "accountId": ent.account_id,
+            "accountName": account.name if account else None,
+            "accountType": account.account_type if account else None,
+            "partnerTierName": "END_CUSTOMER",
+            "isCurrentOwner": True,
+            "contactEmail": ent.ship_to_email or None,
+        }
+    ]
 
 
 def render_attributes(attributes: dict[str, Any]) -> list[dict[str, Any]]:
@@ -256,13 +258,15 @@ def render_line_item(store: EntitlementStore, ent: SimEntitlement, li: SimLineIt
         "duration": _duration_days(li),
         "quantity": li.quantity,
         "quantityPerCopy": li.quantity_per_copy,
-        "products": [{
-            "productName": li.product.name,
-            "productVersion": li.product.version,
-            "partNumber": li.product.part_number or None,
-            "quantity": li.quantity,
-            "licenseModel": model,
-        }],
+        "products": [
+            {
+                "productName": li.product.name,
+                "productVersion": li.product.version,
+                "partNumber": li.product.part_number or None,
+                "quantity": li.quantity,
+                "licenseModel": model,
+            }
+        ],
         "attributes": render_attributes(li.attributes),
         "policies": li.policies,
         "parentActivationId": li.parent_activation_id,
@@ -296,13 +300,16 @@ def _candidates(store: EntitlementStore, q: Any, caller: SimUser) -> list[SimEnt
     product, version, part = q.get("product"), q.get("version"), q.get("partNumber")
     if product or version or part:
         keys = [
-            key for key, ents in store.by_product.items()
+            key
+            for key, ents in store.by_product.items()
             if (not product or product.lower() in key[0].lower()) and (not version or key[1] == version)
         ]
         matched: list[SimEntitlement] = []
         for key in keys:
             for ent in store.by_product[key]:
-                if part and not any(li.product.part_number == part and (li.product.name, li.product.version) == key for li in ent.line_items):
+                if part and not any(
+                    li.product.part_number == part and (li.product.name, li.product.version) == key for li in ent.line_items
+                ):
                     continue
                 matched.append(ent)
         sets.append(matched)
@@ -333,7 +340,8 @@ async def list_entitlements(request: Request) -> Response:
     if q.get("contactEmail"):
         needle = q["contactEmail"].lower()
         items = [
-            e for e in items
+            e
+            for e in items
             if needle in e.ship_to_email.lower()
             or any(needle in (a.get("contactEmail") or "").lower() for a in store.accounts.get(e.entitlement_id, []))
         ]
@@ -377,19 +385,25 @@ async def list_line_items(request: Request) -> Response:
         items = [li for li in items if li.start_date == start]
     if q.get("licenseModelName"):
         wanted = q["licenseModelName"].lower()
-        items = [li for li in items if str(store.license_models.get(li.activation_id, {}).get("licenseModelName") or li.product.license_model).lower() == wanted]
+        items = [
+            li
+            for li in items
+            if str(store.license_models.get(li.activation_id, {}).get("licenseModelName") or li.product.license_model).lower() == wanted
+        ]
     if status:
         items = [li for li in items if li.state == status]
     if params.sort_by == "activation_id":
         items = sorted(items, key=lambda li: li.activation_id, reverse=params.descending)
     elif params.sort_by == "start_date":
         items = sorted(items, key=lambda li: (li.start_date, li.activation_id), reverse=params.descending)
-    return json_response({
-        "status": "success",
-        "entitlementId": ent.entitlement_id,
-        **page_fields(params, len(items)),
-        "lineItems": [render_line_item(store, ent, li) for li in params.take(items)],
-    })
+    return json_response(
+        {
+            "status": "success",
+            "entitlementId": ent.entitlement_id,
+            **page_fields(params, len(items)),
+            "lineItems": [render_line_item(store, ent, li) for li in params.take(items)],
+        }
+    )
 
 
 # -- reading request bodies ---------------------------------------------------------------------
@@ -497,7 +511,9 @@ def check_new_ids(store: EntitlementStore, named: list[tuple[str, str]]) -> None
         seen.add(value)
 
 
-def add_items(store: EntitlementStore, ent: SimEntitlement, planned: list[PlannedItem], default_state: str, force_deploy: bool = False) -> list[str]:
+def add_items(
+    store: EntitlementStore, ent: SimEntitlement, planned: list[PlannedItem], default_state: str, force_deploy: bool = False
+) -> list[str]:
     now = store.world.now_ms()
     ids = []
     for plan in planned:
@@ -559,14 +575,16 @@ async def create_entitlement(request: Request) -> Response:
         account = world.accounts.get(account_id)
         if account is None:
             raise item.problem("accountId", f"no account {account_id!r}")
-        accounts.append({
-            "accountId": account_id,
-            "accountName": item.text("accountName") or account.name,
-            "accountType": item.text("accountType", required=True, rule=r.ACCOUNT_TYPE.rule(strict)),
-            "partnerTierName": item.text("partnerTierName", required=True, rule=r.PARTNER_TIER.rule(strict)),
-            "isCurrentOwner": item.flag("isCurrentOwner"),
-            "contactEmail": item.text("contactEmail", rule=r.at_most(r.SHIP_TO_MAX)),
-        })
+        accounts.append(
+            {
+                "accountId": account_id,
+                "accountName": item.text("accountName") or account.name,
+                "accountType": item.text("accountType", required=True, rule=r.ACCOUNT_TYPE.rule(strict)),
+                "partnerTierName": item.text("partnerTierName", required=True, rule=r.PARTNER_TIER.rule(strict)),
+                "isCurrentOwner": item.flag("isCurrentOwner"),
+                "contactEmail": item.text("contactEmail", rule=r.at_most(r.SHIP_TO_MAX)),
+            }
+        )
     attributes = read_attributes(body)
     body.apply("attributes", attributes, lambda given: r.mandatory_attributes_present(given, world.attribute_definitions, "entitlement"))
     planned = [read_line_item(store, item, strict) for item in body.objects("lineItems", required=True, min_items=1)]
@@ -602,14 +620,17 @@ async def create_entitlement(request: Request) -> Response:
     store.entitlements[ent.entitlement_id] = ent
     store.index(ent)
     ids = add_items(store, ent, planned, ent_status, force_deploy=auto_deploy)
-    return created(request, {
-        "status": "success",
-        "message": "Entitlement created successfully",
-        "entitlementId": ent.entitlement_id,
-        "entitlement": render_entitlement(store, ent),
-        "activationIds": ids,
-        "responseItems": result_items(ids),
-    })
+    return created(
+        request,
+        {
+            "status": "success",
+            "message": "Entitlement created successfully",
+            "entitlementId": ent.entitlement_id,
+            "entitlement": render_entitlement(store, ent),
+            "activationIds": ids,
+            "responseItems": result_items(ids),
+        },
+    )
 
 
 def _writable_entitlement(request: Request, caller: SimUser, store: EntitlementStore) -> SimEntitlement:
@@ -628,13 +649,16 @@ async def add_line_items(request: Request) -> Response:
     planned = [read_line_item(store, item, strict) for item in body.objects("lineItems", required=True, min_items=1)]
     check_new_ids(store, [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id])
     ids = add_items(store, ent, planned, "DRAFT")
-    return created(request, {
-        "status": "success",
-        "message": f"{len(ids)} line item{'s' if len(ids) != 1 else ''} created",
-        "entitlementId": ent.entitlement_id,
-        "activationIds": ids,
-        "responseItems": result_items(ids),
-    })
+    return created(
+        request,
+        {
+            "status": "success",
+            "message": f"{len(ids)} line item{'s' if len(ids) != 1 else ''} created",
+            "entitlementId": ent.entitlement_id,
+            "activationIds": ids,
+            "responseItems": result_items(ids),
+        },
+    )
 
 
 def _line_item(store: EntitlementStore, ent: SimEntitlement, activation_id: str, field_name: str | None = None) -> SimLineItem:
@@ -681,14 +705,16 @@ async def set_policies(request: Request) -> Response:
         else:
             li.policies[key] = value
     ent.updated_ms = world.now_ms()
-    return json_response({
-        "status": "success",
-        "message": "Line item policies configured",
-        "entitlementId": ent.entitlement_id,
-        "activationId": li.activation_id,
-        "policies": li.policies,
-        "responseItems": result_items([li.activation_id]),
-    })
+    return json_response(
+        {
+            "status": "success",
+            "message": "Line item policies configured",
+            "entitlementId": ent.entitlement_id,
+            "activationId": li.activation_id,
+            "policies": li.policies,
+            "responseItems": result_items([li.activation_id]),
+        }
+    )
 
 
 @beta_errors
@@ -778,14 +804,16 @@ async def update_properties(request: Request) -> Response:
         response[li.activation_id] = {"status": "success", "updated": sorted(change)}
     ent.updated_ms = now
     ids = [li.activation_id for li, _ in plans]
-    return json_response({
-        "status": "success",
-        "message": "Line item properties updated",
-        "entitlementId": ent.entitlement_id,
-        "activationIds": ids,
-        "response": response,
-        "responseItems": result_items(ids),
-    })
+    return json_response(
+        {
+            "status": "success",
+            "message": "Line item properties updated",
+            "entitlementId": ent.entitlement_id,
+            "activationIds": ids,
+            "response": response,
+            "responseItems": result_items(ids),
+        }
+    )
 
 
 @beta_errors
@@ -816,31 +844,36 @@ async def add_maintenance_line_items(request: Request) -> Response:
             if found is None or found[0] is not ent or found[1].maintenance:
                 raise item.problem("parentActivationId", f"no (non-maintenance) line item {parent!r} in entitlement {ent.entitlement_id}")
         start, expiry = read_dates(item)
-        planned.append(PlannedItem(
-            path=item.path,
-            activation_id=activation_id,
-            product=product,
-            license_model={},
-            quantity=item.number("quantity", default=1, rule=r.int32(0)),
-            quantity_per_copy=1,
-            start_date=start,
-            expiry_date=expiry,
-            order_type=item.text("orderType", rule=r.ORDER_TYPE.rule(strict), blank_is_none=True) or r.DEFAULT_ORDER_TYPE,
-            state=None,
-            auto_deploy=item.flag("autoDeploy"),
-            attributes=read_attributes(item),
-            parent_activation_id=parent,
-            maintenance=True,
-        ))
+        planned.append(
+            PlannedItem(
+                path=item.path,
+                activation_id=activation_id,
+                product=product,
+                license_model={},
+                quantity=item.number("quantity", default=1, rule=r.int32(0)),
+                quantity_per_copy=1,
+                start_date=start,
+                expiry_date=expiry,
+                order_type=item.text("orderType", rule=r.ORDER_TYPE.rule(strict), blank_is_none=True) or r.DEFAULT_ORDER_TYPE,
+                state=None,
+                auto_deploy=item.flag("autoDeploy"),
+                attributes=read_attributes(item),
+                parent_activation_id=parent,
+                maintenance=True,
+            )
+        )
     check_new_ids(store, [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id])
     ids = add_items(store, ent, planned, "DRAFT")
-    return created(request, {
-        "status": "success",
-        "message": f"{len(ids)} maintenance line item{'s' if len(ids) != 1 else ''} created",
-        "entitlementId": ent.entitlement_id,
-        "activationIds": ids,
-        "responseItems": result_items(ids),
-    })
+    return created(
+        request,
+        {
+            "status": "success",
+            "message": f"{len(ids)} maintenance line item{'s' if len(ids) != 1 else ''} created",
+            "entitlementId": ent.entitlement_id,
+            "activationIds": ids,
+            "responseItems": result_items(ids),
+        },
+    )
 
 
 def routes(world: World) -> list[BaseRoute]:
@@ -855,4 +888,3 @@ def routes(world: World) -> list[BaseRoute]:
         Route("/entitlement/{entitlement_id}/additional-properties", update_properties, methods=["PATCH"]),
         Route("/entitlement/{entitlement_id}/maintenance-line-items", add_maintenance_line_items, methods=["POST"]),
     ]
-

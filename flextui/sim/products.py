@@ -277,7 +277,17 @@ class Catalogue:
                 modified_ms=min(now, sim.created_ms + rng.randrange(0, 90) * DAY_MS),
             )
             self.products[product.key] = product
-            self.add_part_number(PartNumber(sim.part_number, sim.created_ms, product.modified_ms, f"{sim.name} {sim.version}", product.key, "product", sim.license_model))
+            self.add_part_number(
+                PartNumber(
+                    sim.part_number,
+                    sim.created_ms,
+                    product.modified_ms,
+                    f"{sim.name} {sim.version}",
+                    product.key,
+                    "product",
+                    sim.license_model,
+                )
+            )
         # A second version of some features, so "feature by name only" can be ambiguous.
         for feature in list(self.features.values())[::5]:
             if feature.name.endswith("_CORE"):
@@ -286,21 +296,43 @@ class Catalogue:
         for i in range(world.count(6, 4)):
             created = now - rng.randrange(5, 300) * DAY_MS
             self.add_feature(
-                Feature(f"PREVIEW_{i:02d}", f"{2025 + i % 2}.{1 + i % 9:02d}", "DATEBASED", created, created, state="DRAFT",
-                        description="Preview capability", max_version=f"{2026 + i % 2}.12", aggregation_type=rng.choice(r.AGGREGATION_TYPE.documented))
+                Feature(
+                    f"PREVIEW_{i:02d}",
+                    f"{2025 + i % 2}.{1 + i % 9:02d}",
+                    "DATEBASED",
+                    created,
+                    created,
+                    state="DRAFT",
+                    description="Preview capability",
+                    max_version=f"{2026 + i % 2}.12",
+                    aggregation_type=rng.choice(r.AGGREGATION_TYPE.documented),
+                )
             )
         words = sorted({name.split("_")[0] for name in self.features_by_name if not name.startswith("PREVIEW")})
         for word in words[: max(4, len(words) // 3)]:
-            members = [(f.name, f.version, 1) for name, feats in self.features_by_name.items() if name.startswith(word + "_") for f in feats[:1]]
+            members = [
+                (f.name, f.version, 1) for name, feats in self.features_by_name.items() if name.startswith(word + "_") for f in feats[:1]
+            ]
             created = now - rng.randrange(30, 500) * DAY_MS
-            self.bundles[f"{word}_BUNDLE"] = FeatureBundle(f"{word}_BUNDLE", members, created, created, description=f"All {word.title()} features")
-        for name, version, pn in (("Gold Support", "1.0", "MNT-GOLD-001"), ("Silver Support", "1.0", "MNT-SILVER-001"),
-                                  ("Platinum Support", "2.0", "MNT-PLAT-002"), ("Standard Maintenance", "1.0", "MNT-STD-001")):
+            self.bundles[f"{word}_BUNDLE"] = FeatureBundle(
+                f"{word}_BUNDLE", members, created, created, description=f"All {word.title()} features"
+            )
+        for name, version, pn in (
+            ("Gold Support", "1.0", "MNT-GOLD-001"),
+            ("Silver Support", "1.0", "MNT-SILVER-001"),
+            ("Platinum Support", "2.0", "MNT-PLAT-002"),
+            ("Standard Maintenance", "1.0", "MNT-STD-001"),
+        ):
             created = now - rng.randrange(300, 1000) * DAY_MS
             sim = SimProduct(name, version, pn, "Maintenance", [], created)
             self.maintenance[(name, version)] = CatalogueProduct(
-                sim=sim, description=f"{name} (maintenance)", license_models=["Maintenance"], part_numbers=[pn],
-                category="Maintenance", host_type=None, modified_ms=created,
+                sim=sim,
+                description=f"{name} (maintenance)",
+                license_models=["Maintenance"],
+                part_numbers=[pn],
+                category="Maintenance",
+                host_type=None,
+                modified_ms=created,
             )
             self.add_part_number(PartNumber(pn, created, created, f"{name} {version}", (name, version), "maintenance", "Maintenance"))
         products = list(self.products.values())
@@ -309,15 +341,26 @@ class Catalogue:
             created = now - rng.randrange(20, 600) * DAY_MS
             name = f"{members[0].sim.name.split()[0]} Suite {i + 1}"
             pn = f"SUITE-{i + 1:03d}"
-            suite = Suite(name, "2025.1", [(m.sim.name, m.sim.version, rng.choice([1, 1, 2, 5])) for m in members], created, created,
-                          state="DEPLOYED" if i % 4 else "DRAFT", description=f"Bundle of {len(members)} products", part_numbers=[pn],
-                          package_name=f"{name} Package", package_version="1")
+            suite = Suite(
+                name,
+                "2025.1",
+                [(m.sim.name, m.sim.version, rng.choice([1, 1, 2, 5])) for m in members],
+                created,
+                created,
+                state="DEPLOYED" if i % 4 else "DRAFT",
+                description=f"Bundle of {len(members)} products",
+                part_numbers=[pn],
+                package_name=f"{name} Package",
+                package_version="1",
+            )
             self.suites[(name, suite.version)] = suite
             self.add_part_number(PartNumber(pn, created, created, f"{name} {suite.version}", (name, suite.version), "suite"))
         for i in range(world.count(10, 6)):
             created = now - rng.randrange(1, 400) * DAY_MS
             model = rng.choice([None, "Trial", "Subscription"])
-            self.add_part_number(PartNumber(f"PN-SPARE-{i:04d}", created, created, "Unassigned part number", None, None, model, trial=model == "Trial"))
+            self.add_part_number(
+                PartNumber(f"PN-SPARE-{i:04d}", created, created, "Unassigned part number", None, None, model, trial=model == "Trial")
+            )
 
 
 def catalogue(world: World) -> Catalogue:
@@ -466,64 +509,86 @@ def _catalogue_query(request: Request, sort_keys: tuple[str, ...], default_sort:
 
 def _page(lq: ListQuery, items: list[Any], key: str, render: Callable[[Any], dict[str, Any]], message: str) -> Response:
     """The products service's list envelope for one page of `items` (already filtered and sorted)."""
-    return json_response({
-        "status": "success",
-        "message": message,
-        "pagination": pagination(lq, len(items)),
-        key: [render(x) for x in lq.take(items)],
-    })
+    return json_response(
+        {
+            "status": "success",
+            "message": message,
+            "pagination": pagination(lq, len(items)),
+            key: [render(x) for x in lq.take(items)],
+        }
+    )
 
 
 @beta_errors
 async def list_products(request: Request) -> Response:
     cat, q, lq = _catalogue_query(request, PRODUCT_SORT_KEYS, "productName")
     state = r.query_choice(q, "state", r.PRODUCT_STATE_FILTER.rule())
-    items = _text_filters(q, cat.products.values(), {
-        "productName": lambda p, x: _contains(p.sim.name, x),
-        "version": lambda p, x: p.sim.version == x,
-        "licenseTechnology": lambda p, x: _same(p.license_technology, x),
-        "productCategory": lambda p, x: _contains(p.category, x),
-        "partNumber": lambda p, x: x in p.part_numbers,
-        "featureName": lambda p, x: any(_same(n, x) for n, _ in p.sim.features),
-        "licenseModel": lambda p, x: any(_same(m, x) for m in p.license_models),
-    })
+    items = _text_filters(
+        q,
+        cat.products.values(),
+        {
+            "productName": lambda p, x: _contains(p.sim.name, x),
+            "version": lambda p, x: p.sim.version == x,
+            "licenseTechnology": lambda p, x: _same(p.license_technology, x),
+            "productCategory": lambda p, x: _contains(p.category, x),
+            "partNumber": lambda p, x: x in p.part_numbers,
+            "featureName": lambda p, x: any(_same(n, x) for n, _ in p.sim.features),
+            "licenseModel": lambda p, x: any(_same(m, x) for m in p.license_models),
+        },
+    )
     if state:
         items = [p for p in items if p.state == state]
     items = _created_modified_since(q, items, lambda p: p.sim.created_ms, lambda p: p.modified_ms)
-    items = _sorted(items, lq, {
-        "productName": lambda p: (p.sim.name.lower(), p.sim.version),
-        "version": lambda p: (p.sim.version, p.sim.name.lower()),
-        "creationDate": lambda p: p.sim.created_ms,
-        "lastModifiedDate": lambda p: p.modified_ms,
-    })
+    items = _sorted(
+        items,
+        lq,
+        {
+            "productName": lambda p: (p.sim.name.lower(), p.sim.version),
+            "version": lambda p: (p.sim.version, p.sim.name.lower()),
+            "creationDate": lambda p: p.sim.created_ms,
+            "lastModifiedDate": lambda p: p.modified_ms,
+        },
+    )
     return _page(lq, items, "productList", render_product, "Products retrieved successfully")
 
 
 @beta_errors
 async def list_maintenance(request: Request) -> Response:
     cat, q, lq = _catalogue_query(request, ("productName", "version", "creationDate"), "productName")
-    items = _text_filters(q, cat.maintenance.values(), {
-        "productName": lambda p, x: _contains(p.sim.name, x),
-        "version": lambda p, x: p.sim.version == x,
-        "state": lambda p, x: _same(p.state, x),
-        "partNumber": lambda p, x: x in p.part_numbers,
-    })
-    items = _sorted(items, lq, {
-        "productName": lambda p: (p.sim.name.lower(), p.sim.version),
-        "version": lambda p: (p.sim.version, p.sim.name.lower()),
-        "creationDate": lambda p: p.sim.created_ms,
-    })
+    items = _text_filters(
+        q,
+        cat.maintenance.values(),
+        {
+            "productName": lambda p, x: _contains(p.sim.name, x),
+            "version": lambda p, x: p.sim.version == x,
+            "state": lambda p, x: _same(p.state, x),
+            "partNumber": lambda p, x: x in p.part_numbers,
+        },
+    )
+    items = _sorted(
+        items,
+        lq,
+        {
+            "productName": lambda p: (p.sim.name.lower(), p.sim.version),
+            "version": lambda p: (p.sim.version, p.sim.name.lower()),
+            "creationDate": lambda p: p.sim.created_ms,
+        },
+    )
     return _page(lq, items, "maintenanceList", render_maintenance, "Maintenance products retrieved successfully")
 
 
 @beta_errors
 async def list_part_numbers(request: Request) -> Response:
     cat, q, lq = _catalogue_query(request, PART_NUMBER_SORT_KEYS, "partNumber")
-    items = _text_filters(q, cat.part_numbers.values(), {
-        "partNumber": lambda p, x: _contains(p.part_number, x),
-        "productName": lambda p, x: p.owner is not None and _contains(p.owner[0], x),
-        "licenseModel": lambda p, x: _same(p.license_model, x),
-    })
+    items = _text_filters(
+        q,
+        cat.part_numbers.values(),
+        {
+            "partNumber": lambda p, x: _contains(p.part_number, x),
+            "productName": lambda p, x: p.owner is not None and _contains(p.owner[0], x),
+            "licenseModel": lambda p, x: _same(p.license_model, x),
+        },
+    )
     unmapped_product = r.query_bool(q, "unmappedWithProduct")
     if unmapped_product is not None:
         items = [p for p in items if (p.owner is None) == unmapped_product]
@@ -531,13 +596,17 @@ async def list_part_numbers(request: Request) -> Response:
     if unmapped_model is not None:
         items = [p for p in items if (p.license_model is None) == unmapped_model]
     items = _created_modified_since(q, items, lambda p: p.created_ms, lambda p: p.modified_ms)
-    items = _sorted(items, lq, {
-        "partNumber": lambda p: p.part_number,
-        "productName": lambda p: ((p.owner or ("",))[0].lower(), p.part_number),
-        "licenseModel": lambda p: (p.license_model or "", p.part_number),
-        "creationDate": lambda p: (p.created_ms, p.part_number),
-        "lastModifiedDate": lambda p: (p.modified_ms, p.part_number),
-    })
+    items = _sorted(
+        items,
+        lq,
+        {
+            "partNumber": lambda p: p.part_number,
+            "productName": lambda p: ((p.owner or ("",))[0].lower(), p.part_number),
+            "licenseModel": lambda p: (p.license_model or "", p.part_number),
+            "creationDate": lambda p: (p.created_ms, p.part_number),
+            "lastModifiedDate": lambda p: (p.modified_ms, p.part_number),
+        },
+    )
     return _page(lq, items, "partNumbers", render_part_number, "Part numbers retrieved successfully")
 
 
@@ -547,33 +616,45 @@ async def list_features(request: Request) -> Response:
     strict = strict_enums(request)
     version_format = r.query_choice(q, "versionFormat", r.VERSION_FORMAT.rule(strict))
     state = r.query_choice(q, "state", r.FEATURE_STATE_FILTER.rule(strict))
-    items = _text_filters(q, cat.features.values(), {
-        "name": lambda f, x: _contains(f.name, x),
-        "version": lambda f, x: f.version == x,
-        "vendorAuthString": lambda f, x: _contains(f.vendor_string, x),
-    })
+    items = _text_filters(
+        q,
+        cat.features.values(),
+        {
+            "name": lambda f, x: _contains(f.name, x),
+            "version": lambda f, x: f.version == x,
+            "vendorAuthString": lambda f, x: _contains(f.vendor_string, x),
+        },
+    )
     if version_format:
         items = [f for f in items if f.version_format == version_format]
     if state:
         items = [f for f in items if f.state == state]
     items = _created_modified_since(q, items, lambda f: f.created_ms, lambda f: f.modified_ms)
-    items = _sorted(items, lq, {
-        "name": lambda f: (f.name.lower(), f.version),
-        "version": lambda f: (f.version, f.name.lower()),
-        "creationDate": lambda f: f.created_ms,
-        "lastModifiedDate": lambda f: f.modified_ms,
-    })
+    items = _sorted(
+        items,
+        lq,
+        {
+            "name": lambda f: (f.name.lower(), f.version),
+            "version": lambda f: (f.version, f.name.lower()),
+            "creationDate": lambda f: f.created_ms,
+            "lastModifiedDate": lambda f: f.modified_ms,
+        },
+    )
     return _page(lq, items, "features", render_feature, "Features retrieved successfully")
 
 
 @beta_errors
 async def list_bundles(request: Request) -> Response:
     cat, q, lq = _catalogue_query(request, ("name", "creationDate"), "name")
-    items = _text_filters(q, cat.bundles.values(), {
-        "name": lambda b, x: _contains(b.name, x),
-        "state": lambda b, x: _same(b.state, x),
-        "featureName": lambda b, x: any(_same(n, x) for n, _, _ in b.features),
-    })
+    items = _text_filters(
+        q,
+        cat.bundles.values(),
+        {
+            "name": lambda b, x: _contains(b.name, x),
+            "state": lambda b, x: _same(b.state, x),
+            "featureName": lambda b, x: any(_same(n, x) for n, _, _ in b.features),
+        },
+    )
     items = _sorted(items, lq, {"name": lambda b: b.name.lower(), "creationDate": lambda b: b.created_ms})
     return _page(lq, items, "featureBundles", render_bundle, "Feature bundles retrieved successfully")
 
@@ -584,18 +665,22 @@ async def list_suites(request: Request) -> Response:
     used = r.query_bool(q, "usedOnDevice")
     if strict_enums(request):  # by default any spelling filters (an unknown state matches nothing)
         r.query_choice(q, "state", r.SUITE_STATE_FILTER.rule(True))
-    items = _text_filters(q, cat.suites.values(), {
-        "suiteName": lambda s, x: _contains(s.name, x),
-        "version": lambda s, x: s.version == x,
-        "description": lambda s, x: _contains(s.description, x),
-        "partNumber": lambda s, x: x in s.part_numbers,
-        "state": lambda s, x: _same(s.state, x),
-        "packageName": lambda s, x: _contains(s.package_name, x),
-        "packageVersion": lambda s, x: s.package_version == x,
-        "hostType": lambda s, x: _same(s.host_type, x),
-        "licenseTechnology": lambda s, x: _same(s.license_technology, x),
-        "licenseGenerator": lambda s, x: _same(s.license_generator, x),
-    })
+    items = _text_filters(
+        q,
+        cat.suites.values(),
+        {
+            "suiteName": lambda s, x: _contains(s.name, x),
+            "version": lambda s, x: s.version == x,
+            "description": lambda s, x: _contains(s.description, x),
+            "partNumber": lambda s, x: x in s.part_numbers,
+            "state": lambda s, x: _same(s.state, x),
+            "packageName": lambda s, x: _contains(s.package_name, x),
+            "packageVersion": lambda s, x: s.package_version == x,
+            "hostType": lambda s, x: _same(s.host_type, x),
+            "licenseTechnology": lambda s, x: _same(s.license_technology, x),
+            "licenseGenerator": lambda s, x: _same(s.license_generator, x),
+        },
+    )
     if used is not None:
         items = [s for s in items if s.used_on_device == used]
     items = _created_modified_since(q, items, lambda s: s.created_ms, lambda s: s.modified_ms)
@@ -630,7 +715,9 @@ def _technology(world: World, body: Body) -> tuple[str, str, bool, str | None]:
     """licenseTechnology, licenseGenerator, usedOnDevice and hostType by rules 2, 3, 6 and 9, from the tenant's technologies."""
     given = body.text("licenseTechnology", blank_is_none=True)
     tech: LicenseTechnology = (
-        body.apply("licenseTechnology", given, lambda t: r.license_technology(t, world.license_technologies)) if given else world.standard_technology
+        body.apply("licenseTechnology", given, lambda t: r.license_technology(t, world.license_technologies))
+        if given
+        else world.standard_technology
     )
     generator = body.text("licenseGenerator", blank_is_none=True)
     generator = body.apply("licenseGenerator", generator, lambda g: r.license_generator(g, tech)) if generator else tech.generators[0]
@@ -648,7 +735,11 @@ def _new_part_numbers(cat: Catalogue, body: Body, owner: tuple[str, str], kind: 
     for i, number in enumerate(numbers):
         existing = cat.part_numbers.get(number)
         if existing and existing.owner is not None and existing.owner != owner:
-            raise SimError(409, f"partNumbers[{i}]: part number {number!r} already belongs to {existing.owner_kind} {existing.owner[0]} {existing.owner[1]}", f"partNumbers[{i}]")
+            raise SimError(
+                409,
+                f"partNumbers[{i}]: part number {number!r} already belongs to {existing.owner_kind} {existing.owner[0]} {existing.owner[1]}",
+                f"partNumbers[{i}]",
+            )
     return numbers
 
 
@@ -702,13 +793,26 @@ async def create_product(request: Request) -> Response:
         raise SimError(409, f"productName: a product {name} version {version} already exists", "productName")
     numbers = _new_part_numbers(cat, body, (name, version), "product")
     now = world.now_ms()
-    sim = SimProduct(name, version, numbers[0] if numbers else "", models[0] if models else "Perpetual",
-                     [(f.name, f.version) for f, _ in features], now)
+    sim = SimProduct(
+        name, version, numbers[0] if numbers else "", models[0] if models else "Perpetual", [(f.name, f.version) for f, _ in features], now
+    )
     product = CatalogueProduct(
-        sim=sim, description=description, state="DEPLOYED" if deploy else "DRAFT", license_technology=tech,
-        license_generator=generator, category=category, host_type=host, used_on_device=used, part_numbers=numbers,
-        feature_bundles=[b.name for b in bundles], license_models=models or ["Perpetual"], start_date=start, end_date=end,
-        upgrade_email_template=template, quantity_per_copy=per_copy, modified_ms=now,
+        sim=sim,
+        description=description,
+        state="DEPLOYED" if deploy else "DRAFT",
+        license_technology=tech,
+        license_generator=generator,
+        category=category,
+        host_type=host,
+        used_on_device=used,
+        part_numbers=numbers,
+        feature_bundles=[b.name for b in bundles],
+        license_models=models or ["Perpetual"],
+        start_date=start,
+        end_date=end,
+        upgrade_email_template=template,
+        quantity_per_copy=per_copy,
+        modified_ms=now,
     )
     if deploy:
         for feature, _ in features:
@@ -720,7 +824,11 @@ async def create_product(request: Request) -> Response:
                     cat.features[(fname, fversion)].state = "DEPLOYED"
     cat.products[product.key] = product
     _map_part_numbers(cat, numbers, product.key, "product", sim.license_model, now)
-    return created(request, {"status": "success", "message": "Product created successfully", "product": render_product(product)}, message="Product created successfully")
+    return created(
+        request,
+        {"status": "success", "message": "Product created successfully", "product": render_product(product)},
+        message="Product created successfully",
+    )
 
 
 @beta_errors
@@ -735,13 +843,22 @@ async def create_maintenance(request: Request) -> Response:
     numbers = _new_part_numbers(cat, body, (name, version), "maintenance")
     now = world.now_ms()
     product = CatalogueProduct(
-        sim=SimProduct(name, version, numbers[0] if numbers else "", "Maintenance", [], now), description=description,
-        state="DEPLOYED" if deploy else "DRAFT", category="Maintenance", host_type=None, part_numbers=numbers,
-        license_models=["Maintenance"], modified_ms=now,
+        sim=SimProduct(name, version, numbers[0] if numbers else "", "Maintenance", [], now),
+        description=description,
+        state="DEPLOYED" if deploy else "DRAFT",
+        category="Maintenance",
+        host_type=None,
+        part_numbers=numbers,
+        license_models=["Maintenance"],
+        modified_ms=now,
     )
     cat.maintenance[product.key] = product
     _map_part_numbers(cat, numbers, product.key, "maintenance", "Maintenance", now)
-    return created(request, {"status": "success", "message": "Maintenance product created successfully", "maintenance": render_maintenance(product)}, message="Maintenance product created successfully")
+    return created(
+        request,
+        {"status": "success", "message": "Maintenance product created successfully", "maintenance": render_maintenance(product)},
+        message="Maintenance product created successfully",
+    )
 
 
 @beta_errors
@@ -767,17 +884,23 @@ async def create_part_numbers(request: Request) -> Response:
         if number in seen or number in cat.part_numbers:
             raise SimError(409, f"partNumbers[{i}].partNumber: part number {number!r} already exists", f"partNumbers[{i}].partNumber")
         seen.add(number)
-        planned.append(PartNumber(number, now, now, description, owner, "product" if owner else None, model, item.flag("trialAvailability")))
+        planned.append(
+            PartNumber(number, now, now, description, owner, "product" if owner else None, model, item.flag("trialAvailability"))
+        )
     for pn in planned:
         cat.add_part_number(pn)
         if pn.owner:
             cat.products[pn.owner].part_numbers.append(pn.part_number)
-    return created(request, {
-        "status": "success",
-        "message": "Part numbers created successfully",
-        "results": [{"index": i, "result": {"status": "success", "partNumber": pn.part_number}} for i, pn in enumerate(planned)],
-        "partNumbers": [render_part_number(pn) for pn in planned],
-    }, message="Part numbers created successfully")
+    return created(
+        request,
+        {
+            "status": "success",
+            "message": "Part numbers created successfully",
+            "results": [{"index": i, "result": {"status": "success", "partNumber": pn.part_number}} for i, pn in enumerate(planned)],
+            "partNumbers": [render_part_number(pn) for pn in planned],
+        },
+        message="Part numbers created successfully",
+    )
 
 
 @beta_errors
@@ -795,9 +918,15 @@ async def create_feature(request: Request) -> Response:
     if (name, version) in cat.features:
         raise SimError(409, f"featureName: a feature {name} version {version} already exists", "featureName")
     now = world.now_ms()
-    feature = Feature(name, version, version_format, now, now, "DEPLOYED" if deploy else "DRAFT", description, max_version, aggregation, vendor)
+    feature = Feature(
+        name, version, version_format, now, now, "DEPLOYED" if deploy else "DRAFT", description, max_version, aggregation, vendor
+    )
     cat.add_feature(feature)
-    return created(request, {"status": "success", "message": "Feature created successfully", "feature": render_feature(feature)}, message="Feature created successfully")
+    return created(
+        request,
+        {"status": "success", "message": "Feature created successfully", "feature": render_feature(feature)},
+        message="Feature created successfully",
+    )
 
 
 @beta_errors
@@ -810,12 +939,18 @@ async def create_bundle(request: Request) -> Response:
     if name in cat.bundles:
         raise SimError(409, f"featureBundleName: a feature bundle named {name} already exists", "featureBundleName")
     now = world.now_ms()
-    bundle = FeatureBundle(name, [(f.name, f.version, count) for f, count in refs], now, now, "DEPLOYED" if deploy else "DRAFT", description)
+    bundle = FeatureBundle(
+        name, [(f.name, f.version, count) for f, count in refs], now, now, "DEPLOYED" if deploy else "DRAFT", description
+    )
     if deploy:
         for feature, _ in refs:
             feature.state = "DEPLOYED"
     cat.bundles[name] = bundle
-    return created(request, {"status": "success", "message": "Feature bundle created successfully", "featureBundle": render_bundle(bundle)}, message="Feature bundle created successfully")
+    return created(
+        request,
+        {"status": "success", "message": "Feature bundle created successfully", "featureBundle": render_bundle(bundle)},
+        message="Feature bundle created successfully",
+    )
 
 
 @beta_errors
@@ -840,11 +975,29 @@ async def create_suite(request: Request) -> Response:
         raise SimError(409, f"suiteName: a suite {name} version {version} already exists", "suiteName")
     numbers = _new_part_numbers(cat, body, (name, version), "suite")
     now = world.now_ms()
-    suite = Suite(name, version, members, now, now, "DEPLOYED" if deploy else "DRAFT", description, numbers, tech, generator,
-                  host, used, package_name, package_version)
+    suite = Suite(
+        name,
+        version,
+        members,
+        now,
+        now,
+        "DEPLOYED" if deploy else "DRAFT",
+        description,
+        numbers,
+        tech,
+        generator,
+        host,
+        used,
+        package_name,
+        package_version,
+    )
     cat.suites[(name, version)] = suite
     _map_part_numbers(cat, numbers, (name, version), "suite", None, now)
-    return created(request, {"status": "success", "message": "Suite created successfully", "suite": render_suite(suite, cat)}, message="Suite created successfully")
+    return created(
+        request,
+        {"status": "success", "message": "Suite created successfully", "suite": render_suite(suite, cat)},
+        message="Suite created successfully",
+    )
 
 
 def routes(world: World) -> list[BaseRoute]:

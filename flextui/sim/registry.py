@@ -132,7 +132,7 @@ import string
 import threading
 import zlib
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote
 
@@ -322,7 +322,7 @@ class RegistryStore:
         except (ValueError, KeyError, TypeError, binascii.Error):
             raise SimError(401, "the JWT payload is unreadable: authenticate again") from None
         if self.world.now_ms() >= exp * 1000:
-            when = datetime.fromtimestamp(exp, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            when = datetime.fromtimestamp(exp, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             raise SimError(401, f"the JWT expired at {when}: authenticate again")
         if claims.get("tenant") != self.world.tenant_id:
             raise SimError(401, "the JWT was issued for another tenant")
@@ -334,15 +334,29 @@ class RegistryStore:
         world = self.world
         rng = world.rng("registry")
         now = world.created_ms
-        now_year = datetime.fromtimestamp(now / 1000, tz=timezone.utc).year
-        hello_created = int(datetime(2021, 8, 4, 7, 0, tzinfo=timezone.utc).timestamp() * 1000)
+        now_year = datetime.fromtimestamp(now / 1000, tz=UTC).year
+        hello_created = int(datetime(2021, 8, 4, 7, 0, tzinfo=UTC).timestamp() * 1000)
         self._add(
             SimProject(
-                project_id=11, record_id=369, sys_id=8592822, name=HELLO, package_name="Hello World Download Package",
-                version="2021", product=None, created_ms=hello_created, updated_ms=hello_created + DAY_MS + 17_464_000,
-                effective_ms=hello_created, expiration_ms=int(datetime(2025, 8, 4, 7, 0, tzinfo=timezone.utc).timestamp() * 1000),
-                product_line="748232", available=False, restricted=False, owner=False, public=False,
-                image_names=["hello-world-image"], chart_names=["hello-world-chart"], extra_accounts=frozenset({ACME_ACCOUNT}),
+                project_id=11,
+                record_id=369,
+                sys_id=8592822,
+                name=HELLO,
+                package_name="Hello World Download Package",
+                version="2021",
+                product=None,
+                created_ms=hello_created,
+                updated_ms=hello_created + DAY_MS + 17_464_000,
+                effective_ms=hello_created,
+                expiration_ms=int(datetime(2025, 8, 4, 7, 0, tzinfo=UTC).timestamp() * 1000),
+                product_line="748232",
+                available=False,
+                restricted=False,
+                owner=False,
+                public=False,
+                image_names=["hello-world-image"],
+                chart_names=["hello-world-chart"],
+                extra_accounts=frozenset({ACME_ACCOUNT}),
             )
         )
         target = world.count(20, 40) + 1
@@ -382,12 +396,24 @@ class RegistryStore:
             charts = rng.sample([word, f"{word}-operator", f"{word}-monitoring"], rng.choice((0, 0, 1, 1, 1, 2, 3)))
             self._add(
                 SimProject(
-                    project_id=serial if serial != 369 else serial + 10_000, record_id=400 + serial, sys_id=sys_id, name=name,
+                    project_id=serial if serial != 369 else serial + 10_000,
+                    record_id=400 + serial,
+                    sys_id=sys_id,
+                    name=name,
                     package_name=f"{product.name} {year}{' ' + label if label else ''} Download Package",
-                    version=product.version, product=product, created_ms=created, updated_ms=updated,
-                    effective_ms=effective, expiration_ms=expiration, product_line=f"{700000 + rng.randrange(100000)}",
-                    available=rng.random() < 0.85, restricted=rng.random() < 0.15, owner=rng.random() < 0.7,
-                    public=rng.random() < 0.1, image_names=images, chart_names=charts,
+                    version=product.version,
+                    product=product,
+                    created_ms=created,
+                    updated_ms=updated,
+                    effective_ms=effective,
+                    expiration_ms=expiration,
+                    product_line=f"{700000 + rng.randrange(100000)}",
+                    available=rng.random() < 0.85,
+                    restricted=rng.random() < 0.15,
+                    owner=rng.random() < 0.7,
+                    public=rng.random() < 0.1,
+                    image_names=images,
+                    chart_names=charts,
                 )
             )
 
@@ -405,7 +431,7 @@ class RegistryStore:
         prefix = f"{self.world.tenant_id}-"
         project = self.projects.get(name)
         if project is None and name.startswith(prefix):
-            project = self.projects.get(name[len(prefix):])
+            project = self.projects.get(name[len(prefix) :])
         if project is None:
             raise SimError(404, "Project not found")
         return project
@@ -438,9 +464,17 @@ class RegistryStore:
     def _make_chart(self, project: SimProject, chart: str) -> SimChart:
         rng = self.world.rng(f"registry.chart.{project.name}/{chart}")
         if project.name == HELLO:
-            created = int(datetime(2021, 8, 5, 11, 51, 4, tzinfo=timezone.utc).timestamp() * 1000)
+            created = int(datetime(2021, 8, 5, 11, 51, 4, tzinfo=UTC).timestamp() * 1000)
             digest = "b60b767e" + _hex(rng, 224)[:-4] + "24cc"
-            version = SimChartVersion("0.1.0", "1.16.0", digest, created, "A Helm chart for Kubernetes", ["hello-world"], "https://www.flexdemo.example/hello-world")
+            version = SimChartVersion(
+                "0.1.0",
+                "1.16.0",
+                digest,
+                created,
+                "A Helm chart for Kubernetes",
+                ["hello-world"],
+                "https://www.flexdemo.example/hello-world",
+            )
             return SimChart(chart, 0, [version])
         product_name = project.product.name if project.product else chart
         versions: list[SimChartVersion] = []
@@ -556,11 +590,16 @@ class RegistryStore:
 
     def members(self, project: SimProject) -> list[dict[str, Any]]:
         users = self.world.users.values()
-        producers = sorted((u for u in users if u.kind == "producer" and u.status == "active" and PERM_DOWNLOAD_PACKAGES in u.permissions), key=lambda u: u.username)
+        producers = sorted(
+            (u for u in users if u.kind == "producer" and u.status == "active" and PERM_DOWNLOAD_PACKAGES in u.permissions),
+            key=lambda u: u.username,
+        )
         accounts = set(project.extra_accounts)
         if project.product is not None:
             accounts |= self._entitled_accounts(project.product.name)
-        customers = sorted((u for u in users if u.kind == "customer" and u.status == "active" and u.account_id in accounts), key=lambda u: u.username)
+        customers = sorted(
+            (u for u in users if u.kind == "customer" and u.status == "active" and u.account_id in accounts), key=lambda u: u.username
+        )
         result = []
         for user in producers + customers:
             role = ROLE_GUEST if user.kind == "customer" else ROLE_ADMIN if user.may_impersonate else ROLE_MAINTAINER
@@ -619,9 +658,11 @@ class RegistryStore:
         rows.sort(key=lambda r: r[0])
         by_month: dict[tuple[int, int], list[SimDownload]] = {}
         for i, (ms, artifact, project_name, user) in enumerate(rows):
-            when = datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+            when = datetime.fromtimestamp(ms / 1000, tz=UTC)
             account = world.accounts.get(user.account_id)
-            entry = SimDownload(i + 1, artifact, project_name, user.username, user.account_id, account.name if account else user.account_id, ms)
+            entry = SimDownload(
+                i + 1, artifact, project_name, user.username, user.account_id, account.name if account else user.account_id, ms
+            )
             by_month.setdefault((when.year, when.month), []).append(entry)
         for entries in by_month.values():
             entries.reverse()
@@ -666,7 +707,7 @@ def _short_name(project: SimProject, name: str, tenant: str) -> str:
             name = unquote(name)
     for prefix in (f"{project.name}/", f"{tenant}-{project.name}/"):
         if name.startswith(prefix):
-            return name[len(prefix):]
+            return name[len(prefix) :]
     return name
 
 
@@ -754,9 +795,7 @@ def render_project_openapi(store: RegistryStore, p: SimProject) -> dict[str, Any
     """The project detail in the OpenAPI sample's form: every artifact first, then the docs' arrays."""
     opts = {"withTag": True, "withLabel": False, "withScanOverview": False, "withSignature": False, "withImmutableStatus": False}
     artifacts = [
-        dict(sorted(render_artifact(p, repo, a, opts).items()))
-        for repo in store.repositories(p).values()
-        for a in store.artifacts(p, repo)
+        dict(sorted(render_artifact(p, repo, a, opts).items())) for repo in store.repositories(p).values() for a in store.artifacts(p, repo)
     ]
     return {"artifacts": artifacts, "charts": render_chart_items(store, p), "repositories": render_repository_items(store, p)}
 
@@ -776,7 +815,12 @@ def render_artifact(p: SimProject, repo: SimRepository, a: SimArtifact, opts: di
         "pull_time": iso_string(a.pull_ms) if a.pull_ms is not None else None,
         "icon": "",
         "annotations": {"org.opencontainers.image.version": a.version, "org.opencontainers.image.vendor": "FlexDemo Software"},
-        "extra_attrs": {"architecture": a.architecture, "os": "linux", "created": iso_string(a.push_ms - 3_600_000), "author": "releases@flexdemo.example"},
+        "extra_attrs": {
+            "architecture": a.architecture,
+            "os": "linux",
+            "created": iso_string(a.push_ms - 3_600_000),
+            "author": "releases@flexdemo.example",
+        },
     }
     if opts["withTag"]:
         tags = []
@@ -822,10 +866,15 @@ def _caller(request: Request) -> SimUser:
     store = registry_store(world)
     header = request.headers.get("authorization", "").strip()
     if not header:
-        raise SimError(401, "Unauthorized: the Authorization header is missing; send 'Authorization: Bearer <JWT>' with a JWT from GET /registry/api/v1/authenticate")
+        raise SimError(
+            401,
+            "Unauthorized: the Authorization header is missing; send 'Authorization: Bearer <JWT>' with a JWT from GET /registry/api/v1/authenticate",
+        )
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "bearer" or not value.strip():
-        raise SimError(401, "Unauthorized: the Authorization header must be 'Bearer <JWT>' (get the JWT from GET /registry/api/v1/authenticate)")
+        raise SimError(
+            401, "Unauthorized: the Authorization header must be 'Bearer <JWT>' (get the JWT from GET /registry/api/v1/authenticate)"
+        )
     claims = store.verify_jwt(value.strip())
     user = world.users.get(str(claims.get("sub")))
     if user is None or user.status != "active":
@@ -834,9 +883,13 @@ def _caller(request: Request) -> SimUser:
         raise SimError(403, f"user {user.username} lacks the permission '{PERM_DOWNLOAD_PACKAGES}'")
     publisher = request.headers.get("x-publisherid")
     if publisher is None or not publisher.strip():
-        raise SimError(400, f"the request header x-publisherid is required: send the tenant ID of this registry (x-publisherid: {world.tenant_id})")
+        raise SimError(
+            400, f"the request header x-publisherid is required: send the tenant ID of this registry (x-publisherid: {world.tenant_id})"
+        )
     if publisher.strip() != world.tenant_id:
-        raise SimError(403, f"the request header x-publisherid {publisher.strip()!r} does not match this registry's tenant: expected {world.tenant_id}")
+        raise SimError(
+            403, f"the request header x-publisherid {publisher.strip()!r} does not match this registry's tenant: expected {world.tenant_id}"
+        )
     return user
 
 
@@ -892,7 +945,9 @@ async def authenticate_jwt(request: Request) -> Response:
         raise SimError(401, "Unauthorized: send 'Authorization: Basic <base64 of user:password>' (or 'Fno <…>')")
     creds = basic_credentials(header) or basic_credentials(header, "fno")
     if creds is None:
-        raise SimError(401, "Unauthorized: the Authorization header must be 'Basic <base64 of user:password>' or 'Fno <base64 of user:password>'")
+        raise SimError(
+            401, "Unauthorized: the Authorization header must be 'Basic <base64 of user:password>' or 'Fno <base64 of user:password>'"
+        )
     user = world.authenticate(*creds)
     if user is None:
         raise SimError(401, "Authentication failed: wrong user name or password, or the user is inactive")
@@ -962,9 +1017,15 @@ async def list_members(request: Request) -> Response:
 
 
 def _repository_param(request: Request) -> str:
-    name = request.path_params.get("repository") or request.query_params.get("repository_name") or request.query_params.get("repositoryName")
+    name = (
+        request.path_params.get("repository") or request.query_params.get("repository_name") or request.query_params.get("repositoryName")
+    )
     if not name:
-        raise SimError(400, "Bad request format. The repository name is required: /projects/{project}/repositories/{repository_name} or ?repository_name=…", "repository_name")
+        raise SimError(
+            400,
+            "Bad request format. The repository name is required: /projects/{project}/repositories/{repository_name} or ?repository_name=…",
+            "repository_name",
+        )
     return name
 
 
@@ -1076,9 +1137,15 @@ async def put_secret(request: Request) -> Response:
 def _docs_form_only(body: dict[str, Any]) -> None:
     """`secret-docs-only`: the body must be the docs' `{existing-secret, new-secret}`."""
     if "new-password" in body:
-        raise SimError(400, "Bad request format. Unknown field 'new-password': send {\"existing-secret\": <Base64 of the current secret>, \"new-secret\": …}", "new-password")
+        raise SimError(
+            400,
+            'Bad request format. Unknown field \'new-password\': send {"existing-secret": <Base64 of the current secret>, "new-secret": …}',
+            "new-password",
+        )
     if body.get("existing-secret") in (None, ""):
-        raise SimError(400, "Bad request format. 'existing-secret' is required: the current registry secret, Base64-encoded", "existing-secret")
+        raise SimError(
+            400, "Bad request format. 'existing-secret' is required: the current registry secret, Base64-encoded", "existing-secret"
+        )
 
 
 def routes(world: World) -> list[BaseRoute]:

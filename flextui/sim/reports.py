@@ -129,7 +129,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -158,20 +158,51 @@ OPERATORS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 GLOBAL_FILTERS: list[dict[str, Any]] = [
-    {"name": "pastDays", "type": "integer", "minimum": 1, "maximum": HISTORY_DAYS, "default": 1,
-     "description": "records of the last N days (N×24 hours up to now); ignored when dateFrom or dateTo is given"},
-    {"name": "dateFrom", "type": "date", "format": "YYYY-MM-DD", "default": None,
-     "description": "first day included (UTC); the range dateFrom..dateTo is at most 30 days"},
-    {"name": "dateTo", "type": "date", "format": "YYYY-MM-DD", "default": None,
-     "description": "first day excluded (UTC); set it to tomorrow to include today"},
-    {"name": "limitRecords", "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT,
-     "description": "records per page"},
+    {
+        "name": "pastDays",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": HISTORY_DAYS,
+        "default": 1,
+        "description": "records of the last N days (N×24 hours up to now); ignored when dateFrom or dateTo is given",
+    },
+    {
+        "name": "dateFrom",
+        "type": "date",
+        "format": "YYYY-MM-DD",
+        "default": None,
+        "description": "first day included (UTC); the range dateFrom..dateTo is at most 30 days",
+    },
+    {
+        "name": "dateTo",
+        "type": "date",
+        "format": "YYYY-MM-DD",
+        "default": None,
+        "description": "first day excluded (UTC); set it to tomorrow to include today",
+    },
+    {
+        "name": "limitRecords",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": MAX_LIMIT,
+        "default": DEFAULT_LIMIT,
+        "description": "records per page",
+    },
     {"name": "pageNumber", "type": "integer", "minimum": 1, "default": 1, "description": "the page to return (1-based)"},
-    {"name": "mode", "type": "string", "values": ["BATCH", "INTERACTIVE"], "default": "BATCH",
-     "description": "INTERACTIVE adds recordCount and totalPages to the header"},
+    {
+        "name": "mode",
+        "type": "string",
+        "values": ["BATCH", "INTERACTIVE"],
+        "default": "BATCH",
+        "description": "INTERACTIVE adds recordCount and totalPages to the header",
+    },
     {"name": "format", "type": "string", "values": ["json", "csv"], "default": "json", "description": "payload format"},
-    {"name": "query", "type": "json", "default": None,
-     "description": 'conditions {"field": {"$op": value}}, ANDed; see op-list and report-filters'},
+    {
+        "name": "query",
+        "type": "json",
+        "default": None,
+        "description": 'conditions {"field": {"$op": value}}, ANDed; see op-list and report-filters',
+    },
 ]
 GLOBAL_NAMES = frozenset(f["name"] for f in GLOBAL_FILTERS)
 
@@ -187,7 +218,7 @@ def fmt_date(ms: int | None) -> str | None:
     day = ms // DAY_MS
     text = _DAY_TEXT.get(day)
     if text is None:
-        text = _DAY_TEXT[day] = datetime.fromtimestamp(day * 86_400, tz=timezone.utc).strftime("%Y-%m-%d")
+        text = _DAY_TEXT[day] = datetime.fromtimestamp(day * 86_400, tz=UTC).strftime("%Y-%m-%d")
     return text
 
 
@@ -210,14 +241,14 @@ def day_ms(text: str) -> int:
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
         raise ValueError(text)
     d = date.fromisoformat(text)
-    return int(datetime(d.year, d.month, d.day, tzinfo=timezone.utc).timestamp() * 1000)
+    return int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp() * 1000)
 
 
 def datetime_ms(text: str) -> int:
     """Epoch ms of an ISO date-time (no zone means UTC)."""
     value = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
     if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
+        value = value.replace(tzinfo=UTC)
     return int(value.timestamp() * 1000)
 
 
@@ -296,9 +327,7 @@ class ReportDef:
             "name": self.group,
             "description": self.description,
             "dateField": self.date_field,
-            "fields": [
-                {"name": n, "type": t, "description": d, "filter": by_column.get(n)} for n, t, d in self.columns
-            ],
+            "fields": [{"name": n, "type": t, "description": d, "filter": by_column.get(n)} for n, t, d in self.columns],
             "filters": self.describe_filters(filters),
         }
 
@@ -475,8 +504,16 @@ def _build_account(world: World, ents: dict[str, SimEntitlement], base: Base | N
     descriptions = ("", "Key account", "Reseller", "Strategic customer", "Trial customer")
     for acc in world.accounts.values():
         row = (
-            acc.account_id, acc.name, rng.choice(descriptions), acc.account_type, acc.city, acc.country, acc.parent_id,
-            users.get(acc.account_id, 0), ents.get(acc.account_id, 0), acc.created_ms,
+            acc.account_id,
+            acc.name,
+            rng.choice(descriptions),
+            acc.account_type,
+            acc.city,
+            acc.country,
+            acc.parent_id,
+            users.get(acc.account_id, 0),
+            ents.get(acc.account_id, 0),
+            acc.created_ms,
             max(acc.created_ms, now - int(rng.random() * SPAN_DAYS * DAY_MS)),
         )
         for (name, _, _), value in zip(ACCOUNT_COLUMNS, row):
@@ -510,9 +547,19 @@ def _build_user(world: World, ents: dict[str, SimEntitlement], base: Base | None
         modified = max(u.created_ms, now - int(rng.random() * SPAN_DAYS * DAY_MS))
         login = None if rng.random() < 0.15 else max(u.created_ms, now - int(rng.random() * 60 * DAY_MS))
         row = (
-            u.username, u.display_name, u.first_name, u.last_name, u.username, u.account_id,
-            account.name if account else None, u.kind.upper(), u.status.upper(), len(u.permissions), u.created_ms,
-            login, modified,
+            u.username,
+            u.display_name,
+            u.first_name,
+            u.last_name,
+            u.username,
+            u.account_id,
+            account.name if account else None,
+            u.kind.upper(),
+            u.status.upper(),
+            len(u.permissions),
+            u.created_ms,
+            login,
+            modified,
         )
         for (name, _, _), value in zip(USER_COLUMNS, row):
             cols[name].append(value)
@@ -551,9 +598,24 @@ def _build_entitlement(world: World, ents: dict[str, SimEntitlement], base: Base
             p = li.product
             modified = min(now, max(li.created_ms, ent.updated_ms, now - int(rng.random() * SPAN_DAYS * DAY_MS)))
             row = (
-                ent.entitlement_id, li.activation_id, ent.status, li.state, p.name, p.version, p.part_number,
-                p.license_model, li.order_type, li.quantity, _ms_of_day(li.start_date), _ms_of_day(li.expiry_date),
-                li.expiry_date is None, account.account_id, account.name, ent.ship_to_email, li.created_ms, modified,
+                ent.entitlement_id,
+                li.activation_id,
+                ent.status,
+                li.state,
+                p.name,
+                p.version,
+                p.part_number,
+                p.license_model,
+                li.order_type,
+                li.quantity,
+                _ms_of_day(li.start_date),
+                _ms_of_day(li.expiry_date),
+                li.expiry_date is None,
+                account.account_id,
+                account.name,
+                ent.ship_to_email,
+                li.created_ms,
+                modified,
             )
             for (name, _, _), value in zip(ENTITLEMENT_COLUMNS, row):
                 cols[name].append(value)
@@ -675,8 +737,16 @@ def _build_product_feature(world: World, ents: dict[str, SimEntitlement], base: 
     for p in world.products:
         for fname, fver in p.features:
             row = (
-                p.name, p.version, p.part_number, p.license_model, fname, fver, rng.choice((1, 1, 1, 2, 5)), "DEPLOYED",
-                p.created_ms, max(p.created_ms, now - int(rng.random() * SPAN_DAYS * DAY_MS)),
+                p.name,
+                p.version,
+                p.part_number,
+                p.license_model,
+                fname,
+                fver,
+                rng.choice((1, 1, 1, 2, 5)),
+                "DEPLOYED",
+                p.created_ms,
+                max(p.created_ms, now - int(rng.random() * SPAN_DAYS * DAY_MS)),
             )
             for (name, _, _), value in zip(PRODUCT_FEATURE_COLUMNS, row):
                 cols[name].append(value)
@@ -846,30 +916,86 @@ def _same(*names_: str) -> tuple[tuple[str, str], ...]:
 REPORTS: dict[str, ReportDef] = {
     r.group: r
     for r in (
-        ReportDef("account", "accounts (customers, partners, the publisher) changed in the period", "lastModifiedDate",
-                  ACCOUNT_COLUMNS, _same("accountID", "accountName"), _build_account),
-        ReportDef("user", "users changed in the period", "lastModifiedDate", USER_COLUMNS,
-                  _same("userName", "displayName", "email", "accountID", "accountName"), _build_user),
-        ReportDef("entitlement", "entitlement line items changed in the period (one record per line item)", "lastModifiedDate",
-                  ENTITLEMENT_COLUMNS,
-                  _same("entitlementID", "activationID", "productName", "partNumber")
-                  + (("accountID", "CustomersAndPartners.EndCustomerAccountID"),
-                     ("accountName", "CustomersAndPartners.EndCustomerAccountName")),
-                  _build_entitlement),
-        ReportDef("device", "devices (hosts) synchronised in the period", "lastSyncDate", DEVICE_COLUMNS,
-                  _same("deviceName", "deviceID", "accountID", "accountName", "entitlementID", "activationID", "productName",
-                        "partNumber", "deviceUserEmail", "siteName"), _build_device, needs_base=True),
-        ReportDef("served-device", "clients served by license servers, synchronised in the period", "lastSyncDate",
-                  SERVED_COLUMNS, _same("accountID", "accountName", "siteName", "servedClientHostID"), _build_served_device, needs_base=True),
-        ReportDef("product-feature", "features of catalogue products changed in the period", "lastModifiedDate",
-                  PRODUCT_FEATURE_COLUMNS, _same("productName", "productVersion", "featureName", "featureVersion"),
-                  _build_product_feature),
-        ReportDef("fulfillment", "fulfillments (activations, returns, repairs, rehosts) in the period", "fulfillDate",
-                  FULFILLMENT_COLUMNS,
-                  _same("fulfillmentID", "activationID", "productName", "partNumber", "accountID", "accountName", "hostEntityID"),
-                  _build_fulfillment, needs_base=True),
-        ReportDef("usage", "metered usage in the period; every field is a filter", "usageTime", USAGE_COLUMNS,
-                  _all(USAGE_COLUMNS), _build_usage, needs_base=True),
+        ReportDef(
+            "account",
+            "accounts (customers, partners, the publisher) changed in the period",
+            "lastModifiedDate",
+            ACCOUNT_COLUMNS,
+            _same("accountID", "accountName"),
+            _build_account,
+        ),
+        ReportDef(
+            "user",
+            "users changed in the period",
+            "lastModifiedDate",
+            USER_COLUMNS,
+            _same("userName", "displayName", "email", "accountID", "accountName"),
+            _build_user,
+        ),
+        ReportDef(
+            "entitlement",
+            "entitlement line items changed in the period (one record per line item)",
+            "lastModifiedDate",
+            ENTITLEMENT_COLUMNS,
+            _same("entitlementID", "activationID", "productName", "partNumber")
+            + (("accountID", "CustomersAndPartners.EndCustomerAccountID"), ("accountName", "CustomersAndPartners.EndCustomerAccountName")),
+            _build_entitlement,
+        ),
+        ReportDef(
+            "device",
+            "devices (hosts) synchronised in the period",
+            "lastSyncDate",
+            DEVICE_COLUMNS,
+            _same(
+                "deviceName",
+                "deviceID",
+                "accountID",
+                "accountName",
+                "entitlementID",
+                "activationID",
+                "productName",
+                "partNumber",
+                "deviceUserEmail",
+                "siteName",
+            ),
+            _build_device,
+            needs_base=True,
+        ),
+        ReportDef(
+            "served-device",
+            "clients served by license servers, synchronised in the period",
+            "lastSyncDate",
+            SERVED_COLUMNS,
+            _same("accountID", "accountName", "siteName", "servedClientHostID"),
+            _build_served_device,
+            needs_base=True,
+        ),
+        ReportDef(
+            "product-feature",
+            "features of catalogue products changed in the period",
+            "lastModifiedDate",
+            PRODUCT_FEATURE_COLUMNS,
+            _same("productName", "productVersion", "featureName", "featureVersion"),
+            _build_product_feature,
+        ),
+        ReportDef(
+            "fulfillment",
+            "fulfillments (activations, returns, repairs, rehosts) in the period",
+            "fulfillDate",
+            FULFILLMENT_COLUMNS,
+            _same("fulfillmentID", "activationID", "productName", "partNumber", "accountID", "accountName", "hostEntityID"),
+            _build_fulfillment,
+            needs_base=True,
+        ),
+        ReportDef(
+            "usage",
+            "metered usage in the period; every field is a filter",
+            "usageTime",
+            USAGE_COLUMNS,
+            _all(USAGE_COLUMNS),
+            _build_usage,
+            needs_base=True,
+        ),
     )
 }
 
@@ -904,7 +1030,7 @@ def _caller(request: Request) -> SimUser:
     _check_version(request)
     user = authenticate(request)
     if PERM_DATA_API not in user.permissions:
-        raise SimError(403, f"user {user.username} lacks the \"{PERM_DATA_API}\" permission needed for data reports")
+        raise SimError(403, f'user {user.username} lacks the "{PERM_DATA_API}" permission needed for data reports')
     return user
 
 
@@ -1028,6 +1154,7 @@ def _compile(report: ReportDef, table: Table, filt: str, op: str, raw: Any) -> C
 
         def pred(v: Any, needle: str = needle, test: Callable[[str, str], bool] = test) -> bool:
             return v is not None and test(v.lower(), needle)
+
     return Cond(idx, pred, (idx, op, tuple(values)))
 
 
@@ -1065,7 +1192,11 @@ def _window(now: int, values: dict[str, Any]) -> tuple[int, int]:
     if end <= start:
         raise SimError(400, f"dateTo ({fmt_date(end)}) must be after dateFrom ({fmt_date(start)}); dateTo is excluded", "dateTo")
     if end - start > HISTORY_DAYS * DAY_MS:
-        raise SimError(400, f"dateFrom {fmt_date(start)} to dateTo {fmt_date(end)} spans {(end - start) // DAY_MS} days: the limit is {HISTORY_DAYS}", "dateTo")
+        raise SimError(
+            400,
+            f"dateFrom {fmt_date(start)} to dateTo {fmt_date(end)} spans {(end - start) // DAY_MS} days: the limit is {HISTORY_DAYS}",
+            "dateTo",
+        )
     return max(start, cutoff), min(end, now + 1)
 
 
@@ -1269,4 +1400,3 @@ def routes(world: World) -> list[BaseRoute]:
         Route("/global-filters", global_filters, methods=["GET"]),
         Route("/{group}", report_data, methods=["GET", "POST"]),
     ]
-

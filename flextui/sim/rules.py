@@ -30,7 +30,7 @@ import calendar
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flextui.sim.timefmt import parse_moment_ms, parse_ymd
@@ -83,14 +83,14 @@ class Lifetime:
     def end_ms(self, start_ms: int) -> int:
         """The moment this lifetime after `start_ms` (a month end clamps: Jan 31 + 1M = Feb 28/29)."""
         whole, millis = divmod(int(start_ms), 1000)
-        start = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=whole)
+        start = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(seconds=whole)
         month_index = start.month - 1 + self.months + 12 * self.years
         year, month = start.year + month_index // 12, month_index % 12 + 1
         if not 1 <= year <= 9999:
             raise ValueError(f"{start:%Y-%m-%d} plus the interval is beyond the calendar")
         day = min(start.day, calendar.monthrange(year, month)[1])
         end = start.replace(year=year, month=month, day=day) + timedelta(days=self.days, hours=self.hours, minutes=self.minutes)
-        return (end - datetime(1970, 1, 1, tzinfo=timezone.utc)) // timedelta(seconds=1) * 1000 + millis
+        return (end - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(seconds=1) * 1000 + millis
 
 
 def parse_lifetime(text: Any) -> Lifetime:
@@ -338,7 +338,9 @@ ORDER_TYPE = Choice(("new_order", "renewal_order", "upgrade_order", "upsell_orde
 DEFAULT_ORDER_TYPE = "NEW_ORDER"  # "default NEW_ORDER" (seed 002)
 ENTITLEMENT_STATUS = Choice(("draft", "deployed", "obsolete"))  # create body `status` (seed 002)
 LINE_ITEM_STATUS = Choice(("draft", "deployed", "obsolete"))  # `lineItemStatus`, and the line-item list filter
-ENTITLEMENT_STATUS_FILTER = Choice(("draft", "deployed", "obsolete", "active", "inactive", "obsoleted"), aliases=(("obsoleted", "obsolete"),))
+ENTITLEMENT_STATUS_FILTER = Choice(
+    ("draft", "deployed", "obsolete", "active", "inactive", "obsoleted"), aliases=(("obsoleted", "obsolete"),)
+)
 # The line-item list filter by default also takes the entitlement filter's states (the seeded items have them).
 LINE_ITEM_STATUS_FILTER_LENIENT = ENTITLEMENT_STATUS_FILTER
 ACCOUNT_TYPE = Choice(("PUBLISHER", "CUSTOMER", "CHANNEL_PARTNER", "SELF_REGISTERED", "UNKNOWN"))  # entitlement accounts[]
@@ -441,7 +443,7 @@ def mandatory_attributes_present(given: Mapping[str, str], definitions: Iterable
             raise FieldProblem(
                 f"[{definition.name}]",
                 f"the mandatory custom attribute {definition.name} is missing or blank: this tenant requires it on every "
-                f"{applies_to.replace('_', ' ')} (e.g. {{\"name\": \"{definition.name}\", \"value\": \"EMEA\"}})",
+                f'{applies_to.replace("_", " ")} (e.g. {{"name": "{definition.name}", "value": "EMEA"}})',
             )
 
 
@@ -486,7 +488,9 @@ def license_generator(value: str, technology: LicenseTechnology) -> str:
     """One of the technology's generators (ignoring case)."""
     found = next((g for g in technology.generators if g.lower() == value.strip().lower()), None)
     if found is None:
-        raise ValueError(f"{technology.name} products use the generator {' or '.join(repr(g) for g in technology.generators)} (got {value!r})")
+        raise ValueError(
+            f"{technology.name} products use the generator {' or '.join(repr(g) for g in technology.generators)} (got {value!r})"
+        )
     return found
 
 
@@ -544,7 +548,7 @@ ADDRESS_MAX = 255  # (simulator's choice: a column limit)
 
 
 def country_code(value: str) -> str:
-    """"country (two-letter)" (notes §4.3); stored in upper case."""
+    """ "country (two-letter)" (notes §4.3); stored in upper case."""
     if not re.fullmatch(r"[A-Za-z]{2}", value):
         raise ValueError(f"must be a two-letter country code such as US (got {value!r})")
     return value.upper()

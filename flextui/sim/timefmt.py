@@ -11,7 +11,7 @@ parser: a client that misreads one of these forms is caught here.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -20,7 +20,7 @@ _YMD = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)  # ASCII: other scripts' digit
 
 def utc(ms: int) -> datetime:
     """Epoch milliseconds as an aware UTC datetime."""
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)
 
 
 def iso(ms: int) -> str:
@@ -58,7 +58,7 @@ def parse_ymd(text: str) -> date:
 
 def day_start_ms(day: date) -> int:
     """Midnight UTC of `day`, in epoch milliseconds."""
-    return int(datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp() * 1000)
+    return int(datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp() * 1000)
 
 
 def parse_moment_ms(text: str) -> int:
@@ -67,5 +67,5 @@ def parse_moment_ms(text: str) -> int:
         return day_start_ms(parse_ymd(text))
     moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     return int(moment.timestamp() * 1000)

@@ -237,8 +237,7 @@ def _get_token(world: World, name: str) -> SimToken:
 def _others_forbidden(caller: SimUser) -> SimError:
     return SimError(
         400,
-        "Unless you have the Create Impersonated Token permission and a Manage Users permission, "
-        "you cannot access tokens for other users",
+        "Unless you have the Create Impersonated Token permission and a Manage Users permission, you cannot access tokens for other users",
     )
 
 
@@ -276,7 +275,9 @@ async def create_token(request: Request) -> Response:
         raise SimError(400, f"tokenDescription must be at most {TOKEN_DESCRIPTION_MAX} characters", "tokenDescription")
     if ttype == "IMPERSONATED":
         if not caller.may_impersonate:
-            raise SimError(400, "creating an IMPERSONATED token needs the Create Impersonated Token permission and a Manage Users permission")
+            raise SimError(
+                400, "creating an IMPERSONATED token needs the Create Impersonated Token permission and a Manage Users permission"
+            )
         if not description.strip():
             raise SimError(400, "tokenDescription (the impersonation reason) is required for IMPERSONATED tokens", "tokenDescription")
         username = _text(body, "username")
@@ -352,7 +353,9 @@ async def update_token(request: Request) -> Response:
         interval = _interval(new_expiry, "expiryStr")
         expiry_ms = _after(interval, token.issue_ms, "expiryStr")
         if expiry_ms <= now:
-            raise SimError(400, f"expiryStr {new_expiry} from the issue time is in the past: the expiry cannot be set in the past", "expiryStr")
+            raise SimError(
+                400, f"expiryStr {new_expiry} from the issue time is in the past: the expiry cannot be set in the past", "expiryStr"
+            )
     if new_desc is not None:
         if token.token_type == "IMPERSONATED" and not new_desc.strip():
             raise SimError(400, "tokenDescription is required for IMPERSONATED tokens", "tokenDescription")
@@ -464,7 +467,7 @@ async def search_tokens(request: Request) -> Response:
     name_text = _text(body, "tokenName") or None
     if ttype == "NORMAL" and creator and username and creator != username:
         raise SimError(400, "for NORMAL tokens tokenCreator and username must be the same user")
-    for key, value in (("tokenCreator", creator), ("username", username)):
+    for value in (creator, username):
         if value and "*" not in value and value != caller.username and not caller.may_impersonate:
             raise _others_forbidden(caller)
     name_re = _pattern(name_text) if name_text else None

@@ -232,13 +232,15 @@ def user_accounts(world: World, user: SimUser) -> list[dict[str, Any]]:
         return [dict(a) for a in given]
     account = world.accounts.get(user.account_id)
     roles = sorted(user.permissions) if user.kind == "producer" else list(CUSTOMER_ROLES)
-    return [{
-        "accountId": user.account_id,
-        "accountName": account.name if account else None,
-        "accountType": account.account_type if account else None,
-        "expiryDate": None,
-        "roles": roles,
-    }]
+    return [
+        {
+            "accountId": user.account_id,
+            "accountName": account.name if account else None,
+            "accountType": account.account_type if account else None,
+            "expiryDate": None,
+            "roles": roles,
+        }
+    ]
 
 
 def render_user(world: World, user: SimUser, *, with_user_name: bool = True) -> dict[str, Any]:
@@ -308,7 +310,9 @@ async def list_users(request: Request) -> Response:
         items = [u for u in items if q["accountId"] in _user_account_ids(u)]
     if q.get("accountName"):
         needle = q["accountName"]
-        items = [u for u in items if any(_contains(world.accounts[i].name if i in world.accounts else "", needle) for i in _user_account_ids(u))]
+        items = [
+            u for u in items if any(_contains(world.accounts[i].name if i in world.accounts else "", needle) for i in _user_account_ids(u))
+        ]
     if account_type:
         wanted = "PUBLISHER" if account_type == "HOME" else account_type
         items = [u for u in items if any(i in world.accounts and world.accounts[i].account_type == wanted for i in _user_account_ids(u))]
@@ -364,13 +368,15 @@ async def create_user(request: Request) -> Response:
             raise item.problem("accountName", f"no account named {account_name!r}")
         if any(r["accountId"] == account.account_id for r in roles):
             raise item.problem("accountName", f"account {account_name!r} is given twice")
-        roles.append({
-            "accountId": account.account_id,
-            "accountName": account.name,
-            "accountType": account.account_type,
-            "roles": item.strings("roles", rule=r.not_blank),
-            "expiryDate": item.text("expiryDate", rule=r.ymd_date, blank_is_none=True),
-        })
+        roles.append(
+            {
+                "accountId": account.account_id,
+                "accountName": account.name,
+                "accountType": account.account_type,
+                "roles": item.strings("roles", rule=r.not_blank),
+                "expiryDate": item.text("expiryDate", rule=r.ymd_date, blank_is_none=True),
+            }
+        )
     extra: dict[str, Any] = {"emailAddress": email, "accountRoles": roles}
     display = body.text("displayName", rule=r.catalogue_name, blank_is_none=True)
     if display:

@@ -182,7 +182,11 @@ ADMIN = ("admin@flexdemo.example", "Admin-pass-1")
 PRODUCER = ("producer@flexdemo.example", "Producer-pass-1")
 CUSTOMER = ("customer@acme-robotics.example", "Customer-pass-1")
 PUBLISHER_ACCOUNT = "FLEXDEMO"
-SEED_TOKEN_NAMES: dict[str, str] = {ADMIN[0]: "flextui-demo-admin", PRODUCER[0]: "flextui-demo-producer", CUSTOMER[0]: "flextui-demo-customer"}
+SEED_TOKEN_NAMES: dict[str, str] = {
+    ADMIN[0]: "flextui-demo-admin",
+    PRODUCER[0]: "flextui-demo-producer",
+    CUSTOMER[0]: "flextui-demo-customer",
+}
 
 DEFAULT_ATTRIBUTES: tuple[AttributeDefinition, ...] = (
     AttributeDefinition("REGION", "entitlement", mandatory=True, description="sales region, e.g. EMEA (the vendor's example)"),
@@ -297,7 +301,9 @@ class World:
             )
 
         def add_user(email: str, password: str, first: str, last: str, account: str, perms: frozenset[str], kind: str) -> None:
-            self.users[email] = SimUser(email, password, first, last, account, perms, kind, created_ms=now - rng.randrange(10, 900) * DAY_MS)
+            self.users[email] = SimUser(
+                email, password, first, last, account, perms, kind, created_ms=now - rng.randrange(10, 900) * DAY_MS
+            )
 
         producer_perms = frozenset({PERM_DATA_API, PERM_DOWNLOAD_PACKAGES})
         add_user(*ADMIN, "Avery", "Admin", PUBLISHER_ACCOUNT, producer_perms | {PERM_CREATE_IMPERSONATED, PERM_MANAGE_USERS}, "producer")
@@ -383,7 +389,9 @@ def _build_entitlements(world: World) -> dict[str, SimEntitlement]:
             status=status,
             created_ms=created,
             updated_ms=min(now, created + rng.randrange(0, 60) * DAY_MS),
-            description=rng.choice(["", "Annual subscription", "Perpetual licence with maintenance", "Trial extension", "Enterprise agreement"]),
+            description=rng.choice(
+                ["", "Annual subscription", "Perpetual licence with maintenance", "Trial extension", "Enterprise agreement"]
+            ),
             ship_to_email=f"licensing@{account.name.lower().replace(' ', '-')}.example",
             ship_to_address=f"{rng.randint(1, 999)} Main Street {account.city}",
             attributes={"Region": rng.choice(["AMER", "EMEA", "APAC"]), "SalesOrder": f"SO-{rng.randrange(10**6):06d}"},

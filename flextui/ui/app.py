@@ -114,7 +114,12 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         if self.ctx.keys:
             unknown = self._apply_keymap(self.ctx.keys)
             if unknown:
-                self.notify("Unknown binding ids in [keys]: " + ", ".join(unknown) + " (press ? for the list)", severity="warning", markup=False, timeout=10)
+                self.notify(
+                    "Unknown binding ids in [keys]: " + ", ".join(unknown) + " (press ? for the list)",
+                    severity="warning",
+                    markup=False,
+                    timeout=10,
+                )
         if self._theme_problem:
             self.notify(self._theme_problem, severity="warning", markup=False)
         start = self.ctx.start or ["tokens"]
@@ -152,9 +157,14 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
     def action_help_quit(self) -> None:
         """ctrl+c with nothing selected: say how to copy and how to quit (it never quits: over SSH it is a reflex)."""
-        quit_keys = [self.get_key_display(a.binding) for a in self.active_bindings.values() if a.binding.id in ("app.quit", "app.quit_anywhere")]
-        copy_keys = [self.get_key_display(a.binding) for a in self.screen.active_bindings.values()
-                     if a.enabled and a.binding.action.startswith(("copy", "choose('copy")) and len(a.binding.key) == 1]
+        quit_keys = [
+            self.get_key_display(a.binding) for a in self.active_bindings.values() if a.binding.id in ("app.quit", "app.quit_anywhere")
+        ]
+        copy_keys = [
+            self.get_key_display(a.binding)
+            for a in self.screen.active_bindings.values()
+            if a.enabled and a.binding.action.startswith(("copy", "choose('copy")) and len(a.binding.key) == 1
+        ]
         parts = ["Nothing is selected to copy (select text with the mouse, or shift+arrows in a field)."]
         if copy_keys:
             parts.append(f"{copy_keys[0]} copies the value under the cursor.")
@@ -179,8 +189,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """A bug or an unforeseen answer: the traceback to the log file, a readable toast; the app carries on."""
         error = original(error)
         self.unexpected.append(error)
-        log.error("unexpected %s%s%s", type(error).__name__, f" while {doing}" if doing else "",
-                  f" ({where})" if where else "", exc_info=error)
+        log.error(
+            "unexpected %s%s%s", type(error).__name__, f" while {doing}" if doing else "", f" ({where})" if where else "", exc_info=error
+        )
         text = f"{type(error).__name__}: {error}".strip().rstrip(":")
         key = f"{doing}|{text}"
         now = time.monotonic()
@@ -190,8 +201,12 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         from flextui.config import log_path
 
         head = f"Something went wrong while {doing}" if doing else "Something went wrong"
-        self.notify(clean(f"{head}: {text}", limit=UNEXPECTED_SHOWN) + f"\nflextui carries on; the details are in {log_path()}",
-                    title="Unexpected error", severity="error", timeout=12)
+        self.notify(
+            clean(f"{head}: {text}", limit=UNEXPECTED_SHOWN) + f"\nflextui carries on; the details are in {log_path()}",
+            title="Unexpected error",
+            severity="error",
+            timeout=12,
+        )
 
     # -- screenshots ----------------------------------------------------------------------------
 
@@ -212,8 +227,12 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None, time_format: str | None = None) -> str | None:
         """The palette's Screenshot command and `action_screenshot`: saved privately to Downloads, never with a secret."""
         if self.secret_on_screen():
-            self.notify("No screenshot taken: a secret (a token value or registry secret) is on screen, "
-                        "and screenshots are files. Close it first.", title="Screenshot", severity="warning", timeout=8)
+            self.notify(
+                "No screenshot taken: a secret (a token value or registry secret) is on screen, and screenshots are files. Close it first.",
+                title="Screenshot",
+                severity="warning",
+                timeout=8,
+            )
             return None
         try:
             saved = self.save_screenshot(filename, path or str(user_downloads_path()), time_format)
@@ -243,6 +262,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
                 self.pop_screen()
             self.push_screen(_make(cls, kind, argument))
         else:
+
             def show() -> None:
                 show_kind = getattr(self.screen, "show_kind", None)  # the areas with one screen for several kinds (tabs)
                 if callable(show_kind):

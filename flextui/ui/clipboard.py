@@ -25,8 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from textual.driver import Driver
 from textual.app import App
+from textual.driver import Driver
 
 MAX_BYTES = 74_994  # base64 payload cap many terminals use (100 KB escape)
 

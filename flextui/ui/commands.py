@@ -10,7 +10,6 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from flextui import kinds
 from flextui.ui.appref import flex_app
 
-
 APP_COMMANDS = (
     ("Request log: every request of this session, copy one as curl", "request_log", "L or :log"),
     ("Show the last copied value", "show_clipboard", "ctrl+y or :clip"),
@@ -19,7 +18,7 @@ APP_COMMANDS = (
 
 
 class KindsProvider(Provider):
-    """"Open Access tokens" etc. for every kind with a screen, and the app's own commands (the request log)."""
+    """ "Open Access tokens" etc. for every kind with a screen, and the app's own commands (the request log)."""
 
     async def discover(self) -> Hits:
         for text, action, keys in APP_COMMANDS:

@@ -18,7 +18,6 @@ from flextui.render.text import clean
 from flextui.ui.keys import FlexModal
 
 
-
 class HelpScreen(FlexModal[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
 
@@ -40,7 +39,11 @@ class HelpScreen(FlexModal[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(f"Keys: {self.screen_title}"), id="help-title")
-            yield Label("Remap any key in the config file: [keys] \"binding id\" = \"key\". `flextui info` shows where it is.", id="help-note", markup=False)
+            yield Label(
+                'Remap any key in the config file: [keys] "binding id" = "key". `flextui info` shows where it is.',
+                id="help-note",
+                markup=False,
+            )
             table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
             yield table
 
@@ -87,7 +90,7 @@ def help_rows(app: Any) -> list[tuple[str, str, str, str]]:
     rows: list[tuple[str, str, str, str]] = []
     seen: set[str] = set()
     order = {"This screen": 0, "Everywhere": 2}
-    for key, active in screen.active_bindings.items():
+    for active in screen.active_bindings.values():
         binding: Binding = active.binding
         if not binding.description or not binding.id or binding.action.startswith("_"):
             continue

@@ -28,20 +28,32 @@ from flextui.ui.safety import SafeDispatch
 KEY_TABLE: list[tuple[str, str]] = [
     # (keys, as the README writes them; what they mean, wherever they are bound)
     ("`:`", "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`), `:theme NAME`, `:help`, `:q`"),
-    ("`/`", "filter the rows on screen; `!text` shows the rows *without* text; on a list of several pages, `enter` in the filter searches every page (the server's filter where the API has one, else every page is read; escape stops)"),
+    (
+        "`/`",
+        "filter the rows on screen; `!text` shows the rows *without* text; on a list of several pages, `enter` in the filter searches every page (the server's filter where the API has one, else every page is read; escape stops)",
+    ),
     ("`?`", "every key of this screen, with the binding id to remap it"),
-    ("`escape`", "back: clear the `/` filter or stop a search of every page first; close a dialog, cancel a form or a load, leave a screen"),
-    ("`!`", "the status line's error (or last message) in full; the line ends \"… (! shows all)\" when it is cut"),
+    (
+        "`escape`",
+        "back: clear the `/` filter or stop a search of every page first; close a dialog, cancel a form or a load, leave a screen",
+    ),
+    ("`!`", 'the status line\'s error (or last message) in full; the line ends "… (! shows all)" when it is cut'),
     ("`q`", "quit (in a dialog: close it)"),
     ("`ctrl+q`", "quit, also from a text field"),
     ("`ctrl+c`", "copy the selected text; with nothing selected it says how to copy (`c`) and quit (`q`); it never quits"),
     ("`ctrl+r`", "refresh from the server (report results: run again; report builder: its data model)"),
     ("`ctrl+p`", "command palette"),
     ("`ctrl+y`", "show the last copied value (when your terminal ignores OSC 52)"),
-    ("`L`", "request log: every HTTP exchange of the session, the selected one's headers and bodies (secrets removed); `c` there copies it as curl"),
+    (
+        "`L`",
+        "request log: every HTTP exchange of the session, the selected one's headers and bodies (secrets removed); `c` there copies it as curl",
+    ),
     ("`tab`, `shift+tab`", "next / previous field"),
     ("`enter`", "open the row under the cursor (in a field: apply it)"),
-    ("arrows, `pageup`, `pagedown`, `home`, `end`, `ctrl+home`, `ctrl+end`", "move in a table, a tree or a chart (`home`/`end`: first / last row)"),
+    (
+        "arrows, `pageup`, `pagedown`, `home`, `end`, `ctrl+home`, `ctrl+end`",
+        "move in a table, a tree or a chart (`home`/`end`: first / last row)",
+    ),
     ("`shift+home`, `shift+end`", "first / last column (report results, download log)"),
     ("`[`, `]`", "previous / next page"),
     ("`<`, `>`", "previous / next tab"),
@@ -138,8 +150,9 @@ class KeyFooter(SafeDispatch, Footer):
             middle.pop()
             keep = first + middle + last
         for binding, enabled, tooltip in keep:
-            yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
-                            disabled=not enabled, tooltip=tooltip).data_bind(compact=Footer.compact)
+            yield FooterKey(
+                binding.key, self.app.get_key_display(binding), binding.description, binding.action, disabled=not enabled, tooltip=tooltip
+            ).data_bind(compact=Footer.compact)
 
     def _width(self, binding: Binding) -> int:
         """Cells a key takes: " k Description" and a space."""

@@ -36,8 +36,11 @@ def raw_text(record: Any) -> str:
 
 def raw_screen(record: Any) -> ValueScreen:
     name = type(record).__name__ if isinstance(record, BaseModel) else "row"
-    return ValueScreen(f"Raw JSON ({name}, secrets removed)", raw_text(record),
-                       note="As the server named the fields; times in ISO 8601. c copies it; select with the mouse to copy a part.")
+    return ValueScreen(
+        f"Raw JSON ({name}, secrets removed)",
+        raw_text(record),
+        note="As the server named the fields; times in ISO 8601. c copies it; select with the mouse to copy a part.",
+    )
 
 
 __all__ = ["as_sent", "raw_screen", "raw_text"]

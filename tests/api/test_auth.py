@@ -78,8 +78,12 @@ async def test_a_password_only_profile_uses_basic_and_the_registry(sim_app: Any,
 
 
 async def test_a_token_only_profile_is_told_what_the_registry_needs_before_sending(sim_app: Any, world: World, token: str) -> None:
-    s, seen = session(sim_app, Credentials(ADMIN[0], None, token), registry_tenant=world.tenant_id,
-                      credential_hint=lambda what: f"add {what} = {{ env = \"FNO_PASSWORD\" }} to [profiles.prod]")
+    s, seen = session(
+        sim_app,
+        Credentials(ADMIN[0], None, token),
+        registry_tenant=world.tenant_id,
+        credential_hint=lambda what: f'add {what} = {{ env = "FNO_PASSWORD" }} to [profiles.prod]',
+    )
     async with s:
         with pytest.raises(MissingCredential) as info:
             RegistryService(s)
@@ -96,8 +100,12 @@ async def test_a_beta_api_refusing_the_password_says_it_wants_an_access_token() 
         assert request.headers["authorization"].startswith("Basic ")
         return httpx.Response(401, json={"status": "error", "message": "an access token is required"})
 
-    s = Session("https://fno.example", credentials=Credentials("me@x", "pw"), transport=httpx.MockTransport(handler),
-                credential_hint=lambda what: f"add {what} = …")
+    s = Session(
+        "https://fno.example",
+        credentials=Credentials("me@x", "pw"),
+        transport=httpx.MockTransport(handler),
+        credential_hint=lambda what: f"add {what} = …",
+    )
     async with s:
         with pytest.raises(MissingCredential) as info:
             await EntitlementsService(s).list()

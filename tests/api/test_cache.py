@@ -185,7 +185,9 @@ async def test_a_failed_sign_in_shows_nothing_cached(sim_app: Any, session: Sess
     assert shown == []
 
 
-async def test_an_unreachable_server_falls_back_to_this_identitys_cache(sim_app: Any, session: Session, cache: PageCache, faults: Any) -> None:
+async def test_an_unreachable_server_falls_back_to_this_identitys_cache(
+    sim_app: Any, session: Session, cache: PageCache, faults: Any
+) -> None:
     await pages_of(TokensService(session))
     again = make_session(sim_app, cache=cache)
     faults.add(r"/flexnet/", drop=True, times=20)
@@ -261,7 +263,16 @@ async def test_secrets_never_reach_the_file(session: Session, cache: PageCache) 
     assert stored is not None and "tokenValue" not in stored[0]["responseObject"]
     data = file_bytes(cache.path)
     assert b"cached-secret-1" in data and b"kept-field" in data  # the pages are there...
-    for secret in (created.value, ADMIN[1], "s3cr3t-value-1", "s3cr3t-value-2", "jwt-value", "rna_access_token_value", "pw-value-2", "pw-value-3"):
+    for secret in (
+        created.value,
+        ADMIN[1],
+        "s3cr3t-value-1",
+        "s3cr3t-value-2",
+        "jwt-value",
+        "rna_access_token_value",
+        "pw-value-2",
+        "pw-value-3",
+    ):
         assert secret.encode() not in data, secret  # ...but no secret is
 
 
@@ -348,7 +359,9 @@ def test_locked_database_skips_writes_without_raising(tmp_path: Path, holder: sq
     cache.close()
 
 
-def test_locked_at_open_runs_without_cache_and_keeps_the_file(tmp_path: Path, holder: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_locked_at_open_runs_without_cache_and_keeps_the_file(
+    tmp_path: Path, holder: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(PageCache, "reopen_seconds", 0.0)
     holder.execute("PRAGMA locking_mode = EXCLUSIVE")
     holder.execute("BEGIN EXCLUSIVE")

@@ -44,7 +44,9 @@ def svc(session: Session) -> EntitlementsService:
 
 
 def test_valid_entitlement_body() -> None:
-    spec = EntitlementCreate.model_validate(entitlement(description="Annual", lineItems=[line_item(orderType="renewal_order", activationId="", lineItemStatus="")]))
+    spec = EntitlementCreate.model_validate(
+        entitlement(description="Annual", lineItems=[line_item(orderType="renewal_order", activationId="", lineItemStatus="")])
+    )
     body = spec.body()
     assert body["lineItems"][0]["orderType"] == "renewal_order"
     assert "activationId" not in body["lineItems"][0] and "lineItemStatus" not in body["lineItems"][0]
@@ -77,7 +79,11 @@ def test_client_refuses_what_the_simulator_refuses(case: str, change: Callable[[
         {"status": "deployed", "autoDeploy": True},
         {"autoGenerate": True},
         {"emailTemplateVariation": "Renewals"},
-        {"accounts": [{"accountId": "101200004242", "accountType": "customer", "partnerTierName": "partner_tier_one", "isCurrentOwner": True}]},
+        {
+            "accounts": [
+                {"accountId": "101200004242", "accountType": "customer", "partnerTierName": "partner_tier_one", "isCurrentOwner": True}
+            ]
+        },
         {"lineItems": [line_item(quantity=0, quantityPerCopy=1, isPermanent=True, expiryDate=None, orderType="UPSELL_ORDER")]},
         {"lineItems": [line_item(expiryDate="2026-11-01")]},  # expiry on the start day
         {"lineItems": [line_item(activationId="A-1"), line_item(activationId="A-2", autoGenerate=False)]},
@@ -97,7 +103,9 @@ def test_unknown_fields_are_refused() -> None:
 
 
 def test_policies_model() -> None:
-    spec = LineItemPolicies.model_validate({"rehosts": {"allowedCount": 2, "policyTermDuration": 1, "policyTermUnit": "years"}, "cancelLicense": False})
+    spec = LineItemPolicies.model_validate(
+        {"rehosts": {"allowedCount": 2, "policyTermDuration": 1, "policyTermUnit": "years"}, "cancelLicense": False}
+    )
     assert spec.body() == {"rehosts": {"allowedCount": 2, "policyTermDuration": 1, "policyTermUnit": "YEARS"}, "cancelLicense": False}
     assert refused(LineItemPolicies, {}) == {"": "give at least one policy: rehosts, returns, repairs, extraActivations or a flag"}
     assert "rehosts.allowedCount" in refused(LineItemPolicies, {"rehosts": {"allowedCount": -1}})
@@ -108,10 +116,19 @@ def test_policies_model() -> None:
 
 
 def test_properties_model() -> None:
-    good = AdditionalProperties.model_validate({"lineItems": [
-        {"activationId": "A-1", "orderType": "renewal_order", "deploy": True, "product": {"partNumber": "PN-1", "licenseModel": {"name": "Floating", "overdraft": 0}},
-         "attributes": [{"name": "Tier", "value": {"level": 2}, "type": "line_item"}]},
-    ]})
+    good = AdditionalProperties.model_validate(
+        {
+            "lineItems": [
+                {
+                    "activationId": "A-1",
+                    "orderType": "renewal_order",
+                    "deploy": True,
+                    "product": {"partNumber": "PN-1", "licenseModel": {"name": "Floating", "overdraft": 0}},
+                    "attributes": [{"name": "Tier", "value": {"level": 2}, "type": "line_item"}],
+                },
+            ]
+        }
+    )
     assert good.body()["lineItems"][0]["orderType"] == "renewal_order"
     cases = [
         ({"lineItems": []}, "lineItems"),
@@ -120,7 +137,10 @@ def test_properties_model() -> None:
         ({"lineItems": [{"activationId": "A", "orderType": "x"}]}, "lineItems[0].orderType"),
         ({"lineItems": [{"activationId": "A", "product": {"productName": "P"}}]}, "lineItems[0].product.productVersion"),
         ({"lineItems": [{"activationId": "A", "product": {"partNumber": "PN/1"}}]}, "lineItems[0].product.partNumber"),
-        ({"lineItems": [{"activationId": "A", "product": {"licenseModel": {"gracePeriodDays": -1}}}]}, "lineItems[0].product.licenseModel.gracePeriodDays"),
+        (
+            {"lineItems": [{"activationId": "A", "product": {"licenseModel": {"gracePeriodDays": -1}}}]},
+            "lineItems[0].product.licenseModel.gracePeriodDays",
+        ),
         ({"lineItems": [{"activationId": "A"}, {"activationId": "A"}]}, "lineItems[1].activationId"),
         ({"lineItems": [{"activationId": "A", "attributes": [{"name": "x"}, {"name": "x"}]}]}, "lineItems[0].attributes[1].name"),
     ]
@@ -131,7 +151,9 @@ def test_properties_model() -> None:
 def test_maintenance_model() -> None:
     good = {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "startDate": "2026-01-01", "isPermanent": True}
     MaintenanceLineItemCreate.model_validate(good)
-    MaintenanceLineItemCreate.model_validate({**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"}})
+    MaintenanceLineItemCreate.model_validate(
+        {**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"}}
+    )
     cases = [
         ({**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support"}}, "maintenanceProduct.maintenanceProductName"),
         ({**good, "startDate": "2026-02-30"}, "startDate"),
@@ -145,7 +167,10 @@ def test_maintenance_model() -> None:
 
 
 def test_filters() -> None:
-    assert EntitlementFilter(status="obsoleted", account_name=" acme ", product="").params() == {"status": "obsolete", "accountName": "acme"}
+    assert EntitlementFilter(status="obsoleted", account_name=" acme ", product="").params() == {
+        "status": "obsolete",
+        "accountName": "acme",
+    }
     assert EntitlementFilter(sort_by="created_on", sort_order="DESC").params() == {"sort_by": "created_on", "sort_order": "desc"}
     with pytest.raises(ValidationError):
         EntitlementFilter(sort_by="name")
@@ -157,13 +182,21 @@ def test_filters() -> None:
 
 
 def test_response_models_tolerate_other_shapes() -> None:
-    item = LineItem.model_validate({
-        "activationId": "A", "lineItemStatus": "DEPLOYED", "isPermanent": True, "product": {"productName": "P", "version": "1", "licenseModel": "Perpetual"},
-        "policies": None, "somethingNew": [1, 2],
-    })
+    item = LineItem.model_validate(
+        {
+            "activationId": "A",
+            "lineItemStatus": "DEPLOYED",
+            "isPermanent": True,
+            "product": {"productName": "P", "version": "1", "licenseModel": "Perpetual"},
+            "policies": None,
+            "somethingNew": [1, 2],
+        }
+    )
     assert item.state == "DEPLOYED" and item.permanent is True
     assert item.product is not None and item.product.product_version == "1" and item.product.license_model.license_model_name == "Perpetual"  # type: ignore[union-attr]
-    result = MutationResult.model_validate({"status": "success", "responseItems": [{"activationId": "A", "status": "failed", "errorMsg": "no"}]})
+    result = MutationResult.model_validate(
+        {"status": "success", "responseItems": [{"activationId": "A", "status": "failed", "errorMsg": "no"}]}
+    )
     assert [r.activation_id for r in result.failed] == ["A"]
 
 
@@ -179,7 +212,9 @@ async def test_list_pages(svc: EntitlementsService, world: World) -> None:
     third = await svc.list(page=3)
     assert len(third.items) == len(world.entitlements) - 40
     acme = await svc.list(EntitlementFilter(account_id="101200004242", sort_by="created_on", sort_order="desc"), limit=500)
-    assert {e.entitlement_id for e in acme.items} == {e.entitlement_id for e in world.entitlements.values() if e.account_id == "101200004242"}
+    assert {e.entitlement_id for e in acme.items} == {
+        e.entitlement_id for e in world.entitlements.values() if e.account_id == "101200004242"
+    }
     created = [e.created for e in acme.items]
     assert created == sorted(created, reverse=True)  # type: ignore[type-var]
     with pytest.raises(ValueError):
@@ -233,7 +268,9 @@ async def test_line_items_in_one_request(svc: EntitlementsService, session: Sess
 
 
 async def test_create_flow(svc: EntitlementsService, world: World) -> None:
-    spec = EntitlementCreate.model_validate(entitlement(entitlementId="ENT-FLOW-1", autoDeploy=True, lineItems=[line_item(activationId="ACT-FLOW-1")]))
+    spec = EntitlementCreate.model_validate(
+        entitlement(entitlementId="ENT-FLOW-1", autoDeploy=True, lineItems=[line_item(activationId="ACT-FLOW-1")])
+    )
     result = await svc.create(spec)
     assert result.status == "success" and result.entitlement_id == "ENT-FLOW-1" and result.activation_ids == ["ACT-FLOW-1"]
     assert result.entitlement is not None and result.entitlement.status == "DEPLOYED"
@@ -241,16 +278,26 @@ async def test_create_flow(svc: EntitlementsService, world: World) -> None:
     listed = await svc.list(EntitlementFilter(activation_id="ACT-FLOW-1"))
     assert [e.entitlement_id for e in listed.items] == ["ENT-FLOW-1"]
 
-    added = await svc.add_line_items("ENT-FLOW-1", [LineItemCreate.model_validate(line_item(activationId="ACT-FLOW-2", isPermanent=True, expiryDate=None))])
+    added = await svc.add_line_items(
+        "ENT-FLOW-1", [LineItemCreate.model_validate(line_item(activationId="ACT-FLOW-2", isPermanent=True, expiryDate=None))]
+    )
     assert added.activation_ids == ["ACT-FLOW-2"]
     policies = LineItemPolicies.model_validate({"returns": {"allowedCount": 1, "policyTermDuration": 30, "policyTermUnit": "days"}})
     configured = await svc.set_policies("ENT-FLOW-1", "ACT-FLOW-2", policies)
     assert configured.policies == {"returns": {"allowedCount": 1, "policyTermDuration": 30, "policyTermUnit": "DAYS"}}
-    update = AdditionalProperties(lineItems=[LineItemProperties(activationId="ACT-FLOW-2", orderType="upgrade_order", parentActivationId="ACT-FLOW-1")])
+    update = AdditionalProperties(
+        lineItems=[LineItemProperties(activationId="ACT-FLOW-2", orderType="upgrade_order", parentActivationId="ACT-FLOW-1")]
+    )
     updated = await svc.update_properties("ENT-FLOW-1", update)
     assert updated.activation_ids == ["ACT-FLOW-2"] and updated.response and updated.response["ACT-FLOW-2"]["status"] == "success"
-    maintenance = MaintenanceLineItemCreate.model_validate({"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "parentActivationId": "ACT-FLOW-1",
-                                                            "startDate": "2026-11-01", "expiryDate": "2027-11-01"})
+    maintenance = MaintenanceLineItemCreate.model_validate(
+        {
+            "maintenanceProduct": {"partNumber": "MNT-GOLD-001"},
+            "parentActivationId": "ACT-FLOW-1",
+            "startDate": "2026-11-01",
+            "expiryDate": "2027-11-01",
+        }
+    )
     added_m = await svc.add_maintenance_line_items("ENT-FLOW-1", [maintenance])
     assert len(added_m.activation_ids) == 1
     items = await svc.line_items("ENT-FLOW-1")
@@ -261,7 +308,9 @@ async def test_create_flow(svc: EntitlementsService, world: World) -> None:
 
 
 async def test_server_side_errors_name_the_field(svc: EntitlementsService, world: World) -> None:
-    unknown = EntitlementCreate.model_validate(entitlement(lineItems=[line_item(product=[{"productName": "Flex Designer", "productVersion": "1999.1"}])]))
+    unknown = EntitlementCreate.model_validate(
+        entitlement(lineItems=[line_item(product=[{"productName": "Flex Designer", "productVersion": "1999.1"}])])
+    )
     with pytest.raises(Invalid) as invalid:
         await svc.create(unknown)
     assert invalid.value.field == "lineItems[0].product[0].productName" and "1999.1" in invalid.value.message
@@ -281,8 +330,14 @@ async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
         svc.add_line_items("ENT-100000", [LineItemCreate.model_validate(line_item())]),
         svc.set_policies("ENT-100000", "A", LineItemPolicies(extraActivations=1)),
         svc.update_properties("ENT-100000", AdditionalProperties(lineItems=[LineItemProperties(activationId="A", deploy=True)])),
-        svc.add_maintenance_line_items("ENT-100000", [MaintenanceLineItemCreate.model_validate(
-            {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "startDate": "2026-01-01", "isPermanent": True})]),
+        svc.add_maintenance_line_items(
+            "ENT-100000",
+            [
+                MaintenanceLineItemCreate.model_validate(
+                    {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "startDate": "2026-01-01", "isPermanent": True}
+                )
+            ],
+        ),
     ]
     for call in calls:
         with pytest.raises(ReadOnly):

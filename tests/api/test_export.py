@@ -39,14 +39,46 @@ from flextui.render.export import (
 GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "export"
 COLUMNS = ["fulfillmentID", "accountName", "quantity", "used", "isPermanent", "fulfillDate", "expirationDate", "note"]
 ROWS: list[dict[str, Any]] = [
-    {"fulfillmentID": "FID-0000001", "accountName": "Acme Robotics", "quantity": 5, "used": 12.5, "isPermanent": False,
-     "fulfillDate": "2026-10-30T10:45:30Z", "expirationDate": "2027-10-30", "note": "plain"},
-    {"fulfillmentID": "FID-0000002", "accountName": "Müller, Söhne & Co", "quantity": 1, "used": 0.0, "isPermanent": True,
-     "fulfillDate": "2026-10-31T00:00:00Z", "expirationDate": None, "note": 'says "hi"\non two lines'},
-    {"fulfillmentID": "FID-0000003", "accountName": "日本ロボット", "quantity": 250, "used": 1e-06, "isPermanent": False,
-     "fulfillDate": "2026-11-01T23:59:59Z", "expirationDate": "2026-12-01", "note": "=SUM(A1:A3)"},
-    {"fulfillmentID": "FID-0000004", "accountName": "", "quantity": 0, "used": -3, "isPermanent": None,
-     "fulfillDate": "2026-11-02T09:00:00Z", "expirationDate": None, "note": " padded "},
+    {
+        "fulfillmentID": "FID-0000001",
+        "accountName": "Acme Robotics",
+        "quantity": 5,
+        "used": 12.5,
+        "isPermanent": False,
+        "fulfillDate": "2026-10-30T10:45:30Z",
+        "expirationDate": "2027-10-30",
+        "note": "plain",
+    },
+    {
+        "fulfillmentID": "FID-0000002",
+        "accountName": "Müller, Söhne & Co",
+        "quantity": 1,
+        "used": 0.0,
+        "isPermanent": True,
+        "fulfillDate": "2026-10-31T00:00:00Z",
+        "expirationDate": None,
+        "note": 'says "hi"\non two lines',
+    },
+    {
+        "fulfillmentID": "FID-0000003",
+        "accountName": "日本ロボット",
+        "quantity": 250,
+        "used": 1e-06,
+        "isPermanent": False,
+        "fulfillDate": "2026-11-01T23:59:59Z",
+        "expirationDate": "2026-12-01",
+        "note": "=SUM(A1:A3)",
+    },
+    {
+        "fulfillmentID": "FID-0000004",
+        "accountName": "",
+        "quantity": 0,
+        "used": -3,
+        "isPermanent": None,
+        "fulfillDate": "2026-11-02T09:00:00Z",
+        "expirationDate": None,
+        "note": " padded ",
+    },
 ]
 
 
@@ -192,4 +224,7 @@ async def test_a_whole_report_exported_from_the_pager(session: Session, tmp_path
     with path.open(newline="", encoding="utf-8") as fp:
         table = list(csv.reader(fp))
     assert table[0] == model.column_names and len(table) == count + 1
-    assert table[1:] == [["true" if v is True else "false" if v is False else "" if v is None else str(v) for v in r.values()] for r in await service.fetch_all("fulfillment", fs)]
+    assert table[1:] == [
+        ["true" if v is True else "false" if v is False else "" if v is None else str(v) for v in r.values()]
+        for r in await service.fetch_all("fulfillment", fs)
+    ]

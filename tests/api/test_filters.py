@@ -113,7 +113,13 @@ def test_validation_types_values() -> None:
         report=FULFILLMENT,
     )
     values = {c.field: c.value for c in checked.conditions}
-    assert values == {"quantity": (1, 5), "isPermanent": True, "startDate": "2026-10-30", "used": 2.5, "fulfillDate": "2026-10-30T10:00:00Z"}
+    assert values == {
+        "quantity": (1, 5),
+        "isPermanent": True,
+        "startDate": "2026-10-30",
+        "used": 2.5,
+        "fulfillDate": "2026-10-30T10:00:00Z",
+    }
     assert checked.group == "fulfillment"
 
 
@@ -166,14 +172,20 @@ def test_report_type_from_the_service_json() -> None:
     raw = {
         "name": "entitlement",
         "dateField": "lastModifiedDate",
-        "fields": [{"name": "accountID", "type": "string"}, {"name": "quantity", "type": "int"}, {"name": "lastModifiedDate", "type": "datetime"}],
+        "fields": [
+            {"name": "accountID", "type": "string"},
+            {"name": "quantity", "type": "int"},
+            {"name": "lastModifiedDate", "type": "datetime"},
+        ],
         "filters": [{"name": "acct", "field": "accountID"}, {"name": "quantity"}, "lastModifiedDate"],
     }
     rt = ReportType.from_json(raw)
     assert rt.column_names == ["accountID", "quantity", "lastModifiedDate"]
     assert rt.column("quantity") == Column("quantity", "integer")
     assert [(f.name, f.type, f.column) for f in rt.filters] == [
-        ("acct", "string", "accountID"), ("quantity", "integer", "quantity"), ("lastModifiedDate", "datetime", "lastModifiedDate"),
+        ("acct", "string", "accountID"),
+        ("quantity", "integer", "quantity"),
+        ("lastModifiedDate", "datetime", "lastModifiedDate"),
     ]
     with pytest.raises(FilterError):
         ReportType.from_json({"fields": []})
@@ -236,12 +248,23 @@ def test_request_forms() -> None:
     }
     body = fs.body(2)
     assert body == {
-        "pastDays": 7, "limitRecords": 1000, "mode": "INTERACTIVE", "format": "json", "pageNumber": 2,
+        "pastDays": 7,
+        "limitRecords": 1000,
+        "mode": "INTERACTIVE",
+        "format": "json",
+        "pageNumber": 2,
         "query": {"accountID": {"$sw": "1012"}, "quantity": {"$in": [1, 2], "$eq": 3}},
     }
     json.dumps(body)  # the body is plain JSON
     dated = FilterSet(date_from=date(2026, 10, 1), date_to=date(2026, 10, 8))
-    assert dated.query_params(1) == {"dateFrom": "2026-10-01", "dateTo": "2026-10-08", "limitRecords": "500", "mode": "INTERACTIVE", "format": "json", "pageNumber": "1"}
+    assert dated.query_params(1) == {
+        "dateFrom": "2026-10-01",
+        "dateTo": "2026-10-08",
+        "limitRecords": "500",
+        "mode": "INTERACTIVE",
+        "format": "json",
+        "pageNumber": "1",
+    }
     with pytest.raises(FilterError, match="pageNumber"):
         dated.query_params(0)
 

@@ -99,7 +99,11 @@ async def test_other_writes_are_not_retried(plain: Session, faults: FaultPlan, w
     name = next(t.name for t in token_store(world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms > world.now_ms())
     faults.add(rf"{method} /flexnet/uar/v1/token/", status=503, times=1)
     svc = TokensService(plain)
-    call = {"PUT": lambda: svc.update(name, TokenUpdate(tokenDescription="x")), "DELETE": lambda: svc.delete(name), "POST": lambda: svc.rotate(name)}[method]
+    call = {
+        "PUT": lambda: svc.update(name, TokenUpdate(tokenDescription="x")),
+        "DELETE": lambda: svc.delete(name),
+        "POST": lambda: svc.rotate(name),
+    }[method]
     with pytest.raises(ServerError):
         await call()
     assert plain.requests_sent == 1
@@ -184,7 +188,9 @@ async def test_dropped_connection_on_create_is_unreachable_once(plain: Session, 
 
 
 async def test_unreachable_port() -> None:
-    session = Session(f"http://127.0.0.1:{_free_port()}", auth=httpx.BasicAuth(*ADMIN), retry=RetryPolicy(attempts=2, backoff=0.001), timeout=5)
+    session = Session(
+        f"http://127.0.0.1:{_free_port()}", auth=httpx.BasicAuth(*ADMIN), retry=RetryPolicy(attempts=2, backoff=0.001), timeout=5
+    )
     try:
         with pytest.raises(Unreachable) as info:
             await TokensService(session).list(username=ADMIN[0])
@@ -224,6 +230,7 @@ async def test_timeout_is_unreachable() -> None:
 
 async def test_an_empty_answer_to_a_read_is_unreadable_but_a_write_may_be_empty() -> None:
     """An empty 200 taken as "no items" would end a listing early and look complete (tokens search, registry pages)."""
+
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, content=b"")
 
@@ -265,8 +272,10 @@ def test_the_debug_dump_of_an_unreadable_answer_holds_no_secret(caplog: pytest.L
     """The raw body of an answer that is not JSON goes to the log for support; a token value, JWT or secret in it must not."""
     value = "rna_" + "ab12" * 11
     jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ"
-    body = ('{"responseObject": {"tokenName": "ci", "tokenValue": "%s", "jwt": "%s", "registrySecret": "Hunter2-Secret", '
-            '"password": "pw-Secret-9"}} trailing junk from a proxy' % (value, jwt)).encode()
+    body = (
+        '{"responseObject": {"tokenName": "ci", "tokenValue": "' + value + '", "jwt": "' + jwt + '", "registrySecret": "Hunter2-Secret", '
+        '"password": "pw-Secret-9"}} trailing junk from a proxy'
+    ).encode()
     with caplog.at_level(logging.DEBUG, logger="flextui.http"):
         with pytest.raises(Unreadable):
             decode_json(httpx.Response(200, content=body, headers={"content-type": "application/json"}))
@@ -281,7 +290,17 @@ def test_the_debug_dump_of_an_unreadable_answer_holds_no_secret(caplog: pytest.L
 
 @pytest.mark.parametrize(
     ("status", "cls"),
-    [(400, Invalid), (422, Invalid), (401, Unauthorized), (403, Forbidden), (404, NotFound), (409, Conflict), (429, RateLimited), (500, ServerError), (503, ServerError)],
+    [
+        (400, Invalid),
+        (422, Invalid),
+        (401, Unauthorized),
+        (403, Forbidden),
+        (404, NotFound),
+        (409, Conflict),
+        (429, RateLimited),
+        (500, ServerError),
+        (503, ServerError),
+    ],
 )
 async def test_statuses_map_to_typed_errors(status: int, cls: type[ApiError]) -> None:
     def handler(request: httpx.Request) -> httpx.Response:
@@ -308,8 +327,13 @@ async def test_statuses_map_to_typed_errors(status: int, cls: type[ApiError]) ->
         ({"json": {"status": "error", "message": "beta says no"}}, "beta says no"),
         ({"json": "a bare string"}, "a bare string"),
         ({"text": "<html>Bad Gateway</html>"}, "Bad Gateway (an HTML page from a proxy or gateway, not the service)"),
-        ({"text": "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>",
-          "headers": {"content-type": "text/html"}}, "502 Bad Gateway (an HTML page from a proxy or gateway, not the service)"),
+        (
+            {
+                "text": "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>",
+                "headers": {"content-type": "text/html"},
+            },
+            "502 Bad Gateway (an HTML page from a proxy or gateway, not the service)",
+        ),
         ({"content": b""}, "Bad Request"),
         ({"json": {"statusMessage": "x" * 1000}}, "x" * 300),
     ],
@@ -393,7 +417,9 @@ async def test_bearer_auth_session(sim_app: Any, plain: Session) -> None:
     created = await TokensService(plain).create(TokenCreate(tokenName="bearer-sess", expiryStr="1d"))
     auth = BearerAuth(created.value)
     assert created.value not in repr(auth)
-    session = Session(sim_app_module.SIM_BASE_URL, auth=auth, transport=sim_app_module.in_process_transport(sim_app), retry=RetryPolicy(attempts=1))
+    session = Session(
+        sim_app_module.SIM_BASE_URL, auth=auth, transport=sim_app_module.in_process_transport(sim_app), retry=RetryPolicy(attempts=1)
+    )
     try:
         assert await TokensService(session).count(username=ADMIN[0]) > 0
         await TokensService(plain).delete("bearer-sess")
@@ -451,8 +477,13 @@ async def test_a_trickling_answer_is_given_up_at_the_total_deadline() -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, stream=Trickle(), headers={"content-type": "application/json"})
 
-    s = Session("https://fno.example", auth=httpx.BasicAuth("u", "p"), transport=httpx.MockTransport(handler), timeout=0.3,
-                retry=RetryPolicy(attempts=3, backoff=0.01, budget_seconds=0.5))
+    s = Session(
+        "https://fno.example",
+        auth=httpx.BasicAuth("u", "p"),
+        transport=httpx.MockTransport(handler),
+        timeout=0.3,
+        retry=RetryPolicy(attempts=3, backoff=0.01, budget_seconds=0.5),
+    )
     async with s:
         with pytest.raises(Unreachable, match="no complete answer within 0.3 s"):
             await s.get_json(Service.TOKENS, "/uar/v1/tokens")
@@ -499,7 +530,9 @@ async def test_a_huge_page_is_decoded_and_parsed_off_the_event_loop(monkeypatch:
     count = jsonlib.dumps({"statusMessage": "Successful", "responseObject": 100_000}).encode()
 
     def handler(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(200, content=count if request.url.path.endswith("/count") else body, headers={"content-type": "application/json"})
+        return httpx.Response(
+            200, content=count if request.url.path.endswith("/count") else body, headers={"content-type": "application/json"}
+        )
 
     offloaded: list[str] = []
     real = asyncio.to_thread

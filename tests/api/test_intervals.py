@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
 from flextui.api.intervals import Interval, IntervalError, format_interval, is_valid_interval, parse_interval
 
-UTC = timezone.utc
+UTC = UTC
 
 
 @pytest.mark.parametrize(

@@ -48,10 +48,12 @@ class FakeList:
         if self.cap is not None:
             used = min(used, self.cap)
         index = 0 if self.ignore_number else number - self.base
-        return Page(items[index * used:(index + 1) * used], number, size, self.count if self.total else None)
+        return Page(items[index * used : (index + 1) * used], number, size, self.count if self.total else None)
 
 
-async def listing(fake: FakeList, *, size: int = 50, base: int | None = None, total: int | None = None, **kwargs: object) -> tuple[list[int], Outcome]:
+async def listing(
+    fake: FakeList, *, size: int = 50, base: int | None = None, total: int | None = None, **kwargs: object
+) -> tuple[list[int], Outcome]:
     pager: Pager[int] = Pager(fake.fetch, size=size, base=base, total=total, key=lambda i: i, **kwargs)  # type: ignore[arg-type]
     items = await collect(pager)
     return items, pager.outcome
@@ -66,11 +68,21 @@ async def test_every_item_once_with_a_known_base(count: int, base: int) -> None:
     assert len(fake.requests) <= count // 50 + 2  # a full or a short first page costs at most one settling request
 
 
-@pytest.mark.parametrize("server", [
-    {"base": 0}, {"base": 1}, {"base": 1, "strict": True}, {"base": 1, "zero_alias": True},
-    {"base": 1, "cap": 20}, {"base": 0, "cap": 20}, {"base": 1, "own_size": 7}, {"base": 0, "own_size": 7, "strict": True},
-    {"base": 1, "total": True}, {"base": 1, "cap": 20, "zero_alias": True},
-])
+@pytest.mark.parametrize(
+    "server",
+    [
+        {"base": 0},
+        {"base": 1},
+        {"base": 1, "strict": True},
+        {"base": 1, "zero_alias": True},
+        {"base": 1, "cap": 20},
+        {"base": 0, "cap": 20},
+        {"base": 1, "own_size": 7},
+        {"base": 0, "own_size": 7, "strict": True},
+        {"base": 1, "total": True},
+        {"base": 1, "cap": 20, "zero_alias": True},
+    ],
+)
 @pytest.mark.parametrize("count", [0, 3, 20, 30, 150])
 async def test_an_unknown_base_is_detected_and_every_item_listed_once(server: dict[str, object], count: int) -> None:
     fake = FakeList(count, **server)  # type: ignore[arg-type]

@@ -69,18 +69,42 @@ def test_feature_model_refuses_what_the_simulator_refuses(case: str, change: Cal
 
 def test_product_model_defaults_and_effective_values() -> None:
     spec = ProductCreate.model_validate(product())
-    assert spec.body() == {"productName": "Quartz Modeler", "version": "1.0", "features": [], "featureBundles": [], "licenseModels": [],
-                           "partNumbers": [], "autoDeploy": False}
-    assert spec.effective() == {"licenseTechnology": "FlexNet Licensing", "licenseGenerator": "the server's default for FlexNet Licensing",
-                                "usedOnDevice": False, "hostType": "Certificate or Trusted Host"}
+    assert spec.body() == {
+        "productName": "Quartz Modeler",
+        "version": "1.0",
+        "features": [],
+        "featureBundles": [],
+        "licenseModels": [],
+        "partNumbers": [],
+        "autoDeploy": False,
+    }
+    assert spec.effective() == {
+        "licenseTechnology": "FlexNet Licensing",
+        "licenseGenerator": "the server's default for FlexNet Licensing",
+        "usedOnDevice": False,
+        "hostType": "Certificate or Trusted Host",
+    }
     device = ProductCreate.model_validate(product(usedOnDevice=True))
     assert device.effective()["hostType"] is None
     # Technologies and generators are the tenant's own: free text, sent as written, checked by the server.
     custom = ProductCreate.model_validate(product(licenseTechnology="Dongle Magic", usedOnDevice=True))
     assert custom.license_technology == "Dongle Magic" and custom.body()["licenseTechnology"] == "Dongle Magic"
-    assert custom.effective() == {"licenseTechnology": "Dongle Magic", "licenseGenerator": "the server's default for Dongle Magic", "usedOnDevice": False, "hostType": None}
-    full = ProductCreate.model_validate(product(startDate="2026-01-01", endDate="2026-01-01", upgradeEmailTemplate="NONE", partNumbers=["PN 1.a_b-c"],
-                                                features=[{"featureName": "A_B-1"}], licenseGenerator="My Generator"))
+    assert custom.effective() == {
+        "licenseTechnology": "Dongle Magic",
+        "licenseGenerator": "the server's default for Dongle Magic",
+        "usedOnDevice": False,
+        "hostType": None,
+    }
+    full = ProductCreate.model_validate(
+        product(
+            startDate="2026-01-01",
+            endDate="2026-01-01",
+            upgradeEmailTemplate="NONE",
+            partNumbers=["PN 1.a_b-c"],
+            features=[{"featureName": "A_B-1"}],
+            licenseGenerator="My Generator",
+        )
+    )
     assert full.upgrade_email_template == "none" and full.license_generator == "My Generator"
 
 
@@ -99,22 +123,38 @@ def test_other_create_models() -> None:
     assert SuiteCreate.model_validate(suite).effective()["hostType"] == "Certificate or Trusted Host"
     assert "products" in refused(SuiteCreate, {**suite, "products": []})
     assert "products[0].quantity" in refused(SuiteCreate, {**suite, "products": [{"productName": "P", "version": "1", "quantity": 0}]})
-    assert SuiteCreate.model_validate({**suite, "licenseTechnology": "FlexNet Embedded", "licenseGenerator": "Custom Key Generator"}).license_generator == "Custom Key Generator"
+    assert (
+        SuiteCreate.model_validate(
+            {**suite, "licenseTechnology": "FlexNet Embedded", "licenseGenerator": "Custom Key Generator"}
+        ).license_generator
+        == "Custom Key Generator"
+    )
 
 
 def test_filters() -> None:
     assert PartNumberFilter(unmapped_with_product=True, part_number=" ").params() == {"unmappedWithProduct": "true"}
-    assert ProductFilter(product_name="flex", sort_by="creationDate", sort_order="DESC").params() == {"productName": "flex", "sort_by": "creationDate", "sort_order": "desc"}
+    assert ProductFilter(product_name="flex", sort_by="creationDate", sort_order="DESC").params() == {
+        "productName": "flex",
+        "sort_by": "creationDate",
+        "sort_order": "desc",
+    }
     assert FeatureFilter(version_format="datebased").params() == {"versionFormat": "DATEBASED"}
     assert SuiteFilter(creation_date="2026-01-01T00:00:00Z").params() == {"creationDate": "2026-01-01T00:00:00Z"}
-    for model, kwargs in ((ProductFilter, {"sort_by": "price"}), (ProductFilter, {"state": "shiny"}), (FeatureFilter, {"version_format": "ROMAN"}),
-                          (PartNumberFilter, {"creation_date": "yesterday"}), (SuiteFilter, {"sort_by": "name"})):
+    for model, kwargs in (
+        (ProductFilter, {"sort_by": "price"}),
+        (ProductFilter, {"state": "shiny"}),
+        (FeatureFilter, {"version_format": "ROMAN"}),
+        (PartNumberFilter, {"creation_date": "yesterday"}),
+        (SuiteFilter, {"sort_by": "name"}),
+    ):
         with pytest.raises(ValidationError):
             model(**kwargs)
 
 
 def test_response_models_tolerate_other_shapes() -> None:
-    suite = Suite.model_validate({"name": "S", "partNumbers": [{"partNumber": "P1"}, "P2"], "products": [{"name": "A", "version": "1"}], "new": 1})
+    suite = Suite.model_validate(
+        {"name": "S", "partNumbers": [{"partNumber": "P1"}, "P2"], "products": [{"name": "A", "version": "1"}], "new": 1}
+    )
     assert suite.suite_name == "S" and suite.part_numbers == ["P1", "P2"] and suite.products[0].product_name == "A"
 
 
@@ -163,18 +203,42 @@ async def test_cached_pages(svc: ProductsService, session: Session) -> None:
 async def test_create_flows(svc: ProductsService, world: World) -> None:
     feature_made = await svc.create_feature(FeatureCreate.model_validate(feature()))
     assert feature_made.feature_name == "MODELER_CORE" and feature_made.state == "DRAFT"
-    bundle = await svc.create_feature_bundle(FeatureBundleCreate.model_validate({"featureBundleName": "MODELER_BUNDLE", "features": [{"featureName": "MODELER_CORE"}]}))
+    bundle = await svc.create_feature_bundle(
+        FeatureBundleCreate.model_validate({"featureBundleName": "MODELER_BUNDLE", "features": [{"featureName": "MODELER_CORE"}]})
+    )
     assert bundle.features[0].feature_name == "MODELER_CORE"
-    made = await svc.create_product(ProductCreate.model_validate(product(
-        features=[{"featureName": "MODELER_CORE"}], featureBundles=[{"featureBundleName": "MODELER_BUNDLE"}], partNumbers=["PN-QM-1"], autoDeploy=True)))
-    assert (made.product_name, made.state, made.product_category, made.host_type) == ("Quartz Modeler", "DEPLOYED", "Uncategorized Products", "Certificate or Trusted Host")
+    made = await svc.create_product(
+        ProductCreate.model_validate(
+            product(
+                features=[{"featureName": "MODELER_CORE"}],
+                featureBundles=[{"featureBundleName": "MODELER_BUNDLE"}],
+                partNumbers=["PN-QM-1"],
+                autoDeploy=True,
+            )
+        )
+    )
+    assert (made.product_name, made.state, made.product_category, made.host_type) == (
+        "Quartz Modeler",
+        "DEPLOYED",
+        "Uncategorized Products",
+        "Certificate or Trusted Host",
+    )
     assert made.part_numbers == ["PN-QM-1"] and made.feature_bundles == ["MODELER_BUNDLE"]
     assert catalogue(world).features[("MODELER_CORE", "1.0")].state == "DEPLOYED"
     maintenance = await svc.create_maintenance(MaintenanceCreate(productName="Bronze Support", version="1.0", partNumbers=["MNT-BR-1"]))
     assert maintenance.part_numbers == ["MNT-BR-1"]
-    created = await svc.create_part_numbers([PartNumberCreate(partNumber="PN-QM-2", productName="Quartz Modeler", productVersion="1.0"), PartNumberCreate(partNumber="PN-FREE-1")])
+    created = await svc.create_part_numbers(
+        [
+            PartNumberCreate(partNumber="PN-QM-2", productName="Quartz Modeler", productVersion="1.0"),
+            PartNumberCreate(partNumber="PN-FREE-1"),
+        ]
+    )
     assert [x.part_number for x in created.part_numbers] == ["PN-QM-2", "PN-FREE-1"] and created.part_numbers[0].mapped
-    suite = await svc.create_suite(SuiteCreate.model_validate({"suiteName": "Modeler Suite", "version": "1", "products": [{"productName": "Quartz Modeler", "version": "1.0", "quantity": 2}]}))
+    suite = await svc.create_suite(
+        SuiteCreate.model_validate(
+            {"suiteName": "Modeler Suite", "version": "1", "products": [{"productName": "Quartz Modeler", "version": "1.0", "quantity": 2}]}
+        )
+    )
     assert suite.products[0].quantity == 2 and suite.products[0].state == "DEPLOYED"
     listed = await svc.products(ProductFilter(product_name="quartz"))
     assert [x.product_name for x in listed.items] == ["Quartz Modeler"]
@@ -202,7 +266,9 @@ async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
         svc.create_feature_bundle(FeatureBundleCreate.model_validate({"featureBundleName": "B", "features": [{"featureName": "F"}]})),
         svc.create_maintenance(MaintenanceCreate(productName="M", version="1")),
         svc.create_part_numbers([PartNumberCreate(partNumber="P")]),
-        svc.create_suite(SuiteCreate.model_validate({"suiteName": "S", "version": "1", "products": [{"productName": "P", "version": "1"}]})),
+        svc.create_suite(
+            SuiteCreate.model_validate({"suiteName": "S", "version": "1", "products": [{"productName": "P", "version": "1"}]})
+        ),
     ]
     for call in calls:
         with pytest.raises(ReadOnly):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from flextui.api.timestamps import TimestampError, java_date_string, java_medium
 from flextui.sim.faults import FaultPlan
 from flextui.sim.registry import HELLO, registry_store, set_jwt_lifetime
 from flextui.sim.world import CUSTOMER, PRODUCER, Clock, World
+
 from ..conftest import make_session
 
 
@@ -65,15 +66,15 @@ async def collect(pages: Any) -> list[Any]:
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ("Fri Mar 11 09:50:06 UTC 2022", datetime(2022, 3, 11, 9, 50, 6, tzinfo=timezone.utc)),
-        ("Tue Dec 14 09:59:23 CET 2021", datetime(2021, 12, 14, 8, 59, 23, tzinfo=timezone.utc)),
-        ("Aug 4, 2021, 7:00:00 AM", datetime(2021, 8, 4, 7, 0, tzinfo=timezone.utc)),
-        ("Aug 4, 2021, 7:00:00\u202fPM", datetime(2021, 8, 4, 19, 0, tzinfo=timezone.utc)),
-        ("Aug 4, 2021 12:05:00 AM", datetime(2021, 8, 4, 0, 5, tzinfo=timezone.utc)),
-        ("2021-08-05T11:51:04Z", datetime(2021, 8, 5, 11, 51, 4, tzinfo=timezone.utc)),
-        ("2021-08-05T13:51:04.500+02:00", datetime(2021, 8, 5, 11, 51, 4, 500000, tzinfo=timezone.utc)),
-        (1628164264000, datetime(2021, 8, 5, 11, 51, 4, tzinfo=timezone.utc)),
-        ("1628164264000", datetime(2021, 8, 5, 11, 51, 4, tzinfo=timezone.utc)),
+        ("Fri Mar 11 09:50:06 UTC 2022", datetime(2022, 3, 11, 9, 50, 6, tzinfo=UTC)),
+        ("Tue Dec 14 09:59:23 CET 2021", datetime(2021, 12, 14, 8, 59, 23, tzinfo=UTC)),
+        ("Aug 4, 2021, 7:00:00 AM", datetime(2021, 8, 4, 7, 0, tzinfo=UTC)),
+        ("Aug 4, 2021, 7:00:00\u202fPM", datetime(2021, 8, 4, 19, 0, tzinfo=UTC)),
+        ("Aug 4, 2021 12:05:00 AM", datetime(2021, 8, 4, 0, 5, tzinfo=UTC)),
+        ("2021-08-05T11:51:04Z", datetime(2021, 8, 5, 11, 51, 4, tzinfo=UTC)),
+        ("2021-08-05T13:51:04.500+02:00", datetime(2021, 8, 5, 11, 51, 4, 500000, tzinfo=UTC)),
+        (1628164264000, datetime(2021, 8, 5, 11, 51, 4, tzinfo=UTC)),
+        ("1628164264000", datetime(2021, 8, 5, 11, 51, 4, tzinfo=UTC)),
         (None, None),
         ("", None),
     ],
@@ -93,7 +94,9 @@ def test_parse_timestamp_refuses_nonsense_and_round_trips_the_sim_forms() -> Non
 
 
 def test_models_tolerate_both_casings_and_bad_times() -> None:
-    snake = Project.model_validate({"project_id": 1, "name": "a", "repo_count": 2, "chart_count": 3, "creation_time": "Fri Mar 11 09:50:06 UTC 2022"})
+    snake = Project.model_validate(
+        {"project_id": 1, "name": "a", "repo_count": 2, "chart_count": 3, "creation_time": "Fri Mar 11 09:50:06 UTC 2022"}
+    )
     camel = Project.model_validate({"projectId": 1, "name": "a", "repoCount": 2, "chartCount": 3, "creationTime": 1646992206000})
     assert snake == camel
     odd = Artifact.model_validate({"digest": "sha256:x", "push_time": "not a time", "pull_time": "0001-01-01T00:00:00.000Z", "tags": None})
@@ -184,7 +187,9 @@ async def test_tenant_comes_from_the_session_or_is_required(sim_app: Any, world:
     await with_tenant.aclose()
 
 
-async def test_a_failing_authenticate_is_retried_like_a_read_but_deletes_are_not(reg: RegistryService, session: Session, faults: FaultPlan) -> None:
+async def test_a_failing_authenticate_is_retried_like_a_read_but_deletes_are_not(
+    reg: RegistryService, session: Session, faults: FaultPlan
+) -> None:
     session.page_bases.learn(Service.REGISTRY, 1)  # known; detecting it is tested with the dialects
     faults.add(r"GET /registry/api/v1/authenticate$", status=503)
     assert (await reg.projects_page(1, 3)).items
@@ -242,7 +247,7 @@ async def test_revisiting_a_page_sends_nothing_within_freshness(reg: RegistrySer
 async def test_project_detail_chart_and_delete(reg: RegistryService, world: World) -> None:
     detail = await reg.get_project(HELLO)
     assert detail.name == HELLO and detail.tenant_id == world.tenant_id
-    assert detail.effective == datetime(2021, 8, 4, 7, tzinfo=timezone.utc)
+    assert detail.effective == datetime(2021, 8, 4, 7, tzinfo=UTC)
     assert [r.name for r in detail.repositories] == ["hello-world-dp/hello-world-image"]
     assert detail.repositories[0].short_name == "hello-world-image"
     assert detail.charts[0].latest is not None and detail.charts[0].latest.version == "0.1.0"
@@ -297,7 +302,7 @@ async def test_downloads_page_and_range_iteration(reg: RegistryService, world: W
     start, end = date(2026, 6, 15), date(2026, 9, 10)
     rows = [d async for items in reg.iter_downloads(start, end, page_size=25) for d in items]
     store = registry_store(world)
-    expected = [d for y in (2026,) for d in store.downloads(y, None) if start <= datetime.fromtimestamp(d.ms / 1000, tz=timezone.utc).date() <= end]
+    expected = [d for y in (2026,) for d in store.downloads(y, None) if start <= datetime.fromtimestamp(d.ms / 1000, tz=UTC).date() <= end]
     assert [d.id for d in rows] == [d.id for d in expected]
     stamps = [d.timestamp for d in rows]
     assert stamps == sorted(stamps, reverse=True)
@@ -337,7 +342,12 @@ async def test_secret_get_and_reset(reg: RegistryService, session: Session) -> N
 async def test_read_only_refuses_changes_before_sending(sim_app: Any, world: World) -> None:
     session = make_session(sim_app, read_only=True)
     reg = registry(session, world)
-    for change in (reg.delete_chart(HELLO, "hello-world-chart"), reg.delete_repository(HELLO, "hello-world-dp/hello-world-image"), reg.reset_secret(), reg.reset_secret("Given-Secret-1")):
+    for change in (
+        reg.delete_chart(HELLO, "hello-world-chart"),
+        reg.delete_repository(HELLO, "hello-world-dp/hello-world-image"),
+        reg.reset_secret(),
+        reg.reset_secret("Given-Secret-1"),
+    ):
         with pytest.raises(ReadOnly):
             await change
     assert session.requests_sent == 0 and reg.auth.authentications == 0

@@ -20,9 +20,8 @@ import pytest
 
 import flextui.sim.app as sim_app_module
 from flextui.api.cache import PageCache
-from flextui.api.errors import Invalid, Offline
+from flextui.api.errors import ApiError, Invalid, Offline
 from flextui.api.filters import Condition, FilterSet
-from flextui.api.errors import ApiError
 from flextui.api.http import RequestEvent, RetryPolicy, Service, Session
 from flextui.api.reports import ReportPage, ReportsService
 from flextui.sim.app import create_app
@@ -260,7 +259,11 @@ class FakeReports:
     def link(self, number: int) -> str:
         query = f"pageNumber={number}&pastDays=30&limitRecords=3&mode=BATCH"
         if self.style == "body-mixed":
-            return {2: f"/data/api/v1/report/usage?{query}", 3: f"?{query}", 4: f"https://internal.example:8443/data/api/v1/report/usage?{query}"}[number]
+            return {
+                2: f"/data/api/v1/report/usage?{query}",
+                3: f"?{query}",
+                4: f"https://internal.example:8443/data/api/v1/report/usage?{query}",
+            }[number]
         return f"{FAKE}/data/api/v1/report/usage?{query}"
 
     def handler(self, request: httpx.Request) -> httpx.Response:

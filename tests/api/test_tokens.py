@@ -144,7 +144,9 @@ async def test_impersonated_create_and_masked_view(sim_app: Any) -> None:
     admin = make_session(sim_app)
     customer = make_session(sim_app, user=CUSTOMER)
     try:
-        spec = TokenCreate(tokenName="imp-client-1", expiryStr="7d", tokenType=TokenType.IMPERSONATED, tokenDescription="Case 7", username=CUSTOMER[0])
+        spec = TokenCreate(
+            tokenName="imp-client-1", expiryStr="7d", tokenType=TokenType.IMPERSONATED, tokenDescription="Case 7", username=CUSTOMER[0]
+        )
         created = await TokensService(admin).create(spec)
         assert created.token_type == "IMPERSONATED" and created.username == CUSTOMER[0]
         rows = {t.name: t for t in await TokensService(customer).list(username=CUSTOMER[0])}
@@ -166,7 +168,9 @@ async def test_normal_create_body_omits_username() -> None:
 
 
 def test_token_model_times() -> None:
-    token = Token.model_validate({"tokenName": "times-tok", "tokenIssueMillis": FIXED_NOW_MS, "tokenExpiryMillis": FIXED_NOW_MS + DAY_MS, "extra": 1})
+    token = Token.model_validate(
+        {"tokenName": "times-tok", "tokenIssueMillis": FIXED_NOW_MS, "tokenExpiryMillis": FIXED_NOW_MS + DAY_MS, "extra": 1}
+    )
     assert token.issued is not None and token.issued.year == 2026
     assert not token.expired(FIXED_NOW_MS)
     assert token.expired(FIXED_NOW_MS + DAY_MS)
@@ -207,7 +211,12 @@ async def test_invalid_expiry_from_server_names_the_field(svc: TokensService) ->
 
 async def test_not_found_conflict_and_permission(any_session: Session) -> None:
     svc = TokensService(any_session)
-    for call in (svc.get("no-such-tok"), svc.delete("no-such-tok"), svc.rotate("no-such-tok"), svc.update("no-such-tok", TokenUpdate(tokenDescription="x"))):
+    for call in (
+        svc.get("no-such-tok"),
+        svc.delete("no-such-tok"),
+        svc.rotate("no-such-tok"),
+        svc.update("no-such-tok", TokenUpdate(tokenDescription="x")),
+    ):
         with pytest.raises(NotFound) as info:
             await call
         assert info.value.status == 404

@@ -13,19 +13,22 @@ from flextui.api.http import Session, decode_json
 from flextui.api.paging import collect
 from flextui.api.products import Product
 from flextui.api.registry import ProjectDetail
-from flextui.api.tolerant import created_record, extras, list_items, list_more, list_total, parse_records, raw_of, unreadable
 from flextui.api.tokens import Token
+from flextui.api.tolerant import created_record, extras, list_items, list_more, list_total, parse_records, raw_of, unreadable
 from flextui.api.users import User
 
 
-@pytest.mark.parametrize("raw", [
-    [{"entitlementId": "E1"}],
-    {"entitlements": [{"entitlementId": "E1"}]},
-    {"data": [{"entitlementId": "E1"}]},
-    {"responseObject": [{"entitlementId": "E1"}]},
-    {"content": [{"entitlementId": "E1"}], "totalElements": 1, "last": True},
-    {"data": {"items": [{"entitlementId": "E1"}]}},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        [{"entitlementId": "E1"}],
+        {"entitlements": [{"entitlementId": "E1"}]},
+        {"data": [{"entitlementId": "E1"}]},
+        {"responseObject": [{"entitlementId": "E1"}]},
+        {"content": [{"entitlementId": "E1"}], "totalElements": 1, "last": True},
+        {"data": {"items": [{"entitlementId": "E1"}]}},
+    ],
+)
 def test_list_answers_in_every_form(raw: Any) -> None:
     items = parse_records(Entitlement, list_items(raw, "entitlements"))
     assert [e.entitlement_id for e in items] == ["E1"]
@@ -71,8 +74,11 @@ def test_users_without_a_user_name_take_their_email() -> None:
 
 
 def test_a_project_detail_in_the_openapi_samples_form() -> None:
-    raw = {"artifacts": [{"annotations": {"a": "b"}, "digest": "sha256:1", "extra_attrs": {}, "tags": None}],
-           "repositories": [{"repositoryName": "p/img", "artifactCount": 1}], "charts": None}
+    raw = {
+        "artifacts": [{"annotations": {"a": "b"}, "digest": "sha256:1", "extra_attrs": {}, "tags": None}],
+        "repositories": [{"repositoryName": "p/img", "artifactCount": 1}],
+        "charts": None,
+    }
     detail = ProjectDetail.from_raw(raw, "p")
     assert detail.name == "p" and [a.digest for a in detail.artifacts] == ["sha256:1"]
     assert [r.short_name for r in detail.repositories] == ["img"] and detail.charts == []
@@ -87,7 +93,9 @@ def test_a_status_only_create_answer_is_success_with_the_record_sent(answer: Any
 
 def test_a_failure_status_is_an_error_with_its_message() -> None:
     with pytest.raises(ApiError, match="FAILED: no such license model"):
-        created_record(Product, {"status": "FAILED", "message": "no such license model"}, "product", {"productName": "P", "version": "1"}, "creating")
+        created_record(
+            Product, {"status": "FAILED", "message": "no such license model"}, "product", {"productName": "P", "version": "1"}, "creating"
+        )
 
 
 def test_the_full_record_is_used_when_the_answer_has_it() -> None:

@@ -18,6 +18,7 @@ import pytest
 from flextui.api.auth import Credentials
 from flextui.api.curl import curl_for
 from flextui.api.entitlements import EntitlementsService
+from flextui.api.errors import Unreachable
 from flextui.api.http import RetryPolicy, Service, Session
 from flextui.api.registry import RegistryService
 from flextui.api.tokens import TokenCreate, TokensService
@@ -26,8 +27,12 @@ from flextui.sim.world import ADMIN, World
 
 
 def _session(url: str, world: World) -> Session:
-    return Session(url, credentials=Credentials(ADMIN[0], ADMIN[1], world.seed_token(ADMIN[0])),
-                   registry_tenant=world.tenant_id, retry=RetryPolicy(attempts=1))
+    return Session(
+        url,
+        credentials=Credentials(ADMIN[0], ADMIN[1], world.seed_token(ADMIN[0])),
+        registry_tenant=world.tenant_id,
+        retry=RetryPolicy(attempts=1),
+    )
 
 
 def _run(command: str, world: World) -> Any:
@@ -90,9 +95,14 @@ async def test_a_failed_request_is_logged_with_its_error() -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("refused", request=request)
 
-    s = Session("https://fno.example", auth=httpx.BasicAuth("u", "p"), transport=httpx.MockTransport(handler), retry=RetryPolicy(attempts=2, backoff=0.001))
+    s = Session(
+        "https://fno.example",
+        auth=httpx.BasicAuth("u", "p"),
+        transport=httpx.MockTransport(handler),
+        retry=RetryPolicy(attempts=2, backoff=0.001),
+    )
     async with s:
-        with pytest.raises(Exception):
+        with pytest.raises(Unreachable):
             await s.get_json(Service.TOKENS, "/uar/v1/tokens")
     decisions = [(e.decision, e.status) for e in s.trace.exchanges]
     assert decisions == [("network", None), ("retry 2/2", None)] and all(e.error for e in s.trace.exchanges)

@@ -53,8 +53,15 @@ def test_account_model_sends_the_type() -> None:
 
 
 def test_user_model() -> None:
-    spec = UserCreate.model_validate(user(userName="ROSA.WEBER@acme-robotics.example", portalLogin=True, status="inactive", timezone="GMT+5.5",
-                                          accountRoles=[{"accountName": "Acme Robotics", "roles": ["Admin"], "expiryDate": "2027-01-31"}]))
+    spec = UserCreate.model_validate(
+        user(
+            userName="ROSA.WEBER@acme-robotics.example",
+            portalLogin=True,
+            status="inactive",
+            timezone="GMT+5.5",
+            accountRoles=[{"accountName": "Acme Robotics", "roles": ["Admin"], "expiryDate": "2027-01-31"}],
+        )
+    )
     body = spec.body()
     assert body["status"] == "Inactive" and body["userName"] == "ROSA.WEBER@acme-robotics.example"
     assert body["accountRoles"] == [{"accountName": "Acme Robotics", "roles": ["Admin"], "expiryDate": "2027-01-31"}]
@@ -64,10 +71,22 @@ def test_user_model() -> None:
 
 def test_filters() -> None:
     assert AccountFilter(account_types=["customer", "PUBLISHER"], root_account_only=True).params() == [
-        ("accountType", "CUSTOMER"), ("accountType", "PUBLISHER"), ("rootAccountOnly", "true")]
-    assert UserFilter(status="INACTIVE", account_type="home", sort_by="email").params() == [("accountType", "HOME"), ("status", "inactive"), ("sort_by", "email")]
-    for model, kwargs in ((AccountFilter, {"account_types": ["ALIEN"]}), (AccountFilter, {"sort_by": "city"}), (UserFilter, {"status": "gone"}),
-                          (UserFilter, {"sort_by": "firstName"}), (UserFilter, {"sort_order": "up"})):
+        ("accountType", "CUSTOMER"),
+        ("accountType", "PUBLISHER"),
+        ("rootAccountOnly", "true"),
+    ]
+    assert UserFilter(status="INACTIVE", account_type="home", sort_by="email").params() == [
+        ("accountType", "HOME"),
+        ("status", "inactive"),
+        ("sort_by", "email"),
+    ]
+    for model, kwargs in (
+        (AccountFilter, {"account_types": ["ALIEN"]}),
+        (AccountFilter, {"sort_by": "city"}),
+        (UserFilter, {"status": "gone"}),
+        (UserFilter, {"sort_by": "firstName"}),
+        (UserFilter, {"sort_order": "up"}),
+    ):
         with pytest.raises(ValidationError):
             model(**kwargs)
 
@@ -119,9 +138,15 @@ async def test_create_account_and_user(svc: UsersService, world: World) -> None:
     made = await svc.create_account(AccountCreate.model_validate(account(country="us", city="Houston")))
     assert (made.account_id, made.account_name, made.country, made.city) == ("ORBIT-42", "Orbit Instruments", "US", "Houston")
     assert world.accounts["ORBIT-42"].name == "Orbit Instruments"
-    spec = UserCreate.model_validate(user(emailAddress="kai@orbit.example", accountRoles=[{"accountName": "Orbit Instruments", "roles": ["Portal User"]}]))
+    spec = UserCreate.model_validate(
+        user(emailAddress="kai@orbit.example", accountRoles=[{"accountName": "Orbit Instruments", "roles": ["Portal User"]}])
+    )
     person = await svc.create_user(spec)
-    assert person.user_name == "kai@orbit.example" and person.accounts[0].account_id == "ORBIT-42" and person.accounts[0].roles == ["Portal User"]
+    assert (
+        person.user_name == "kai@orbit.example"
+        and person.accounts[0].account_id == "ORBIT-42"
+        and person.accounts[0].roles == ["Portal User"]
+    )
     assert (await svc.get_user("kai@orbit.example")).first_name == "Rosa"
     listed = await svc.users(UserFilter(account_id="ORBIT-42"))
     assert [u.user_name for u in listed.items] == ["kai@orbit.example"]

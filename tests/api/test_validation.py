@@ -66,8 +66,17 @@ def test_lengths_and_blanks() -> None:
     bad(v.check_version, "1" * 65, "at most 64")
 
 
-@pytest.mark.parametrize(("value", "canonical"), [("new_order", "NEW_ORDER"), ("NEW_ORDER", "NEW_ORDER"), ("Renewal_Order", "RENEWAL_ORDER"),
-                                                  ("upgrade_order", "UPGRADE_ORDER"), ("upsell_order", "UPSELL_ORDER"), ("invalid_order", "INVALID_ORDER")])
+@pytest.mark.parametrize(
+    ("value", "canonical"),
+    [
+        ("new_order", "NEW_ORDER"),
+        ("NEW_ORDER", "NEW_ORDER"),
+        ("Renewal_Order", "RENEWAL_ORDER"),
+        ("upgrade_order", "UPGRADE_ORDER"),
+        ("upsell_order", "UPSELL_ORDER"),
+        ("invalid_order", "INVALID_ORDER"),
+    ],
+)
 def test_order_types_ignore_case(value: str, canonical: str) -> None:
     assert v.check_order_type(value) == canonical
 
@@ -100,9 +109,20 @@ def test_good_dates(value: str) -> None:
     assert v.check_date(value) == value
 
 
-@pytest.mark.parametrize(("value", "fragment"), [("2026-1-01", "YYYY-MM-DD"), ("26-01-01", "YYYY-MM-DD"), ("2026/01/01", "YYYY-MM-DD"),
-                                                 ("2026-01-01T00:00", "YYYY-MM-DD"), ("", "YYYY-MM-DD"), ("2026-02-29", "not a calendar date"),
-                                                 ("2026-13-01", "not a calendar date"), ("2026-04-31", "not a calendar date"), ("२०२६-०१-०१", "YYYY-MM-DD")])
+@pytest.mark.parametrize(
+    ("value", "fragment"),
+    [
+        ("2026-1-01", "YYYY-MM-DD"),
+        ("26-01-01", "YYYY-MM-DD"),
+        ("2026/01/01", "YYYY-MM-DD"),
+        ("2026-01-01T00:00", "YYYY-MM-DD"),
+        ("", "YYYY-MM-DD"),
+        ("2026-02-29", "not a calendar date"),
+        ("2026-13-01", "not a calendar date"),
+        ("2026-04-31", "not a calendar date"),
+        ("२०२६-०१-०१", "YYYY-MM-DD"),
+    ],
+)
 def test_bad_dates(value: str, fragment: str) -> None:
     bad(v.check_date, value, fragment)
 
@@ -113,8 +133,11 @@ def test_date_order_and_terms() -> None:
     bad(lambda end: v.check_date_order("2026-01-02", end), "2026-01-01", "must not be before")
     v.check_term("2026-01-01", "2027-01-01", False)
     v.check_term("2026-01-01", None, True)
-    for start, expiry, permanent, fragment in (("2026-01-01", "2027-01-01", True, "permanent"), ("2026-01-01", None, False, "required"),
-                                               ("2026-01-02", "2026-01-01", False, "before")):
+    for start, expiry, permanent, fragment in (
+        ("2026-01-01", "2027-01-01", True, "permanent"),
+        ("2026-01-01", None, False, "required"),
+        ("2026-01-02", "2026-01-01", False, "before"),
+    ):
         with pytest.raises(FieldProblem) as info:
             v.check_term(start, expiry, permanent)
         assert info.value.field == "expiryDate" and fragment in info.value.message

@@ -39,7 +39,12 @@ def basic(user: tuple[str, str]) -> dict[str, str]:
 
 
 def line_item(**extra: Any) -> dict[str, Any]:
-    return {"product": [{"productName": "Flex Designer", "productVersion": "2022.4"}], "startDate": "2026-11-01", "isPermanent": True, **extra}
+    return {
+        "product": [{"productName": "Flex Designer", "productVersion": "2022.4"}],
+        "startDate": "2026-11-01",
+        "isPermanent": True,
+        **extra,
+    }
 
 
 def entitlement(**extra: Any) -> dict[str, Any]:
@@ -56,7 +61,9 @@ class Sim:
         self.http = httpx.AsyncClient(transport=in_process_transport(self.app), base_url=SIM_BASE_URL)
         self._jwt: str | None = None
 
-    async def req(self, method: str, path: str, *, user: tuple[str, str] = ADMIN, bearer: str | None = None, **kwargs: Any) -> httpx.Response:
+    async def req(
+        self, method: str, path: str, *, user: tuple[str, str] = ADMIN, bearer: str | None = None, **kwargs: Any
+    ) -> httpx.Response:
         """A request with Basic credentials of `user`, or with `bearer` (an access token)."""
         headers = {"Authorization": f"Bearer {bearer}"} if bearer else basic(user)
         return await self.http.request(method, path, headers=headers, **kwargs)
@@ -192,7 +199,7 @@ async def _links_every_page(default: Sim, dialect: Sim) -> None:
 async def _links_none(default: Sim, dialect: Sim) -> None:
     params = {"pastDays": 30, "limitRecords": 1, "mode": "INTERACTIVE"}
     shown = await default.req("GET", f"{REPORTS}/account", params=params)
-    assert shown.json()["header"]["nextPageURL"] and shown.json()["header"]["recordCount"] > 1 and "rel=\"next\"" in shown.headers["link"]
+    assert shown.json()["header"]["nextPageURL"] and shown.json()["header"]["recordCount"] > 1 and 'rel="next"' in shown.headers["link"]
     bare = await dialect.req("GET", f"{REPORTS}/account", params=params)
     assert set(bare.json()) == {"data"} and len(bare.json()["data"]) == 1
     assert "link" not in bare.headers
@@ -205,7 +212,10 @@ async def _report_types_documented(default: Sim, dialect: Sim) -> None:
     model = await default.json("GET", f"{REPORTS}/report-types/account")
     assert "fields" in model["data"][0]
     documented = await dialect.json("GET", f"{REPORTS}/report-types/account")
-    assert documented["data"][:2] == [{"filterName": "accountID", "dataType": "String"}, {"filterName": "accountName", "dataType": "String"}]
+    assert documented["data"][:2] == [
+        {"filterName": "accountID", "dataType": "String"},
+        {"filterName": "accountName", "dataType": "String"},
+    ]
     every = await dialect.json("GET", f"{REPORTS}/report-types")
     assert {"reportName": "fulfillment", "filterName": "fulfillmentID", "dataType": "String"} in every["data"]
     assert not any("fields" in item for item in every["data"])
@@ -238,7 +248,10 @@ async def _null_collections(default: Sim, dialect: Sim) -> None:
 async def _create_status_only(default: Sim, dialect: Sim) -> None:
     product = {"productName": "Quartz Modeler", "version": "1.0"}
     assert "product" in await default.json("POST", f"{PRODUCTS}/products", 201, json=product)
-    assert await dialect.json("POST", f"{PRODUCTS}/products", 201, json=product) == {"message": "Product created successfully", "status": "SUCCESS"}
+    assert await dialect.json("POST", f"{PRODUCTS}/products", 201, json=product) == {
+        "message": "Product created successfully",
+        "status": "SUCCESS",
+    }
     assert "entitlementId" in await default.json("POST", f"{ENTITLEMENTS}/entitlement", 201, json=entitlement())
     assert await dialect.json("POST", f"{ENTITLEMENTS}/entitlement", 201, json=entitlement()) == {"status": "SUCCESS"}
     added = await dialect.json("POST", f"{ENTITLEMENTS}/entitlement/ENT-100001/line-items", 201, json={"lineItems": [line_item()]})
@@ -293,7 +306,9 @@ async def _jwt_in_header(default: Sim, dialect: Sim) -> None:
     assert answer.status_code == 200 and answer.content == b""
     jwt = answer.headers["authorization"].removeprefix("Bearer ")
     assert jwt.count(".") == 2
-    projects = await dialect.http.get(f"{REGISTRY}/projects", headers={"Authorization": f"Bearer {jwt}", "x-publisherid": dialect.world.tenant_id})
+    projects = await dialect.http.get(
+        f"{REGISTRY}/projects", headers={"Authorization": f"Bearer {jwt}", "x-publisherid": dialect.world.tenant_id}
+    )
     assert projects.status_code == 200
 
 
@@ -305,7 +320,9 @@ async def _secret_docs_only(default: Sim, dialect: Sim) -> None:
     seed_form = await dialect.registry("PUT", "/secret", json={"new-password": "Sturdy-Secret-9"})
     assert seed_form.status_code == 400 and "existing-secret" in seed_form.json()["message"]
     current = (await dialect.registry("GET", "/secret")).text
-    assert (await dialect.registry("PUT", "/secret", json={"new-secret": "Sturdy-Secret-9"})).status_code == 400, "existing-secret is required"
+    assert (await dialect.registry("PUT", "/secret", json={"new-secret": "Sturdy-Secret-9"})).status_code == 400, (
+        "existing-secret is required"
+    )
     changed = await dialect.registry("PUT", "/secret", json={"existing-secret": current, "new-secret": "Docs-Form-42"})
     assert changed.status_code == 200 and base64.b64decode(changed.text).decode() == "Docs-Form-42"
     random = await dialect.registry("PUT", "/secret", json={"existing-secret": changed.text, "new-secret": ""})
@@ -478,12 +495,16 @@ async def test_token_search_paging_in_dialects() -> None:
             found = (await sim.json("POST", f"{TOKENS}/tokens/search", json=body))["responseObject"]
             everything = (await sim.json("POST", f"{TOKENS}/tokens/search", json={**body, "pageSize": 1000}))["responseObject"]
             assert len(found) == (expected if expected is not None else len(everything))
-            assert (await sim.req("POST", f"{TOKENS}/tokens/search", json={"tokenName": "*", "page": 0})).status_code == 400, "still required"
+            assert (await sim.req("POST", f"{TOKENS}/tokens/search", json={"tokenName": "*", "page": 0})).status_code == 400, (
+                "still required"
+            )
         finally:
             await sim.aclose()
 
 
-@pytest.mark.parametrize("dialects", [(), ("reject-encoded-slash",), ("strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums")])
+@pytest.mark.parametrize(
+    "dialects", [(), ("reject-encoded-slash",), ("strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums")]
+)
 async def test_repositories_by_documented_short_and_nested_names(dialects: tuple[str, ...]) -> None:
     from flextui.sim.registry import SimRepository, registry_store
 
@@ -515,7 +536,9 @@ async def test_strict_reading_as_a_whole() -> None:
     sim = Sim(*STRICT)
     try:
         token = sim.world.seed_token(PRODUCER[0])
-        created = await sim.req("POST", f"{ENTITLEMENTS}/entitlement", bearer=token, json=entitlement(lineItems=[line_item(orderType="new_order")]))
+        created = await sim.req(
+            "POST", f"{ENTITLEMENTS}/entitlement", bearer=token, json=entitlement(lineItems=[line_item(orderType="new_order")])
+        )
         assert created.status_code == 201, created.text
         assert (await sim.req("GET", f"{ENTITLEMENTS}/entitlements", bearer=token, params={"limit": 500})).status_code == 200
         assert (await sim.registry("GET", "/projects", params={"pageSize": 101})).status_code == 400

@@ -77,11 +77,27 @@ BAD_ENTITLEMENTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("mandatory-attribute-missing", _set("attributes", []), "attributes"),
     ("mandatory-attribute-blank", _set("attributes", [{"name": "Region", "value": " "}]), "attributes"),
     ("attribute-twice", _set("attributes", [{"name": "Region", "value": "A"}, {"name": "Region", "value": "B"}]), "attributes[1].name"),
-    ("account-type-unknown", _set("accounts", [{"accountId": "101200004242", "accountType": "BOGUS", "partnerTierName": "END_CUSTOMER"}]), "accounts[0].accountType"),
-    ("account-tier-unknown", _set("accounts", [{"accountId": "101200004242", "accountType": "CUSTOMER", "partnerTierName": "GOLD"}]), "accounts[0].partnerTierName"),
+    (
+        "account-type-unknown",
+        _set("accounts", [{"accountId": "101200004242", "accountType": "BOGUS", "partnerTierName": "END_CUSTOMER"}]),
+        "accounts[0].accountType",
+    ),
+    (
+        "account-tier-unknown",
+        _set("accounts", [{"accountId": "101200004242", "accountType": "CUSTOMER", "partnerTierName": "GOLD"}]),
+        "accounts[0].partnerTierName",
+    ),
     ("activation-id-characters", _set("lineItems.0.activationId", "ACT<1>"), "lineItems[0].activationId"),
-    ("activation-id-with-autogenerate", lambda b: b["lineItems"][0].update(activationId="ACT-NEW-1", autoGenerate=True), "lineItems[0].autoGenerate"),
-    ("activation-id-twice", lambda b: b.update(lineItems=[line_item(activationId="ACT-X"), line_item(activationId="ACT-X")]), "lineItems[1].activationId"),
+    (
+        "activation-id-with-autogenerate",
+        lambda b: b["lineItems"][0].update(activationId="ACT-NEW-1", autoGenerate=True),
+        "lineItems[0].autoGenerate",
+    ),
+    (
+        "activation-id-twice",
+        lambda b: b.update(lineItems=[line_item(activationId="ACT-X"), line_item(activationId="ACT-X")]),
+        "lineItems[1].activationId",
+    ),
     ("product-missing", _set("lineItems.0.product", DELETE), "lineItems[0].product"),
     ("product-empty", _set("lineItems.0.product", []), "lineItems[0].product"),
     ("two-products", _set("lineItems.0.product", [dict(PRODUCT), dict(PRODUCT)]), "lineItems[0].product"),
@@ -101,7 +117,11 @@ BAD_ENTITLEMENTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("not-permanent-without-expiry", _set("lineItems.0.expiryDate", DELETE), "lineItems[0].expiryDate"),
     ("order-type-unknown", _set("lineItems.0.orderType", "rush_order"), "lineItems[0].orderType"),
     ("line-item-status-unknown", _set("lineItems.0.lineItemStatus", "archived"), "lineItems[0].lineItemStatus"),
-    ("line-item-attribute-twice", _set("lineItems.0.attributes", [{"name": "A", "value": "1"}, {"name": "A", "value": "2"}]), "lineItems[0].attributes[1].name"),
+    (
+        "line-item-attribute-twice",
+        _set("lineItems.0.attributes", [{"name": "A", "value": "1"}, {"name": "A", "value": "2"}]),
+        "lineItems[0].attributes[1].name",
+    ),
 ]
 
 # The simulator answers 400 to these, except: an ID used twice in one request is a uniqueness clash (409).
@@ -114,12 +134,27 @@ ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|;"
 # Bodies only the server can refuse (it knows the catalogue, the accounts and the IDs in use).
 SERVER_ONLY: list[tuple[str, Callable[[dict[str, Any]], None], int, str]] = [
     ("unknown-product", _set("lineItems.0.product.0.productVersion", "1999.1"), 400, "lineItems[0].product[0].productName"),
-    ("unknown-account", _set("accounts", [{"accountId": "NOPE", "accountType": "CUSTOMER", "partnerTierName": "END_CUSTOMER"}]), 400, "accounts[0].accountId"),
-    ("account-type-missing", _set("accounts", [{"accountId": "101200004242", "partnerTierName": "END_CUSTOMER"}]), 400, "accounts[0].accountType"),
+    (
+        "unknown-account",
+        _set("accounts", [{"accountId": "NOPE", "accountType": "CUSTOMER", "partnerTierName": "END_CUSTOMER"}]),
+        400,
+        "accounts[0].accountId",
+    ),
+    (
+        "account-type-missing",
+        _set("accounts", [{"accountId": "101200004242", "partnerTierName": "END_CUSTOMER"}]),
+        400,
+        "accounts[0].accountType",
+    ),
     ("entitlement-id-taken", _set("entitlementId", "ENT-100000"), 409, "entitlementId"),
     ("entitlement-id-is-an-activation-id", lambda b: None, 409, "entitlementId"),  # filled in by the test
     ("activation-id-taken", lambda b: None, 409, "lineItems[0].activationId"),  # filled in by the test
-    ("activation-id-is-the-entitlement-id", lambda b: b.update(entitlementId="SAME-1", lineItems=[line_item(activationId="SAME-1")]), 409, "lineItems[0].activationId"),
+    (
+        "activation-id-is-the-entitlement-id",
+        lambda b: b.update(entitlementId="SAME-1", lineItems=[line_item(activationId="SAME-1")]),
+        409,
+        "lineItems[0].activationId",
+    ),
 ]
 
 
@@ -179,7 +214,17 @@ async def test_list_envelope_and_one_based_pages(api: Api, world: World) -> None
     assert len(body["entitlements"]) == 20
     first = body["entitlements"][0]
     assert first["entitlementId"] == "ENT-100000"
-    assert {"description", "status", "shipToEmail", "shipToAddress", "createdOn", "updatedOn", "accounts", "attributes", "lineItemCount"} <= set(first)
+    assert {
+        "description",
+        "status",
+        "shipToEmail",
+        "shipToAddress",
+        "createdOn",
+        "updatedOn",
+        "accounts",
+        "attributes",
+        "lineItemCount",
+    } <= set(first)
     assert "lineItems" not in first
     assert first["lineItemCount"] == len(world.entitlements["ENT-100000"].line_items)
     page2 = await api.listing(page=2, limit=20)
@@ -191,8 +236,15 @@ async def test_list_envelope_and_one_based_pages(api: Api, world: World) -> None
 
 @pytest.mark.parametrize(
     ("params", "field"),
-    [({"page": 0}, "page"), ({"page": "x"}, "page"), ({"limit": 0}, "limit"), ({"limit": 501}, "limit"),
-     ({"sort_by": "name"}, "sort_by"), ({"sort_order": "up"}, "sort_order"), ({"status": "lost"}, "status")],
+    [
+        ({"page": 0}, "page"),
+        ({"page": "x"}, "page"),
+        ({"limit": 0}, "limit"),
+        ({"limit": 501}, "limit"),
+        ({"sort_by": "name"}, "sort_by"),
+        ({"sort_order": "up"}, "sort_order"),
+        ({"status": "lost"}, "status"),
+    ],
 )
 async def test_bad_list_parameters(api: Api, params: dict[str, Any], field: str) -> None:
     await api.refused("GET", "/entitlements", 400, field, params=params)
@@ -216,7 +268,11 @@ async def test_filters(api: Api, world: World) -> None:
     assert await api.ids(activationId=act) == ["ENT-100000"]
     assert await api.ids(activationId="ACT-none") == []
     product = world.entitlements["ENT-100000"].line_items[0].product
-    expected = sorted(e.entitlement_id for e in ents if any(li.product.name == product.name and li.product.version == product.version for li in e.line_items))
+    expected = sorted(
+        e.entitlement_id
+        for e in ents
+        if any(li.product.name == product.name and li.product.version == product.version for li in e.line_items)
+    )
     assert await api.ids(product=product.name.lower(), version=product.version) == expected
     assert await api.ids(partNumber=product.part_number) == expected
     assert await api.ids(product=product.name, partNumber="PN-NONE") == []
@@ -261,8 +317,14 @@ async def test_large_world_lists_answer_every_filter() -> None:
     assert len(world.entitlements) >= 5000
     account = next(iter(store.by_account))
     product = world.products[0]
-    for params in ({}, {"accountId": account}, {"product": product.name, "version": product.version}, {"status": "deployed"},
-                   {"activationId": first_activation(world)}, {"accountName": "a", "sort_by": "created_on", "page": 3}):
+    for params in (
+        {},
+        {"accountId": account},
+        {"product": product.name, "version": product.version},
+        {"status": "deployed"},
+        {"activationId": first_activation(world)},
+        {"accountName": "a", "sort_by": "created_on", "page": 3},
+    ):
         body = await api.listing(**params)
         assert body["total"] >= 1
     await api.aclose()
@@ -278,7 +340,9 @@ async def test_line_items_envelope_and_paging(api: Api, world: World) -> None:
     assert (body["status"], body["entitlementId"], body["page"], body["total"]) == ("success", ent.entitlement_id, 1, n)
     assert [li["activationId"] for li in body["lineItems"]] == [li.activation_id for li in ent.line_items]
     item = body["lineItems"][0]
-    assert {"lineItemState", "orderType", "permanent", "startDate", "expiryDate", "quantity", "products", "attributes", "policies"} <= set(item)
+    assert {"lineItemState", "orderType", "permanent", "startDate", "expiryDate", "quantity", "products", "attributes", "policies"} <= set(
+        item
+    )
     assert item["products"][0]["productName"] == ent.line_items[0].product.name
     assert item["products"][0]["licenseModel"]["licenseModelName"] == ent.line_items[0].product.license_model
     second = await api.ok("GET", f"/entitlement/{ent.entitlement_id}/line-items", params={"limit": 2, "page": 2})
@@ -297,9 +361,13 @@ async def test_line_item_filters(api: Api, world: World) -> None:
 
     li0 = ent.line_items[0]
     assert await acts(activationId=li0.activation_id) == [li0.activation_id]
-    assert await acts(productName=li0.product.name.upper()[:6]) == [li.activation_id for li in ent.line_items if li0.product.name.upper()[:6] in li.product.name.upper()]
+    assert await acts(productName=li0.product.name.upper()[:6]) == [
+        li.activation_id for li in ent.line_items if li0.product.name.upper()[:6] in li.product.name.upper()
+    ]
     assert await acts(startDate=li0.start_date) == [li.activation_id for li in ent.line_items if li.start_date == li0.start_date]
-    assert await acts(licenseModelName=li0.product.license_model.lower()) == [li.activation_id for li in ent.line_items if li.product.license_model == li0.product.license_model]
+    assert await acts(licenseModelName=li0.product.license_model.lower()) == [
+        li.activation_id for li in ent.line_items if li.product.license_model == li0.product.license_model
+    ]
     assert await acts(status=li0.state.lower()) == [li.activation_id for li in ent.line_items if li.state == li0.state]
     assert await acts(sort_by="activation_id", sort_order="desc") == sorted((li.activation_id for li in ent.line_items), reverse=True)
 
@@ -343,10 +411,21 @@ async def test_create_with_everything(api: Api, world: World) -> None:
             {"accountId": "FLEXDEMO", "accountType": "PUBLISHER", "partnerTierName": "PARTNER_TIER_ONE", "isCurrentOwner": True},
         ],
         lineItems=[
-            line_item(activationId="ACT-ACME-1", orderType="renewal_order", quantity=0, quantityPerCopy=3, lineItemStatus="draft",
-                      attributes=[{"name": "CostCenter", "value": "CC-1"}], isActivatable=True),
-            line_item(isPermanent=True, expiryDate=None, autoGenerate=True,
-                      product=[{**PRODUCT, "licenseModel": {"licenseModelName": "Floating", "issuer": "FlexDemo"}}]),
+            line_item(
+                activationId="ACT-ACME-1",
+                orderType="renewal_order",
+                quantity=0,
+                quantityPerCopy=3,
+                lineItemStatus="draft",
+                attributes=[{"name": "CostCenter", "value": "CC-1"}],
+                isActivatable=True,
+            ),
+            line_item(
+                isPermanent=True,
+                expiryDate=None,
+                autoGenerate=True,
+                product=[{**PRODUCT, "licenseModel": {"licenseModelName": "Floating", "issuer": "FlexDemo"}}],
+            ),
         ],
     )
     result = await api.ok("POST", "/entitlement", 201, json=body)
@@ -354,7 +433,13 @@ async def test_create_with_everything(api: Api, world: World) -> None:
     ent = world.entitlements["ENT-ACME-2026"]
     assert ent.account_id == "FLEXDEMO" and ent.status == "DEPLOYED" and ent.allow_portal_login
     first, second = ent.line_items
-    assert (first.activation_id, first.order_type, first.quantity, first.quantity_per_copy, first.state) == ("ACT-ACME-1", "RENEWAL_ORDER", 0, 3, "DRAFT")
+    assert (first.activation_id, first.order_type, first.quantity, first.quantity_per_copy, first.state) == (
+        "ACT-ACME-1",
+        "RENEWAL_ORDER",
+        0,
+        3,
+        "DRAFT",
+    )
     assert second.expiry_date is None and second.state == "DEPLOYED" and second.activation_id.startswith("ACT-")
     shown = result["entitlement"]
     assert shown["emailTemplateVariation"] == "Renewals"
@@ -375,16 +460,34 @@ UNDOCUMENTED_SPELLINGS: list[tuple[str, str, str, dict[str, Any], str]] = [
     ("line-item-filter-upper", "GET", "/entitlement/ENT-100000/line-items", {"status": "DEPLOYED"}, "status"),
     ("status-capitalised", "POST", "/entitlement", entitlement(status="Deployed"), "status"),
     ("order-type-upper", "POST", "/entitlement", entitlement(lineItems=[line_item(orderType="RENEWAL_ORDER")]), "lineItems[0].orderType"),
-    ("line-item-status-upper", "POST", "/entitlement", entitlement(lineItems=[line_item(lineItemStatus="DRAFT")]), "lineItems[0].lineItemStatus"),
-    ("account-type-lower", "POST", "/entitlement",
-     entitlement(accounts=[{"accountId": "FLEXDEMO", "accountType": "publisher", "partnerTierName": "END_CUSTOMER"}]), "accounts[0].accountType"),
-    ("partner-tier-lower", "POST", "/entitlement",
-     entitlement(accounts=[{"accountId": "FLEXDEMO", "accountType": "PUBLISHER", "partnerTierName": "partner_tier_one"}]), "accounts[0].partnerTierName"),
+    (
+        "line-item-status-upper",
+        "POST",
+        "/entitlement",
+        entitlement(lineItems=[line_item(lineItemStatus="DRAFT")]),
+        "lineItems[0].lineItemStatus",
+    ),
+    (
+        "account-type-lower",
+        "POST",
+        "/entitlement",
+        entitlement(accounts=[{"accountId": "FLEXDEMO", "accountType": "publisher", "partnerTierName": "END_CUSTOMER"}]),
+        "accounts[0].accountType",
+    ),
+    (
+        "partner-tier-lower",
+        "POST",
+        "/entitlement",
+        entitlement(accounts=[{"accountId": "FLEXDEMO", "accountType": "PUBLISHER", "partnerTierName": "partner_tier_one"}]),
+        "accounts[0].partnerTierName",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
-async def test_strict_default_takes_enums_only_as_documented(api: Api, world: World, case: str, method: str, path: str, given: dict[str, Any], field: str) -> None:
+async def test_strict_default_takes_enums_only_as_documented(
+    api: Api, world: World, case: str, method: str, path: str, given: dict[str, Any], field: str
+) -> None:
     before = len(world.entitlements)
     where = {"json": given} if method == "POST" else {"params": given}
     refusal = await api.refused(method, path, 400, field, **where)
@@ -393,7 +496,9 @@ async def test_strict_default_takes_enums_only_as_documented(api: Api, world: Wo
 
 
 @pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
-async def test_lenient_dialect_takes_enums_in_any_case(lenient_app: Any, case: str, method: str, path: str, given: dict[str, Any], field: str) -> None:
+async def test_lenient_dialect_takes_enums_in_any_case(
+    lenient_app: Any, case: str, method: str, path: str, given: dict[str, Any], field: str
+) -> None:
     api = Api(lenient_app)
     try:
         await api.ok(method, path, 201 if method == "POST" else 200, **({"json": given} if method == "POST" else {"params": given}))
@@ -444,7 +549,9 @@ async def test_auto_generate_and_empty_ids_generate(api: Api, world: World) -> N
 
 @pytest.mark.parametrize("good", ["E" * 255, "ent id with spaces", "ENT_1-2.3:4*5+6$7?8[9],a", "x"])
 async def test_good_ids(api: Api, good: str) -> None:
-    result = await api.ok("POST", "/entitlement", 201, json=entitlement(entitlementId=good, lineItems=[line_item(activationId=f"A-{good[:250]}")]))
+    result = await api.ok(
+        "POST", "/entitlement", 201, json=entitlement(entitlementId=good, lineItems=[line_item(activationId=f"A-{good[:250]}")])
+    )
     assert result["entitlementId"] == good
     assert result["activationIds"] == [f"A-{good[:250]}"]
 
@@ -452,11 +559,15 @@ async def test_good_ids(api: Api, good: str) -> None:
 @pytest.mark.parametrize("char", list(ID_FORBIDDEN))
 async def test_every_forbidden_id_character(api: Api, char: str) -> None:
     await api.refused("POST", "/entitlement", 400, "entitlementId", json=entitlement(entitlementId=f"ENT{char}1"))
-    await api.refused("POST", "/entitlement", 400, "lineItems[0].activationId", json=entitlement(lineItems=[line_item(activationId=f"A{char}")]))
+    await api.refused(
+        "POST", "/entitlement", 400, "lineItems[0].activationId", json=entitlement(lineItems=[line_item(activationId=f"A{char}")])
+    )
 
 
 @pytest.mark.parametrize(("case", "change", "field"), BAD_ENTITLEMENTS, ids=[c[0] for c in BAD_ENTITLEMENTS])
-async def test_rule_refused_naming_the_field(api: Api, world: World, case: str, change: Callable[[dict[str, Any]], None], field: str) -> None:
+async def test_rule_refused_naming_the_field(
+    api: Api, world: World, case: str, change: Callable[[dict[str, Any]], None], field: str
+) -> None:
     body = copy.deepcopy(entitlement(entitlementId="ENT-RULES-1"))
     change(body)
     before = len(world.entitlements)
@@ -467,7 +578,9 @@ async def test_rule_refused_naming_the_field(api: Api, world: World, case: str, 
 
 
 @pytest.mark.parametrize(("case", "change", "status", "field"), SERVER_ONLY, ids=[c[0] for c in SERVER_ONLY])
-async def test_server_only_rules(api: Api, world: World, case: str, change: Callable[[dict[str, Any]], None], status: int, field: str) -> None:
+async def test_server_only_rules(
+    api: Api, world: World, case: str, change: Callable[[dict[str, Any]], None], status: int, field: str
+) -> None:
     body = copy.deepcopy(entitlement())
     change(body)
     if case == "entitlement-id-is-an-activation-id":
@@ -494,14 +607,27 @@ async def test_customer_cannot_create(api: Api) -> None:
 async def test_add_line_items(api: Api, world: World) -> None:
     ent = world.entitlements["ENT-100001"]
     n = len(ent.line_items)
-    result = await api.ok("POST", "/entitlement/ENT-100001/line-items", 201, json={"lineItems": [line_item(activationId="ACT-ADDED-1"), line_item(autoDeploy=True)]})
+    result = await api.ok(
+        "POST",
+        "/entitlement/ENT-100001/line-items",
+        201,
+        json={"lineItems": [line_item(activationId="ACT-ADDED-1"), line_item(autoDeploy=True)]},
+    )
     assert result["activationIds"][0] == "ACT-ADDED-1" and len(result["responseItems"]) == 2
     assert len(ent.line_items) == n + 2
     assert [li.state for li in ent.line_items[-2:]] == ["DRAFT", "DEPLOYED"]
     assert await api.ids(activationId="ACT-ADDED-1") == ["ENT-100001"]
-    await api.refused("POST", "/entitlement/ENT-100001/line-items", 409, "lineItems[0].activationId", json={"lineItems": [line_item(activationId="ACT-ADDED-1")]})
+    await api.refused(
+        "POST",
+        "/entitlement/ENT-100001/line-items",
+        409,
+        "lineItems[0].activationId",
+        json={"lineItems": [line_item(activationId="ACT-ADDED-1")]},
+    )
     await api.refused("POST", "/entitlement/ENT-100001/line-items", 400, "lineItems", json={"lineItems": []})
-    await api.refused("POST", "/entitlement/ENT-100001/line-items", 400, "lineItems[0].startDate", json={"lineItems": [line_item(startDate="2026-02-29")]})
+    await api.refused(
+        "POST", "/entitlement/ENT-100001/line-items", 400, "lineItems[0].startDate", json={"lineItems": [line_item(startDate="2026-02-29")]}
+    )
     await api.refused("POST", "/entitlement/ENT-NONE/line-items", 404, None, json={"lineItems": [line_item()]})
     assert len(ent.line_items) == n + 2
 
@@ -517,11 +643,19 @@ async def test_obsolete_entitlement_takes_no_line_items(api: Api, world: World) 
 async def test_policies(api: Api, world: World) -> None:
     act = first_activation(world)
     path = f"/entitlement/ENT-100000/line-items/{act}/policies"
-    body = {"rehosts": {"allowedCount": 3, "policyTermDuration": 1, "policyTermUnit": "years"}, "extraActivations": 2, "cancelLicense": True}
+    body = {
+        "rehosts": {"allowedCount": 3, "policyTermDuration": 1, "policyTermUnit": "years"},
+        "extraActivations": 2,
+        "cancelLicense": True,
+    }
     result = await api.ok("PATCH", path, json=body)
     assert result["status"] == "success" and result["responseItems"][0]["activationId"] == act
     li = world.entitlements["ENT-100000"].line_items[0]
-    assert li.policies == {"rehosts": {"allowedCount": 3, "policyTermDuration": 1, "policyTermUnit": "YEARS"}, "extraActivations": 2, "cancelLicense": True}
+    assert li.policies == {
+        "rehosts": {"allowedCount": 3, "policyTermDuration": 1, "policyTermUnit": "YEARS"},
+        "extraActivations": 2,
+        "cancelLicense": True,
+    }
     await api.ok("PATCH", path, json={"rehosts": {"allowedCount": 0}, "returns": {"allowedCount": 1}})
     assert li.policies["rehosts"] == {"allowedCount": 0, "policyTermDuration": 1, "policyTermUnit": "YEARS"}
     shown = await api.ok("GET", "/entitlement/ENT-100000/line-items", params={"activationId": act})
@@ -562,12 +696,21 @@ async def test_additional_properties(api: Api, world: World) -> None:
     ent = world.entitlements["ENT-100000"]
     a, b = ent.line_items[0], ent.line_items[1]
     target = next(p for p in world.products if p.name != a.product.name)
-    body = {"lineItems": [
-        {"activationId": a.activation_id, "orderType": "upsell_order", "deploy": True,
-         "product": {"partNumber": target.part_number, "licenseModel": {"name": "Floating", "overdraft": 2, "autoProvision": True, "gracePeriodDays": 7}},
-         "attributes": [{"name": "Tier", "value": {"level": 2}, "type": "line_item"}, {"name": "CostCenter", "value": "CC-9"}]},
-        {"activationId": b.activation_id, "parentActivationId": a.activation_id},
-    ]}
+    body = {
+        "lineItems": [
+            {
+                "activationId": a.activation_id,
+                "orderType": "upsell_order",
+                "deploy": True,
+                "product": {
+                    "partNumber": target.part_number,
+                    "licenseModel": {"name": "Floating", "overdraft": 2, "autoProvision": True, "gracePeriodDays": 7},
+                },
+                "attributes": [{"name": "Tier", "value": {"level": 2}, "type": "line_item"}, {"name": "CostCenter", "value": "CC-9"}],
+            },
+            {"activationId": b.activation_id, "parentActivationId": a.activation_id},
+        ]
+    }
     result = await api.ok("PATCH", "/entitlement/ENT-100000/additional-properties", json=body)
     assert result["activationIds"] == [a.activation_id, b.activation_id]
     assert result["response"][a.activation_id]["status"] == "success"
@@ -619,11 +762,18 @@ async def test_additional_properties_need_line_items(api: Api) -> None:
 async def test_maintenance_line_items(api: Api, world: World) -> None:
     ent = world.entitlements["ENT-100002"]
     parent = ent.line_items[0].activation_id
-    body = {"maintenanceLineItems": [
-        {"maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"}, "parentActivationId": parent,
-         "startDate": "2026-11-01", "expiryDate": "2027-11-01", "activationId": "MNT-ACT-1"},
-        {"maintenanceProduct": {"partNumber": "MNT-SILVER-001"}, "startDate": "2026-11-01", "isPermanent": True, "autoDeploy": True},
-    ]}
+    body = {
+        "maintenanceLineItems": [
+            {
+                "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"},
+                "parentActivationId": parent,
+                "startDate": "2026-11-01",
+                "expiryDate": "2027-11-01",
+                "activationId": "MNT-ACT-1",
+            },
+            {"maintenanceProduct": {"partNumber": "MNT-SILVER-001"}, "startDate": "2026-11-01", "isPermanent": True, "autoDeploy": True},
+        ]
+    }
     result = await api.ok("POST", "/entitlement/ENT-100002/maintenance-line-items", 201, json=body)
     assert result["activationIds"][0] == "MNT-ACT-1"
     gold, silver = ent.line_items[-2:]
@@ -636,9 +786,17 @@ async def test_maintenance_line_items(api: Api, world: World) -> None:
 @pytest.mark.parametrize(
     ("item", "status", "field"),
     [
-        ({"maintenanceProduct": {"maintenanceProductName": "Bronze Support", "maintenanceProductVersion": "1.0"}}, 400, "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName"),
+        (
+            {"maintenanceProduct": {"maintenanceProductName": "Bronze Support", "maintenanceProductVersion": "1.0"}},
+            400,
+            "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName",
+        ),
         ({"maintenanceProduct": {"partNumber": "PN-NONE"}}, 400, "maintenanceLineItems[0].maintenanceProduct.partNumber"),
-        ({"maintenanceProduct": {"maintenanceProductName": "Gold Support"}}, 400, "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName"),
+        (
+            {"maintenanceProduct": {"maintenanceProductName": "Gold Support"}},
+            400,
+            "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName",
+        ),
         ({"maintenanceProduct": None}, 400, "maintenanceLineItems[0].maintenanceProduct"),
         ({"parentActivationId": "ACT-NONE"}, 400, "maintenanceLineItems[0].parentActivationId"),
         ({"startDate": "2026-11-31"}, 400, "maintenanceLineItems[0].startDate"),
@@ -648,9 +806,15 @@ async def test_maintenance_line_items(api: Api, world: World) -> None:
     ],
 )
 async def test_bad_maintenance_line_items(api: Api, world: World, item: dict[str, Any], status: int, field: str) -> None:
-    good = {"maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"}, "startDate": "2026-11-01", "expiryDate": "2027-11-01"}
+    good = {
+        "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"},
+        "startDate": "2026-11-01",
+        "expiryDate": "2027-11-01",
+    }
     n = len(world.entitlements["ENT-100002"].line_items)
-    await api.refused("POST", "/entitlement/ENT-100002/maintenance-line-items", status, field, json={"maintenanceLineItems": [{**good, **item}]})
+    await api.refused(
+        "POST", "/entitlement/ENT-100002/maintenance-line-items", status, field, json={"maintenanceLineItems": [{**good, **item}]}
+    )
     assert len(world.entitlements["ENT-100002"].line_items) == n
 
 

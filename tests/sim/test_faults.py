@@ -52,7 +52,9 @@ async def test_html_and_empty_answers(sim_app: Any, faults: FaultPlan) -> None:
     faults.add(COUNT, kind="empty", status=200)
     async with client(sim_app) as c:
         gateway, login, empty = [await c.get(COUNT, params=PARAMS) for _ in range(3)]
-    assert gateway.status_code == 502 and gateway.headers["content-type"] == "text/html" and "<title>502 Bad Gateway</title>" in gateway.text
+    assert (
+        gateway.status_code == 502 and gateway.headers["content-type"] == "text/html" and "<title>502 Bad Gateway</title>" in gateway.text
+    )
     assert login.status_code == 200 and login.text.startswith("<html>")
     assert empty.status_code == 200 and empty.content == b"" and empty.headers["content-length"] == "0"
 
@@ -110,7 +112,9 @@ def test_truncated_and_trickling_answers_over_real_http(world: World) -> None:
 
     plan = FaultPlan()
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(world, faults=plan), host="127.0.0.1", port=port, log_level="critical", lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(world, faults=plan), host="127.0.0.1", port=port, log_level="critical", lifespan="off")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

@@ -19,9 +19,8 @@ from flextui.sim.app import SIM_BASE_URL, in_process_transport
 from flextui.sim.products import catalogue
 from flextui.sim.world import ADMIN, CUSTOMER, World
 
-from ..conftest import sim_auth
-
 from ..beta_fixtures import Change, _beta_only, _with, _without  # noqa: F401  (fixtures)
+from ..conftest import sim_auth
 
 BASE = "/products-api/v1"
 
@@ -118,9 +117,14 @@ async def api(sim_app: Any) -> AsyncIterator[Api]:
 
 @pytest.mark.parametrize(
     ("path", "key", "size"),
-    [("/products", "productList", lambda c: len(c.products)), ("/maintenance", "maintenanceList", lambda c: len(c.maintenance)),
-     ("/part-numbers", "partNumbers", lambda c: len(c.part_numbers)), ("/features", "features", lambda c: len(c.features)),
-     ("/feature-bundles", "featureBundles", lambda c: len(c.bundles)), ("/suites", "suiteList", lambda c: len(c.suites))],
+    [
+        ("/products", "productList", lambda c: len(c.products)),
+        ("/maintenance", "maintenanceList", lambda c: len(c.maintenance)),
+        ("/part-numbers", "partNumbers", lambda c: len(c.part_numbers)),
+        ("/features", "features", lambda c: len(c.features)),
+        ("/feature-bundles", "featureBundles", lambda c: len(c.bundles)),
+        ("/suites", "suiteList", lambda c: len(c.suites)),
+    ],
 )
 async def test_list_envelopes_and_paging(api: Api, world: World, path: str, key: str, size: Callable[[Any], int]) -> None:
     total = size(catalogue(world))
@@ -150,7 +154,9 @@ async def test_product_list_filters_and_sorting(api: Api, world: World) -> None:
     assert p.name in with_feature
     cat = catalogue(world)
     for state in ("deployed", "DRAFT"):
-        assert len(await api.names("/products", "productList", "productName", state=state)) == sum(1 for x in cat.products.values() if x.state == state.upper())
+        assert len(await api.names("/products", "productList", "productName", state=state)) == sum(
+            1 for x in cat.products.values() if x.state == state.upper()
+        )
     embedded = await api.ok("GET", "/products", params={"licenseTechnology": "flexnet embedded", "limit": 500})
     assert all(x["licenseTechnology"] == "FlexNet Embedded" for x in embedded["productList"])
     created = await api.names("/products", "productList", "creationDate", sort_by="creationDate")
@@ -167,7 +173,9 @@ async def test_part_number_filters(api: Api, world: World) -> None:
     assert len(mapped) + len(unmapped) == len(cat.part_numbers)
     no_model = await api.names("/part-numbers", "partNumbers", "partNumber", unmappedWithLicenseModel="true")
     assert no_model == sorted(pn for pn, x in cat.part_numbers.items() if x.license_model is None)
-    assert await api.names("/part-numbers", "partNumbers", "partNumber", partNumber="spare-000") == sorted(pn for pn in cat.part_numbers if "SPARE-000" in pn)
+    assert await api.names("/part-numbers", "partNumbers", "partNumber", partNumber="spare-000") == sorted(
+        pn for pn in cat.part_numbers if "SPARE-000" in pn
+    )
     p = world.products[0]
     assert p.part_number in await api.names("/part-numbers", "partNumbers", "partNumber", productName=p.name)
     trials = await api.ok("GET", "/part-numbers", params={"licenseModel": "trial", "limit": 500})
@@ -229,11 +237,19 @@ async def test_create_product_defaults(api: Api, world: World) -> None:
 async def test_create_product_with_everything(api: Api, world: World) -> None:
     spare = "PN-SPARE-0000"
     body = product(
-        description="Modeling", licenseTechnology="flexnet licensing", licenseGenerator="FlexNet Licensing Generator",
-        productCategory="Design Tools", features=[{"featureName": "DESIGNER_PRO"}, {"featureName": "DESIGNER_CORE", "version": "2.0", "count": 2}],
-        featureBundles=[{"featureBundleName": next(iter(catalogue(world).bundles))}], licenseModels=["subscription", "Trial"],
-        partNumbers=["PN-QM-1", spare], startDate="2026-01-01", endDate="2026-01-01", upgradeEmailTemplate="none",
-        quantityPerCopy=2, hostType="Server",
+        description="Modeling",
+        licenseTechnology="flexnet licensing",
+        licenseGenerator="FlexNet Licensing Generator",
+        productCategory="Design Tools",
+        features=[{"featureName": "DESIGNER_PRO"}, {"featureName": "DESIGNER_CORE", "version": "2.0", "count": 2}],
+        featureBundles=[{"featureBundleName": next(iter(catalogue(world).bundles))}],
+        licenseModels=["subscription", "Trial"],
+        partNumbers=["PN-QM-1", spare],
+        startDate="2026-01-01",
+        endDate="2026-01-01",
+        upgradeEmailTemplate="none",
+        quantityPerCopy=2,
+        hostType="Server",
     )
     created = (await api.ok("POST", "/products", 201, json=body))["product"]
     assert created["features"] == [{"featureName": "DESIGNER_PRO", "version": "1.0"}, {"featureName": "DESIGNER_CORE", "version": "2.0"}]
@@ -248,7 +264,9 @@ async def test_create_product_with_everything(api: Api, world: World) -> None:
 async def test_used_on_device_rules(api: Api) -> None:
     device = (await api.ok("POST", "/products", 201, json=product(usedOnDevice=True)))["product"]
     assert device["usedOnDevice"] is True and device["hostType"] is None  # rule 6 needs usedOnDevice false
-    custom = (await api.ok("POST", "/products", 201, json=product(version="2.0", licenseTechnology="Custom Licensing", usedOnDevice=True)))["product"]
+    custom = (await api.ok("POST", "/products", 201, json=product(version="2.0", licenseTechnology="Custom Licensing", usedOnDevice=True)))[
+        "product"
+    ]
     assert custom["usedOnDevice"] is False  # rule 9: ignored for custom technologies
     assert custom["licenseGenerator"] == "Custom Key Generator" and custom["hostType"] is None
 
@@ -290,8 +308,12 @@ async def test_product_rules_only_the_server_knows(api: Api, change: Change, sta
 
 async def test_created_product_can_be_entitled(api: Api) -> None:
     await api.ok("POST", "/products", 201, json=product())
-    body = {"lineItems": [{"product": [{"productName": "Quartz Modeler", "productVersion": "1.0"}], "startDate": "2026-01-01", "isPermanent": True}],
-            "attributes": [{"name": "Region", "value": "APAC"}]}
+    body = {
+        "lineItems": [
+            {"product": [{"productName": "Quartz Modeler", "productVersion": "1.0"}], "startDate": "2026-01-01", "isPermanent": True}
+        ],
+        "attributes": [{"name": "Region", "value": "APAC"}],
+    }
     result = await api.ok("POST", "/entitlements-api/v1/entitlement", 201, json=body)
     assert result["status"] == "success"
 
@@ -306,12 +328,21 @@ async def test_customer_cannot_create(api: Api) -> None:
 
 
 async def test_create_maintenance(api: Api, world: World) -> None:
-    created = (await api.ok("POST", "/maintenance", 201, json={"productName": "Bronze Support", "version": "1.0", "partNumbers": ["MNT-BRONZE-1"], "autoDeploy": True}))["maintenance"]
+    created = (
+        await api.ok(
+            "POST",
+            "/maintenance",
+            201,
+            json={"productName": "Bronze Support", "version": "1.0", "partNumbers": ["MNT-BRONZE-1"], "autoDeploy": True},
+        )
+    )["maintenance"]
     assert created["state"] == "DEPLOYED" and created["partNumbers"] == ["MNT-BRONZE-1"]
     assert "Bronze Support" in await api.names("/maintenance", "maintenanceList", "productName")
     await api.refused("POST", "/maintenance", 409, "productName", json={"productName": "Bronze Support", "version": "1.0"})
     await api.refused("POST", "/maintenance", 400, "version", json={"productName": "Tin Support"})
-    await api.refused("POST", "/maintenance", 409, "partNumbers[0]", json={"productName": "Tin Support", "version": "1", "partNumbers": ["MNT-GOLD-001"]})
+    await api.refused(
+        "POST", "/maintenance", 409, "partNumbers[0]", json={"productName": "Tin Support", "version": "1", "partNumbers": ["MNT-GOLD-001"]}
+    )
     # It can be used for maintenance line items right away.
     ent = next(iter(world.entitlements))
     item = {"maintenanceProduct": {"partNumber": "MNT-BRONZE-1"}, "startDate": "2026-11-01", "isPermanent": True}
@@ -320,10 +351,18 @@ async def test_create_maintenance(api: Api, world: World) -> None:
 
 async def test_create_part_numbers(api: Api, world: World) -> None:
     p = world.products[0]
-    body = {"partNumbers": [
-        {"partNumber": "PN NEW.1_a-b", "description": "New", "productName": p.name, "productVersion": p.version, "licenseModel": "perpetual"},
-        {"partNumber": "PN-NEW-2", "trialAvailability": True},
-    ]}
+    body = {
+        "partNumbers": [
+            {
+                "partNumber": "PN NEW.1_a-b",
+                "description": "New",
+                "productName": p.name,
+                "productVersion": p.version,
+                "licenseModel": "perpetual",
+            },
+            {"partNumber": "PN-NEW-2", "trialAvailability": True},
+        ]
+    }
     result = await api.ok("POST", "/part-numbers", 201, json=body)
     assert [r["index"] for r in result["results"]] == [0, 1]
     assert result["partNumbers"][0]["product"]["name"] == p.name and result["partNumbers"][0]["licenseModel"] == "Perpetual"
@@ -354,9 +393,23 @@ async def test_bad_part_numbers_create_nothing(api: Api, world: World, items: li
 
 
 async def test_create_feature(api: Api, world: World) -> None:
-    created = (await api.ok("POST", "/features", 201, json=feature(description="Core modeling", aggregationType="SUM", vendorString="VS")))["feature"]
-    assert (created["featureName"], created["version"], created["state"], created["aggregationType"]) == ("MODELER_CORE", "1.0", "DRAFT", "SUM")
-    dated = (await api.ok("POST", "/features", 201, json={"featureName": "MODELER-X_2", "versionFormat": "DATEBASED", "version": "2026.01", "maxVersion": "2026.12.31"}))["feature"]
+    created = (await api.ok("POST", "/features", 201, json=feature(description="Core modeling", aggregationType="SUM", vendorString="VS")))[
+        "feature"
+    ]
+    assert (created["featureName"], created["version"], created["state"], created["aggregationType"]) == (
+        "MODELER_CORE",
+        "1.0",
+        "DRAFT",
+        "SUM",
+    )
+    dated = (
+        await api.ok(
+            "POST",
+            "/features",
+            201,
+            json={"featureName": "MODELER-X_2", "versionFormat": "DATEBASED", "version": "2026.01", "maxVersion": "2026.12.31"},
+        )
+    )["feature"]
     assert dated["versionFormat"] == "DATEBASED"
     for good in ("2023.10", "2023.1015"):
         await api.ok("POST", "/features", 201, json=feature(featureName=f"MV_{good.replace('.', '_')}", maxVersion=good))
@@ -382,7 +435,9 @@ UNDOCUMENTED_SPELLINGS: list[tuple[str, str, str, dict[str, Any], str]] = [
 
 
 @pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
-async def test_strict_default_takes_enums_only_as_documented(api: Api, world: World, case: str, method: str, path: str, given: dict[str, Any], field: str) -> None:
+async def test_strict_default_takes_enums_only_as_documented(
+    api: Api, world: World, case: str, method: str, path: str, given: dict[str, Any], field: str
+) -> None:
     cat = catalogue(world)
     before = (len(cat.features), len(cat.products))
     where = {"json": given} if method == "POST" else {"params": given}
@@ -392,7 +447,9 @@ async def test_strict_default_takes_enums_only_as_documented(api: Api, world: Wo
 
 
 @pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
-async def test_lenient_dialect_takes_enums_in_any_case(lenient_app: Any, case: str, method: str, path: str, given: dict[str, Any], field: str) -> None:
+async def test_lenient_dialect_takes_enums_in_any_case(
+    lenient_app: Any, case: str, method: str, path: str, given: dict[str, Any], field: str
+) -> None:
     api = Api(lenient_app)
     try:
         await api.ok(method, path, 201 if method == "POST" else 200, **({"json": given} if method == "POST" else {"params": given}))
@@ -427,26 +484,61 @@ async def test_feature_rule_refused(api: Api, world: World, case: str, change: C
 
 
 async def test_create_feature_bundle(api: Api, world: World) -> None:
-    body = {"featureBundleName": "Modeler Bundle", "features": [{"featureName": "DESIGNER_PRO"}, {"featureName": "DESIGNER_CORE", "version": "1.0", "count": 3}], "autoDeploy": True}
+    body = {
+        "featureBundleName": "Modeler Bundle",
+        "features": [{"featureName": "DESIGNER_PRO"}, {"featureName": "DESIGNER_CORE", "version": "1.0", "count": 3}],
+        "autoDeploy": True,
+    }
     created = (await api.ok("POST", "/feature-bundles", 201, json=body))["featureBundle"]
     assert created["features"][1] == {"featureName": "DESIGNER_CORE", "version": "1.0", "count": 3} and created["state"] == "DEPLOYED"
     await api.refused("POST", "/feature-bundles", 409, "featureBundleName", json=body)
     await api.refused("POST", "/feature-bundles", 400, "features", json={"featureBundleName": "Empty", "features": []})
-    await api.refused("POST", "/feature-bundles", 400, "features[0].featureName", json={"featureBundleName": "B2", "features": [{"featureName": "DESIGNER_CORE"}]})
-    await api.refused("POST", "/feature-bundles", 400, "features[0].count", json={"featureBundleName": "B2", "features": [{"featureName": "DESIGNER_PRO", "count": 0}]})
+    await api.refused(
+        "POST",
+        "/feature-bundles",
+        400,
+        "features[0].featureName",
+        json={"featureBundleName": "B2", "features": [{"featureName": "DESIGNER_CORE"}]},
+    )
+    await api.refused(
+        "POST",
+        "/feature-bundles",
+        400,
+        "features[0].count",
+        json={"featureBundleName": "B2", "features": [{"featureName": "DESIGNER_PRO", "count": 0}]},
+    )
     await api.refused("POST", "/feature-bundles", 400, "featureBundleName", json={"features": [{"featureName": "DESIGNER_PRO"}]})
 
 
 async def test_create_suite(api: Api, world: World) -> None:
     a, b = world.products[0], world.products[1]
-    body = {"suiteName": "Design Suite", "version": "2026", "products": [{"productName": a.name, "version": a.version}, {"productName": b.name, "version": b.version, "quantity": 3}],
-            "partNumbers": ["SUITE-DS-1"], "packageName": "DS"}
+    body = {
+        "suiteName": "Design Suite",
+        "version": "2026",
+        "products": [{"productName": a.name, "version": a.version}, {"productName": b.name, "version": b.version, "quantity": 3}],
+        "partNumbers": ["SUITE-DS-1"],
+        "packageName": "DS",
+    }
     created = (await api.ok("POST", "/suites", 201, json=body))["suite"]
     assert created["products"][1]["quantity"] == 3 and created["hostType"] == "Certificate or Trusted Host" and created["state"] == "DRAFT"
     assert (await api.ok("GET", "/suites/Design Suite/2026"))["suite"]["partNumbers"] == ["SUITE-DS-1"]
     await api.refused("POST", "/suites", 409, "suiteName", json=body)
     await api.refused("POST", "/suites", 400, "products", json={**body, "suiteName": "S2", "products": []})
-    await api.refused("POST", "/suites", 400, "products[0].productName", json={**body, "suiteName": "S2", "products": [{"productName": "Nope", "version": "1"}]})
-    await api.refused("POST", "/suites", 400, "products[0].quantity", json={**body, "suiteName": "S2", "products": [{"productName": a.name, "version": a.version, "quantity": 0}]})
+    await api.refused(
+        "POST",
+        "/suites",
+        400,
+        "products[0].productName",
+        json={**body, "suiteName": "S2", "products": [{"productName": "Nope", "version": "1"}]},
+    )
+    await api.refused(
+        "POST",
+        "/suites",
+        400,
+        "products[0].quantity",
+        json={**body, "suiteName": "S2", "products": [{"productName": a.name, "version": a.version, "quantity": 0}]},
+    )
     await api.refused("POST", "/suites", 409, "partNumbers[0]", json={**body, "suiteName": "S2"})
-    await api.refused("POST", "/suites", 400, "licenseTechnology", json={**body, "suiteName": "S2", "partNumbers": [], "licenseTechnology": "Nope"})
+    await api.refused(
+        "POST", "/suites", 400, "licenseTechnology", json={**body, "suiteName": "S2", "partNumbers": [], "licenseTechnology": "Nope"}
+    )

@@ -28,7 +28,9 @@ from flextui.sim.registry import HELLO, registry_store, set_jwt_lifetime
 from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, Clock, World
 
 R = "/registry/api/v1"
-JAVA_DATE = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{2} \d{2}:\d{2}:\d{2} UTC \d{4}$")
+JAVA_DATE = re.compile(
+    r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{2} \d{2}:\d{2}:\d{2} UTC \d{4}$"
+)
 JAVA_MEDIUM = re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} (AM|PM)$")
 
 
@@ -192,9 +194,15 @@ async def test_project_list_is_sorted_snake_case_and_paged_from_one(client: http
 
 @pytest.mark.parametrize(
     ("params", "phrase"),
-    [({"page": "0"}, "'page' must be at least 1"), ({"page": "x"}, "'page' must be a whole number"), ({"pageSize": "101"}, "'pageSize' must be at most 100")],
+    [
+        ({"page": "0"}, "'page' must be at least 1"),
+        ({"page": "x"}, "'page' must be a whole number"),
+        ({"pageSize": "101"}, "'pageSize' must be at most 100"),
+    ],
 )
-async def test_project_list_rejects_bad_paging(client: httpx.AsyncClient, auth: dict[str, str], params: dict[str, str], phrase: str) -> None:
+async def test_project_list_rejects_bad_paging(
+    client: httpx.AsyncClient, auth: dict[str, str], params: dict[str, str], phrase: str
+) -> None:
     response = await client.get(f"{R}/projects", params=params, headers=auth)
     assert response.status_code == 400 and phrase in response.json()["message"]
 
@@ -228,7 +236,9 @@ async def test_project_detail_follows_the_docs_sample(client: httpx.AsyncClient,
     assert body["effectiveDateTimestamp"] == "Aug 4, 2021, 7:00:00 AM"
     assert body["expirationDateTimestamp"] == "Aug 4, 2025, 7:00:00 AM"
     assert body["tenantId"] == world.tenant_id
-    assert body["repositories"] == [{"pullCount": 3, "artifactCount": 1, "projectId": 11, "repositoryName": "hello-world-dp/hello-world-image", "projectPublic": False}]
+    assert body["repositories"] == [
+        {"pullCount": 3, "artifactCount": 1, "projectId": 11, "repositoryName": "hello-world-dp/hello-world-image", "projectPublic": False}
+    ]
     chart = body["charts"][0]
     assert chart["name"] == "hello-world-dp/hello-world-chart" and chart["score"] == 0
     assert chart["chart"]["digest"].startswith("b60b767e") and chart["chart"]["digest"].endswith("24cc")
@@ -250,8 +260,13 @@ async def test_generated_project_detail_matches_its_list_row(client: httpx.Async
 
 
 async def test_unknown_project_is_404_with_message(client: httpx.AsyncClient, auth: dict[str, str]) -> None:
-    for path in ("/projects/no-such", "/projects/no-such/members", "/projects/no-such/charts/x", "/projects/no-such/repositories/x/artifacts",
-                 "/projects/no-such/repositories/no-such/x/artifacts"):
+    for path in (
+        "/projects/no-such",
+        "/projects/no-such/members",
+        "/projects/no-such/charts/x",
+        "/projects/no-such/repositories/x/artifacts",
+        "/projects/no-such/repositories/no-such/x/artifacts",
+    ):
         response = await client.get(R + path, headers=auth)
         assert response.status_code == 404 and response.json() == {"message": "Project not found"}, path
 
@@ -324,7 +339,11 @@ async def test_members_page_and_user_filter(client: httpx.AsyncClient, auth: dic
 async def test_generated_project_members_follow_entitlements(client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
     store = registry_store(world)
     project = next(p for p in store.sorted_projects() if p.product is not None)
-    accounts = {e.account_id for e in world.entitlements.values() if e.status not in ("DRAFT", "OBSOLETE") and any(li.product.name == project.product.name for li in e.line_items)}
+    accounts = {
+        e.account_id
+        for e in world.entitlements.values()
+        if e.status not in ("DRAFT", "OBSOLETE") and any(li.product.name == project.product.name for li in e.line_items)
+    }
     members = (await client.get(f"{R}/projects/{project.name}/members", params={"page_size": 100}, headers=auth)).json()
     customers = [world.users[m["entityName"]] for m in members if m["roleName"] == "guest"]
     assert all(u.account_id in accounts for u in customers)
@@ -363,7 +382,9 @@ async def test_artifacts_accept_every_repository_name_form(client: httpx.AsyncCl
         assert refused.status_code == 400 and "potentially malicious" in refused.json()["message"], encoded
 
 
-async def test_lenient_dialect_accepts_every_repository_and_chart_name_form(lenient_client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
+async def test_lenient_dialect_accepts_every_repository_and_chart_name_form(
+    lenient_client: httpx.AsyncClient, auth: dict[str, str], world: World
+) -> None:
     """The lenient dialect (no dialect): the full name `%2F`-encoded or Harbor's double `%252F` works too."""
     base = f"{R}/projects/{HELLO}/repositories"
     forms = [
@@ -409,7 +430,13 @@ async def test_artifacts_are_paged_newest_first_with_harbor_flags(client: httpx.
     assert [a["id"] for a in page2] == [a["id"] for a in items[2:4]]
     bare = (await client.get(url, params={"withTag": "false"}, headers=auth)).json()
     assert all("tags" not in a for a in bare) and all("labels" not in a for a in bare)
-    rich = (await client.get(url, params={"withImmutableStatus": "TRUE", "withSignature": "true", "withLabel": "true", "withScanOverview": "true"}, headers=auth)).json()
+    rich = (
+        await client.get(
+            url,
+            params={"withImmutableStatus": "TRUE", "withSignature": "true", "withLabel": "true", "withScanOverview": "true"},
+            headers=auth,
+        )
+    ).json()
     tagged = [t for a in rich for t in a["tags"]]
     assert tagged and all("immutable" in t and "signed" in t for t in tagged)
     assert all(a["labels"] == [] and "scan_overview" in a for a in rich)
@@ -424,7 +451,9 @@ async def test_delete_repository_by_path_and_by_query(client: httpx.AsyncClient,
     before = len(project.image_names)
     by_path = await client.delete(f"{R}/projects/{project.name}/repositories/{first}", headers=auth)
     assert by_path.status_code == 200 and by_path.content == b""
-    by_query = await client.delete(f"{R}/projects/{project.name}/repositories", params={"repository_name": f"{project.name}/{second}"}, headers=auth)
+    by_query = await client.delete(
+        f"{R}/projects/{project.name}/repositories", params={"repository_name": f"{project.name}/{second}"}, headers=auth
+    )
     assert by_query.status_code == 200
     detail = (await client.get(f"{R}/projects/{project.name}", headers=auth)).json()
     names = [r["repositoryName"] for r in detail["repositories"]]
@@ -449,7 +478,9 @@ async def test_delete_repository_by_path_and_by_query(client: httpx.AsyncClient,
         ({"year": "twenty", "page": 1, "pageSize": 10}, "'year' must be a whole number"),
     ],
 )
-async def test_downloads_validate_their_parameters(client: httpx.AsyncClient, auth: dict[str, str], params: dict[str, Any], phrase: str) -> None:
+async def test_downloads_validate_their_parameters(
+    client: httpx.AsyncClient, auth: dict[str, str], params: dict[str, Any], phrase: str
+) -> None:
     response = await client.get(f"{R}/downloads", params=params, headers=auth)
     assert response.status_code == 400
     message = response.json()["message"]
@@ -548,7 +579,9 @@ async def test_put_secret_sets_given_or_random(client: httpx.AsyncClient, auth: 
     assert (await client.get(f"{R}/secret", headers=auth)).text == given.text
     seen = set()
     for body in ({"new-password": ""}, {}, None):
-        response = await client.put(f"{R}/secret", json=body, headers=auth) if body is not None else await client.put(f"{R}/secret", headers=auth)
+        response = (
+            await client.put(f"{R}/secret", json=body, headers=auth) if body is not None else await client.put(f"{R}/secret", headers=auth)
+        )
         assert response.status_code == 200
         secret = base64.b64decode(response.text).decode()
         assert len(secret) == 16 and any(c.isupper() for c in secret) and any(c.isdigit() for c in secret)
@@ -570,7 +603,9 @@ def test_generation_is_deterministic() -> None:
     assert [p.name for p in sa.sorted_projects()] == [p.name for p in sb.sorted_projects()]
     name = sa.sorted_projects()[5].name
     pa, pb = sa.project(name), sb.project(name)
-    assert [(r.name, r.artifact_count) for r in sa.repositories(pa).values()] == [(r.name, r.artifact_count) for r in sb.repositories(pb).values()]
+    assert [(r.name, r.artifact_count) for r in sa.repositories(pa).values()] == [
+        (r.name, r.artifact_count) for r in sb.repositories(pb).values()
+    ]
     assert [d.artifact for d in sa.downloads(2026, None)] == [d.artifact for d in sb.downloads(2026, None)]
     other = registry_store(World(seed=4, clock=Clock(1_790_000_000_000)))
     assert [p.name for p in other.sorted_projects()] != [p.name for p in sa.sorted_projects()]

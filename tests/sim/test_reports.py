@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -25,7 +25,7 @@ from flextui.sim.world import ADMIN, CUSTOMER, DAY_MS, PRODUCER, Clock, World
 from ..conftest import FIXED_NOW_MS
 
 BASE = "/data/api/v1/report"
-NOW = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=timezone.utc)
+NOW = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=UTC)
 TODAY = NOW.date()
 
 
@@ -289,8 +289,15 @@ async def test_in_and_conditions_are_anded(client: httpx.AsyncClient) -> None:
     wanted = [every[0]["productName"], every[5]["productName"]]
     picked = await rows_of(client, "fulfillment", pastDays=30, query={"productName": {"$in": wanted}})
     assert picked == [r for r in every if r["productName"] in wanted]
-    both = await rows_of(client, "fulfillment", pastDays=30, query={"productName": {"$sw": "Flex"}, "accountID": {"$in": [every[0]["accountID"], every[1]["accountID"]]}})
-    expected = [r for r in every if r["productName"].startswith("Flex") and r["accountID"] in {every[0]["accountID"], every[1]["accountID"]}]
+    both = await rows_of(
+        client,
+        "fulfillment",
+        pastDays=30,
+        query={"productName": {"$sw": "Flex"}, "accountID": {"$in": [every[0]["accountID"], every[1]["accountID"]]}},
+    )
+    expected = [
+        r for r in every if r["productName"].startswith("Flex") and r["accountID"] in {every[0]["accountID"], every[1]["accountID"]}
+    ]
     assert both == expected
     # two operators on one field are ANDed too
     narrow = await rows_of(client, "fulfillment", pastDays=30, query={"productName": {"$sw": "flex", "$ew": "server"}})
@@ -302,7 +309,9 @@ async def test_plain_parameters_are_eq_and_repeated_ones_in(client: httpx.AsyncC
     first, second = every[0]["accountID"], every[-1]["accountID"]
     one = await rows_of(client, "fulfillment", pastDays=30, accountID=first)
     assert one and {r["accountID"] for r in one} == {first}
-    response = await client.get(f"{BASE}/fulfillment", params=[("pastDays", "30"), ("limitRecords", "2500"), ("accountID", first), ("accountID", second)])
+    response = await client.get(
+        f"{BASE}/fulfillment", params=[("pastDays", "30"), ("limitRecords", "2500"), ("accountID", first), ("accountID", second)]
+    )
     assert {r["accountID"] for r in response.json()["data"]} == {first, second}
 
 
@@ -474,6 +483,14 @@ async def test_large_scale_volume(clock: Clock) -> None:
         assert recent >= 100_000, group
     app = create_app(world)
     async with httpx.AsyncClient(transport=in_process_transport(app), base_url=SIM_BASE_URL, auth=httpx.BasicAuth(*ADMIN)) as c:
-        response = await get(c, "usage", pastDays=30, limitRecords=2500, pageNumber=7, mode="INTERACTIVE", query={"productName": {"$con": "a"}, "meterType": {"$in": ["elastic", "named"]}})
+        response = await get(
+            c,
+            "usage",
+            pastDays=30,
+            limitRecords=2500,
+            pageNumber=7,
+            mode="INTERACTIVE",
+            query={"productName": {"$con": "a"}, "meterType": {"$in": ["elastic", "named"]}},
+        )
     assert response.status_code == 200 and len(response.json()["data"]) == 2500
     assert response.json()["header"]["recordCount"] > 20_000

@@ -24,7 +24,9 @@ ENTITLEMENTS = "/entitlements-api/v1"
 PRODUCTS = "/products-api/v1"
 
 
-async def call(app: Any, method: str, path: str, *, user: tuple[str, str] | None = ADMIN, bearer: str | None = None, **kwargs: Any) -> httpx.Response:
+async def call(
+    app: Any, method: str, path: str, *, user: tuple[str, str] | None = ADMIN, bearer: str | None = None, **kwargs: Any
+) -> httpx.Response:
     """A request as `user` the way a seeded user signs in (`sim_auth`: the seeded access token for the
     beta APIs, which take nothing else by default; Basic elsewhere), or with `bearer`.
 
@@ -118,10 +120,17 @@ async def test_license_technologies_are_the_tenants(world: World, sim_app: Any) 
     created = await call(sim_app, "POST", f"{PRODUCTS}/products", json=product)
     assert created.status_code == 201, created.text
     shown = created.json()["product"]
-    assert (shown["licenseTechnology"], shown["licenseGenerator"], shown["usedOnDevice"], shown["hostType"]) == ("Dongle Magic", "Dongle Forge", False, None)
+    assert (shown["licenseTechnology"], shown["licenseGenerator"], shown["usedOnDevice"], shown["hostType"]) == (
+        "Dongle Magic",
+        "Dongle Forge",
+        False,
+        None,
+    )
     lite = await call(sim_app, "POST", f"{PRODUCTS}/products", json={**product, "version": "2.0", "licenseGenerator": "Dongle Lite"})
     assert lite.json()["product"]["licenseGenerator"] == "Dongle Lite"
-    wrong = await call(sim_app, "POST", f"{PRODUCTS}/products", json={**product, "version": "3.0", "licenseGenerator": "FlexNet Embedded Generator"})
+    wrong = await call(
+        sim_app, "POST", f"{PRODUCTS}/products", json={**product, "version": "3.0", "licenseGenerator": "FlexNet Embedded Generator"}
+    )
     assert wrong.status_code == 400 and wrong.json()["field"] == "licenseGenerator"
     unknown = await call(sim_app, "POST", f"{PRODUCTS}/products", json={**product, "version": "4.0", "licenseTechnology": "Sentinel Keys"})
     assert unknown.status_code == 400 and unknown.json()["field"] == "licenseTechnology"

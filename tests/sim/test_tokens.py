@@ -40,7 +40,9 @@ class Api:
         self.world = world
         self._clients: list[httpx.AsyncClient] = []
 
-    def client(self, user: tuple[str, str] | None = ADMIN, *, bearer: str | None = None, headers: dict[str, str] | None = None) -> httpx.AsyncClient:
+    def client(
+        self, user: tuple[str, str] | None = ADMIN, *, bearer: str | None = None, headers: dict[str, str] | None = None
+    ) -> httpx.AsyncClient:
         hdrs = dict(headers or {})
         if bearer is not None:
             hdrs["Authorization"] = f"Bearer {bearer}"
@@ -49,7 +51,9 @@ class Api:
         self._clients.append(client)
         return client
 
-    async def req(self, method: str, path: str, *, user: tuple[str, str] | None = ADMIN, bearer: str | None = None, **kwargs: Any) -> httpx.Response:
+    async def req(
+        self, method: str, path: str, *, user: tuple[str, str] | None = ADMIN, bearer: str | None = None, **kwargs: Any
+    ) -> httpx.Response:
         return await self.client(user, bearer=bearer).request(method, BASE + path, **kwargs)
 
     async def create(self, name: str, expiry: str = "30d", *, user: tuple[str, str] = ADMIN, **fields: Any) -> dict[str, Any]:
@@ -268,9 +272,7 @@ async def test_bad_token_type(api: Api) -> None:
 
 
 async def test_impersonated_created_by_privileged_user(api: Api) -> None:
-    token = await api.create(
-        "support-imp-1", "14d", tokenType="IMPERSONATED", tokenDescription="Case 42", username=CUSTOMER[0]
-    )
+    token = await api.create("support-imp-1", "14d", tokenType="IMPERSONATED", tokenDescription="Case 42", username=CUSTOMER[0])
     assert token["tokenType"] == "IMPERSONATED"
     assert token["username"] == CUSTOMER[0]
     assert token["tokenCreator"] == ADMIN[0]
@@ -352,7 +354,12 @@ async def test_delete_only_by_creator(api: Api) -> None:
 
 
 async def test_unknown_token_404_everywhere(api: Api) -> None:
-    for method, path in (("GET", "/token/no-such-token"), ("PUT", "/token/no-such-token"), ("DELETE", "/token/no-such-token"), ("POST", "/token/no-such-token/rotation")):
+    for method, path in (
+        ("GET", "/token/no-such-token"),
+        ("PUT", "/token/no-such-token"),
+        ("DELETE", "/token/no-such-token"),
+        ("POST", "/token/no-such-token/rotation"),
+    ):
         kwargs = {"json": {"tokenDescription": "x"}} if method == "PUT" else {}
         assert_error(await api.req(method, path, **kwargs), 404, "no-such-token")
 
@@ -505,7 +512,10 @@ async def test_list_paging_page_and_page_size(api: Api) -> None:
     assert beyond == []
 
 
-@pytest.mark.parametrize(("params", "field"), [({"pageSize": 0}, "pageSize"), ({"page": -1}, "page"), ({"page": "x"}, "page"), ({"pagesize": "many"}, "pagesize")])
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [({"pageSize": 0}, "pageSize"), ({"page": -1}, "page"), ({"page": "x"}, "page"), ({"pagesize": "many"}, "pagesize")],
+)
 async def test_list_paging_bad_values(api: Api, params: dict[str, Any], field: str) -> None:
     assert_error(await api.req("GET", "/tokens", params={"username": ADMIN[0], **params}), 400, field)
 
@@ -805,8 +815,14 @@ async def test_markup_and_control_characters_round_trip_literally(api: Api) -> N
 
 
 async def test_description_length_limit(api: Api) -> None:
-    assert_error(await api.req("POST", "/token", json={"tokenName": "long-desc1", "expiryStr": "1d", "tokenDescription": "x" * 2001}), 400, "tokenDescription")
-    assert (await api.req("POST", "/token", json={"tokenName": "long-desc2", "expiryStr": "1d", "tokenDescription": "x" * 2000})).status_code == 201
+    assert_error(
+        await api.req("POST", "/token", json={"tokenName": "long-desc1", "expiryStr": "1d", "tokenDescription": "x" * 2001}),
+        400,
+        "tokenDescription",
+    )
+    assert (
+        await api.req("POST", "/token", json={"tokenName": "long-desc2", "expiryStr": "1d", "tokenDescription": "x" * 2000})
+    ).status_code == 201
 
 
 async def test_unknown_endpoint_uses_token_error_shape(api: Api) -> None:

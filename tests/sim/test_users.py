@@ -18,9 +18,8 @@ import pytest
 from flextui.sim.app import SIM_BASE_URL, in_process_transport
 from flextui.sim.world import ADMIN, CUSTOMER, PUBLISHER_ACCOUNT, World
 
-from ..conftest import sim_auth
-
 from ..beta_fixtures import Change, _beta_only, _with, _without  # noqa: F401  (fixtures)
+from ..conftest import sim_auth
 
 BASE = "/users-accounts-api/v1"
 
@@ -30,8 +29,13 @@ def account(**extra: Any) -> dict[str, Any]:
 
 
 def user(**extra: Any) -> dict[str, Any]:
-    return {"firstName": "Rosa", "lastName": "Weber", "emailAddress": "rosa.weber@acme-robotics.example",
-            "accountRoles": [{"accountName": "Acme Robotics", "roles": ["Portal Admin"]}], **extra}
+    return {
+        "firstName": "Rosa",
+        "lastName": "Weber",
+        "emailAddress": "rosa.weber@acme-robotics.example",
+        "accountRoles": [{"accountName": "Acme Robotics", "roles": ["Portal Admin"]}],
+        **extra,
+    }
 
 
 BAD_ACCOUNTS: list[tuple[str, Change, str]] = [
@@ -59,8 +63,16 @@ BAD_USERS: list[tuple[str, Change, str]] = [
     ("roles-missing", _without("accountRoles"), "accountRoles"),
     ("roles-empty", _with(accountRoles=[]), "accountRoles"),
     ("role-account-missing", _with(accountRoles=[{"roles": ["x"]}]), "accountRoles[0].accountName"),
-    ("role-expiry-format", _with(accountRoles=[{"accountName": "Acme Robotics", "expiryDate": "31.12.2026"}]), "accountRoles[0].expiryDate"),
-    ("role-account-twice", _with(accountRoles=[{"accountName": "Acme Robotics"}, {"accountName": "Acme Robotics"}]), "accountRoles[1].accountName"),
+    (
+        "role-expiry-format",
+        _with(accountRoles=[{"accountName": "Acme Robotics", "expiryDate": "31.12.2026"}]),
+        "accountRoles[0].expiryDate",
+    ),
+    (
+        "role-account-twice",
+        _with(accountRoles=[{"accountName": "Acme Robotics"}, {"accountName": "Acme Robotics"}]),
+        "accountRoles[1].accountName",
+    ),
     ("user-name-not-email", _with(userName="rosa"), "userName"),
     ("portal-login-without-user-name", _with(portalLogin=True), "userName"),
     ("status-unknown", _with(status="Suspended"), "status"),
@@ -150,15 +162,34 @@ async def test_account_filters_sorting_paging(api: Api, world: World) -> None:
     assert [world.accounts[i].created_ms for i in created] == sorted(world.accounts[i].created_ms for i in created)
     page2 = await api.ok("GET", "/accounts", params={"limit": 5, "page": 2})
     assert [a["accountId"] for a in page2["accounts"]] == (await api.accounts())[5:10]
-    for params, field in (({"page": 0}, "page"), ({"limit": 501}, "limit"), ({"sort_by": "city"}, "sort_by"), ({"rootAccountOnly": "perhaps"}, "rootAccountOnly")):
+    for params, field in (
+        ({"page": 0}, "page"),
+        ({"limit": 501}, "limit"),
+        ({"sort_by": "city"}, "sort_by"),
+        ({"rootAccountOnly": "perhaps"}, "rootAccountOnly"),
+    ):
         await api.refused("GET", "/accounts", 400, field, params=params)
 
 
 async def test_create_account(api: Api, world: World) -> None:
-    body = account(description="Space tools", address1="1 Orbit Way", city="Houston", state="TX", zipcode="77001", country="us",
-                   region="AMER", visible=False, attributes=[{"name": "Tier", "value": "Gold"}])
+    body = account(
+        description="Space tools",
+        address1="1 Orbit Way",
+        city="Houston",
+        state="TX",
+        zipcode="77001",
+        country="us",
+        region="AMER",
+        visible=False,
+        attributes=[{"name": "Tier", "value": "Gold"}],
+    )
     created = (await api.ok("POST", "/accounts", 201, json=body))["account"]
-    assert (created["accountId"], created["accountName"], created["country"], created["visible"]) == ("ORBIT-42", "Orbit Instruments", "US", False)
+    assert (created["accountId"], created["accountName"], created["country"], created["visible"]) == (
+        "ORBIT-42",
+        "Orbit Instruments",
+        "US",
+        False,
+    )
     assert created["attributes"] == [{"name": "Tier", "value": "Gold"}]
     assert world.accounts["ORBIT-42"].name == "Orbit Instruments"
     assert "ORBIT-42" in await api.accounts({"accountName": "orbit"})
@@ -169,7 +200,9 @@ async def test_create_account(api: Api, world: World) -> None:
 async def test_create_account_alias_path_and_defaults(api: Api, world: World) -> None:
     created = (await api.ok("POST", "/account", 201, json={"accountId": "P-1", "accountName": "Partner One"}))["account"]
     assert created["accountType"] == "CUSTOMER" and world.accounts["P-1"].name == "Partner One"
-    partner = (await api.ok("POST", "/accounts", 201, json=account(accountId="P-2", name="Partner Two", accountType="CHANNEL_PARTNER")))["account"]
+    partner = (await api.ok("POST", "/accounts", 201, json=account(accountId="P-2", name="Partner Two", accountType="CHANNEL_PARTNER")))[
+        "account"
+    ]
     assert partner["accountType"] == "CHANNEL_PARTNER"
 
 
@@ -196,9 +229,13 @@ async def test_customer_sees_own_account_and_cannot_create(api: Api, world: Worl
 
 async def test_created_account_can_own_an_entitlement(api: Api, world: World) -> None:
     await api.ok("POST", "/accounts", 201, json=account())
-    body = {"accounts": [{"accountId": "ORBIT-42", "accountType": "CUSTOMER", "partnerTierName": "END_CUSTOMER"}],
-            "lineItems": [{"product": [{"productName": "Flex Designer", "productVersion": "2022.4"}], "startDate": "2026-01-01", "isPermanent": True}],
-            "attributes": [{"name": "Region", "value": "AMER"}]}
+    body = {
+        "accounts": [{"accountId": "ORBIT-42", "accountType": "CUSTOMER", "partnerTierName": "END_CUSTOMER"}],
+        "lineItems": [
+            {"product": [{"productName": "Flex Designer", "productVersion": "2022.4"}], "startDate": "2026-01-01", "isPermanent": True}
+        ],
+        "attributes": [{"name": "Region", "value": "AMER"}],
+    }
     client = httpx.AsyncClient(transport=in_process_transport(api.app), base_url=SIM_BASE_URL, auth=sim_auth(api.app, ADMIN))
     async with client:
         response = await client.post("/entitlements-api/v1/entitlement", json=body)
@@ -224,7 +261,9 @@ async def test_user_filters_and_sorting(api: Api, world: World) -> None:
     users = list(world.users.values())
     names = [u["displayName"] for u in (await api.ok("GET", "/users", params={"limit": 500}))["users"]]
     assert names == sorted(names, key=str.lower)
-    emails = [u["emailAddress"] for u in (await api.ok("GET", "/users", params={"limit": 500, "sort_by": "email", "sort_order": "desc"}))["users"]]
+    emails = [
+        u["emailAddress"] for u in (await api.ok("GET", "/users", params={"limit": 500, "sort_by": "email", "sort_order": "desc"}))["users"]
+    ]
     assert emails == sorted(emails, key=str.lower, reverse=True)
     statuses = [u["status"] for u in (await api.ok("GET", "/users", params={"limit": 500, "sort_by": "status"}))["users"]]
     assert statuses == sorted(statuses)
@@ -237,7 +276,12 @@ async def test_user_filters_and_sorting(api: Api, world: World) -> None:
     assert await api.users(email="CUSTOMER@acme") == [CUSTOMER[0]]
     assert await api.users(userName="admin@") == [ADMIN[0]]
     assert await api.users(displayName="avery adm") == [ADMIN[0]]
-    for params, field in (({"sort_by": "firstName"}, "sort_by"), ({"status": "gone"}, "status"), ({"accountType": "ROBOT"}, "accountType"), ({"limit": -1}, "limit")):
+    for params, field in (
+        ({"sort_by": "firstName"}, "sort_by"),
+        ({"status": "gone"}, "status"),
+        ({"accountType": "ROBOT"}, "accountType"),
+        ({"limit": -1}, "limit"),
+    ):
         await api.refused("GET", "/users", 400, field, params=params)
 
 
@@ -246,7 +290,9 @@ async def test_bearer_access_token_works(api: Api, world: World) -> None:
 
     now = world.now_ms()
     token = next(t for t in token_store(world).by_name.values() if t.username == ADMIN[0] and t.expiry_ms > now)
-    async with httpx.AsyncClient(transport=in_process_transport(api.app), base_url=SIM_BASE_URL, headers={"Authorization": f"Bearer {token.value}"}) as client:
+    async with httpx.AsyncClient(
+        transport=in_process_transport(api.app), base_url=SIM_BASE_URL, headers={"Authorization": f"Bearer {token.value}"}
+    ) as client:
         response = await client.get(BASE + "/users", params={"limit": 1})
     assert response.status_code == 200 and response.json()["total"] == len(world.users)
 
@@ -266,10 +312,22 @@ async def test_customer_sees_own_account_users(api: Api, world: World) -> None:
 
 
 async def test_create_user(api: Api, world: World) -> None:
-    body = user(userName="Rosa.Weber@acme-robotics.example", portalLogin=True, status="Inactive", timezone="GMT-6.0DST0", locale="de_DE",
-                country="de", phoneNumber="+49 (30) 1234-5", displayName="Rosa W.", shared=True,
-                accountRoles=[{"accountName": "acme robotics", "roles": ["Portal Admin"], "expiryDate": "2027-12-31"}, {"accountName": "FlexDemo Software"}],
-                attributes=[{"name": "Team", "value": "Ops"}])
+    body = user(
+        userName="Rosa.Weber@acme-robotics.example",
+        portalLogin=True,
+        status="Inactive",
+        timezone="GMT-6.0DST0",
+        locale="de_DE",
+        country="de",
+        phoneNumber="+49 (30) 1234-5",
+        displayName="Rosa W.",
+        shared=True,
+        accountRoles=[
+            {"accountName": "acme robotics", "roles": ["Portal Admin"], "expiryDate": "2027-12-31"},
+            {"accountName": "FlexDemo Software"},
+        ],
+        attributes=[{"name": "Team", "value": "Ops"}],
+    )
     created = (await api.ok("POST", "/users", 201, json=body))["user"]
     assert created["userName"] == "Rosa.Weber@acme-robotics.example" and created["status"] == "Inactive"
     assert created["country"] == "DE" and created["displayName"] == "Rosa W." and created["timezone"] == "GMT-6.0DST0"
@@ -330,7 +388,9 @@ UNDOCUMENTED_SPELLINGS: list[tuple[str, str, str, Any, str]] = [
 
 
 @pytest.mark.parametrize(("case", "method", "path", "given", "field"), UNDOCUMENTED_SPELLINGS, ids=[c[0] for c in UNDOCUMENTED_SPELLINGS])
-async def test_strict_default_takes_enums_only_as_documented(api: Api, world: World, case: str, method: str, path: str, given: Any, field: str) -> None:
+async def test_strict_default_takes_enums_only_as_documented(
+    api: Api, world: World, case: str, method: str, path: str, given: Any, field: str
+) -> None:
     before = (len(world.accounts), len(world.users))
     where = {"json": given} if method == "POST" else {"params": given}
     refusal = await api.refused(method, path, 400, field, **where)
@@ -355,7 +415,9 @@ async def test_lenient_dialect_reads_any_case_as_the_documented_spelling(lenient
     try:
         both = await api.accounts([("accountType", "publisher"), ("accountType", "CHANNEL_PARTNER"), ("limit", 500)])
         assert set(both) == {a.account_id for a in world.accounts.values() if a.account_type in ("PUBLISHER", "CHANNEL_PARTNER")}
-        partner = (await api.ok("POST", "/accounts", 201, json=account(accountId="P-2", name="Partner Two", accountType="channel_partner")))["account"]
+        partner = (
+            await api.ok("POST", "/accounts", 201, json=account(accountId="P-2", name="Partner Two", accountType="channel_partner"))
+        )["account"]
         assert partner["accountType"] == "CHANNEL_PARTNER"
         users = list(world.users.values())
         assert set(await api.users(status="INACTIVE")) == {u.username for u in users if u.status == "inactive"}

@@ -16,7 +16,6 @@ from textual.worker import WorkerState
 from flextui.context import AppContext, demo_context
 from flextui.ui.app import FlexApp
 from flextui.ui.safety import original
-
 from tests.conftest import FIXED_NOW_MS
 
 
@@ -54,8 +53,8 @@ def unexpected_errors(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
 
 
 async def settle(pilot: Any, delay: float = 0.02, timeout: float = 20.0) -> None:
-    """Wait until every key typed has been handed on and no worker is pending or running (or the only
-    busy ones wait on an open dialog)."""
+    """Wait until every key typed has been handed on and no worker is pending or running (with a dialog
+    open: none of the dialog's own; the work behind it may be waiting for the dialog's answer)."""
     app = pilot.app
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -64,13 +63,22 @@ async def settle(pilot: Any, delay: float = 0.02, timeout: float = 20.0) -> None
         if keys_pending(app) and loop.time() <= deadline:
             continue
         busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
-        if not busy or isinstance(app.screen, ModalScreen) or loop.time() > deadline:
+        if isinstance(app.screen, ModalScreen):  # a dialog's own work is waited for; work behind it may wait on the dialog
+            busy = [w for w in busy if _screen_of(w.node) is app.screen]
+        if not busy or loop.time() > deadline:
             break
         try:
             await asyncio.wait_for(asyncio.shield(asyncio.gather(*(w.wait() for w in busy), return_exceptions=True)), 0.25)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
     await pilot.pause()
+
+
+def _screen_of(node: Any) -> Any:
+    try:
+        return node.screen
+    except Exception:  # detached, or the app itself
+        return None
 
 
 def keys_pending(app: FlexApp) -> bool:

@@ -7,12 +7,11 @@ from typing import Any
 from textual.widgets import Input, Select, Switch
 
 from flextui.sim.products import catalogue
-from flextui.ui.screens.products import ProductsScreen
 from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+from flextui.ui.screens.products import ProductsScreen
 from flextui.ui.widgets.forms import SectionedForm
 from flextui.ui.widgets.record import RecordScreen
-from tests.ui.conftest import build_app, world_of
-from tests.ui.conftest import settle
+from tests.ui.conftest import build_app, settle, world_of
 
 
 def screen(app: Any) -> ProductsScreen:
@@ -74,8 +73,13 @@ async def test_tabs_page_with_totals_and_filter_on_the_server() -> None:
         assert "unknown filter 'bogus'" in s.status.error and "licenseTechnology" in s.status.error
         assert s.query_one("#products-more").has_class("-bad-filter")
 
-        for key, tab, count in (("2", "features", len(cat.features)), ("3", "bundles", len(cat.bundles)), ("4", "suites", len(cat.suites)),
-                                ("5", "parts", None), ("6", "maintenance", len(cat.maintenance))):
+        for key, tab, count in (
+            ("2", "features", len(cat.features)),
+            ("3", "bundles", len(cat.bundles)),
+            ("4", "suites", len(cat.suites)),
+            ("5", "parts", None),
+            ("6", "maintenance", len(cat.maintenance)),
+        ):
             await pilot.press(key)
             await settle(pilot)
             assert s.tab.id == tab
@@ -131,15 +135,27 @@ async def test_create_product_shows_server_defaults_before_sending() -> None:
         await fill(pilot, {"licenseTechnology": "FlexNet Embedded", "usedOnDevice": True})
         preview = str(form.query_one("#form-preview").render())
         assert "the server's default for FlexNet Embedded" in preview and "host type none" in preview and "ignored" in preview
-        await fill(pilot, {"licenseGenerator": "Custom Key Generator", "endDate": "2020-01-01", "startDate": "2026-01-01", "partNumbers": "PN-1, PN-1"})
+        await fill(
+            pilot,
+            {"licenseGenerator": "Custom Key Generator", "endDate": "2020-01-01", "startDate": "2026-01-01", "partNumbers": "PN-1, PN-1"},
+        )
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.screen is form and app.ctx.session.requests_sent == before, "nothing is sent while typing or with errors"
         assert "must not be before" in hint(app, "endDate")
         assert "given twice" in hint(app, "partNumbers") or "twice" in hint(app, "partNumbers")
         taken = next(iter(catalogue(world_of(app)).products.values())).part_numbers[0]
-        await fill(pilot, {"licenseGenerator": "", "endDate": "", "partNumbers": f"PN-UI-1, {taken}", "features": "CANVAS_CORE:1.0",
-                           "licenseModels": "Perpetual", "autoDeploy": True})
+        await fill(
+            pilot,
+            {
+                "licenseGenerator": "",
+                "endDate": "",
+                "partNumbers": f"PN-UI-1, {taken}",
+                "features": "CANVAS_CORE:1.0",
+                "licenseModels": "Perpetual",
+                "autoDeploy": True,
+            },
+        )
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.screen is form, "the server refused the part number"
@@ -171,7 +187,9 @@ async def test_create_feature_and_read_only_hides_creating() -> None:
         assert any(f.name == "UI_FEATURE" for f in catalogue(world_of(app)).features.values())
         await pilot.press("3")
         await settle(pilot)
-        assert "create" not in {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}, "bundles cannot be created here"
+        assert "create" not in {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}, (
+            "bundles cannot be created here"
+        )
 
     app = build_app(start=["products"], read_only=True)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -97,7 +97,9 @@ def test_server_strings_are_cleaned() -> None:
     assert "\x1b" not in text and "␛" in text
 
 
-@pytest.mark.parametrize(("value", "shown"), [(0, "0"), (999, "999"), (1234, "1,234"), (12_500, "12.5k"), (50_000, "50k"), (3_400_000, "3.4M"), (0.25, "0.25")])
+@pytest.mark.parametrize(
+    ("value", "shown"), [(0, "0"), (999, "999"), (1234, "1,234"), (12_500, "12.5k"), (50_000, "50k"), (3_400_000, "3.4M"), (0.25, "0.25")]
+)
 def test_compact_numbers(value: float, shown: str) -> None:
     assert compact_number(value) == shown
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from textual.widgets import Input, Select, Switch
@@ -10,11 +11,11 @@ from flextui.api.entitlements import EntitlementsService
 from flextui.api.errors import ServerError
 from flextui.config import Settings
 from flextui.sim.entitlements import entitlement_store
-from flextui.ui.screens.products import ProductsScreen
 from flextui.ui.screens.entitlements.tree import EntitlementsScreen, parse_argument
+from flextui.ui.screens.products import ProductsScreen
+from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.forms import SectionedForm
 from flextui.ui.widgets.record import RecordScreen
-from flextui.ui.screens.users import UsersScreen
 from tests.ui.conftest import build_app, settle, world_of
 
 ACME = "101200004242"
@@ -150,7 +151,6 @@ async def test_loading_marker_is_visible_while_the_request_runs() -> None:
         assert child_text(app, f"A:{ACME}")[0].startswith("ENT-100000")
 
 
-
 async def test_detail_pane_shows_entitlement_line_item_and_product() -> None:
     app = build_app(start=["entitlements"])
     async with app.run_test(size=(120, 40)) as pilot:
@@ -186,8 +186,6 @@ async def test_detail_pane_shows_entitlement_line_item_and_product() -> None:
         await pilot.pause()
         assert isinstance(app.screen, RecordScreen)
         assert "PN-GAT-0240" in str(app.screen.query_one("#record-body").render())
-
-
 
 
 async def test_filters_paging_and_client_filter() -> None:
@@ -249,11 +247,11 @@ async def test_filters_paging_and_client_filter() -> None:
 
 
 def _model(ent: Any) -> Any:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from flextui.api.entitlements import Entitlement
 
-    return Entitlement(entitlementId=ent.entitlement_id, createdOn=datetime.fromtimestamp(ent.created_ms / 1000, tz=timezone.utc).isoformat())
+    return Entitlement(entitlementId=ent.entitlement_id, createdOn=datetime.fromtimestamp(ent.created_ms / 1000, tz=UTC).isoformat())
 
 
 async def test_ent_command_opens_one_account_and_product_arguments() -> None:
@@ -272,7 +270,6 @@ async def test_ent_command_opens_one_account_and_product_arguments() -> None:
         assert [n.data.account_id for n in screen(app).tree.root.children] == [ACME], "a name works too"
 
 
-
 async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
     app = build_app(start=["entitlements"])
     async with app.run_test(size=(120, 40)) as pilot:
@@ -284,15 +281,25 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
         form = app.screen
         assert isinstance(form, SectionedForm)
         assert form.query_one("#field-accountId", Input).value == ACME, "the account under the cursor is proposed"
-        await fill(pilot, {"description": "UI created", "attributes": "Region=EMEA; SalesOrder=SO-1",
-                           "li0-productName": "Nova Gateway", "li0-productVersion": "2022.4", "li0-quantity": "5",
-                           "li0-startDate": "2026-11-02", "li0-expiryDate": "2027-11-01"})
+        await fill(
+            pilot,
+            {
+                "description": "UI created",
+                "attributes": "Region=EMEA; SalesOrder=SO-1",
+                "li0-productName": "Nova Gateway",
+                "li0-productVersion": "2022.4",
+                "li0-quantity": "5",
+                "li0-startDate": "2026-11-02",
+                "li0-expiryDate": "2027-11-01",
+            },
+        )
         await pilot.press("ctrl+n")
         await settle(pilot)
         assert form.section is not None and form.section.count == 2
         taken = world_of(app).entitlements["ENT-100001"].line_items[0].activation_id
-        await fill(pilot, {"li1-productName": "Flex Canvas", "li1-productVersion": "2023.4", "li1-isPermanent": True,
-                           "li1-activationId": taken})
+        await fill(
+            pilot, {"li1-productName": "Flex Canvas", "li1-productVersion": "2023.4", "li1-isPermanent": True, "li1-activationId": taken}
+        )
         assert form.validate(all_fields=True) is not None, errors(app)
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -325,8 +332,16 @@ async def test_a_mandatory_attribute_the_server_names_is_shown_on_the_attributes
         await pilot.press("n")
         await settle(pilot)
         form = app.screen
-        await fill(pilot, {"attributes": "SalesOrder=SO-9", "li0-productName": "Nova Gateway", "li0-productVersion": "2022.4",
-                           "li0-startDate": "2026-11-02", "li0-expiryDate": "2027-11-01"})
+        await fill(
+            pilot,
+            {
+                "attributes": "SalesOrder=SO-9",
+                "li0-productName": "Nova Gateway",
+                "li0-productVersion": "2022.4",
+                "li0-startDate": "2026-11-02",
+                "li0-expiryDate": "2027-11-01",
+            },
+        )
         assert form.validate(all_fields=True) is not None, "the client does not invent mandatory attributes"
         before = sent(app)
         await pilot.press("ctrl+s")
@@ -349,17 +364,30 @@ async def test_create_form_validates_every_rule_inline_before_sending() -> None:
         await pilot.press("ctrl+n")
         await settle(pilot)
         before = sent(app)
-        await fill(pilot, {"entitlementId": "bad/id", "shipToAddress": "Main St. #5",
-                           "li0-productName": "Nova Gateway", "li0-productVersion": "1999.1", "li0-startDate": "2026-11-02",
-                           "li0-expiryDate": "2026-01-01", "li0-quantity": "many",
-                           "li1-productName": "No Such Product", "li1-productVersion": "1.0", "li1-startDate": "2026-02-30"})
+        await fill(
+            pilot,
+            {
+                "entitlementId": "bad/id",
+                "shipToAddress": "Main St. #5",
+                "li0-productName": "Nova Gateway",
+                "li0-productVersion": "1999.1",
+                "li0-startDate": "2026-11-02",
+                "li0-expiryDate": "2026-01-01",
+                "li0-quantity": "many",
+                "li1-productName": "No Such Product",
+                "li1-productVersion": "1.0",
+                "li1-startDate": "2026-02-30",
+            },
+        )
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert form is app.screen, "the form stays open with everything typed"
         assert sent(app) == before, "nothing is sent"
         assert "must not contain /" in hint(app, "entitlementId")
         assert "letters, digits" in hint(app, "shipToAddress")
-        assert "mandatory" in hint(app, "attributes") and "server" in hint(app, "attributes"), "which attributes are mandatory is the tenant's: the server names them"
+        assert "mandatory" in hint(app, "attributes") and "server" in hint(app, "attributes"), (
+            "which attributes are mandatory is the tenant's: the server names them"
+        )
         assert "has no version 1999.1" in hint(app, "li0-productVersion")
         assert "whole number" in hint(app, "li0-quantity")
         assert "not a calendar date" in hint(app, "li1-startDate")
@@ -371,11 +399,6 @@ async def test_create_form_validates_every_rule_inline_before_sending() -> None:
         await settle(pilot)
         assert form.section.count == 1 and not form.query("#field-li1-productName")
         assert form.query_one("#field-li0-quantity", Input).value == "many", "values survive removing a section"
-
-
-
-
-
 
 
 async def test_line_item_changes_add_policies_properties_maintenance() -> None:

@@ -13,21 +13,23 @@ from typing import Any
 from textual.widgets import Label, Select, Static
 
 from flextui.api.errors import Invalid
+from flextui.render.table import GridModel
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.entitlements.forms import CatalogueIndex, product_hint
 from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
-from flextui.ui.screens.reports.catalogue import ReportsScreen
 from flextui.ui.screens.reports.builder import ReportBuilderScreen
+from flextui.ui.screens.reports.catalogue import ReportsScreen
 from flextui.ui.screens.reports.results import ReportResultsScreen
 from flextui.ui.screens.reports.tools import ChartScreen, FrequencyScreen, StatsScreen
 from flextui.ui.widgets.bars import StatusLine, fit
 from flextui.ui.widgets.dialogs import MessageScreen
 from flextui.ui.widgets.grid import DataGrid
-from flextui.render.table import GridModel
 from tests.ui.conftest import build_app, settle
 
-LONG = ("the registry answered 403: user customer@acme-robotics.example cannot use the registry service: "
-        "the permission 'View and Manage Download Packages' is required (ask your FlexNet Operations administrator)")
+LONG = (
+    "the registry answered 403: user customer@acme-robotics.example cannot use the registry service: "
+    "the permission 'View and Manage Download Packages' is required (ask your FlexNet Operations administrator)"
+)
 
 
 def text_of(app: Any, selector: str) -> str:
@@ -125,8 +127,11 @@ async def test_report_tools_opened_while_loading_are_not_covered_by_a_spinner() 
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         model = GridModel([("day", "str")], [("2026-11-01",), ("2026-11-02",)])
-        for tool in (FrequencyScreen(model, "day", loading=True), StatsScreen(model, "day", loading=True),
-                     ChartScreen(model, ["day"], loading=True)):
+        for tool in (
+            FrequencyScreen(model, "day", loading=True),
+            StatsScreen(model, "day", loading=True),
+            ChartScreen(model, ["day"], loading=True),
+        ):
             app.push_screen(tool)
             await settle(pilot)
             assert tool._cover_widget is None and not tool.loading, type(tool).__name__

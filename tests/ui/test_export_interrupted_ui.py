@@ -71,8 +71,9 @@ async def export_csv(pilot: Any, *, replace: bool = False) -> None:
 
 
 def messages(app: Any) -> str:
-    return " | ".join([str(app.screen.query_one(StatusLine).error), str(app.screen.query_one(StatusLine).info),
-                       *(n.message for n in app._notifications)])
+    return " | ".join(
+        [str(app.screen.query_one(StatusLine).error), str(app.screen.query_one(StatusLine).info), *(n.message for n in app._notifications)]
+    )
 
 
 class Hold:

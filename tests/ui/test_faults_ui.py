@@ -210,7 +210,9 @@ async def test_a_fault_from_the_start_then_recovery(index: int) -> None:
 
 
 @pytest.mark.timeout(90)
-@pytest.mark.parametrize("case", [c for c in CASES if c.name in ("503", "truncated", "html-200", "empty-200", "slow")], ids=lambda c: c.name)
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.name in ("503", "truncated", "html-200", "empty-200", "slow")], ids=lambda c: c.name
+)
 async def test_report_results_keep_what_loaded_when_a_later_page_fails_and_resume(case: Case) -> None:
     plan = FaultPlan()
     app = faulty_app(AREAS["report-results"], plan)

@@ -12,8 +12,8 @@ from textual.widgets import Input
 
 from flextui.sim.registry import HELLO, registry_store
 from flextui.ui.screens.products import ProductsScreen
-from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
 from flextui.ui.screens.registry.downloads import DownloadsScreen
+from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.grid import DataGrid

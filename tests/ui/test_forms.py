@@ -6,8 +6,7 @@ from typing import Any
 
 from textual.widgets import Input, Label
 
-from flextui.ui.widgets.forms import SectionedForm
-from flextui.ui.widgets.forms import FormScreen
+from flextui.ui.widgets.forms import FormScreen, SectionedForm
 from tests.ui.conftest import build_app, burst, settle
 
 VALID_ITEM = {"li0-productName": "Nova Gateway", "li0-productVersion": "2022.4"}

@@ -208,7 +208,11 @@ async def test_filter_reduces_rows_and_posts() -> None:
         assert grid.row_count == 100
         changed = app.of(DataGrid.FilterChanged)
         assert [(m.filter_text, m.row_count) for m in changed] == [
-            ("name-0001", 10), ("id>=95 !note=odd", 2), ("nothing-matches", 0), ("", 100)]
+            ("name-0001", 10),
+            ("id>=95 !note=odd", 2),
+            ("nothing-matches", 0),
+            ("", 100),
+        ]
 
 
 async def test_enter_posts_row_selected() -> None:

@@ -7,11 +7,10 @@ without an event loop.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
-from flextui.render.text import clean as sanitize
 from flextui.render.table import (
     Column,
     FilterTerm,
@@ -19,14 +18,14 @@ from flextui.render.table import (
     format_value,
     parse_filter,
 )
+from flextui.render.text import clean as sanitize
 
-UTC = timezone.utc
+UTC = UTC
 
 
 def people() -> GridModel:
     return GridModel(
-        [("name", "str"), ("age", "int"), ("score", "float"), ("active", "bool"), ("born", "date"),
-         ("seen", "datetime"), ("note", "str")],
+        [("name", "str"), ("age", "int"), ("score", "float"), ("active", "bool"), ("born", "date"), ("seen", "datetime"), ("note", "str")],
         [
             ("alice", 30, 1.5, True, date(1994, 5, 1), datetime(2025, 1, 1, 23, 30, tzinfo=UTC), "likes [bold]tea[/]"),
             ("Bob", 25, None, False, date(1999, 1, 2), datetime(2025, 1, 2, 1, 0, tzinfo=UTC), None),
@@ -43,13 +42,16 @@ def names(model: GridModel) -> list[str]:
 
 # ------------------------------------------------------------------ columns & rows
 
+
 def test_types_inferred_and_rows_normalised() -> None:
     m = GridModel(["a", "b", "c", "d", "e", "f"])
-    m.append_rows([
-        {"a": 1, "b": 1.5, "c": "x", "d": True, "e": date(2020, 1, 1), "f": None},
-        (2, 2, "y"),  # short row padded with None; ints in a float column stay a float column
-        [3, None, "z", False, date(2020, 1, 2), [1], "extra"],  # long row truncated
-    ])
+    m.append_rows(
+        [
+            {"a": 1, "b": 1.5, "c": "x", "d": True, "e": date(2020, 1, 1), "f": None},
+            (2, 2, "y"),  # short row padded with None; ints in a float column stay a float column
+            [3, None, "z", False, date(2020, 1, 2), [1], "extra"],  # long row truncated
+        ]
+    )
     assert [c.type for c in m.columns] == ["int", "float", "str", "bool", "date", "other"]
     assert m.row(1) == (2, 2, "y", None, None, None)
     assert m.row(2) == (3, None, "z", False, date(2020, 1, 2), [1])
@@ -77,8 +79,7 @@ def test_hide_show_and_reorder_columns() -> None:
     m.move_column("note", 0)
     assert [c.name for c in m.visible_columns] == ["note", "name", "score", "active", "born", "seen"]
     assert m.display_cells(0)[:2] == ["likes [bold]tea[/]", "alice"]
-    assert next(m.iter_view()) == ("likes [bold]tea[/]", "alice", 1.5, True, date(1994, 5, 1),
-                                  datetime(2025, 1, 1, 23, 30, tzinfo=UTC))
+    assert next(m.iter_view()) == ("likes [bold]tea[/]", "alice", 1.5, True, date(1994, 5, 1), datetime(2025, 1, 1, 23, 30, tzinfo=UTC))
     assert list(next(m.iter_view_dicts())) == ["note", "name", "score", "active", "born", "seen"]
     assert len(next(m.iter_view(visible_only=False))) == 7
     assert m.header() == ["note", "name", "score", "active", "born", "seen"]
@@ -89,6 +90,7 @@ def test_hide_show_and_reorder_columns() -> None:
 
 
 # ------------------------------------------------------------------ sort
+
 
 def test_sort_strings_case_insensitive_and_desc() -> None:
     m = people()
@@ -107,7 +109,7 @@ def test_sort_none_last_both_directions(column: str) -> None:
         m.sort_by(column, desc)
         values = [m.cell(i, column) for i in range(m.row_count)]
         present = [v for v in values if v is not None]
-        assert values[len(present):] == [None] * (len(values) - len(present))
+        assert values[len(present) :] == [None] * (len(values) - len(present))
         key = (lambda v: v.casefold()) if column == "note" else (lambda v: v)
         assert present == sorted(present, key=key, reverse=desc)
 
@@ -146,6 +148,7 @@ def test_sort_keeps_order_while_streaming() -> None:
 
 
 # ------------------------------------------------------------------ filter
+
 
 def test_parse_filter_syntax() -> None:
     assert parse_filter('foo !bar name="a b" age>=3 x!=1 r~^a\\d') == [
@@ -262,6 +265,7 @@ def test_clear_keeps_columns() -> None:
 
 # ------------------------------------------------------------------ stats, frequency, per day
 
+
 def test_column_stats_numbers_dates_strings() -> None:
     m = people()
     s = m.column_stats("age")
@@ -301,14 +305,23 @@ def test_per_day_counts() -> None:
     assert m.per_day_counts("seen") == [(date(2025, 1, 1), 1), (date(2025, 1, 2), 2), (date(2025, 1, 4), 1)]
     assert m.per_day_counts("seen", fill_gaps=True)[2] == (date(2025, 1, 3), 0)
     plus2 = timezone(timedelta(hours=2))
-    s = GridModel([("t", "other")], [
-        ("2025-03-01T10:00:00Z",), ("2025-03-01",), (datetime(2025, 3, 2, 1, 0, tzinfo=plus2),),
-        (1740873600,), (1740873600_000,), ("garbage",), (None,),
-    ])
+    s = GridModel(
+        [("t", "other")],
+        [
+            ("2025-03-01T10:00:00Z",),
+            ("2025-03-01",),
+            (datetime(2025, 3, 2, 1, 0, tzinfo=plus2),),
+            (1740873600,),
+            (1740873600_000,),
+            ("garbage",),
+            (None,),
+        ],
+    )
     assert s.per_day_counts("t") == [(date(2025, 3, 1), 3), (date(2025, 3, 2), 2)]
 
 
 # ------------------------------------------------------------------ formatting & sanitising
+
 
 def test_sanitize_control_characters() -> None:
     assert sanitize("[/] \x1b[2J") == "[/] ␛[2J"

@@ -100,6 +100,8 @@ def test_the_terminal_receives_no_raw_escape_from_the_server() -> None:
         term.close()
     raw = bytes(term.received)
     text = raw.decode("utf-8")  # strict: a raw C1 byte (0x80-0x9f alone) is not UTF-8
-    assert raw_findings(text, allow_osc=TEXTUAL_OSC) == {}, f"raw control characters reached the terminal: {where(text, allow_osc=TEXTUAL_OSC)}"
+    assert raw_findings(text, allow_osc=TEXTUAL_OSC) == {}, (
+        f"raw control characters reached the terminal: {where(text, allow_osc=TEXTUAL_OSC)}"
+    )
     assert SHOWN in text, "the hostile names were on screen, shown literally"
     assert term.proc.returncode == 0

@@ -71,7 +71,9 @@ async def run(app: FlexApp, steps: Callable[[Any], Awaitable[None]], *, expect_s
         text = stream(app)
         caught, samples = app.guard.caught, list(app.guard.samples)
     assert text, "the app wrote to the terminal"
-    assert raw_findings(text, allow_osc=TEXTUAL_OSC) == {}, f"raw control characters in the terminal stream: {where(text, allow_osc=TEXTUAL_OSC)}"
+    assert raw_findings(text, allow_osc=TEXTUAL_OSC) == {}, (
+        f"raw control characters in the terminal stream: {where(text, allow_osc=TEXTUAL_OSC)}"
+    )
     assert caught == 0, f"text that reached the screen without passing the sanitiser: {samples[:5]}"
     if expect_shown:
         assert SHOWN in text, "the hostile text was on screen, shown literally"

@@ -24,9 +24,20 @@ from tests.ui.conftest import build_app, burst, settle
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 AREAS = [
-    ["tokens"], ["projects"], ["charts", "hello-world-dp"], ["members", "hello-world-dp"],
-    ["artifacts", "hello-world-dp/hello-world-image"], ["downloads"], ["secret"], ["reports"],
-    ["report", "fulfillment"], ["entitlements"], ["products"], ["features"], ["users"], ["accounts"],
+    ["tokens"],
+    ["projects"],
+    ["charts", "hello-world-dp"],
+    ["members", "hello-world-dp"],
+    ["artifacts", "hello-world-dp/hello-world-image"],
+    ["downloads"],
+    ["secret"],
+    ["reports"],
+    ["report", "fulfillment"],
+    ["entitlements"],
+    ["products"],
+    ["features"],
+    ["users"],
+    ["accounts"],
 ]
 
 
@@ -79,7 +90,7 @@ def test_every_binding_has_an_id_and_a_description() -> None:
 
 def test_the_readme_shows_the_table() -> None:
     text = README.read_text()
-    section = text[text.index("### Keys"):text.index("## Using it with your instance")]
+    section = text[text.index("### Keys") : text.index("## Using it with your instance")]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| key |")]
     assert rows == [f"| {keys} | {meaning} |" for keys, meaning in KEY_TABLE]
 

@@ -14,15 +14,14 @@ import pytest
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from flextui.ui.screens.products import ProductsScreen
 from flextui.ui.screens.entitlements.tree import EntitlementsScreen
-from flextui.ui.widgets.forms import SectionedForm
-from flextui.ui.screens.reports.builder import ReportBuilderScreen
+from flextui.ui.screens.products import ProductsScreen
 from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
+from flextui.ui.screens.reports.builder import ReportBuilderScreen
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.commandbar import CommandBar
-from flextui.ui.widgets.forms import FormScreen
+from flextui.ui.widgets.forms import FormScreen, SectionedForm
 from tests.ui.conftest import build_app, burst, settle
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Callable
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -21,9 +21,8 @@ from flextui.api.registry import secret_problems
 from flextui.sim.registry import HELLO, registry_store, set_jwt_lifetime
 from flextui.sim.world import ADMIN, CUSTOMER
 from flextui.ui.screens.registry.common import MASK
-from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
-from flextui.ui.screens.registry.projects import ArtifactsScreen, ChartDetailScreen
 from flextui.ui.screens.registry.downloads import DownloadsScreen
+from flextui.ui.screens.registry.projects import ArtifactsScreen, ChartDetailScreen, ProjectScreen, ProjectsScreen
 from flextui.ui.screens.registry.secret import SecretScreen
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.chart import BarChart
@@ -34,7 +33,7 @@ from flextui.ui.widgets.table import ResourceTable
 from tests.conftest import FIXED_NOW_MS
 from tests.ui.conftest import build_app, settle, world_of
 
-TODAY = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=timezone.utc).date()
+TODAY = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=UTC).date()
 
 
 async def until(pilot: Any, predicate: Callable[[], Any], timeout: float = 5.0) -> None:
@@ -425,7 +424,7 @@ def expected_downloads(app: Any, start: date, end: date, **match: str) -> list[A
     out = []
     for year in range(end.year, start.year - 1, -1):  # newest first, as the log is
         for d in store.downloads(year, None):
-            day = datetime.fromtimestamp(d.ms / 1000, tz=timezone.utc).date()
+            day = datetime.fromtimestamp(d.ms / 1000, tz=UTC).date()
             if start <= day <= end and all(getattr(d, k).lower() == v.lower() for k, v in match.items()):
                 out.append(d)
     return out
@@ -448,7 +447,7 @@ async def test_downloads_last_30_days_with_chart_and_top_artifacts() -> None:
         series = screen.chart_series
         assert len(series) == 30 and series[0][0] == start.isoformat() and series[-1][0] == TODAY.isoformat()
         assert sum(v for _, v in series) == len(expected)
-        per_day = Counter(datetime.fromtimestamp(d.ms / 1000, tz=timezone.utc).date().isoformat() for d in expected)
+        per_day = Counter(datetime.fromtimestamp(d.ms / 1000, tz=UTC).date().isoformat() for d in expected)
         assert dict((k, v) for k, v in series if v) == dict(per_day)
         chart_text = label(app, "BarChart")
         assert "Downloads per day" in chart_text and f"total {len(expected)}" in chart_text and "▇" in chart_text or "█" in chart_text
@@ -633,8 +632,9 @@ async def test_downloads_never_cover_the_screen_with_textuals_loading_overlay() 
 
 
 @pytest.mark.parametrize("attempt", range(6))
-async def test_downloads_over_real_http_always_end_loading(attempt: int, live_server: str, world: Any,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_downloads_over_real_http_always_end_loading(
+    attempt: int, live_server: str, world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Over loopback HTTP (where the old screen hung 6 times in 16 under Textual's overlay): every load ends, shown."""
     covered: list[Any] = []
     cover = DownloadsScreen._cover
@@ -644,11 +644,19 @@ async def test_downloads_over_real_http_always_end_loading(attempt: int, live_se
     from flextui.context import AppContext
     from flextui.ui.app import FlexApp
 
-    session = Session(live_server, name="live", credentials=Credentials(ADMIN[0], ADMIN[1], world.seed_token(ADMIN[0])),
-                      user=ADMIN[0], cache=PageCache(":memory:"), registry_tenant=world.tenant_id)
+    session = Session(
+        live_server,
+        name="live",
+        credentials=Credentials(ADMIN[0], ADMIN[1], world.seed_token(ADMIN[0])),
+        user=ADMIN[0],
+        cache=PageCache(":memory:"),
+        registry_tenant=world.tenant_id,
+    )
     app = FlexApp(AppContext("live", session, ADMIN[0], now_ms=lambda: FIXED_NOW_MS, start=["downloads"]))
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, DownloadsScreen) and app.screen.loaded > 0 and not app.screen.fetching, timeout=20)
+        await until(
+            pilot, lambda: isinstance(app.screen, DownloadsScreen) and app.screen.loaded > 0 and not app.screen.fetching, timeout=20
+        )
         screen = app.screen
         assert not covered and screen._cover_widget is None, "the screen was never hidden behind a spinner"
         assert label(app, "#pager").startswith(f"{screen.loaded} downloads") and error_of(app) == ""

@@ -14,11 +14,11 @@ import pytest
 from textual.widgets import Input, Select
 
 from flextui.api.filters import FilterSet
+from flextui.api.preview import request_preview
 from flextui.api.reports import ReportsService
 from flextui.filtersets import FilterSetStore
-from flextui.ui.screens.reports.catalogue import ReportsScreen
 from flextui.ui.screens.reports.builder import ConditionsTable, ReportBuilderScreen, SavedSetsScreen
-from flextui.api.preview import request_preview
+from flextui.ui.screens.reports.catalogue import ReportsScreen
 from flextui.ui.screens.reports.export import ExportScreen
 from flextui.ui.screens.reports.results import ReportResultsScreen
 from flextui.ui.screens.reports.tools import ChartScreen, ColumnChooserScreen, FrequencyScreen, RowDetailScreen, StatsScreen
@@ -83,7 +83,9 @@ async def wait_loaded(pilot: Any) -> ReportResultsScreen:
     return pilot.app.screen
 
 
-async def results(pilot: Any, *, days: str = "30", page: str = "500", conditions: tuple[tuple[str, str, str], ...] = ()) -> ReportResultsScreen:
+async def results(
+    pilot: Any, *, days: str = "30", page: str = "500", conditions: tuple[tuple[str, str, str], ...] = ()
+) -> ReportResultsScreen:
     await settle(pilot)
     assert isinstance(pilot.app.screen, ReportBuilderScreen)
     for cond in conditions:
@@ -220,7 +222,9 @@ async def test_invalid_value_is_shown_inline_and_not_added() -> None:
         assert screen.conditions == []
         assert app.screen is screen
         preview = str(screen.query_one("#rb-preview").render())
-        assert "Not sent: usageTime $eq soon: not in the list" in preview and "GET" in preview, "the preview shows what Run sends, without it"
+        assert "Not sent: usageTime $eq soon: not in the list" in preview and "GET" in preview, (
+            "the preview shows what Run sends, without it"
+        )
         await set_value(pilot, "#rb-op", "$in")
         await set_value(pilot, "#rb-value", "1794645969047, later")
         assert "whole number" in hint_text(app, "#rb-cond-hint")
@@ -270,8 +274,14 @@ async def test_preview_shows_the_get_url_and_post_body() -> None:
         assert url.startswith("http://sim.flextui.invalid/data/api/v1/report/fulfillment?pastDays=14&limitRecords=1000&mode=INTERACTIVE")
         assert "query=%7B%22accountID%22%3A%7B%22%24sw%22%3A%221012%22%7D%7D" in url
         assert url in text.replace(" ", "")
-        assert json.loads(body) == {"pastDays": 14, "limitRecords": 1000, "mode": "INTERACTIVE", "format": "json", "pageNumber": 1,
-                                    "query": {"accountID": {"$sw": "1012"}}}
+        assert json.loads(body) == {
+            "pastDays": 14,
+            "limitRecords": 1000,
+            "mode": "INTERACTIVE",
+            "format": "json",
+            "pageNumber": 1,
+            "query": {"accountID": {"$sw": "1012"}},
+        }
         assert body in text
         await pilot.press("ctrl+l")
         await pilot.pause()
@@ -543,7 +553,7 @@ async def test_export_the_view_in_each_format(tmp_path: Path, monkeypatch: pytes
             assert dialog.query_one("#export-path", Input).value == f"./fulfillment-20261102-1000.{fmt}"
             await pilot.press("enter")
             path = tmp_path / f"fulfillment-20261102-1000.{fmt}"
-            await wait_for(pilot, lambda: "Exported" in app.screen.status.info and f".{fmt} " in app.screen.status.info)
+            await wait_for(pilot, lambda fmt=fmt: "Exported" in app.screen.status.info and f".{fmt} " in app.screen.status.info)
             assert f"Exported {len(expected):,} rows to ./fulfillment-20261102-1000.{fmt} ({fmt.upper()})" == app.screen.status.info
             texts[fmt] = text = path.read_text(encoding="utf-8")
             assert "userName" not in text
@@ -626,8 +636,8 @@ async def test_unknown_group_is_explained_in_the_builder() -> None:
 
 
 def test_a_cancelled_export_leaves_no_file(tmp_path: Path) -> None:
-    from flextui.ui.screens.reports.export import CHUNK, ExportCancelled, ViewSnapshot, write_snapshot
     from flextui.render.table import GridModel
+    from flextui.ui.screens.reports.export import CHUNK, ExportCancelled, ViewSnapshot, write_snapshot
 
     model = GridModel(["id", "n"], [(f"r{i}", i) for i in range(CHUNK * 3)])
     model.hide_column("n")
@@ -815,7 +825,9 @@ async def test_escape_keeps_the_query_per_group_until_clear() -> None:
         # Clear empties it, and it stays empty
         again.query_one("#rb-clear").press()
         await pilot.pause()
-        assert again.conditions == [] and again.query_one("#rb-past", Input).value == "7" and again.query_one("#rb-value", Input).value == ""
+        assert (
+            again.conditions == [] and again.query_one("#rb-past", Input).value == "7" and again.query_one("#rb-value", Input).value == ""
+        )
         await pilot.press("escape")
         await settle(pilot)
         again = await open_group(pilot, "fulfillment")

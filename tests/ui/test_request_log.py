@@ -54,5 +54,7 @@ async def test_the_log_opens_from_the_command_bar_and_cleans_hostile_paths() -> 
         await burst(pilot, "colon", *"log", "enter")
         log = app.screen
         assert isinstance(log, RequestLogScreen)
-        cells: list[Any] = [str(cell) for row in range(log.query_one(DataTable).row_count) for cell in log.query_one(DataTable).get_row_at(row)]
+        cells: list[Any] = [
+            str(cell) for row in range(log.query_one(DataTable).row_count) for cell in log.query_one(DataTable).get_row_at(row)
+        ]
         assert not any("\x1b" in c or "\u202e" in c or "\x07" in c for c in cells)

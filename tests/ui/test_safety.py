@@ -84,9 +84,9 @@ def _toasts(app: FlexApp) -> list[str]:
 
 
 @pytest.mark.unexpected_errors
-async def test_an_unexpected_error_anywhere_is_logged_shown_and_survived(caplog: pytest.LogCaptureFixture,
-                                                                         unexpected_errors: list[BaseException],
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_an_unexpected_error_anywhere_is_logged_shown_and_survived(
+    caplog: pytest.LogCaptureFixture, unexpected_errors: list[BaseException], monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = build_app()
     caplog.set_level(logging.ERROR, logger="flextui")
 
@@ -160,8 +160,11 @@ def test_every_flextui_screen_and_message_handler_class_is_guarded() -> None:
 
 
 def _handles_messages(cls: type) -> bool:
-    return any(name.startswith(("on_", "_on_", "action_")) or hasattr(member, "_textual_on")
-               for name, member in vars(cls).items() if callable(member))
+    return any(
+        name.startswith(("on_", "_on_", "action_")) or hasattr(member, "_textual_on")
+        for name, member in vars(cls).items()
+        if callable(member)
+    )
 
 
 def test_no_worker_hides_its_failure() -> None:

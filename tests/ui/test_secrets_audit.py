@@ -172,8 +172,9 @@ def jwts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.mark.timeout(300)
-async def test_no_file_flextui_writes_holds_a_secret(world: World, jwts: list[str], minted: list[str], live_server: str, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_no_file_flextui_writes_holds_a_secret(
+    world: World, jwts: list[str], minted: list[str], live_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     secrets = Secrets()
     secrets.collect(world, jwts)  # the seeded ones, before anything changes them
     home = Path(os.environ["XDG_CONFIG_HOME"]).parent
@@ -185,7 +186,9 @@ async def test_no_file_flextui_writes_holds_a_secret(world: World, jwts: list[st
     monkeypatch.setenv(PASSWORD_VAR, ADMIN[1])
     monkeypatch.setenv(TOKEN_VAR, world.seed_token(ADMIN[0]))
     config = config_dir() / "config.toml"
-    write_private(config, f"""
+    write_private(
+        config,
+        f"""
 [settings]
 default_profile = "audit"
 
@@ -202,7 +205,8 @@ user = "{ADMIN[0]}"
 password = {{ env = "{PASSWORD_VAR}" }}
 mint_token = true
 registry_tenant = "{world.tenant_id}"
-""")
+""",
+    )
     written_by_the_test = {config.resolve()}
 
     # The TUI, as `flextui --debug` runs it: the rotating private log (small, so it rotates), at debug level.
@@ -342,8 +346,9 @@ registry_tenant = "{world.tenant_id}"
     kinds = set(secrets.values.values())
     assert created in secrets.values and CHOSEN_SECRET in secrets.values and world.seed_token(ADMIN[0]) in secrets.values
     assert any(k.startswith("a registry JWT") for k in kinds) and any(k.startswith("password of") for k in kinds)
-    assert sum(1 for k in secrets.values.values() if k.startswith(f"registry secret of {ADMIN[0]}")) >= 6, \
+    assert sum(1 for k in secrets.values.values() if k.startswith(f"registry secret of {ADMIN[0]}")) >= 6, (
         "the secret as revealed, chosen and random, plain and Base64"
+    )
     planted = tmp_path / "planted.txt"
     planted.write_bytes(b"x" + created.encode() + b"y" + base64.b64encode(CHOSEN_SECRET.encode()) + b"z" + jwts[-1].encode())
     assert len(leaks(secrets, [planted])) == 3

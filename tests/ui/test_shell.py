@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import base64
+from typing import Any
 
 from textual.app import App
 from textual.command import CommandList, CommandPalette
@@ -184,4 +183,3 @@ def test_logs_never_hold_secrets(tmp_path, monkeypatch) -> None:  # type: ignore
     assert value not in text and ADMIN[1] not in text
     assert oct(log_path().stat().st_mode & 0o777) == "0o600"
     logging.getLogger("flextui").handlers[:] = []
-

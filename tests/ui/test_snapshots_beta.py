@@ -47,8 +47,16 @@ class TestEntitlementTreeSnapshots:
 
     @sizes
     def test_create_form_with_inline_errors(self, snap_compare: Any, size: tuple[int, int]) -> None:
-        run = _run_before("n", fill={"attributes": "Region=EMEA", "li0-productName": "Nova Gateway", "li0-productVersion": "2022.9",
-                                      "li0-expiryDate": "2020-01-01"}, submit=True)
+        run = _run_before(
+            "n",
+            fill={
+                "attributes": "Region=EMEA",
+                "li0-productName": "Nova Gateway",
+                "li0-productVersion": "2022.9",
+                "li0-expiryDate": "2020-01-01",
+            },
+            submit=True,
+        )
         assert snap_compare(build_app(start=["entitlements", ACME]), terminal_size=size, run_before=run)
 
 

@@ -8,7 +8,6 @@ tables whose cut columns now end "…" or get the width that stood empty.
 
 from __future__ import annotations
 
-
 import pytest
 from textual.geometry import Region
 from textual.widget import Widget
@@ -178,5 +177,3 @@ async def test_paged_projects_filter_note_wraps_instead_of_being_cut() -> None:
         await pilot.press("slash", *"hello")
         await pilot.pause()
         assert shown_text(app.screen.query_one("#pager")).endswith("enter searches every page")
-
-

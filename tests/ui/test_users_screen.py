@@ -7,9 +7,9 @@ from typing import Any
 from textual.widgets import Input, Select, Switch
 
 from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.forms import SectionedForm
 from flextui.ui.widgets.record import RecordScreen
-from flextui.ui.screens.users import UsersScreen
 from tests.ui.conftest import build_app, world_of
 from tests.ui.test_entitlements_screen import settle
 
@@ -98,8 +98,19 @@ async def test_create_user_with_two_accounts_and_errors_next_to_fields() -> None
         assert isinstance(form, SectionedForm)
         assert form.query_one("#field-ar0-accountName", Input).value == "Acme Robotics"
         before = app.ctx.session.requests_sent
-        await fill(pilot, {"firstName": "Uma", "lastName": "Ito", "emailAddress": "uma.ito@acme-robotics.example", "portalLogin": True,
-                           "userName": "someone@else.example", "country": "USA", "timezone": "CET", "ar0-roles": "Portal User"})
+        await fill(
+            pilot,
+            {
+                "firstName": "Uma",
+                "lastName": "Ito",
+                "emailAddress": "uma.ito@acme-robotics.example",
+                "portalLogin": True,
+                "userName": "someone@else.example",
+                "country": "USA",
+                "timezone": "CET",
+                "ar0-roles": "Portal User",
+            },
+        )
         await pilot.press("ctrl+n")
         await settle(pilot)
         await fill(pilot, {"ar1-accountName": "Acme Robotics", "ar1-expiryDate": "2027-02-30"})
@@ -109,8 +120,9 @@ async def test_create_user_with_two_accounts_and_errors_next_to_fields() -> None
         assert "must equal the e-mail" in hint(app, "userName")
         assert "two-letter" in hint(app, "country") and "GMT" in hint(app, "timezone")
         assert "not a calendar date" in hint(app, "ar1-expiryDate")
-        await fill(pilot, {"userName": "uma.ito@acme-robotics.example", "country": "us", "timezone": "GMT+1.0DST1",
-                           "ar1-expiryDate": "2027-02-28"})
+        await fill(
+            pilot, {"userName": "uma.ito@acme-robotics.example", "country": "us", "timezone": "GMT+1.0DST1", "ar1-expiryDate": "2027-02-28"}
+        )
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert "given twice" in hint(app, "ar1-accountName")
@@ -127,7 +139,10 @@ async def test_create_user_with_two_accounts_and_errors_next_to_fields() -> None
         await pilot.press("n")
         await settle(pilot)
         form = app.screen
-        await fill(pilot, {"firstName": "Dup", "lastName": "User", "emailAddress": "UMA.ITO@acme-robotics.example", "ar0-accountName": "Acme Robotics"})
+        await fill(
+            pilot,
+            {"firstName": "Dup", "lastName": "User", "emailAddress": "UMA.ITO@acme-robotics.example", "ar0-accountName": "Acme Robotics"},
+        )
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.screen is form

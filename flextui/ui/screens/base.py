@@ -25,11 +25,11 @@ from textual.worker import Worker
 from flextui import kinds
 from flextui.api.errors import ApiError
 from flextui.context import AppContext
+from flextui.ui.appref import flex_app
 from flextui.ui.keys import FOCUS_KEYS, KeyFooter
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import StatusLine, TitleBar
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
-from flextui.ui.appref import flex_app
 
 log = logging.getLogger("flextui.ui")
 
@@ -157,8 +157,15 @@ class AreaScreen(SafeDispatch, Screen[None]):
         self.status.info = text
         self.app.notify(text, markup=False)
 
-    def run_api(self, job: Callable[[], Awaitable[Any]], *, group: str, doing: str = "", exclusive: bool = True,
-                failed: Callable[[BaseException], None] | None = None) -> Worker[Any]:
+    def run_api(
+        self,
+        job: Callable[[], Awaitable[Any]],
+        *,
+        group: str,
+        doing: str = "",
+        exclusive: bool = True,
+        failed: Callable[[BaseException], None] | None = None,
+    ) -> Worker[Any]:
         """Run `job` in a worker whose failures are reported, never fatal.
 
         `failed(exc)` runs after a failure is reported: where the screen says "loading…", it says what happened instead.

@@ -25,9 +25,9 @@ from flextui.api.paging import Page
 from flextui.api.products import (
     Feature,
     FeatureBundle,
+    FeatureBundleFilter,
     FeatureCreate,
     FeatureFilter,
-    FeatureBundleFilter,
     MaintenanceFilter,
     MaintenanceProduct,
     PartNumber,
@@ -41,12 +41,11 @@ from flextui.api.products import (
 )
 from flextui.render.products import bundle_row, feature_row, maintenance_row, part_number_row, product_row, suite_row
 from flextui.render.text import clean
-from flextui.ui.widgets.forms import SectionedForm, NameSuggester, number, validated
-from flextui.ui.widgets.record import Body, state_style, when, yes_no
-from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
-from flextui.ui.widgets.forms import FieldSpec
-from flextui.ui.widgets.table import ResourceTable
 from flextui.ui.appref import flex_app
+from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
+from flextui.ui.widgets.forms import FieldSpec, NameSuggester, SectionedForm, number, validated
+from flextui.ui.widgets.record import Body, state_style, when, yes_no
+from flextui.ui.widgets.table import ResourceTable
 
 
 @dataclass(frozen=True)
@@ -65,18 +64,84 @@ def _states(states: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
 
 
 TABS: tuple[Tab, ...] = (
-    Tab("products", "products", "Products", "products_page", product_row, "product", ProductFilter, "productName", "version", "state",
-        _states(v.PRODUCT_STATES)),
-    Tab("features", "features", "Features", "features_page", feature_row, "feature", FeatureFilter, "name", "version", "state",
-        _states(v.FEATURE_STATES)),
-    Tab("bundles", "feature-bundles", "Bundles", "feature_bundles_page", bundle_row, "bundle", FeatureBundleFilter, "name", None, "state",
-        _states(("DRAFT", "DEPLOYED"))),
-    Tab("suites", "suites", "Suites", "suites_page", suite_row, "suite", SuiteFilter, "suiteName", "version", "state",
-        _states(("DRAFT", "DEPLOYED", "OBSOLETE", "INACTIVE"))),
-    Tab("parts", "part-numbers", "Part numbers", "part_numbers_page", part_number_row, "part number", PartNumberFilter, "partNumber", None,
-        "unmappedWithProduct", (("mapped or not", ""), ("not mapped to a product", True), ("mapped to a product", False))),
-    Tab("maintenance", "maintenance", "Maintenance", "maintenance_page", maintenance_row, "maintenance product", MaintenanceFilter, "productName",
-        "version", "state", _states(("DRAFT", "DEPLOYED", "OBSOLETE"))),
+    Tab(
+        "products",
+        "products",
+        "Products",
+        "products_page",
+        product_row,
+        "product",
+        ProductFilter,
+        "productName",
+        "version",
+        "state",
+        _states(v.PRODUCT_STATES),
+    ),
+    Tab(
+        "features",
+        "features",
+        "Features",
+        "features_page",
+        feature_row,
+        "feature",
+        FeatureFilter,
+        "name",
+        "version",
+        "state",
+        _states(v.FEATURE_STATES),
+    ),
+    Tab(
+        "bundles",
+        "feature-bundles",
+        "Bundles",
+        "feature_bundles_page",
+        bundle_row,
+        "bundle",
+        FeatureBundleFilter,
+        "name",
+        None,
+        "state",
+        _states(("DRAFT", "DEPLOYED")),
+    ),
+    Tab(
+        "suites",
+        "suites",
+        "Suites",
+        "suites_page",
+        suite_row,
+        "suite",
+        SuiteFilter,
+        "suiteName",
+        "version",
+        "state",
+        _states(("DRAFT", "DEPLOYED", "OBSOLETE", "INACTIVE")),
+    ),
+    Tab(
+        "parts",
+        "part-numbers",
+        "Part numbers",
+        "part_numbers_page",
+        part_number_row,
+        "part number",
+        PartNumberFilter,
+        "partNumber",
+        None,
+        "unmappedWithProduct",
+        (("mapped or not", ""), ("not mapped to a product", True), ("mapped to a product", False)),
+    ),
+    Tab(
+        "maintenance",
+        "maintenance",
+        "Maintenance",
+        "maintenance_page",
+        maintenance_row,
+        "maintenance product",
+        MaintenanceFilter,
+        "productName",
+        "version",
+        "state",
+        _states(("DRAFT", "DEPLOYED", "OBSOLETE")),
+    ),
 )
 TAB_BY_ID = {tab.id: tab for tab in TABS}
 
@@ -136,7 +201,10 @@ class ProductsScreen(TabbedListScreen):
             Input(value=self.initial_name if first else "", placeholder=f"{tab.noun} name", id=f"{tab.id}-name", compact=True),
         ]
         if tab.version_key:
-            bar += [Label("Version"), Input(value=self.initial_version if first else "", placeholder="version", id=f"{tab.id}-version", compact=True)]
+            bar += [
+                Label("Version"),
+                Input(value=self.initial_version if first else "", placeholder="version", id=f"{tab.id}-version", compact=True),
+            ]
         bar += [
             Label("State" if tab.choice_key == "state" else "Mapping"),
             Select([(label, value) for label, value in tab.choices], value="", allow_blank=False, id=f"{tab.id}-choice", compact=True),
@@ -186,7 +254,12 @@ class ProductsScreen(TabbedListScreen):
         actions = [("c", "copy_name", "copy name")]
         if isinstance(item, (Product, PartNumber)):
             actions.insert(0, ("E", "entitlements", "entitlements"))
-        if isinstance(item, PartNumber) and item.product is not None and item.product.name and (item.product.type or "product") != "maintenance":
+        if (
+            isinstance(item, PartNumber)
+            and item.product is not None
+            and item.product.name
+            and (item.product.type or "product") != "maintenance"
+        ):
             actions.insert(0, ("P", "show_product", "its product"))
         self.show_record(title, body, actions)
 
@@ -204,7 +277,9 @@ class ProductsScreen(TabbedListScreen):
             b.line("Upgrade e-mail", item.upgrade_email_template).line("Qty per copy", item.quantity_per_copy)
             b.line("Created", when(item.created, now)).line("Modified", when(item.modified, now))
             if item.features:
-                b.section("Features").pairs((f.feature_name, " ".join(x for x in (f.version, f"×{f.count}" if f.count else "") if x)) for f in item.features)
+                b.section("Features").pairs(
+                    (f.feature_name, " ".join(x for x in (f.version, f"×{f.count}" if f.count else "") if x)) for f in item.features
+                )
             if item.feature_bundles:
                 b.section("Feature bundles").pairs((name, "") for name in item.feature_bundles)
         elif isinstance(item, Feature):
@@ -218,7 +293,9 @@ class ProductsScreen(TabbedListScreen):
             b.title(title)
             b.line("State", item.state, style=state_style(self.app, item.state)).line("Description", item.description)
             b.line("Created", when(item.created, now)).line("Modified", when(item.modified, now))
-            b.section(f"Features ({len(item.features)})").pairs((f.feature_name, " ".join(x for x in (f.version, f"×{f.count}" if f.count else "") if x)) for f in item.features)
+            b.section(f"Features ({len(item.features)})").pairs(
+                (f.feature_name, " ".join(x for x in (f.version, f"×{f.count}" if f.count else "") if x)) for f in item.features
+            )
         elif isinstance(item, Suite):
             title = f"Suite {item.suite_name} {item.version or ''}".strip()
             b.title(title)
@@ -227,16 +304,27 @@ class ProductsScreen(TabbedListScreen):
             b.line("Technology", item.license_technology).line("Generator", item.license_generator).line("Host type", item.host_type)
             b.line("Used on device", yes_no(item.used_on_device)).line("Created", when(item.created, now))
             b.section(f"Products ({len(item.products)})").pairs(
-                (f"{p.product_name} {p.version or ''}".strip(), " · ".join(x for x in (f"×{p.quantity}" if p.quantity else "", (p.state or "").lower()) if x))
-                for p in item.products)
+                (
+                    f"{p.product_name} {p.version or ''}".strip(),
+                    " · ".join(x for x in (f"×{p.quantity}" if p.quantity else "", (p.state or "").lower()) if x),
+                )
+                for p in item.products
+            )
         elif isinstance(item, PartNumber):
             title = f"Part number {item.part_number}"
             b.title(title)
             owner = item.product
             b.line("Description", item.description)
-            b.line("Mapped to", " ".join(x for x in ((owner.name if owner else None), (owner.version if owner else None)) if x) or "nothing (unmapped)")
-            b.line("Kind", owner.type if owner else None).line("License model", item.license_model or (owner.license_model if owner else None))
-            b.line("Trial", yes_no(item.trial_availability)).line("Created", when(item.created, now)).line("Modified", when(item.modified, now))
+            b.line(
+                "Mapped to",
+                " ".join(x for x in ((owner.name if owner else None), (owner.version if owner else None)) if x) or "nothing (unmapped)",
+            )
+            b.line("Kind", owner.type if owner else None).line(
+                "License model", item.license_model or (owner.license_model if owner else None)
+            )
+            b.line("Trial", yes_no(item.trial_availability)).line("Created", when(item.created, now)).line(
+                "Modified", when(item.modified, now)
+            )
         elif isinstance(item, MaintenanceProduct):
             title = f"Maintenance product {item.product_name} {item.version or ''}".strip()
             b.title(title)
@@ -312,32 +400,75 @@ class ProductsScreen(TabbedListScreen):
             FieldSpec("productName", "Product name", errors=("productName",)),
             FieldSpec("version", "Version", errors=("version",)),
             FieldSpec("description", "Description", errors=("description",)),
-            FieldSpec("productCategory", "Category", placeholder=f"empty: {v.DEFAULT_PRODUCT_CATEGORY}", errors=("productCategory",),
-                      hint=("known: " + ", ".join(categories)) if categories else ""),
-            FieldSpec("licenseTechnology", "License technology", placeholder=f"empty: the standard ({v.STANDARD_LICENSE_TECHNOLOGY})",
-                      errors=("licenseTechnology",), hint=in_use("licenseTechnology")),
-            FieldSpec("licenseGenerator", "License generator", placeholder="empty: the technology's generator", errors=("licenseGenerator",),
-                      hint=in_use("licenseGenerator")),
+            FieldSpec(
+                "productCategory",
+                "Category",
+                placeholder=f"empty: {v.DEFAULT_PRODUCT_CATEGORY}",
+                errors=("productCategory",),
+                hint=("known: " + ", ".join(categories)) if categories else "",
+            ),
+            FieldSpec(
+                "licenseTechnology",
+                "License technology",
+                placeholder=f"empty: the standard ({v.STANDARD_LICENSE_TECHNOLOGY})",
+                errors=("licenseTechnology",),
+                hint=in_use("licenseTechnology"),
+            ),
+            FieldSpec(
+                "licenseGenerator",
+                "License generator",
+                placeholder="empty: the technology's generator",
+                errors=("licenseGenerator",),
+                hint=in_use("licenseGenerator"),
+            ),
             FieldSpec("hostType", "Host type", placeholder="empty: see the defaults below", errors=("hostType",)),
             FieldSpec("usedOnDevice", "Used on a device", kind="switch", value=False, errors=("usedOnDevice",)),
-            FieldSpec("licenseModels", "License models", placeholder="Perpetual, Subscription", errors=("licenseModels",),
-                      hint=("known: " + ", ".join(models)) if models else "comma separated"),
-            FieldSpec("features", "Features", placeholder="NAME or NAME:VERSION, …", errors=("features",),
-                      hint="without a version, the one feature of that name is used"),
+            FieldSpec(
+                "licenseModels",
+                "License models",
+                placeholder="Perpetual, Subscription",
+                errors=("licenseModels",),
+                hint=("known: " + ", ".join(models)) if models else "comma separated",
+            ),
+            FieldSpec(
+                "features",
+                "Features",
+                placeholder="NAME or NAME:VERSION, …",
+                errors=("features",),
+                hint="without a version, the one feature of that name is used",
+            ),
             FieldSpec("featureBundles", "Feature bundles", placeholder="comma separated", errors=("featureBundles",)),
             FieldSpec("partNumbers", "Part numbers", placeholder="comma separated; unique across products", errors=("partNumbers",)),
             FieldSpec("startDate", "Start date", placeholder="YYYY-MM-DD", errors=("startDate",)),
             FieldSpec("endDate", "End date", placeholder="YYYY-MM-DD", errors=("endDate",)),
-            FieldSpec("upgradeEmailTemplate", "Upgrade e-mail template", kind="select",
-                      options=[("not set", ""), ("none (no e-mail)", "none"), ("default template", "default")], errors=("upgradeEmailTemplate",)),
+            FieldSpec(
+                "upgradeEmailTemplate",
+                "Upgrade e-mail template",
+                kind="select",
+                options=[("not set", ""), ("none (no e-mail)", "none"), ("default template", "default")],
+                errors=("upgradeEmailTemplate",),
+            ),
             FieldSpec("quantityPerCopy", "Quantity per copy", placeholder="1", errors=("quantityPerCopy",)),
             FieldSpec("autoDeploy", "Deploy now (autoDeploy)", kind="switch", value=False, errors=("autoDeploy",)),
         ]
 
         def data_of(values: dict[str, Any], problems: dict[str, str]) -> dict[str, Any]:
-            data: dict[str, Any] = {"productName": values["productName"], "version": values["version"],
-                                    "usedOnDevice": bool(values["usedOnDevice"]), "autoDeploy": bool(values["autoDeploy"])}
-            for key in ("description", "productCategory", "licenseTechnology", "licenseGenerator", "hostType", "startDate", "endDate", "upgradeEmailTemplate"):
+            data: dict[str, Any] = {
+                "productName": values["productName"],
+                "version": values["version"],
+                "usedOnDevice": bool(values["usedOnDevice"]),
+                "autoDeploy": bool(values["autoDeploy"]),
+            }
+            for key in (
+                "description",
+                "productCategory",
+                "licenseTechnology",
+                "licenseGenerator",
+                "hostType",
+                "startDate",
+                "endDate",
+                "upgradeEmailTemplate",
+            ):
                 if str(values[key]).strip():
                     data[key] = str(values[key]).strip()
             for key in ("licenseModels", "featureBundles", "partNumbers"):
@@ -378,15 +509,22 @@ class ProductsScreen(TabbedListScreen):
             except Exception:
                 tech = (values.get("licenseTechnology") or "").strip() or v.STANDARD_LICENSE_TECHNOLOGY
                 used = v.effective_used_on_device(tech, bool(values.get("usedOnDevice")))
-                effective = {"licenseTechnology": tech, "licenseGenerator": (values.get("licenseGenerator") or "").strip() or f"the server's default for {tech}",
-                             "usedOnDevice": used, "hostType": v.default_host_type(tech, used, values.get("hostType") or None)}
+                effective = {
+                    "licenseTechnology": tech,
+                    "licenseGenerator": (values.get("licenseGenerator") or "").strip() or f"the server's default for {tech}",
+                    "usedOnDevice": used,
+                    "hostType": v.default_host_type(tech, used, values.get("hostType") or None),
+                }
             ignored = values.get("usedOnDevice") and effective["licenseTechnology"] != v.STANDARD_LICENSE_TECHNOLOGY
             parts = [
                 ("state", "DEPLOYED, with its draft features and bundles" if values.get("autoDeploy") else "DRAFT"),
                 ("technology", effective["licenseTechnology"] + ("" if values.get("licenseTechnology") else " (default)")),
                 ("generator", effective["licenseGenerator"]),
                 ("category", (values.get("productCategory") or "").strip() or f"{v.DEFAULT_PRODUCT_CATEGORY} (default)"),
-                ("host type", (effective["hostType"] or "none") + ("" if values.get("hostType") or not effective["hostType"] else " (default)")),
+                (
+                    "host type",
+                    (effective["hostType"] or "none") + ("" if values.get("hostType") or not effective["hostType"] else " (default)"),
+                ),
                 ("used on device", yes_no(effective["usedOnDevice"]) + (" (ignored: not the standard technology)" if ignored else "")),
             ]
             text = Text("The server will apply: ", style="bold")
@@ -407,18 +545,39 @@ class ProductsScreen(TabbedListScreen):
             self.load("products", force=True)
             self.open_detail(product)
 
-        self.app.push_screen(SectionedForm("New product", fields, build, send, submit_label="Create", preview=preview,
-                                      suggesters=lambda spec: NameSuggester(lambda: known[spec.key]) if spec.key in known else None), done)
+        self.app.push_screen(
+            SectionedForm(
+                "New product",
+                fields,
+                build,
+                send,
+                submit_label="Create",
+                preview=preview,
+                suggesters=lambda spec: NameSuggester(lambda: known[spec.key]) if spec.key in known else None,
+            ),
+            done,
+        )
 
     def _create_feature(self) -> None:
         fields = [
             FieldSpec("featureName", "Feature name", errors=("featureName",), hint="up to 30 letters, digits, _ and -"),
-            FieldSpec("versionFormat", "Version format", kind="select", options=[(f.lower(), f) for f in v.VERSION_FORMATS], errors=("versionFormat",)),
+            FieldSpec(
+                "versionFormat",
+                "Version format",
+                kind="select",
+                options=[(f.lower(), f) for f in v.VERSION_FORMATS],
+                errors=("versionFormat",),
+            ),
             FieldSpec("version", "Version", placeholder="empty: 1.0 for FIXED", errors=("version",)),
             FieldSpec("maxVersion", "Max version", placeholder="YYYY.MM.DD (optional)", errors=("maxVersion",)),
             FieldSpec("description", "Description", errors=("description",)),
-            FieldSpec("aggregationType", "Aggregation", kind="select", options=[("not set", "")] + [(a.lower(), a) for a in v.AGGREGATION_TYPES],
-                      errors=("aggregationType",)),
+            FieldSpec(
+                "aggregationType",
+                "Aggregation",
+                kind="select",
+                options=[("not set", "")] + [(a.lower(), a) for a in v.AGGREGATION_TYPES],
+                errors=("aggregationType",),
+            ),
             FieldSpec("vendorString", "Vendor string", errors=("vendorString",)),
             FieldSpec("autoDeploy", "Deploy now", kind="switch", value=False, errors=("autoDeploy",)),
         ]

@@ -26,10 +26,10 @@ from textual.widgets import DataTable, Label, Static
 from flextui.api.curl import curl_for, environment_note
 from flextui.api.trace import Exchange
 from flextui.render.text import clean, clean_lines
-from flextui.ui.widgets.bars import fit
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.keys import FlexModal
+from flextui.ui.widgets.bars import fit
 
 COLUMNS = ("When", "Method", "Status", "Time", "Bytes", "Decision", "Path")
 
@@ -39,7 +39,7 @@ def row_of(exchange: Exchange, path_room: int = 60) -> tuple[Text, ...]:
     status = "—" if exchange.status is None else str(exchange.status)
     style = "bold red" if failed(exchange) else ""
     path = exchange.url.split("://", 1)[-1]
-    path = path[path.find("/"):] if "/" in path else path
+    path = path[path.find("/") :] if "/" in path else path
     return (
         Text(exchange.at[11:19]),
         Text(exchange.method),
@@ -83,7 +83,9 @@ def detail_of(exchange: Exchange) -> Text:
         text.append(f"answered from the page cache ({clean(exchange.decision)}): no request was sent\n")
         return text
     outcome = f"{exchange.status}" if exchange.status is not None else "no answer"
-    text.append(f"{outcome} · {exchange.ms or 0:,.0f} ms · sent {exchange.sent_bytes:,} B · got {exchange.received_bytes:,} B · {clean(exchange.decision)}\n")
+    text.append(
+        f"{outcome} · {exchange.ms or 0:,.0f} ms · sent {exchange.sent_bytes:,} B · got {exchange.received_bytes:,} B · {clean(exchange.decision)}\n"
+    )
     if exchange.error:
         text.append(clean(exchange.error) + "\n", style="red")
     section("Request headers")

@@ -15,7 +15,6 @@ toolbar, turns the toolbar into filter models and renders a record.
 from __future__ import annotations
 
 import json
-
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -28,19 +27,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabPane, Tabs
 
-from flextui.api.tolerant import raw_of, unreadable
 from flextui import kinds
 from flextui.api import validation as v
 from flextui.api.errors import Invalid
 from flextui.api.paging import Page
+from flextui.api.tolerant import raw_of, unreadable
 from flextui.query import parse_filters
 from flextui.render.text import clean
-from flextui.ui.screens.base import NOT_LOADED, AreaScreen
-from flextui.ui.widgets.bars import toolbar
-from flextui.ui.widgets.record import RecordScreen, state_style
-from flextui.ui.widgets.bars import TitleBar
-from flextui.ui.widgets.table import ResourceTable
 from flextui.render.words import plural
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen
+from flextui.ui.widgets.bars import TitleBar, toolbar
+from flextui.ui.widgets.record import RecordScreen, state_style
+from flextui.ui.widgets.table import ResourceTable
 
 
 @dataclass(frozen=True)
@@ -66,8 +64,9 @@ class TabState:
     note: str = ""
 
 
-def list_bindings(prefix: str, tabs: Iterable[ListTab], *, next_tab: str = "Next tab", prev_tab: str = "Previous tab",
-                  tab_label: str = "{title}") -> list[Binding]:
+def list_bindings(
+    prefix: str, tabs: Iterable[ListTab], *, next_tab: str = "Next tab", prev_tab: str = "Previous tab", tab_label: str = "{title}"
+) -> list[Binding]:
     """The filter, tab, paging and refresh keys of a tabbed list (ids `<prefix>.…`, remappable in [keys])."""
     return [
         Binding("greater_than_sign", "tab(1)", next_tab, id=f"{prefix}.next_tab"),
@@ -77,8 +76,10 @@ def list_bindings(prefix: str, tabs: Iterable[ListTab], *, next_tab: str = "Next
         Binding("right_square_bracket", "page(1)", "Next page", show=False, id=f"{prefix}.next_page"),
         Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id=f"{prefix}.prev_page"),
         Binding("ctrl+r", "reload", "Refresh from the server", show=False, id=f"{prefix}.reload"),
-        *[Binding(str(i + 1), f"show_tab('{tab.id}')", tab_label.format(title=tab.title), show=False, id=f"{prefix}.tab{i + 1}")
-          for i, tab in enumerate(tabs)],
+        *[
+            Binding(str(i + 1), f"show_tab('{tab.id}')", tab_label.format(title=tab.title), show=False, id=f"{prefix}.tab{i + 1}")
+            for i, tab in enumerate(tabs)
+        ],
     ]
 
 

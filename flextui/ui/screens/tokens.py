@@ -23,14 +23,14 @@ from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
 from flextui.render.text import absolute, clean, relative
+from flextui.render.words import plural
+from flextui.ui.appref import flex_app
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.widgets.dialogs import MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
 from flextui.ui.widgets.table import ResourceTable
-from flextui.render.words import plural
-from flextui.ui.appref import flex_app
 
 TYPE_OPTIONS = [("NORMAL: for yourself", "NORMAL"), ("IMPERSONATED: for another user", "IMPERSONATED")]
 LIFETIME_HINT = "e.g. 30d, 6M, 1y2M3d, 12h (y M d h m; M = months, m = minutes)"
@@ -47,7 +47,10 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     KIND = "tokens"
     NOUN = "token"
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {
-        "create": "create", "rotate": "rotate", "edit": "update", "delete": "delete",
+        "create": "create",
+        "rotate": "rotate",
+        "edit": "update",
+        "delete": "delete",
     }
 
     BINDINGS = [
@@ -165,7 +168,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         else:
             total = self.total or 0
             pages = max(1, -(-total // self.page_size))
-            parts = [f"page {self.page + 1} of {pages}", plural(total, 'token')]
+            parts = [f"page {self.page + 1} of {pages}", plural(total, "token")]
         if soon:
             parts.append(f"⚠ {soon} expiring within {days:g} days")
         if masked:
@@ -296,13 +299,38 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         current = self.search
         fields = [
             FieldSpec("tokenName", "Name (* matches anything)", value=(current.name if current else "") or "", errors=("name",)),
-            FieldSpec("tokenType", "Type", kind="select", options=[("Any", ""), ("NORMAL", "NORMAL"), ("IMPERSONATED", "IMPERSONATED")],
-                      value=(current.token_type.value if current and current.token_type else ""), errors=("token_type",)),
+            FieldSpec(
+                "tokenType",
+                "Type",
+                kind="select",
+                options=[("Any", ""), ("NORMAL", "NORMAL"), ("IMPERSONATED", "IMPERSONATED")],
+                value=(current.token_type.value if current and current.token_type else ""),
+                errors=("token_type",),
+            ),
             FieldSpec("username", "User", value=(current.username if current else "") or ""),
             FieldSpec("tokenCreator", "Creator", value=(current.creator if current else "") or "", errors=("creator",)),
-            FieldSpec("expiresBefore", "Expires before (from now)", placeholder="e.g. 30d", hint=LIFETIME_HINT, value=(current.expires_before if current else "") or "", errors=("expires_before",)),
-            FieldSpec("expiresLaterThan", "Expires after (from now)", placeholder="e.g. 1d", value=(current.expires_later_than if current else "") or "", errors=("expires_later_than",)),
-            FieldSpec("issuedBefore", "Issued before (ago)", placeholder="e.g. 90d", value=(current.issued_before if current else "") or "", errors=("issued_before",)),
+            FieldSpec(
+                "expiresBefore",
+                "Expires before (from now)",
+                placeholder="e.g. 30d",
+                hint=LIFETIME_HINT,
+                value=(current.expires_before if current else "") or "",
+                errors=("expires_before",),
+            ),
+            FieldSpec(
+                "expiresLaterThan",
+                "Expires after (from now)",
+                placeholder="e.g. 1d",
+                value=(current.expires_later_than if current else "") or "",
+                errors=("expires_later_than",),
+            ),
+            FieldSpec(
+                "issuedBefore",
+                "Issued before (ago)",
+                placeholder="e.g. 90d",
+                value=(current.issued_before if current else "") or "",
+                errors=("issued_before",),
+            ),
         ]
 
         def build(values: dict[str, Any]) -> TokenSearch:
@@ -327,8 +355,12 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         fields = [
             FieldSpec("tokenName", "Name (5–25 characters)", errors=("name",), placeholder="e.g. ci-deploy-prod"),
             FieldSpec("tokenType", "Type", kind="select", options=TYPE_OPTIONS, value="NORMAL", errors=("token_type",)),
-            FieldSpec("username", "For user (e-mail)", visible_when=lambda v: v.get("tokenType") == "IMPERSONATED",
-                      hint="the user the token acts as"),
+            FieldSpec(
+                "username",
+                "For user (e-mail)",
+                visible_when=lambda v: v.get("tokenType") == "IMPERSONATED",
+                hint="the user the token acts as",
+            ),
             FieldSpec("tokenDescription", "Description", errors=("description",), hint="required for IMPERSONATED: the reason"),
             FieldSpec("expiryStr", "Lifetime", value="30d", hint=LIFETIME_HINT, errors=("expiry",)),
         ]
@@ -369,7 +401,10 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             f"Rotate token {token.name}?",
             f"A new value replaces the current one, which stops working at once.\n"
             f"Everything else stays: {token.token_type}, user {token.username}, expires {absolute(token.expires_ms)}.",
-            "Rotate", lambda: self.service.rotate(token.name), doing=f"rotating {token.name}")
+            "Rotate",
+            lambda: self.service.rotate(token.name),
+            doing=f"rotating {token.name}",
+        )
         if done:
             self._show_value(created, "rotated")
 
@@ -382,7 +417,10 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             f"Delete token {token.name}?",
             f"{token.token_type} token for {token.username}, created by {token.creator}, "
             f"expires {absolute(token.expires_ms)}.\nIt stops working at once. This cannot be undone.",
-            "Delete", lambda: self.service.delete(token.name), doing=f"deleting {token.name}")
+            "Delete",
+            lambda: self.service.delete(token.name),
+            doing=f"deleting {token.name}",
+        )
         if done:
             self.say(f"Token {token.name} deleted")
             self.action_reload_fresh()
@@ -395,8 +433,14 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         fields = [
             FieldSpec("tokenName", "Name", value=token.name, errors=("name",)),
             FieldSpec("tokenDescription", "Description", value=token.description or "", errors=("description",)),
-            FieldSpec("expiryStr", "Lifetime from issue", value="", placeholder=token.expiry_str or "e.g. 90d",
-                      hint=f"issued {issued}; leave empty to keep the expiry. " + LIFETIME_HINT, errors=("expiry",)),
+            FieldSpec(
+                "expiryStr",
+                "Lifetime from issue",
+                value="",
+                placeholder=token.expiry_str or "e.g. 90d",
+                hint=f"issued {issued}; leave empty to keep the expiry. " + LIFETIME_HINT,
+                errors=("expiry",),
+            ),
         ]
 
         def build(values: dict[str, Any]) -> TokenUpdate:
@@ -444,8 +488,10 @@ class TokensScreen(EveryPageSearch, AreaScreen):
                 return
             if result.valid and result.token is not None:
                 t = result.token
-                body = (f"Name     {t.name}\nType     {t.token_type}\nUser     {t.username}\nCreator  {t.creator}\n"
-                        f"Issued   {absolute(t.issued_ms)}\nExpires  {absolute(t.expires_ms)} ({relative(t.expires_ms, self.ctx.now_ms())})")
+                body = (
+                    f"Name     {t.name}\nType     {t.token_type}\nUser     {t.username}\nCreator  {t.creator}\n"
+                    f"Issued   {absolute(t.issued_ms)}\nExpires  {absolute(t.expires_ms)} ({relative(t.expires_ms, self.ctx.now_ms())})"
+                )
                 if t.masked:
                     body += "\n\n⊘ Some details are masked: you may not view this token's owner."
                 self.app.push_screen(MessageScreen("✓ The token is valid", body, tone="good"))
@@ -487,8 +533,12 @@ class TokenDetailScreen(FlexModal[str | None]):
     def compose(self) -> ComposeResult:
         t = self.token
         lines = [
-            ("Name", t.name), ("Type", t.token_type), ("User", t.username or ""), ("Creator", t.creator or ""),
-            ("Description", t.description or ""), ("Lifetime", t.expiry_str or ""),
+            ("Name", t.name),
+            ("Type", t.token_type),
+            ("User", t.username or ""),
+            ("Creator", t.creator or ""),
+            ("Description", t.description or ""),
+            ("Lifetime", t.expiry_str or ""),
             ("Issued", f"{absolute(t.issued_ms)} ({relative(t.issued_ms, self.now_ms)})"),
             ("Expires", f"{absolute(t.expires_ms)} ({relative(t.expires_ms, self.now_ms)})"),
         ]

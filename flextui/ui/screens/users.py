@@ -24,14 +24,13 @@ from flextui.api.errors import ReadOnly
 from flextui.api.paging import Page
 from flextui.api.users import Account, AccountCreate, AccountFilter, User, UserCreate, UserFilter, UsersService
 from flextui.render.users import account_row, user_row
-from flextui.ui.screens.entitlements.tree import account_lookup
-from flextui.ui.screens.entitlements.forms import attribute_list
-from flextui.ui.widgets.forms import SectionedForm, NameSuggester, Section, section_key, validated
-from flextui.ui.widgets.record import Body, state_style, when, yes_no
-from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
-from flextui.ui.widgets.forms import FieldSpec
-from flextui.ui.widgets.table import ResourceTable
 from flextui.ui.appref import flex_app
+from flextui.ui.screens.entitlements.forms import attribute_list
+from flextui.ui.screens.entitlements.tree import account_lookup
+from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
+from flextui.ui.widgets.forms import FieldSpec, NameSuggester, Section, SectionedForm, section_key, validated
+from flextui.ui.widgets.record import Body, state_style, when, yes_no
+from flextui.ui.widgets.table import ResourceTable
 
 USER_STATUS = [("any status", ""), ("active", "active"), ("inactive", "inactive")]
 ACCOUNT_TYPES = [("every type", "")] + [(t.lower().replace("_", " "), t) for t in v.LISTED_ACCOUNT_TYPES]
@@ -86,16 +85,23 @@ class UsersScreen(TabbedListScreen):
         account = self.initial_account if tab == self.initial_tab else ""
         if tab == "users":
             bar = [
-                Label("User"), Input(placeholder="name or e-mail", id="users-name", compact=True),
-                Label("Account"), Input(value=account, placeholder="account name or ID", id="users-account", compact=True),
-                Label("Status"), Select(USER_STATUS, value="", allow_blank=False, id="users-choice", compact=True),
-                Label("More"), Input(placeholder="key=value; …", id="users-more", compact=True),
+                Label("User"),
+                Input(placeholder="name or e-mail", id="users-name", compact=True),
+                Label("Account"),
+                Input(value=account, placeholder="account name or ID", id="users-account", compact=True),
+                Label("Status"),
+                Select(USER_STATUS, value="", allow_blank=False, id="users-choice", compact=True),
+                Label("More"),
+                Input(placeholder="key=value; …", id="users-more", compact=True),
             ]
             return self.pane(tab, bar, row_key="user_name")
         bar = [
-            Label("Account"), Input(value=account, placeholder="account name or ID", id="accounts-name", compact=True),
-            Label("Type"), Select(ACCOUNT_TYPES, value="", allow_blank=False, id="accounts-choice", compact=True),
-            Label("More"), Input(placeholder="key=value; …", id="accounts-more", compact=True),
+            Label("Account"),
+            Input(value=account, placeholder="account name or ID", id="accounts-name", compact=True),
+            Label("Type"),
+            Select(ACCOUNT_TYPES, value="", allow_blank=False, id="accounts-choice", compact=True),
+            Label("More"),
+            Input(placeholder="key=value; …", id="accounts-more", compact=True),
         ]
         return self.pane(tab, bar, row_key="account_id")
 
@@ -152,8 +158,23 @@ class UsersScreen(TabbedListScreen):
             b.line("Locale", item.locale).line("Time zone", item.timezone).line("Created", when(item.created, now))
             b.section(f"Accounts ({len(item.accounts)})")
             for a in item.accounts:
-                b.pairs([(a.account_name or a.account_id or "?", " · ".join(x for x in (a.account_id, a.account_type, ", ".join(a.roles) or "no roles",
-                                                                                     f"until {a.expiry_date}" if a.expiry_date else "") if x))])
+                b.pairs(
+                    [
+                        (
+                            a.account_name or a.account_id or "?",
+                            " · ".join(
+                                x
+                                for x in (
+                                    a.account_id,
+                                    a.account_type,
+                                    ", ".join(a.roles) or "no roles",
+                                    f"until {a.expiry_date}" if a.expiry_date else "",
+                                )
+                                if x
+                            ),
+                        )
+                    ]
+                )
             if item.attributes:
                 b.section("Attributes").pairs((x.name, x.value) for x in item.attributes)
             actions = [("c", "copy_id", "copy user name"), ("E", "entitlements", "entitlements of its account")]
@@ -213,7 +234,9 @@ class UsersScreen(TabbedListScreen):
     def action_create(self) -> None:
         kind = kinds.get("users" if self.tab == "users" else "accounts")
         if not kind.can("create", read_only=self.ctx.read_only):
-            self.report_error(ReadOnly(f"profile {self.ctx.profile_name!r} is read-only: creating {kind.title.lower()} is not allowed"), doing="creating")
+            self.report_error(
+                ReadOnly(f"profile {self.ctx.profile_name!r} is read-only: creating {kind.title.lower()} is not allowed"), doing="creating"
+            )
             return
         if self.tab == "users":
             self._create_user()
@@ -246,10 +269,18 @@ class UsersScreen(TabbedListScreen):
             FieldSpec("lastName", "Last name", errors=("lastName",)),
             FieldSpec("emailAddress", "E-mail", errors=("emailAddress",)),
             FieldSpec("displayName", "Display name", placeholder="optional", errors=("displayName",)),
-            FieldSpec("status", "Status", kind="select", options=[(s.lower(), s) for s in v.USER_STATUSES], value="Active", errors=("status",)),
+            FieldSpec(
+                "status", "Status", kind="select", options=[(s.lower(), s) for s in v.USER_STATUSES], value="Active", errors=("status",)
+            ),
             FieldSpec("portalLogin", "May log in (portal)", kind="switch", value=False, errors=("portalLogin",)),
-            FieldSpec("userName", "User name", placeholder="the e-mail address", errors=("userName",),
-                      hint="must equal the e-mail address", visible_when=lambda values: bool(values.get("portalLogin"))),
+            FieldSpec(
+                "userName",
+                "User name",
+                placeholder="the e-mail address",
+                errors=("userName",),
+                hint="must equal the e-mail address",
+                visible_when=lambda values: bool(values.get("portalLogin")),
+            ),
             FieldSpec("phoneNumber", "Phone", errors=("phoneNumber",)),
             FieldSpec("country", "Country", placeholder="two letters, e.g. US", errors=("country",)),
             FieldSpec("locale", "Locale", placeholder="e.g. en_US", errors=("locale",)),
@@ -260,8 +291,13 @@ class UsersScreen(TabbedListScreen):
             k = lambda name: section_key("ar", i, name)  # noqa: E731
             p = f"accountRoles[{i}]"
             return [
-                FieldSpec(k("accountName"), "Account name", value=prefill if i == 0 else "", errors=(f"{p}.accountName", p),
-                          hint="an existing account's name (→ completes)"),
+                FieldSpec(
+                    k("accountName"),
+                    "Account name",
+                    value=prefill if i == 0 else "",
+                    errors=(f"{p}.accountName", p),
+                    hint="an existing account's name (→ completes)",
+                ),
                 FieldSpec(k("roles"), "Roles", placeholder="e.g. Portal User, Admin", errors=(f"{p}.roles",)),
                 FieldSpec(k("expiryDate"), "Access until", placeholder="YYYY-MM-DD (optional)", errors=(f"{p}.expiryDate",)),
             ]
@@ -270,9 +306,13 @@ class UsersScreen(TabbedListScreen):
 
         def build(values: dict[str, Any]) -> UserCreate:
             problems: dict[str, str] = {}
-            data: dict[str, Any] = {"firstName": values["firstName"], "lastName": values["lastName"],
-                                    "emailAddress": values["emailAddress"].strip(), "status": values["status"],
-                                    "portalLogin": bool(values["portalLogin"])}
+            data: dict[str, Any] = {
+                "firstName": values["firstName"],
+                "lastName": values["lastName"],
+                "emailAddress": values["emailAddress"].strip(),
+                "status": values["status"],
+                "portalLogin": bool(values["portalLogin"]),
+            }
             for key in ("displayName", "phoneNumber", "country", "locale", "timezone"):
                 if values[key].strip():
                     data[key] = values[key].strip()
@@ -280,8 +320,10 @@ class UsersScreen(TabbedListScreen):
                 data["userName"] = values["userName"].strip()
             roles = []
             for i in range(section.count):
-                role: dict[str, Any] = {"accountName": values[section_key("ar", i, "accountName")].strip(),
-                                        "roles": [r.strip() for r in values[section_key("ar", i, "roles")].split(",") if r.strip()]}
+                role: dict[str, Any] = {
+                    "accountName": values[section_key("ar", i, "accountName")].strip(),
+                    "roles": [r.strip() for r in values[section_key("ar", i, "roles")].split(",") if r.strip()],
+                }
                 if values[section_key("ar", i, "expiryDate")].strip():
                     role["expiryDate"] = values[section_key("ar", i, "expiryDate")].strip()
                 roles.append(role)
@@ -294,7 +336,9 @@ class UsersScreen(TabbedListScreen):
                 name = values.get(section_key("ar", i, "accountName"), "").strip()
                 if name and self.account_names and name not in self.account_names:
                     close = [n for n in self.account_names if name.lower() in n.lower()][:4]
-                    out[section_key("ar", i, "accountName")] = "⚠ no account of that name seen" + (f"; did you mean {', '.join(close)}?" if close else "")
+                    out[section_key("ar", i, "accountName")] = "⚠ no account of that name seen" + (
+                        f"; did you mean {', '.join(close)}?" if close else ""
+                    )
             return out
 
         async def send(model: UserCreate) -> User:
@@ -307,15 +351,37 @@ class UsersScreen(TabbedListScreen):
             self.load("users", force=True)
             self.open_detail(user)
 
-        self.app.push_screen(SectionedForm("New user", head, build, send, section=section, submit_label="Create", hints=hints,
-                                      suggesters=lambda spec: NameSuggester(lambda: self.account_names) if spec.key.endswith("-accountName") else None), done)
+        self.app.push_screen(
+            SectionedForm(
+                "New user",
+                head,
+                build,
+                send,
+                section=section,
+                submit_label="Create",
+                hints=hints,
+                suggesters=lambda spec: NameSuggester(lambda: self.account_names) if spec.key.endswith("-accountName") else None,
+            ),
+            done,
+        )
 
     def _create_account(self) -> None:
         fields = [
-            FieldSpec("accountId", "Account ID", errors=("accountId",), hint="unique; not only spaces, none of ' \" & % ^ ( ) # @ ! ~ / < > ` { } = | ;"),
+            FieldSpec(
+                "accountId",
+                "Account ID",
+                errors=("accountId",),
+                hint="unique; not only spaces, none of ' \" & % ^ ( ) # @ ! ~ / < > ` { } = | ;",
+            ),
             FieldSpec("name", "Name", errors=("name", "accountName")),
-            FieldSpec("accountType", "Type", kind="select", options=[(t.lower().replace("_", " "), t) for t in v.CREATABLE_ACCOUNT_TYPES],
-                      value="CUSTOMER", errors=("accountType",)),
+            FieldSpec(
+                "accountType",
+                "Type",
+                kind="select",
+                options=[(t.lower().replace("_", " "), t) for t in v.CREATABLE_ACCOUNT_TYPES],
+                value="CUSTOMER",
+                errors=("accountType",),
+            ),
             FieldSpec("description", "Description", errors=("description",)),
             FieldSpec("address1", "Address", errors=("address1",)),
             FieldSpec("address2", "Address (2)", errors=("address2",)),
@@ -331,8 +397,12 @@ class UsersScreen(TabbedListScreen):
 
         def build(values: dict[str, Any]) -> AccountCreate:
             problems: dict[str, str] = {}
-            data: dict[str, Any] = {"accountId": values["accountId"], "name": values["name"], "accountType": values["accountType"],
-                                    "visible": bool(values["visible"])}
+            data: dict[str, Any] = {
+                "accountId": values["accountId"],
+                "name": values["name"],
+                "accountType": values["accountType"],
+                "visible": bool(values["visible"]),
+            }
             for key in ("description", "address1", "address2", "city", "state", "zipcode", "country", "region", "parentAccountId"):
                 if values[key].strip():
                     data[key] = values[key].strip()

@@ -7,9 +7,8 @@ went wrong last. Every text here is built from `Text`, never parsed as markup.
 
 from __future__ import annotations
 
-from typing import Any
-
 import time
+from typing import Any
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text

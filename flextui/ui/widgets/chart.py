@@ -269,8 +269,13 @@ class BarChart(SafeDispatch, Widget):
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "barchart--title", "barchart--note", "barchart--axis", "barchart--label",
-        "barchart--bar", "barchart--peak", "barchart--empty",
+        "barchart--title",
+        "barchart--note",
+        "barchart--axis",
+        "barchart--label",
+        "barchart--bar",
+        "barchart--peak",
+        "barchart--empty",
     }
 
     DEFAULT_CSS = """
@@ -320,13 +325,20 @@ class BarChart(SafeDispatch, Widget):
     def lines(self, width: int | None = None, height: int | None = None) -> list[list[Piece]]:
         size = self.content_size
         return render_bar_chart(
-            self.series, size.width if width is None else width, size.height if height is None else height,
-            title=self.title, noun=self.noun, aggregate=self.aggregate, empty_text=self.empty_text,
+            self.series,
+            size.width if width is None else width,
+            size.height if height is None else height,
+            title=self.title,
+            noun=self.noun,
+            aggregate=self.aggregate,
+            empty_text=self.empty_text,
         )
 
     def render(self) -> Text:
-        styles = {role: self.get_component_rich_style(f"barchart--{role}", partial=True)
-                  for role in ("title", "note", "axis", "label", "bar", "peak", "empty")}
+        styles = {
+            role: self.get_component_rich_style(f"barchart--{role}", partial=True)
+            for role in ("title", "note", "axis", "label", "bar", "peak", "empty")
+        }
         text = Text(no_wrap=True, overflow="crop", end="")
         for index, line in enumerate(self.lines()):
             if index:

@@ -71,8 +71,11 @@ class CommandBar(_Bar):
             self.text = text
 
     def __init__(self) -> None:
-        super().__init__(placeholder=":command  (tokens, projects, reports, entitlements, theme NAME, quit)", id="commandbar",
-                         suggester=SuggestFromList(command_words(), case_sensitive=False))
+        super().__init__(
+            placeholder=":command  (tokens, projects, reports, entitlements, theme NAME, quit)",
+            id="commandbar",
+            suggester=SuggestFromList(command_words(), case_sensitive=False),
+        )
 
     def open(self) -> None:
         self.value = ""

@@ -20,9 +20,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static, TextArea
 
 from flextui.render.text import clean_lines
+from flextui.ui.appref import flex_app
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
-from flextui.ui.appref import flex_app
 
 
 class ConfirmScreen(FlexModal[bool]):
@@ -110,7 +110,12 @@ class ValueScreen(FlexModal[None]):
                 )
             area = TextArea(clean_lines(self._value), read_only=True, soft_wrap=True, id="value-text", show_line_numbers=False)
             yield area
-            yield Label(safe(self._note or "Select the text with the mouse (shift+drag in most terminals) if copying does not reach your clipboard."), id="value-note")
+            yield Label(
+                safe(
+                    self._note or "Select the text with the mouse (shift+drag in most terminals) if copying does not reach your clipboard."
+                ),
+                id="value-note",
+            )
             with Horizontal():
                 yield Button("Copy", id="copy", variant="primary")
                 yield Button("Done", id="done")

@@ -28,7 +28,8 @@ the two.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,19 +39,15 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Input, Label, Select, Switch
+from textual.suggester import Suggester
+from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from flextui.api.errors import ApiError
+from flextui.api.validation import errors_by_field
 from flextui.render.text import clean
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.bars import Hint
-import re
-from collections.abc import Iterable
-from textual.suggester import Suggester
-from textual.widgets import Static
-from flextui.api.validation import errors_by_field
-
 
 NAMED = 4
 """Fields named in the summary of a refused submit; the rest are counted."""
@@ -174,8 +171,9 @@ class FormScreen(FlexModal[Any]):
         if shown != given:
             self._prefilled[spec.key] = (shown, given)
         # validate_on=[]: the form marks its fields; the Input's own check would clear the mark on leaving it.
-        return Input(value=shown, placeholder=clean(spec.placeholder), password=spec.kind == "password", id=wid, compact=True,
-                     validate_on=[])
+        return Input(
+            value=shown, placeholder=clean(spec.placeholder), password=spec.kind == "password", id=wid, compact=True, validate_on=[]
+        )
 
     def on_mount(self) -> None:
         self._update_visibility()
@@ -335,7 +333,6 @@ class FormInvalid(ValueError):
         self.problems = problems
 
 
-
 def validated(model: type[Any], data: dict[str, Any], problems: dict[str, str] | None = None) -> Any:
     """`model.model_validate(data)`, with `problems` (path → message) found earlier reported together."""
     problems = dict(problems or {})
@@ -350,7 +347,6 @@ def validated(model: type[Any], data: dict[str, Any], problems: dict[str, str] |
     return result
 
 
-
 def number(values: dict[str, Any], key: str, path: str, problems: dict[str, str], *, default: int | None = None) -> int | None:
     """A whole number from a text field (blank → default); anything else is a problem at `path`."""
     raw = str(values.get(key, "") or "").strip()
@@ -362,14 +358,11 @@ def number(values: dict[str, Any], key: str, path: str, problems: dict[str, str]
     return default
 
 
-
 def bool_choice(value: str) -> bool | None:
     return {"true": True, "false": False}.get(value)
 
 
-
 TRISTATE = [("unchanged", ""), ("yes", "true"), ("no", "false")]
-
 
 
 class NameSuggester(Suggester):
@@ -388,7 +381,6 @@ class NameSuggester(Suggester):
         return None
 
 
-
 @dataclass
 class Section:
     """A repeatable group of fields (a line item): `specs(i)` gives the fields of item i, keyed `{prefix}{i}-{name}`."""
@@ -401,10 +393,8 @@ class Section:
     max_count: int = 25
 
 
-
 def section_key(prefix: str, index: int, name: str) -> str:
     return f"{prefix}{index}-{name}"
-
 
 
 class SectionedForm(FormScreen):
@@ -491,7 +481,9 @@ class SectionedForm(FormScreen):
                         with Horizontal(classes="form-section", id=f"section-{i}"):
                             yield Label(Text(f"{sec.title} {i + 1} of {sec.count}"), classes="form-section-title")
                             if sec.count > sec.min_count:
-                                yield Button(f"Remove {sec.title.lower()} {i + 1}", id=f"form-remove-{i}", classes="form-remove", compact=True)
+                                yield Button(
+                                    f"Remove {sec.title.lower()} {i + 1}", id=f"form-remove-{i}", classes="form-remove", compact=True
+                                )
                         for spec in self.section_specs[i]:
                             yield from self._row(spec)
                     if sec.count < sec.max_count:
@@ -526,7 +518,7 @@ class SectionedForm(FormScreen):
         out = []
         for i in range(self.section.count):
             prefix = section_key(self.section.prefix, i, "")
-            out.append({k[len(prefix):]: x for k, x in values.items() if k.startswith(prefix)})
+            out.append({k[len(prefix) :]: x for k, x in values.items() if k.startswith(prefix)})
         return out
 
     async def _resize(self, items: list[dict[str, Any]], focus_index: int) -> None:
@@ -540,7 +532,7 @@ class SectionedForm(FormScreen):
         self.specs = self._all_specs()
         for spec in self.specs:
             if spec.key.startswith(prefix) and "-" in spec.key:
-                index_text, _, name = spec.key[len(prefix):].partition("-")
+                index_text, _, name = spec.key[len(prefix) :].partition("-")
                 index = int(index_text)
                 if index < len(items) and name in items[index]:
                     spec.value = items[index][name]
@@ -681,7 +673,7 @@ class SectionedForm(FormScreen):
         """A section's field names its item when there are several ("Line item 2: Product")."""
         sec = self.section
         if sec is not None and sec.count > 1 and spec.key.startswith(sec.prefix):
-            index, _, _ = spec.key[len(sec.prefix):].partition("-")
+            index, _, _ = spec.key[len(sec.prefix) :].partition("-")
             if index.isdigit():
                 return f"{sec.title} {int(index) + 1}: {spec.label}"
         return spec.label
@@ -692,7 +684,7 @@ class SectionedForm(FormScreen):
         except ApiError as exc:
             if exc.field:
                 if exc.message.startswith(f"{exc.field}: "):  # the field is shown by place: its path need not be repeated
-                    exc.message = exc.message[len(exc.field) + 2:]
+                    exc.message = exc.message[len(exc.field) + 2 :]
                 key = self.key_for(exc.field, visible_only=False)
                 if key is not None:
                     exc.field = key

@@ -63,9 +63,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
-from flextui.ui.widgets.edge import more_right
-from flextui.ui.safety import SafeDispatch
 from flextui.render.table import Column, ColumnSpec, GridModel, format_value
+from flextui.ui.safety import SafeDispatch
+from flextui.ui.widgets.edge import more_right
 
 __all__ = ["DataGrid"]
 
@@ -105,10 +105,8 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         Binding("shift+end", "last_column", "Last column", show=False, id="datagrid.last_column"),
         Binding("enter", "select_row", "Open", show=False, id="datagrid.select"),
         # `[` and `]` turn pages everywhere in flextui; braces sort.
-        Binding("left_curly_bracket", "sort_ascending", "Sort", show=True, key_display="{",
-                id="datagrid.sort_ascending"),
-        Binding("right_curly_bracket", "sort_descending", "Sort descending", show=False, key_display="}",
-                id="datagrid.sort_descending"),
+        Binding("left_curly_bracket", "sort_ascending", "Sort", show=True, key_display="{", id="datagrid.sort_ascending"),
+        Binding("right_curly_bracket", "sort_descending", "Sort descending", show=False, key_display="}", id="datagrid.sort_descending"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -886,8 +884,14 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         header = self._header_height
         if y < header:
             key: tuple[Any, ...] = (
-                "h", self._layout_version, self._style_version, self._model.generation, self._cursor_col,
-                scroll_x, width, visible,
+                "h",
+                self._layout_version,
+                self._style_version,
+                self._model.generation,
+                self._cursor_col,
+                scroll_x,
+                width,
+                visible,
             )
             strip = self._line_cache.get(key)
             if strip is None:
@@ -904,8 +908,16 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
             return Strip.blank(width, self._style("base"))
         cursor_here = pos == self._cursor_row
         key = (
-            self._layout_version, self._style_version, model.generation, self.zebra_stripes,
-            pos, cursor_here, self._cursor_col, scroll_x, width, visible,
+            self._layout_version,
+            self._style_version,
+            model.generation,
+            self.zebra_stripes,
+            pos,
+            cursor_here,
+            self._cursor_col,
+            scroll_x,
+            width,
+            visible,
         )
         strip = self._line_cache.get(key)
         if strip is None:

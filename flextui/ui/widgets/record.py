@@ -5,14 +5,17 @@ colours: `state_style`), so a record reads the same in every area.
 """
 
 from __future__ import annotations
+
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
+
 from flextui.render.text import absolute, clean, relative
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
@@ -20,7 +23,6 @@ from flextui.ui.keys import FlexModal
 
 def theme_color(app: Any, name: str) -> str:
     return getattr(app.current_theme, name, None) or ""
-
 
 
 def state_style(app: Any, state: str | None) -> str:
@@ -35,10 +37,8 @@ def state_style(app: Any, state: str | None) -> str:
     return ""
 
 
-
 def to_ms(moment: datetime | None) -> int | None:
     return int(moment.timestamp() * 1000) if moment is not None else None
-
 
 
 def when(moment: datetime | None, now_ms: int) -> str:
@@ -47,10 +47,8 @@ def when(moment: datetime | None, now_ms: int) -> str:
     return f"{absolute(ms)} ({relative(ms, now_ms)})" if ms is not None else ""
 
 
-
 def yes_no(value: bool | None) -> str:
     return "" if value is None else ("yes" if value else "no")
-
 
 
 class Body:
@@ -93,7 +91,6 @@ class Body:
             self.text.append(" " * indent + self._label(clean(name), self.width - indent), style="bold")
             self.text.append(clean("" if value is None else value) + "\n")
         return self
-
 
 
 class RecordScreen(FlexModal[str | None]):

@@ -23,8 +23,8 @@ from flextui.api.tolerant import unreadable
 from flextui.kinds import Column
 from flextui.render.text import clean
 from flextui.ui.guard import safe
-from flextui.ui.widgets.edge import more_right
 from flextui.ui.safety import SafeDispatch
+from flextui.ui.widgets.edge import more_right
 
 CellFn = Callable[[dict[str, Any], str], Text | str]
 

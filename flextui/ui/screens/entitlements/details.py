@@ -1,15 +1,15 @@
 """The record texts of the entitlement area: an entitlement, a line item, a product; server strings cleaned, never markup."""
 
 from __future__ import annotations
+
 from datetime import datetime
+
 from flextui.api.entitlements import (
     Entitlement,
     LineItem,
     LineItemProduct,
 )
-from flextui.ui.widgets.record import yes_no
-from flextui.ui.widgets.record import Body
-from flextui.ui.widgets.record import when
+from flextui.ui.widgets.record import Body, when, yes_no
 
 
 def entitlement_detail(ent: Entitlement, now_ms: int, items: list[LineItem] | None = None, *, show_title: bool = True) -> Body:
@@ -36,18 +36,28 @@ def entitlement_detail(ent: Entitlement, now_ms: int, items: list[LineItem] | No
     return b
 
 
-
 def line_item_detail(li: LineItem, ent: Entitlement | None, now_ms: int, *, show_title: bool = True) -> Body:
     b = Body(show_title=show_title)
     b.title(f"Line item {li.activation_id}" + (" (maintenance)" if li.maintenance else ""))
     b.line("Entitlement", li.entitlement_id or (ent.entitlement_id if ent else None))
     b.line("State", li.state).line("Order type", li.order_type)
     for product in li.products:
-        b.line("Product", f"{product.product_name or '?'} {product.product_version or ''}".strip() + (f" · part {product.part_number}" if product.part_number else ""))
+        b.line(
+            "Product",
+            f"{product.product_name or '?'} {product.product_version or ''}".strip()
+            + (f" · part {product.part_number}" if product.part_number else ""),
+        )
         model = product.license_model
         if model is not None and model.license_model_name:
-            extra = [x for x in (model.issuer and f"issuer {model.issuer}", model.serial_number and f"serial {model.serial_number}",
-                                 model.vendor_string and f"vendor {model.vendor_string}") if x]
+            extra = [
+                x
+                for x in (
+                    model.issuer and f"issuer {model.issuer}",
+                    model.serial_number and f"serial {model.serial_number}",
+                    model.vendor_string and f"vendor {model.vendor_string}",
+                )
+                if x
+            ]
             b.line("License model", model.license_model_name + (f" · {' · '.join(extra)}" if extra else ""))
             b.line("  notice", model.notice)
     copies = "" if li.quantity is None else str(li.quantity)
@@ -78,12 +88,10 @@ def line_item_detail(li: LineItem, ent: Entitlement | None, now_ms: int, *, show
     return b
 
 
-
 def li_created(li: LineItem) -> datetime | None:
     from flextui.api.timestamps import lenient_timestamp
 
     return lenient_timestamp(li.created_on)
-
 
 
 def product_detail(product: LineItemProduct, li: LineItem | None, *, show_title: bool = True) -> Body:

@@ -8,10 +8,13 @@ only the node they changed) and its catalogue index (product suggestions).
 """
 
 from __future__ import annotations
+
 from collections.abc import Callable
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
+
 from textual.suggester import Suggester
+
 from flextui.api import validation as v
 from flextui.api.entitlements import (
     AdditionalProperties,
@@ -27,17 +30,9 @@ from flextui.api.errors import ReadOnly
 from flextui.api.products import MaintenanceProduct, Product, ProductsService
 from flextui.api.validation import MAX_LIMIT
 from flextui.render.entitlements import policies_text
-from flextui.ui.widgets.forms import FieldSpec
 from flextui.render.words import plural
-from flextui.ui.widgets.forms import SectionedForm
 from flextui.ui.screens.entitlements.nodes import Item
-from flextui.ui.widgets.forms import NameSuggester
-from flextui.ui.widgets.forms import Section
-from flextui.ui.widgets.forms import TRISTATE
-from flextui.ui.widgets.forms import bool_choice
-from flextui.ui.widgets.forms import number
-from flextui.ui.widgets.forms import section_key
-from flextui.ui.widgets.forms import validated
+from flextui.ui.widgets.forms import TRISTATE, FieldSpec, NameSuggester, Section, SectionedForm, bool_choice, number, section_key, validated
 
 
 def attribute_list(text: str, path: str, problems: dict[str, str]) -> list[dict[str, str]]:
@@ -55,7 +50,6 @@ def attribute_list(text: str, path: str, problems: dict[str, str]) -> list[dict[
     return out
 
 
-
 def term_problems(body: dict[str, Any], path: str, problems: dict[str, str]) -> None:
     """A line item's date rules (permanent vs expiry, expiry not before start), checked even when other fields are bad."""
     try:
@@ -64,7 +58,6 @@ def term_problems(body: dict[str, Any], path: str, problems: dict[str, str]) -> 
         problems.setdefault(f"{path}.{exc.field}", exc.message)
     except ValueError:
         pass  # a date that does not parse: the model names it
-
 
 
 class CatalogueIndex:
@@ -127,7 +120,6 @@ class CatalogueIndex:
         return sorted(self.maintenance.get(name.strip(), {}), reverse=True)
 
 
-
 def product_hint(catalogue: CatalogueIndex, name: str, version: str) -> tuple[str, str]:
     """Hints for the product and version fields of a line item."""
     name, version = name.strip(), version.strip()
@@ -159,7 +151,7 @@ class EntitlementForms:
         return False
 
     def _today(self) -> date:
-        return datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=timezone.utc).date()
+        return datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=UTC).date()
 
     def _load_catalogue(self) -> None:
         if self.catalogue.loaded:
@@ -188,17 +180,36 @@ class EntitlementForms:
             k = lambda name: section_key("li", i, name)  # noqa: E731
             p = f"{path}[{i}]"
             return [
-                FieldSpec(k("productName"), "Product", errors=(f"{p}.product[0].productName", f"{p}.product", f"{p}.product[0]"), placeholder="name from the catalogue"),
+                FieldSpec(
+                    k("productName"),
+                    "Product",
+                    errors=(f"{p}.product[0].productName", f"{p}.product", f"{p}.product[0]"),
+                    placeholder="name from the catalogue",
+                ),
                 FieldSpec(k("productVersion"), "Version", errors=(f"{p}.product[0].productVersion",)),
                 FieldSpec(k("licenseModel"), "License model", errors=(f"{p}.product[0].licenseModel",), placeholder="optional"),
                 FieldSpec(k("quantity"), "Quantity (copies)", value="1", errors=(f"{p}.quantity",)),
                 FieldSpec(k("startDate"), "Start date", value=today.isoformat(), errors=(f"{p}.startDate",), placeholder="YYYY-MM-DD"),
                 FieldSpec(k("isPermanent"), "Permanent (no expiry)", kind="switch", value=False, errors=(f"{p}.isPermanent",)),
-                FieldSpec(k("expiryDate"), "Expiry date", value=(today + timedelta(days=365)).isoformat(), errors=(f"{p}.expiryDate",),
-                          placeholder="YYYY-MM-DD", visible_when=lambda values, i=i: not values.get(section_key("li", i, "isPermanent"))),
-                FieldSpec(k("activationId"), "Activation ID", placeholder="empty: generated", errors=(f"{p}.activationId", f"{p}.autoGenerate")),
-                FieldSpec(k("orderType"), "Order type", kind="select", options=[(o.lower(), o) for o in v.ORDER_TYPES], value=v.DEFAULT_ORDER_TYPE,
-                          errors=(f"{p}.orderType",)),
+                FieldSpec(
+                    k("expiryDate"),
+                    "Expiry date",
+                    value=(today + timedelta(days=365)).isoformat(),
+                    errors=(f"{p}.expiryDate",),
+                    placeholder="YYYY-MM-DD",
+                    visible_when=lambda values, i=i: not values.get(section_key("li", i, "isPermanent")),
+                ),
+                FieldSpec(
+                    k("activationId"), "Activation ID", placeholder="empty: generated", errors=(f"{p}.activationId", f"{p}.autoGenerate")
+                ),
+                FieldSpec(
+                    k("orderType"),
+                    "Order type",
+                    kind="select",
+                    options=[(o.lower(), o) for o in v.ORDER_TYPES],
+                    value=v.DEFAULT_ORDER_TYPE,
+                    errors=(f"{p}.orderType",),
+                ),
                 FieldSpec(k("attributes"), "Attributes", placeholder="Name=value; Name=value", errors=(f"{p}.attributes",)),
             ]
 
@@ -214,7 +225,10 @@ class EntitlementForms:
             if self.catalogue.find(product["productName"], product["productVersion"]) is None:
                 versions = self.catalogue.versions(product["productName"])
                 if versions:
-                    problems.setdefault(f"{p}.product[0].productVersion", f"{product['productName']} has no version {product['productVersion']} (versions: {', '.join(versions)})")
+                    problems.setdefault(
+                        f"{p}.product[0].productVersion",
+                        f"{product['productName']} has no version {product['productVersion']} (versions: {', '.join(versions)})",
+                    )
                 else:
                     problems.setdefault(f"{p}.product[0].productName", f"no product {product['productName']} in the catalogue")
         body: dict[str, Any] = {
@@ -254,11 +268,16 @@ class EntitlementForms:
             if name == "productName":
                 return NameSuggester(self.catalogue.names)
             if name == "productVersion":
-                return NameSuggester(lambda: self.catalogue.versions(form_ref[0].value_of(section_key("li", int(index), "productName")) if form_ref else ""))
+                return NameSuggester(
+                    lambda: self.catalogue.versions(form_ref[0].value_of(section_key("li", int(index), "productName")) if form_ref else "")
+                )
             if name == "licenseModel":
-                return NameSuggester(lambda: self.catalogue.license_models(
-                    form_ref[0].value_of(section_key("li", int(index), "productName")) if form_ref else "",
-                    form_ref[0].value_of(section_key("li", int(index), "productVersion")) if form_ref else ""))
+                return NameSuggester(
+                    lambda: self.catalogue.license_models(
+                        form_ref[0].value_of(section_key("li", int(index), "productName")) if form_ref else "",
+                        form_ref[0].value_of(section_key("li", int(index), "productVersion")) if form_ref else "",
+                    )
+                )
             return None
 
         return choose
@@ -271,21 +290,48 @@ class EntitlementForms:
         account_types = [(t.lower().replace("_", " "), t) for t in v.ACCOUNT_TYPES]
         head = [
             FieldSpec("entitlementId", "Entitlement ID", placeholder="empty: generated", errors=("entitlementId", "autoGenerate")),
-            FieldSpec("accountId", "Account ID", value=root.account_id if root and root.account_id != v.DEFAULT_ACCOUNT else "",
-                      hint=f"{root.name}" if root and root.name else "empty: the default account UNKNOWN_ORG_UNIT",
-                      errors=("accounts[0].accountId", "accounts[0]", "accounts")),
-            FieldSpec("accountType", "Account type", kind="select", options=account_types,
-                      value=(root.account_type if root and root.account_type in v.ACCOUNT_TYPES else "CUSTOMER"), errors=("accounts[0].accountType",),
-                      visible_when=lambda values: bool(values.get("accountId", "").strip())),
-            FieldSpec("partnerTier", "Partner tier", kind="select", options=[(t.lower().replace("_", " "), t) for t in v.PARTNER_TIERS],
-                      value="END_CUSTOMER", errors=("accounts[0].partnerTierName",), visible_when=lambda values: bool(values.get("accountId", "").strip())),
+            FieldSpec(
+                "accountId",
+                "Account ID",
+                value=root.account_id if root and root.account_id != v.DEFAULT_ACCOUNT else "",
+                hint=f"{root.name}" if root and root.name else "empty: the default account UNKNOWN_ORG_UNIT",
+                errors=("accounts[0].accountId", "accounts[0]", "accounts"),
+            ),
+            FieldSpec(
+                "accountType",
+                "Account type",
+                kind="select",
+                options=account_types,
+                value=(root.account_type if root and root.account_type in v.ACCOUNT_TYPES else "CUSTOMER"),
+                errors=("accounts[0].accountType",),
+                visible_when=lambda values: bool(values.get("accountId", "").strip()),
+            ),
+            FieldSpec(
+                "partnerTier",
+                "Partner tier",
+                kind="select",
+                options=[(t.lower().replace("_", " "), t) for t in v.PARTNER_TIERS],
+                value="END_CUSTOMER",
+                errors=("accounts[0].partnerTierName",),
+                visible_when=lambda values: bool(values.get("accountId", "").strip()),
+            ),
             FieldSpec("description", "Description", errors=("description",)),
-            FieldSpec("attributes", "Custom attributes", placeholder="Name=value; Name=value",
-                      errors=("attributes", *(f"attributes[{n}]" for n in range(40))),
-                      hint=self._attributes_hint()),
+            FieldSpec(
+                "attributes",
+                "Custom attributes",
+                placeholder="Name=value; Name=value",
+                errors=("attributes", *(f"attributes[{n}]" for n in range(40))),
+                hint=self._attributes_hint(),
+            ),
             FieldSpec("shipToEmail", "Ship-to e-mail", errors=("shipToEmail",)),
             FieldSpec("shipToAddress", "Ship-to address", errors=("shipToAddress",), hint="letters, digits, spaces, _ and - only"),
-            FieldSpec("status", "Status", kind="select", options=[("draft (default)", ""), ("deployed", "DEPLOYED"), ("obsolete", "OBSOLETE")], errors=("status",)),
+            FieldSpec(
+                "status",
+                "Status",
+                kind="select",
+                options=[("draft (default)", ""), ("deployed", "DEPLOYED"), ("obsolete", "OBSOLETE")],
+                errors=("status",),
+            ),
             FieldSpec("autoDeploy", "Deploy now (autoDeploy)", kind="switch", value=False, errors=("autoDeploy",)),
             FieldSpec("allowPortalLogin", "Portal login with the ID", kind="switch", value=False, errors=("allowPortalLogin",)),
             FieldSpec("emailTemplateVariation", "E-mail template", placeholder="optional", errors=("emailTemplateVariation",)),
@@ -309,8 +355,14 @@ class EntitlementForms:
                 if str(values[key]).strip():
                     data[key] = str(values[key]).strip()
             if values["accountId"].strip():
-                data["accounts"] = [{"accountId": values["accountId"].strip(), "accountType": values["accountType"],
-                                     "partnerTierName": values["partnerTier"], "isCurrentOwner": True}]
+                data["accounts"] = [
+                    {
+                        "accountId": values["accountId"].strip(),
+                        "accountType": values["accountType"],
+                        "partnerTierName": values["partnerTier"],
+                        "isCurrentOwner": True,
+                    }
+                ]
             # Rules across fields run in the model only once every field is valid: check them here too, so all show at once.
             try:
                 v.check_auto_deploy_status(data["autoDeploy"], data.get("status"))
@@ -344,9 +396,16 @@ class EntitlementForms:
             account = result.entitlement.owner.account_id if result.entitlement and result.entitlement.owner else None
             self._after_change(account, None, select=f"E:{result.entitlement_id}" if result.entitlement_id else None)
 
-        form = SectionedForm("New entitlement", head, build, send, section=section, submit_label="Create",
-                        suggesters=self._line_item_suggester(form_ref),
-                        hints=lambda values: self._line_item_hints(values, section.count))
+        form = SectionedForm(
+            "New entitlement",
+            head,
+            build,
+            send,
+            section=section,
+            submit_label="Create",
+            suggesters=self._line_item_suggester(form_ref),
+            hints=lambda values: self._line_item_hints(values, section.count),
+        )
         form_ref.append(form)
         self.app.push_screen(form, done)
 
@@ -355,9 +414,19 @@ class EntitlementForms:
 
     def _attributes_hint(self) -> str:
         """The tenant decides its custom attributes (and which are mandatory): name the ones in use here."""
-        names = sorted({a.name for node in self.node_index.values()
-                        if isinstance(node.data, Item) and (ent := self._entitlement_of(node.data)) is not None for a in ent.attributes})
-        seen = ("in use here: " + ", ".join(names[:8]) + ("…" if len(names) > 8 else "")) if names else "the tenant decides which are mandatory"
+        names = sorted(
+            {
+                a.name
+                for node in self.node_index.values()
+                if isinstance(node.data, Item) and (ent := self._entitlement_of(node.data)) is not None
+                for a in ent.attributes
+            }
+        )
+        seen = (
+            ("in use here: " + ", ".join(names[:8]) + ("…" if len(names) > 8 else ""))
+            if names
+            else "the tenant decides which are mandatory"
+        )
         return f"{seen}; a missing mandatory one is named by the server"
 
     def action_add_items(self) -> None:
@@ -386,8 +455,16 @@ class EntitlementForms:
             self.say(f"{plural(len(ids), 'line item')} added to {ent.entitlement_id}: {', '.join(ids)}")
             self._after_change(None, ent.entitlement_id, select=f"L:{ids[0]}" if ids else None)
 
-        form = SectionedForm(f"Add line items to {ent.entitlement_id}", [], build, send, section=section, submit_label="Add",
-                        suggesters=self._line_item_suggester(form_ref), hints=lambda values: self._line_item_hints(values, section.count))
+        form = SectionedForm(
+            f"Add line items to {ent.entitlement_id}",
+            [],
+            build,
+            send,
+            section=section,
+            submit_label="Add",
+            suggesters=self._line_item_suggester(form_ref),
+            hints=lambda values: self._line_item_hints(values, section.count),
+        )
         form_ref.append(form)
         self.app.push_screen(form, done)
 
@@ -412,20 +489,53 @@ class EntitlementForms:
             now = current.get(kind) if isinstance(current.get(kind), dict) else {}
             title = kind.capitalize()
             fields += [
-                FieldSpec(f"{kind}-count", f"{title} allowed", value=str(now.get("allowedCount", "") if now.get("allowedCount") is not None else ""),
-                          errors=(f"{kind}.allowedCount", kind), placeholder="count"),
-                FieldSpec(f"{kind}-duration", f"{title} per", value=str(now.get("policyTermDuration", "") if now.get("policyTermDuration") is not None else ""),
-                          errors=(f"{kind}.policyTermDuration",), placeholder="term length"),
-                FieldSpec(f"{kind}-unit", f"{title} term unit", kind="select", options=units,
-                          value=str(now.get("policyTermUnit") or "").upper() if str(now.get("policyTermUnit") or "").upper() in v.POLICY_TERM_UNITS else "",
-                          errors=(f"{kind}.policyTermUnit",)),
+                FieldSpec(
+                    f"{kind}-count",
+                    f"{title} allowed",
+                    value=str(now.get("allowedCount", "") if now.get("allowedCount") is not None else ""),
+                    errors=(f"{kind}.allowedCount", kind),
+                    placeholder="count",
+                ),
+                FieldSpec(
+                    f"{kind}-duration",
+                    f"{title} per",
+                    value=str(now.get("policyTermDuration", "") if now.get("policyTermDuration") is not None else ""),
+                    errors=(f"{kind}.policyTermDuration",),
+                    placeholder="term length",
+                ),
+                FieldSpec(
+                    f"{kind}-unit",
+                    f"{title} term unit",
+                    kind="select",
+                    options=units,
+                    value=str(now.get("policyTermUnit") or "").upper()
+                    if str(now.get("policyTermUnit") or "").upper() in v.POLICY_TERM_UNITS
+                    else "",
+                    errors=(f"{kind}.policyTermUnit",),
+                ),
             ]
         extra_now = current.get("extraActivations")
-        fields.append(FieldSpec("extraActivations", "Extra activations", value="" if extra_now is None else str(extra_now), errors=("extraActivations",)))
-        for flag, label in (("cancelLicense", "Cancel license"), ("virtualLicense", "Virtual license"), ("acpiGenerationIdLicense", "ACPI generation ID")):
+        fields.append(
+            FieldSpec(
+                "extraActivations", "Extra activations", value="" if extra_now is None else str(extra_now), errors=("extraActivations",)
+            )
+        )
+        for flag, label in (
+            ("cancelLicense", "Cancel license"),
+            ("virtualLicense", "Virtual license"),
+            ("acpiGenerationIdLicense", "ACPI generation ID"),
+        ):
             now_flag = current.get(flag)
-            fields.append(FieldSpec(flag, label, kind="select", options=TRISTATE,
-                                    value="" if now_flag is None else ("true" if now_flag else "false"), errors=(flag,)))
+            fields.append(
+                FieldSpec(
+                    flag,
+                    label,
+                    kind="select",
+                    options=TRISTATE,
+                    value="" if now_flag is None else ("true" if now_flag else "false"),
+                    errors=(flag,),
+                )
+            )
 
         def build(values: dict[str, Any]) -> LineItemPolicies:
             problems: dict[str, str] = {}
@@ -476,13 +586,34 @@ class EntitlementForms:
         pp = f"{p}.product"
         lm = f"{pp}.licenseModel"
         fields = [
-            FieldSpec("orderType", "Order type", kind="select", options=[(f"unchanged ({(li.order_type or '').lower()})", "")] + [(o.lower(), o) for o in v.ORDER_TYPES],
-                      errors=(f"{p}.orderType",)),
-            FieldSpec("parentActivationId", "Parent activation ID", placeholder=li.parent_activation_id or "none", errors=(f"{p}.parentActivationId",)),
-            FieldSpec("deploy", "Deploy it now", kind="switch", value=False, errors=(f"{p}.deploy",), hint=f"now {(li.state or '?').lower()}"),
-            FieldSpec("productName", "New product", placeholder=(product.product_name or "") if product else "", errors=(f"{pp}.productName", pp)),
-            FieldSpec("productVersion", "New version", placeholder=(product.product_version or "") if product else "", errors=(f"{pp}.productVersion",)),
-            FieldSpec("partNumber", "or part number", placeholder=(product.part_number or "") if product else "", errors=(f"{pp}.partNumber",)),
+            FieldSpec(
+                "orderType",
+                "Order type",
+                kind="select",
+                options=[(f"unchanged ({(li.order_type or '').lower()})", "")] + [(o.lower(), o) for o in v.ORDER_TYPES],
+                errors=(f"{p}.orderType",),
+            ),
+            FieldSpec(
+                "parentActivationId",
+                "Parent activation ID",
+                placeholder=li.parent_activation_id or "none",
+                errors=(f"{p}.parentActivationId",),
+            ),
+            FieldSpec(
+                "deploy", "Deploy it now", kind="switch", value=False, errors=(f"{p}.deploy",), hint=f"now {(li.state or '?').lower()}"
+            ),
+            FieldSpec(
+                "productName", "New product", placeholder=(product.product_name or "") if product else "", errors=(f"{pp}.productName", pp)
+            ),
+            FieldSpec(
+                "productVersion",
+                "New version",
+                placeholder=(product.product_version or "") if product else "",
+                errors=(f"{pp}.productVersion",),
+            ),
+            FieldSpec(
+                "partNumber", "or part number", placeholder=(product.part_number or "") if product else "", errors=(f"{pp}.partNumber",)
+            ),
             FieldSpec("lmName", "License model", placeholder=(model.license_model_name or "") if model else "", errors=(f"{lm}.name", lm)),
             FieldSpec("issuer", "Issuer", placeholder=(model.issuer or "") if model else "", errors=(f"{lm}.issuer",)),
             FieldSpec("serialNumber", "Serial number", errors=(f"{lm}.serialNumber",)),
@@ -492,8 +623,15 @@ class EntitlementForms:
             FieldSpec("maxBorrowInterval", "Max borrow interval", errors=(f"{lm}.maxBorrowInterval",)),
             FieldSpec("autoProvision", "Auto provision", kind="select", options=TRISTATE, errors=(f"{lm}.autoProvision",)),
             FieldSpec("gracePeriodDays", "Grace period (days)", errors=(f"{lm}.gracePeriodDays",)),
-            FieldSpec("attributes", "Attributes", placeholder="Name=value; Name=value", errors=(f"{p}.attributes",),
-                      hint=("now " + "; ".join(f"{a.name}={a.value}" for a in li.attributes)) if li.attributes else "set or add line item attributes"),
+            FieldSpec(
+                "attributes",
+                "Attributes",
+                placeholder="Name=value; Name=value",
+                errors=(f"{p}.attributes",),
+                hint=("now " + "; ".join(f"{a.name}={a.value}" for a in li.attributes))
+                if li.attributes
+                else "set or add line item attributes",
+            ),
         ]
 
         def build(values: dict[str, Any]) -> AdditionalProperties:
@@ -510,8 +648,14 @@ class EntitlementForms:
                 if values[key].strip():
                     prod[key] = values[key].strip()
             model_body: dict[str, Any] = {}
-            for key, name in (("lmName", "name"), ("issuer", "issuer"), ("serialNumber", "serialNumber"), ("vendorString", "vendorString"),
-                              ("notice", "notice"), ("maxBorrowInterval", "maxBorrowInterval")):
+            for key, name in (
+                ("lmName", "name"),
+                ("issuer", "issuer"),
+                ("serialNumber", "serialNumber"),
+                ("vendorString", "vendorString"),
+                ("notice", "notice"),
+                ("maxBorrowInterval", "maxBorrowInterval"),
+            ):
                 if values[key].strip():
                     model_body[name] = values[key].strip()
             for key in ("overdraft", "gracePeriodDays"):
@@ -542,8 +686,17 @@ class EntitlementForms:
             self.say(f"{li.activation_id} updated" + (f": {', '.join(updated)}" if updated else ""))
             self._after_change(None, ent.entitlement_id, select=f"L:{li.activation_id}")
 
-        self.app.push_screen(SectionedForm(f"Properties of line item {li.activation_id}", fields, build, send, submit_label="Update",
-                                      suggesters=lambda spec: NameSuggester(self.catalogue.names) if spec.key == "productName" else None), done)
+        self.app.push_screen(
+            SectionedForm(
+                f"Properties of line item {li.activation_id}",
+                fields,
+                build,
+                send,
+                submit_label="Update",
+                suggesters=lambda spec: NameSuggester(self.catalogue.names) if spec.key == "productName" else None,
+            ),
+            done,
+        )
 
     def action_maintenance(self) -> None:
         if self._refuse("adding maintenance line items"):
@@ -563,17 +716,31 @@ class EntitlementForms:
             p = f"{path}[{i}]"
             mp = f"{p}.maintenanceProduct"
             return [
-                FieldSpec(k("name"), "Maintenance product", errors=(f"{mp}.maintenanceProductName", mp), placeholder="name from the catalogue"),
+                FieldSpec(
+                    k("name"), "Maintenance product", errors=(f"{mp}.maintenanceProductName", mp), placeholder="name from the catalogue"
+                ),
                 FieldSpec(k("version"), "Version", errors=(f"{mp}.maintenanceProductVersion",)),
                 FieldSpec(k("partNumber"), "or part number", errors=(f"{mp}.partNumber",), placeholder="instead of name and version"),
-                FieldSpec(k("parent"), "Parent activation ID", value=parent if i == 0 else "", errors=(f"{p}.parentActivationId",),
-                          hint="the line item it maintains (optional)"),
+                FieldSpec(
+                    k("parent"),
+                    "Parent activation ID",
+                    value=parent if i == 0 else "",
+                    errors=(f"{p}.parentActivationId",),
+                    hint="the line item it maintains (optional)",
+                ),
                 FieldSpec(k("quantity"), "Quantity", value="1", errors=(f"{p}.quantity",)),
                 FieldSpec(k("startDate"), "Start date", value=today.isoformat(), errors=(f"{p}.startDate",)),
                 FieldSpec(k("isPermanent"), "Permanent (no expiry)", kind="switch", value=False, errors=(f"{p}.isPermanent",)),
-                FieldSpec(k("expiryDate"), "Expiry date", value=(today + timedelta(days=365)).isoformat(), errors=(f"{p}.expiryDate",),
-                          visible_when=lambda values, i=i: not values.get(section_key("mi", i, "isPermanent"))),
-                FieldSpec(k("activationId"), "Activation ID", placeholder="empty: generated", errors=(f"{p}.activationId", f"{p}.autoGenerate")),
+                FieldSpec(
+                    k("expiryDate"),
+                    "Expiry date",
+                    value=(today + timedelta(days=365)).isoformat(),
+                    errors=(f"{p}.expiryDate",),
+                    visible_when=lambda values, i=i: not values.get(section_key("mi", i, "isPermanent")),
+                ),
+                FieldSpec(
+                    k("activationId"), "Activation ID", placeholder="empty: generated", errors=(f"{p}.activationId", f"{p}.autoGenerate")
+                ),
             ]
 
         section = Section("Maintenance item", "mi", specs)
@@ -585,8 +752,11 @@ class EntitlementForms:
             for i in range(section.count):
                 k = lambda name, i=i: values.get(section_key("mi", i, name))  # noqa: E731
                 p = f"{path}[{i}]"
-                product = {"maintenanceProductName": (k("name") or "").strip(), "maintenanceProductVersion": (k("version") or "").strip(),
-                           "partNumber": (k("partNumber") or "").strip()}
+                product = {
+                    "maintenanceProductName": (k("name") or "").strip(),
+                    "maintenanceProductVersion": (k("version") or "").strip(),
+                    "partNumber": (k("partNumber") or "").strip(),
+                }
                 body: dict[str, Any] = {
                     "maintenanceProduct": {x: y for x, y in product.items() if y},
                     "quantity": number(values, section_key("mi", i, "quantity"), f"{p}.quantity", problems, default=1),
@@ -621,7 +791,9 @@ class EntitlementForms:
                 elif name and name in self.catalogue.maintenance:
                     out[section_key("mi", i, "name")] = "versions: " + ", ".join(self.catalogue.maintenance_versions(name))
                 elif name:
-                    out[section_key("mi", i, "name")] = "⚠ no such maintenance product; known: " + ", ".join(self.catalogue.maintenance_names()[:6])
+                    out[section_key("mi", i, "name")] = "⚠ no such maintenance product; known: " + ", ".join(
+                        self.catalogue.maintenance_names()[:6]
+                    )
                 else:
                     out[section_key("mi", i, "name")] = "known: " + ", ".join(self.catalogue.maintenance_names()[:6])
             return out
@@ -631,11 +803,23 @@ class EntitlementForms:
             if name == "name":
                 return NameSuggester(self.catalogue.maintenance_names)
             if name == "version":
-                return NameSuggester(lambda: self.catalogue.maintenance_versions(form_ref[0].value_of(section_key("mi", int(index), "name")) if form_ref else ""))
+                return NameSuggester(
+                    lambda: self.catalogue.maintenance_versions(
+                        form_ref[0].value_of(section_key("mi", int(index), "name")) if form_ref else ""
+                    )
+                )
             return None
 
-        form = SectionedForm(f"Maintenance line items for {ent.entitlement_id}", [], build, send, section=section, submit_label="Add",
-                        suggesters=suggest, hints=hints)
+        form = SectionedForm(
+            f"Maintenance line items for {ent.entitlement_id}",
+            [],
+            build,
+            send,
+            section=section,
+            submit_label="Add",
+            suggesters=suggest,
+            hints=hints,
+        )
         form_ref.append(form)
         self.app.push_screen(form, done)
 

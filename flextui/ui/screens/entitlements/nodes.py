@@ -1,7 +1,9 @@
 """What each node of the entitlement tree holds: an account root, an item (entitlement, line item, product, model), an expansion in flight."""
 
 from __future__ import annotations
+
 from dataclasses import dataclass
+
 from flextui.api.entitlements import (
     Entitlement,
     EntitlementAccount,
@@ -22,7 +24,6 @@ class Root:
     ref: EntitlementAccount | None = None
 
 
-
 @dataclass
 class Item:
     """What a tree node stands for."""
@@ -34,7 +35,6 @@ class Item:
     entitlement: Entitlement | None = None
     line_item: LineItem | None = None
     product: LineItemProduct | None = None
-
 
 
 @dataclass

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -47,24 +47,14 @@ from flextui.api.errors import Invalid
 from flextui.api.users import AccountFilter, UsersService
 from flextui.api.validation import MAX_LIMIT
 from flextui.render.text import clean
+from flextui.render.words import plural
+from flextui.ui.appref import flex_app
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import AreaScreen
-from flextui.render.words import plural
-from flextui.ui.screens.entitlements.forms import CatalogueIndex
-from flextui.ui.screens.entitlements.forms import EntitlementForms
-from flextui.ui.widgets.record import RecordScreen
-from flextui.ui.screens.entitlements.details import entitlement_detail
-from flextui.ui.screens.entitlements.details import line_item_detail
-from flextui.ui.screens.entitlements.details import product_detail
-from flextui.ui.widgets.record import state_style
-from flextui.ui.widgets.record import theme_color
-from flextui.ui.widgets.record import yes_no
-from flextui.ui.widgets.record import Body
-from flextui.ui.screens.entitlements.nodes import Expansion
-from flextui.ui.screens.entitlements.nodes import Item
-from flextui.ui.screens.entitlements.nodes import Root
-from flextui.ui.widgets.record import when
-from flextui.ui.appref import flex_app
+from flextui.ui.screens.entitlements.details import entitlement_detail, line_item_detail, product_detail
+from flextui.ui.screens.entitlements.forms import CatalogueIndex, EntitlementForms
+from flextui.ui.screens.entitlements.nodes import Expansion, Item, Root
+from flextui.ui.widgets.record import Body, RecordScreen, state_style, theme_color, when, yes_no
 
 # =====================================================================================================
 # Shared helpers: detail bodies, record modal, model-validated forms (also used by catalog.py, users.py)
@@ -81,7 +71,14 @@ from flextui.ui.appref import flex_app
 # =====================================================================================================
 
 ENT_PAGE = 200  # entitlements per page when the top level comes from the entitlement list
-STATUS_OPTIONS = [("any status", ""), ("draft", "DRAFT"), ("deployed", "DEPLOYED"), ("obsolete", "OBSOLETE"), ("active", "ACTIVE"), ("inactive", "INACTIVE")]
+STATUS_OPTIONS = [
+    ("any status", ""),
+    ("draft", "DRAFT"),
+    ("deployed", "DEPLOYED"),
+    ("obsolete", "OBSOLETE"),
+    ("active", "ACTIVE"),
+    ("inactive", "INACTIVE"),
+]
 ARG_KEYS = ("account", "product", "status", "from", "to")
 _ARG_RE = re.compile(r"(?:^|\s)(" + "|".join(ARG_KEYS) + r")=", re.IGNORECASE)
 
@@ -115,8 +112,17 @@ class TreeFilters:
         return bool(self.product or self.status or self.created_from or self.created_to)
 
     def describe(self) -> str:
-        parts = [f"{k}={x}" for k, x in (("account", self.account), ("product", self.product), ("status", self.status),
-                                          ("created ≥", self.created_from), ("created ≤", self.created_to)) if x]
+        parts = [
+            f"{k}={x}"
+            for k, x in (
+                ("account", self.account),
+                ("product", self.product),
+                ("status", self.status),
+                ("created ≥", self.created_from),
+                ("created ≤", self.created_to),
+            )
+            if x
+        ]
         return ", ".join(parts)
 
     def in_dates(self, ent: Entitlement) -> bool:
@@ -125,7 +131,7 @@ class TreeFilters:
         created = ent.created
         if created is None:
             return False
-        day = created.astimezone(timezone.utc).date().isoformat()
+        day = created.astimezone(UTC).date().isoformat()
         return (not self.created_from or day >= self.created_from) and (not self.created_to or day <= self.created_to)
 
 
@@ -191,7 +197,11 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
 
     KIND = "entitlements"
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {
-        "create": "create", "add_items": "add", "policies": "policies", "properties": "properties", "maintenance": "maintenance",
+        "create": "create",
+        "add_items": "add",
+        "policies": "policies",
+        "properties": "properties",
+        "maintenance": "maintenance",
     }
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 
@@ -227,8 +237,13 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         super().__init__()
         initial = initial or {}
         self.initial = initial
-        self.filters = TreeFilters(initial.get("account", ""), initial.get("product", ""), (initial.get("status", "") or "").upper(),
-                                   initial.get("from", ""), initial.get("to", ""))
+        self.filters = TreeFilters(
+            initial.get("account", ""),
+            initial.get("product", ""),
+            (initial.get("status", "") or "").upper(),
+            initial.get("from", ""),
+            initial.get("to", ""),
+        )
         self.page = 1
         self.total: int | None = None
         self.roots: list[Root] = []
@@ -314,7 +329,11 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self.ent_total.clear()
         self.li_children.clear()
         self.query_one("#pager", Label).update(Text("loading…", style="dim"))
-        self.run_api(lambda: self._load_roots(force), group="ent-roots", doing="loading entitlements" if self.filters.on_entitlements else "loading accounts")
+        self.run_api(
+            lambda: self._load_roots(force),
+            group="ent-roots",
+            doing="loading entitlements" if self.filters.on_entitlements else "loading accounts",
+        )
 
     def action_reload(self) -> None:
         """Fresh from the server (ctrl+r): the top level and whatever is expanded."""
@@ -388,7 +407,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             owner = ent.owner
             account_id = owner.account_id if owner and owner.account_id else v.DEFAULT_ACCOUNT
             if account_id not in roots:
-                roots[account_id] = Root(account_id, owner.account_name if owner else None, owner.account_type if owner else None, ref=owner)
+                roots[account_id] = Root(
+                    account_id, owner.account_name if owner else None, owner.account_type if owner else None, ref=owner
+                )
             children.setdefault(account_id, []).append(ent)
         self.roots = sorted(roots.values(), key=lambda r: ((r.name or r.account_id).lower(), r.account_id))
         self.ent_children = children
@@ -468,7 +489,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             shown = [e for e in ents if self.filters.in_dates(e) and (root_matches or self._ent_matches(e))]
             for ent in shown:
                 key = f"E:{ent.entitlement_id}"
-                child = node.add(self._entitlement_label(ent), Item("entitlement", key, item.account_id, entitlement=ent), allow_expand=True)
+                child = node.add(
+                    self._entitlement_label(ent), Item("entitlement", key, item.account_id, entitlement=ent), allow_expand=True
+                )
                 self.node_index[key] = child
                 if key in self.expanded:
                     self._fill(child)
@@ -490,7 +513,11 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 return
             for li in items:
                 key = f"L:{li.activation_id}"
-                child = node.add(self._line_item_label(li), Item("line_item", key, item.account_id, entitlement=item.entitlement, line_item=li), allow_expand=True)
+                child = node.add(
+                    self._line_item_label(li),
+                    Item("line_item", key, item.account_id, entitlement=item.entitlement, line_item=li),
+                    allow_expand=True,
+                )
                 self.node_index[key] = child
                 if key in self.expanded:
                     self._fill(child)
@@ -505,10 +532,14 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             assert li is not None
             for index, product in enumerate(li.products):
                 pkey = f"P:{li.activation_id}:{index}"
-                label = Text.assemble(("product ", "dim"), (clean(product.product_name or "?"), "bold"), " ", clean(product.product_version or ""))
+                label = Text.assemble(
+                    ("product ", "dim"), (clean(product.product_name or "?"), "bold"), " ", clean(product.product_version or "")
+                )
                 if product.part_number:
                     label.append(f" · {clean(product.part_number)}", style="dim")
-                leaf = node.add_leaf(label, Item("product", pkey, item.account_id, entitlement=item.entitlement, line_item=li, product=product))
+                leaf = node.add_leaf(
+                    label, Item("product", pkey, item.account_id, entitlement=item.entitlement, line_item=li, product=product)
+                )
                 self.node_index[pkey] = leaf
                 model = product.license_model
                 if model is not None and model.license_model_name:
@@ -516,7 +547,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                     mlabel = Text.assemble(("license model ", "dim"), clean(model.license_model_name))
                     if model.issuer:
                         mlabel.append(f" · {clean(model.issuer)}", style="dim")
-                    leaf2 = node.add_leaf(mlabel, Item("license_model", mkey, item.account_id, entitlement=item.entitlement, line_item=li, product=product))
+                    leaf2 = node.add_leaf(
+                        mlabel, Item("license_model", mkey, item.account_id, entitlement=item.entitlement, line_item=li, product=product)
+                    )
                     self.node_index[mkey] = leaf2
             if not li.products:
                 self._marker(node, "no product")
@@ -569,7 +602,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             expiry = date.fromisoformat(li.expiry_date)
         except ValueError:
             return Text(f" · until {clean(li.expiry_date)}")
-        today = datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=timezone.utc).date()
+        today = datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=UTC).date()
         days = (expiry - today).days
         if days < 0:
             return Text(f" · expired {li.expiry_date}", style=theme_color(self.app, "error"))
@@ -584,7 +617,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             pages = max(1, -(-total // ENT_PAGE))
             first = (self.page - 1) * ENT_PAGE + 1 if total else 0
             last = min(self.page * ENT_PAGE, total)
-            parts = [f"entitlements {first}–{last} of {total:,} matching {f.describe()}", plural(len(self.roots), 'account')]
+            parts = [f"entitlements {first}–{last} of {total:,} matching {f.describe()}", plural(len(self.roots), "account")]
             if self.hidden_by_date:
                 parts.append(f"{self.hidden_by_date} of this page created outside the dates")
         else:
@@ -682,7 +715,11 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 if gen == self.generation:
                     self.expanding.discard(item.key)
 
-        what = f"entitlements of {item.account_id}" if item.kind == "account" else f"line items of {item.entitlement.entitlement_id if item.entitlement else '?'}"
+        what = (
+            f"entitlements of {item.account_id}"
+            if item.kind == "account"
+            else f"line items of {item.entitlement.entitlement_id if item.entitlement else '?'}"
+        )
         self.run_api(job, group=f"expand-{item.key}", doing=f"loading {what}")
 
     def _loaded(self, key: str, record: Expansion, age: float | None) -> None:
@@ -732,8 +769,12 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         item = self.current()
         if item is None:
             return None
-        return {"account": (item.root.account or item.root.ref) if item.root else None, "entitlement": item.entitlement, "line_item": item.line_item,
-                "product": item.product}.get(item.kind)
+        return {
+            "account": (item.root.account or item.root.ref) if item.root else None,
+            "entitlement": item.entitlement,
+            "line_item": item.line_item,
+            "product": item.product,
+        }.get(item.kind)
 
     def current(self) -> Item | None:
         node = self.tree.cursor_node
@@ -753,7 +794,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         if item.kind == "account" and item.root is not None:
             return self._account_detail(item.root, show_title=show_title)
         if item.kind == "entitlement" and item.entitlement is not None:
-            return entitlement_detail(item.entitlement, now, self.li_children.get(item.entitlement.entitlement_id), show_title=show_title).text
+            return entitlement_detail(
+                item.entitlement, now, self.li_children.get(item.entitlement.entitlement_id), show_title=show_title
+            ).text
         if item.kind == "line_item" and item.line_item is not None:
             return line_item_detail(item.line_item, item.entitlement, now, show_title=show_title).text
         if item.kind in ("product", "license_model") and item.product is not None:
@@ -920,7 +963,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             actions = [("u", "users", "users"), ("c", "copy_id", "copy ID")] + ([] if ro else [("n", "create", "new entitlement")])
         elif item.kind == "entitlement":
             title = f"Entitlement {item.entitlement.entitlement_id if item.entitlement else ''}"
-            actions = [("c", "copy_id", "copy ID")] + ([] if ro else [("a", "add_items", "add line items"), ("m", "maintenance", "maintenance item")])
+            actions = [("c", "copy_id", "copy ID")] + (
+                [] if ro else [("a", "add_items", "add line items"), ("m", "maintenance", "maintenance item")]
+            )
         elif item.kind in ("product", "license_model") and item.product is not None:
             title = f"Product {item.product.product_name or ''} {item.product.product_version or ''}".strip()
             actions = [("P", "catalogue", "catalogue"), ("c", "copy_id", "copy activation ID")]
@@ -936,7 +981,6 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 self.call_later(self.run_action, action)
 
         self.app.push_screen(RecordScreen(title, text, actions), chosen)
-
 
 
 __all__ = ["EntitlementsScreen", "EntitlementTree", "parse_argument"]

@@ -12,8 +12,8 @@ fresh one); after a delete the list is reloaded with `force=True`.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -27,10 +27,10 @@ from flextui.api.registry import (
 )
 from flextui.context import RegistryUnavailable, registry_for
 from flextui.render.text import absolute, clean
+from flextui.render.words import plural
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.widgets.table import ResourceTable
-from flextui.render.words import plural
 
 MASK = "●" * 16
 
@@ -48,7 +48,7 @@ def when(value: datetime | None) -> str:
 
 
 def day_of(value: datetime | None) -> str:
-    return value.astimezone(timezone.utc).date().isoformat() if value is not None else ""
+    return value.astimezone(UTC).date().isoformat() if value is not None else ""
 
 
 def human_size(size: int | None) -> str:
@@ -327,5 +327,3 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
 
 
 # -- the registry secret and event status ------------------------------------------------------------------------
-
-

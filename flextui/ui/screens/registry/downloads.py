@@ -1,13 +1,15 @@
 """The download log: filters, the streamed log, downloads per day (a chart) and the top artifacts."""
 
 from __future__ import annotations
+
 import asyncio
 import heapq
 import shlex
 import time
 from collections import Counter
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -15,36 +17,29 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label
 from textual.worker import Worker, WorkerState
+
 from flextui.api.errors import ApiError
 from flextui.api.registry import (
     DOWNLOADS_MAX_PAGE_SIZE,
     Download,
 )
-from flextui.query import parse_day
 from flextui.kinds import Column
+from flextui.query import parse_day
+from flextui.render.table import Column as GridColumn
 from flextui.render.text import clean, relative
+from flextui.render.words import plural
 from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.registry.common import RegistryMixin, block, cell, ms_of, problem_note, when
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.dialogs import MessageScreen
 from flextui.ui.widgets.grid import DataGrid
-from flextui.render.table import Column as GridColumn
 from flextui.ui.widgets.table import ResourceTable
-from flextui.render.words import plural
-from flextui.ui.screens.registry.common import RegistryMixin
-from flextui.ui.screens.registry.common import block
-from flextui.ui.screens.registry.common import cell
-from flextui.ui.screens.registry.common import ms_of
-from flextui.ui.screens.registry.common import problem_note
-from flextui.ui.screens.registry.common import when
-
 
 TOP_ARTIFACTS = 10
 
 
-
 REDRAW_EVERY_S = 0.2
-
 
 
 def per_day_series(counts: Counter[date], start: date, end: date) -> list[tuple[str, float]]:
@@ -57,7 +52,6 @@ def per_day_series(counts: Counter[date], start: date, end: date) -> list[tuple[
     return out
 
 
-
 def top_rows(counts: Counter[str], total: int, limit: int = TOP_ARTIFACTS) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     ranked = heapq.nsmallest(limit, counts.items(), key=lambda kv: (-kv[1], kv[0]))  # O(n log k): called per streamed page
@@ -68,7 +62,6 @@ def top_rows(counts: Counter[str], total: int, limit: int = TOP_ARTIFACTS) -> li
     return rows
 
 
-
 class DownloadsScreen(RegistryMixin, AreaScreen):
     """The download log: filters, a streamed log, downloads per day (chart) and the top artifacts."""
 
@@ -77,7 +70,9 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
     BINDINGS = [
         Binding("ctrl+g,f5", "load", "Run", id="downloads.load", priority=True),
         Binding("escape", "cancel_load", "Cancel", id="downloads.cancel"),
-        Binding("escape", "clear_filter", "Clear filter", show=False, id="screen.clear_filter"),  # (AreaScreen's, kept: this class's escape replaces it)
+        Binding(
+            "escape", "clear_filter", "Clear filter", show=False, id="screen.clear_filter"
+        ),  # (AreaScreen's, kept: this class's escape replaces it)
         Binding("g", "toggle_chart", "Chart", id="downloads.toggle_chart"),
         Binding("t", "toggle_top", "Top", id="downloads.toggle_top"),
         Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="downloads.reload"),
@@ -153,7 +148,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         yield problem_note()
 
     def _today(self) -> date:
-        return datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=timezone.utc).date()
+        return datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=UTC).date()
 
     def on_mount(self) -> None:
         if not self.ready():
@@ -206,8 +201,13 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         if problems:
             return None, problems
         assert start is not None and end is not None
-        return {"start": start, "end": end, "project": self._value("dl-project") or None,
-                "username": self._value("dl-user") or None, "account": self._value("dl-account") or None}, []
+        return {
+            "start": start,
+            "end": end,
+            "project": self._value("dl-project") or None,
+            "username": self._value("dl-user") or None,
+            "account": self._value("dl-account") or None,
+        }, []
 
     def _show_problems(self, problems: list[str]) -> None:
         label = self.query_one("#dl-error", Label)
@@ -240,8 +240,13 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         if self._loader is not None and self._loader.is_running:
             self._loader.cancel()
         self._load_id += 1
-        self._loader = self.run_worker(self._load(filters, force, self._load_id), group="downloads-load", exclusive=True,
-                                       exit_on_error=False, description="loading the download log")
+        self._loader = self.run_worker(
+            self._load(filters, force, self._load_id),
+            group="downloads-load",
+            exclusive=True,
+            exit_on_error=False,
+            description="loading the download log",
+        )
 
     async def _load(self, filters: dict[str, Any], force: bool, load_id: int) -> None:
         """Stream the log in; whatever happens (an answer, a failure, a cancel), the loading state ends."""
@@ -262,8 +267,13 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
             self._update_pager()
             self._update_chart()
             async for items in self.registry.iter_downloads(
-                filters["start"], filters["end"], project=filters["project"], username=filters["username"],
-                account=filters["account"], page_size=DOWNLOADS_MAX_PAGE_SIZE, force=force,
+                filters["start"],
+                filters["end"],
+                project=filters["project"],
+                username=filters["username"],
+                account=filters["account"],
+                page_size=DOWNLOADS_MAX_PAGE_SIZE,
+                force=force,
             ):
                 self._add(items)
             self.show_age(None)
@@ -284,7 +294,11 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
     @on(Worker.StateChanged)
     def _loader_ended(self, event: Worker.StateChanged) -> None:
         """The backstop: a load cancelled before it ran (so its `finally` never ran) still ends the loading state."""
-        if event.worker is self._loader and event.state in (WorkerState.CANCELLED, WorkerState.ERROR, WorkerState.SUCCESS) and self.fetching:
+        if (
+            event.worker is self._loader
+            and event.state in (WorkerState.CANCELLED, WorkerState.ERROR, WorkerState.SUCCESS)
+            and self.fetching
+        ):
             self.fetching = False
             self.refreshing = False
             self._after_load()
@@ -294,7 +308,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         for d in items:
             rows.append((d.timestamp, d.artifact, d.username, d.account, d.project))
             if d.timestamp is not None:
-                self.day_counts[d.timestamp.astimezone(timezone.utc).date()] += 1
+                self.day_counts[d.timestamp.astimezone(UTC).date()] += 1
             self.artifact_counts[d.artifact or "(unknown)"] += 1
         self.loaded += len(items)
         self.query_one(DataGrid).append_rows(rows)
@@ -382,8 +396,16 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         row = event.row
         stamp = row.get("timestamp")
         when_text = f"{when(stamp)} UTC ({relative(ms_of(stamp), self.ctx.now_ms())})" if isinstance(stamp, datetime) else ""
-        body = block([("When", when_text), ("Artifact", row.get("artifact") or ""), ("Project", row.get("project") or ""),
-                      ("User", row.get("username") or ""), ("Account", row.get("account") or "")], width=10)
+        body = block(
+            [
+                ("When", when_text),
+                ("Artifact", row.get("artifact") or ""),
+                ("Project", row.get("project") or ""),
+                ("User", row.get("username") or ""),
+                ("Account", row.get("account") or ""),
+            ],
+            width=10,
+        )
         self.app.push_screen(MessageScreen("Download", body.plain))
 
     @on(DataTable.RowSelected, "#top-table")
@@ -444,7 +466,6 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         return self._chart_shown_series
 
 
-
 DOWNLOAD_COLUMNS = [
     GridColumn("timestamp", "datetime", label="When (UTC)"),
     GridColumn("artifact", "str", label="Artifact"),
@@ -452,7 +473,6 @@ DOWNLOAD_COLUMNS = [
     GridColumn("account", "str", label="Account"),
     GridColumn("project", "str", label="Project"),
 ]
-
 
 
 TOP_COLUMNS = (Column("rank", "#", 2), Column("name", "Artifact", 30), Column("count", "Count", 6), Column("share", "Share", 13))

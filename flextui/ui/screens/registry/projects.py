@@ -5,55 +5,57 @@ project, and are hidden and refused on read-only profiles.
 """
 
 from __future__ import annotations
+
 from collections.abc import AsyncIterator
 from typing import Any
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane, Tabs
+
 from flextui import kinds
 from flextui.api.errors import ApiError, NotFound
 from flextui.api.paging import Page, Pager
 from flextui.api.registry import (
+    ARTIFACTS_MAX_PAGE_SIZE,
     MEMBERS_MAX_PAGE_SIZE,
     PROJECTS_MAX_PAGE_SIZE,
+    Artifact,
     Chart,
+    ChartDetail,
     Member,
     Project,
     ProjectDetail,
     Repository,
 )
+from flextui.query import split_repository
 from flextui.render.text import clean, relative
+from flextui.render.words import plural
+from flextui.ui.appref import flex_app
+from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
+from flextui.ui.screens.registry.common import (
+    PagedRegistryScreen,
+    RegistryMixin,
+    block,
+    capped_page_size,
+    cell,
+    day_of,
+    filter_note,
+    human_size,
+    ms_of,
+    page_parts,
+    problem_note,
+    short_digest,
+    turn_page,
+    when,
+)
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
 from flextui.ui.widgets.table import ResourceTable
-from flextui.render.words import plural
-from flextui.ui.screens.registry.common import PagedRegistryScreen
-from flextui.ui.screens.registry.common import RegistryMixin
-from flextui.ui.screens.registry.common import block
-from flextui.ui.screens.registry.common import capped_page_size
-from flextui.ui.screens.registry.common import cell
-from flextui.ui.screens.registry.common import day_of
-from flextui.ui.screens.registry.common import filter_note
-from flextui.ui.screens.registry.common import ms_of
-from flextui.ui.screens.registry.common import page_parts
-from flextui.ui.screens.registry.common import problem_note
-from flextui.ui.screens.registry.common import turn_page
-from flextui.ui.screens.registry.common import when
-from textual.containers import Vertical
-from flextui.api.registry import (
-    ARTIFACTS_MAX_PAGE_SIZE,
-    Artifact,
-    ChartDetail,
-)
-from flextui.query import split_repository
-from flextui.ui.keys import FlexModal
-from flextui.ui.screens.registry.common import human_size
-from flextui.ui.screens.registry.common import short_digest
-from flextui.ui.appref import flex_app
 
 
 class ProjectsScreen(PagedRegistryScreen):
@@ -89,8 +91,14 @@ class ProjectsScreen(PagedRegistryScreen):
         return self.registry.list_projects(self.page, self.page_size, force=force)
 
     def _row(self, p: Project) -> dict[str, Any]:
-        return {"name": p.name, "repo_count": str(p.repo_count), "chart_count": str(p.chart_count),
-                "creation_time": day_of(p.created), "update_time": when(p.updated), "project": p}
+        return {
+            "name": p.name,
+            "repo_count": str(p.repo_count),
+            "chart_count": str(p.chart_count),
+            "creation_time": day_of(p.created),
+            "update_time": when(p.updated),
+            "project": p,
+        }
 
     def _cell(self, row: dict[str, Any], key: str) -> Text:
         p: Project = row["project"]
@@ -107,7 +115,9 @@ class ProjectsScreen(PagedRegistryScreen):
         parts = ["] for more"] if self.total is None and len(self.projects) == self.page_size else []
         parts.append("sorted by name")
         if table.filter_text:
-            parts.append(filter_note(table, f"of {len(self.projects)}" + (" on this page · enter searches every page" if self.many_pages() else "")))
+            parts.append(
+                filter_note(table, f"of {len(self.projects)}" + (" on this page · enter searches every page" if self.many_pages() else ""))
+            )
         return parts
 
     def every_pager(self, force: bool) -> Pager[Project]:
@@ -121,8 +131,14 @@ class ProjectsScreen(PagedRegistryScreen):
     def action_open_by_name(self) -> None:
         if self.registry_problem():
             return
-        fields = [FieldSpec("name", "Project name", placeholder="e.g. hello-world-dp",
-                            hint="its download package ID; opens the project directly, without paging to it")]
+        fields = [
+            FieldSpec(
+                "name",
+                "Project name",
+                placeholder="e.g. hello-world-dp",
+                hint="its download package ID; opens the project directly, without paging to it",
+            )
+        ]
 
         def build(values: dict[str, Any]) -> str:
             name = values["name"].strip()
@@ -145,13 +161,10 @@ class ProjectsScreen(PagedRegistryScreen):
             flex_app(self).copy_text(project.name, f"project name {project.name}")
 
 
-
 TABS = ("repositories", "charts", "members")
 
 
-
 TAB_TABLES = {"repositories": "#repos-table", "charts": "#charts-table", "members": "#members-table"}
-
 
 
 class ProjectScreen(RegistryMixin, AreaScreen):
@@ -229,7 +242,9 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             with TabPane("Members", id="members"):
                 with Horizontal(classes="toolbar", id="members-bar"):
                     yield Label("User")
-                    yield Input(placeholder="u: e-mail, enter asks the registry for this member; empty lists all", id="q-member", compact=True)
+                    yield Input(
+                        placeholder="u: e-mail, enter asks the registry for this member; empty lists all", id="q-member", compact=True
+                    )
                 yield Label("", id="members-pager", classes="pager")
                 yield ResourceTable(MEMBER_COLUMNS, cell=self._member_cell, row_key="entity_name", id="members-table")
         yield problem_note()
@@ -311,7 +326,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
                     self._show_detail(got.value, got.age)
             except NotFound as exc:
                 self.query_one("#project-summary", Static).update(
-                    Text(f"✗ Project {clean(self.project)} not found ({clean(exc.message)}). Names are download package IDs, without the tenant prefix."))
+                    Text(
+                        f"✗ Project {clean(self.project)} not found ({clean(exc.message)}). Names are download package IDs, without the tenant prefix."
+                    )
+                )
                 raise
 
         def failed(exc: BaseException) -> None:
@@ -326,7 +344,9 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def _show_detail(self, detail: ProjectDetail, age: float | None) -> None:
         self.detail = detail
         self.query_one("#project-summary", Static).update(self._summary(detail))
-        self.query_one("#repos-table", ResourceTable).set_rows([{"name": r.name, "short": r.short_name, "repo": r} for r in detail.repositories])
+        self.query_one("#repos-table", ResourceTable).set_rows(
+            [{"name": r.name, "short": r.short_name, "repo": r} for r in detail.repositories]
+        )
         self.query_one("#charts-table", ResourceTable).set_rows([self._chart_row(c) for c in detail.charts])
         self.show_age(age)
         self._set_tab_label("repositories", "Repositories", len(detail.repositories))
@@ -358,15 +378,25 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             parts.append(f"tenant {clean(d.tenant_id)}")
         if d.available is not None:
             parts.append("available" if d.available else "not available")
-        parts.extend(name for name, value in (("restricted", d.restricted), ("owner", d.owner), ("images & charts", d.supports_images_and_charts)) if value)
+        parts.extend(
+            name
+            for name, value in (("restricted", d.restricted), ("owner", d.owner), ("images & charts", d.supports_images_and_charts))
+            if value
+        )
         text.append(clean(" · ".join(parts)))
         return text
 
     def _chart_row(self, c: Chart) -> dict[str, Any]:
         latest = c.latest
-        return {"name": c.name, "short": c.short_name, "version": (latest.version if latest else "") or "",
-                "app_version": (latest.app_version if latest else "") or "", "created": when(latest.created) if latest else "",
-                "description": (latest.description if latest else "") or "", "chart": c}
+        return {
+            "name": c.name,
+            "short": c.short_name,
+            "version": (latest.version if latest else "") or "",
+            "app_version": (latest.app_version if latest else "") or "",
+            "created": when(latest.created) if latest else "",
+            "description": (latest.description if latest else "") or "",
+            "chart": c,
+        }
 
     def _repo_cell(self, row: dict[str, Any], key: str) -> Text:
         repo: Repository = row["repo"]
@@ -400,7 +430,9 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         if d is not None:
             pulls = sum(r.pull_count for r in d.repositories)
             artifacts = sum(r.artifact_count for r in d.repositories)
-            text = f"{plural(len(d.repositories), 'repository', 'repositories')} · {plural(artifacts, 'artifact')} · {plural(pulls, 'pull')}"
+            text = (
+                f"{plural(len(d.repositories), 'repository', 'repositories')} · {plural(artifacts, 'artifact')} · {plural(pulls, 'pull')}"
+            )
             if not d.repositories:
                 text += " · no images pushed yet"
             else:
@@ -432,7 +464,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def _show_members(self, page: Page[Member]) -> None:
         self.members = page.items
         self.member_total = page.total
-        rows = [{"entity_name": m.entity_name, "role_name": m.role_name or "", "entity_type": m.entity_type or "", "member": m} for m in page.items]
+        rows = [
+            {"entity_name": m.entity_name, "role_name": m.role_name or "", "entity_type": m.entity_type or "", "member": m}
+            for m in page.items
+        ]
         self.query_one("#members-table", ResourceTable).set_rows(rows, keep_cursor=False)
         if self.tab == "members":
             self.show_age(page.age)
@@ -508,10 +543,17 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         if row is None:
             return
         m: Member = row["member"]
-        body = block([("Member", m.entity_name), ("Role", f"{m.role_name or ''} (role id {m.role_id})"),
-                      ("Type", {"u": "user", "g": "group"}.get((m.entity_type or "").lower(), m.entity_type or "")),
-                      ("Entity id", str(m.entity_id or "")), ("Member id", str(m.id or "")), ("Project id", str(m.project_id or "")),
-                      ("Project", self.project)])
+        body = block(
+            [
+                ("Member", m.entity_name),
+                ("Role", f"{m.role_name or ''} (role id {m.role_id})"),
+                ("Type", {"u": "user", "g": "group"}.get((m.entity_type or "").lower(), m.entity_type or "")),
+                ("Entity id", str(m.entity_id or "")),
+                ("Member id", str(m.id or "")),
+                ("Project id", str(m.project_id or "")),
+                ("Project", self.project),
+            ]
+        )
         self.app.push_screen(MessageScreen(f"Member {m.entity_name}", body.plain))
 
     # -- actions -------------------------------------------------------------------------------------------
@@ -540,15 +582,20 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         if tab == "repositories":
             repo: Repository = row["repo"]
             title = f"Delete repository {repo.short_name} of project {self.project}?"
-            body = (f"Repository {repo.name} in project {self.project}: {plural(repo.artifact_count, 'artifact')} "
-                    f"(every image and tag), pulled {plural(repo.pull_count, 'time')}.\n"
-                    "Customers can no longer pull it. This cannot be undone.")
+            body = (
+                f"Repository {repo.name} in project {self.project}: {plural(repo.artifact_count, 'artifact')} "
+                f"(every image and tag), pulled {plural(repo.pull_count, 'time')}.\n"
+                "Customers can no longer pull it. This cannot be undone."
+            )
         else:
             c: Chart = row["chart"]
             latest = c.latest.version if c.latest else None
             title = f"Delete chart {c.short_name} of project {self.project}?"
-            body = (f"Chart {c.name} in project {self.project}" + (f", latest version {latest}" if latest else "")
-                    + ": every version is removed.\nCustomers can no longer pull it. This cannot be undone.")
+            body = (
+                f"Chart {c.name} in project {self.project}"
+                + (f", latest version {latest}" if latest else "")
+                + ": every version is removed.\nCustomers can no longer pull it. This cannot be undone."
+            )
         if not await self.app.push_screen_wait(ConfirmScreen(title, body, "Delete")):
             self.say("Nothing deleted")
             return
@@ -567,7 +614,6 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         _mark_projects_stale(self.app)
 
 
-
 def _mark_projects_stale(app: Any) -> None:
     """After a delete, the projects list's counts are out of date: reload it (forced) the next time it shows."""
     for screen in app.screen_stack:
@@ -575,13 +621,10 @@ def _mark_projects_stale(app: Any) -> None:
             screen.stale = True
 
 
-
 REPO_COLUMNS = kinds.get("repositories").columns
 
 
-
 CHART_COLUMNS = kinds.get("charts").columns
-
 
 
 MEMBER_COLUMNS = kinds.get("members").columns
@@ -626,7 +669,10 @@ class ChartDetailScreen(FlexModal[str | None]):
             if latest.description or latest.home:
                 text.append("\n" + clean(" · ".join(v for v in (latest.description, latest.home) if v)))
             maintainers = ", ".join(clean(m.get("name") or m.get("email") or "") for m in latest.maintainers)
-            extra = [f"keywords: {', '.join(latest.keywords)}" if latest.keywords else "", f"maintainers: {maintainers}" if maintainers else ""]
+            extra = [
+                f"keywords: {', '.join(latest.keywords)}" if latest.keywords else "",
+                f"maintainers: {maintainers}" if maintainers else "",
+            ]
             if any(extra):
                 text.append("\n" + clean(" · ".join(e for e in extra if e)), style="dim")
         return text
@@ -650,8 +696,13 @@ class ChartDetailScreen(FlexModal[str | None]):
         table.add_column("Age", width=9)
         table.add_column("Digest", width=12)
         for v in self.chart.versions:
-            table.add_row(cell(v.version), cell(v.app_version), cell(when(v.created)), cell(relative(ms_of(v.created), self.now_ms)),
-                          cell((v.digest or "")[:12]))
+            table.add_row(
+                cell(v.version),
+                cell(v.app_version),
+                cell(when(v.created)),
+                cell(relative(ms_of(v.created), self.now_ms)),
+                cell((v.digest or "")[:12]),
+            )
         table.focus()
         self._show_version(0)
 
@@ -692,7 +743,6 @@ class ChartDetailScreen(FlexModal[str | None]):
 
     def action_choose(self, action: str) -> None:
         self.dismiss(action)
-
 
 
 class ArtifactsScreen(PagedRegistryScreen):
@@ -750,8 +800,15 @@ class ArtifactsScreen(PagedRegistryScreen):
         return self.registry.iter_artifacts(self.project, self.repository, ARTIFACTS_MAX_PAGE_SIZE, force=force)
 
     def _row(self, a: Artifact) -> dict[str, Any]:
-        return {"digest": a.digest, "tags": ", ".join(a.tag_names) or "(untagged)", "size": human_size(a.size),
-                "push_time": when(a.push_time), "pull_time": when(a.pull_time), "type": a.type or "", "artifact": a}
+        return {
+            "digest": a.digest,
+            "tags": ", ".join(a.tag_names) or "(untagged)",
+            "size": human_size(a.size),
+            "push_time": when(a.push_time),
+            "pull_time": when(a.pull_time),
+            "type": a.type or "",
+            "artifact": a,
+        }
 
     def _cell(self, row: dict[str, Any], key: str) -> Text:
         a: Artifact = row["artifact"]
@@ -772,10 +829,16 @@ class ArtifactsScreen(PagedRegistryScreen):
         return [f"{human_size(size)} on this page", "enter: details", *super().pager_notes(table)]
 
     def open_item(self, a: Artifact) -> None:
-        lines = [("Repository", self.repository), ("Digest", a.digest), ("Tags", ", ".join(a.tag_names) or "(untagged)"),
-                 ("Size", f"{human_size(a.size)} ({a.size:,} bytes)"), ("Type", a.type or ""), ("Media type", a.media_type or ""),
-                 ("Pushed", f"{when(a.push_time)} UTC ({relative(ms_of(a.push_time), self.ctx.now_ms())})" if a.push_time else ""),
-                 ("Pulled", f"{when(a.pull_time)} UTC ({relative(ms_of(a.pull_time), self.ctx.now_ms())})" if a.pull_time else "never")]
+        lines = [
+            ("Repository", self.repository),
+            ("Digest", a.digest),
+            ("Tags", ", ".join(a.tag_names) or "(untagged)"),
+            ("Size", f"{human_size(a.size)} ({a.size:,} bytes)"),
+            ("Type", a.type or ""),
+            ("Media type", a.media_type or ""),
+            ("Pushed", f"{when(a.push_time)} UTC ({relative(ms_of(a.push_time), self.ctx.now_ms())})" if a.push_time else ""),
+            ("Pulled", f"{when(a.pull_time)} UTC ({relative(ms_of(a.pull_time), self.ctx.now_ms())})" if a.pull_time else "never"),
+        ]
         for t in a.tags:
             lines.append((f"Tag {t.name}", f"pushed {when(t.push_time)}, pulled {when(t.pull_time) or 'never'}"))
         for key, value in (a.extra_attrs or {}).items():
@@ -790,7 +853,6 @@ class ArtifactsScreen(PagedRegistryScreen):
         a = self.selected()
         if a is not None:
             flex_app(self).copy_text(a.digest, f"digest {short_digest(a.digest)}")
-
 
 
 ARTIFACT_COLUMNS = kinds.get("artifacts").columns

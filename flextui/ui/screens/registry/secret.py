@@ -1,7 +1,9 @@
 """The user's registry secret with its event status: masked until revealed, fetched only on demand, never cached or logged, forgotten when the screen is left."""
 
 from __future__ import annotations
+
 from typing import Any, ClassVar
+
 from pydantic import BaseModel, field_validator, model_validator
 from rich.text import Text
 from textual import on, work
@@ -9,23 +11,20 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static
+
 from flextui.api.errors import ApiError, NotFound
 from flextui.api.registry import (
     EventStatus,
     secret_problems,
 )
 from flextui.render.text import clean
+from flextui.ui.appref import flex_app
 from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.registry.common import MASK, RegistryMixin, problem_note
 from flextui.ui.widgets.dialogs import ConfirmScreen, ValueScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
-from flextui.ui.screens.registry.common import RegistryMixin
-from flextui.ui.screens.registry.common import problem_note
-from flextui.ui.screens.registry.common import MASK
-from flextui.ui.appref import flex_app
-
 
 SECRET_HIDE_AFTER_S = 60.0
-
 
 
 class SecretChoice(BaseModel):
@@ -50,13 +49,15 @@ class SecretChoice(BaseModel):
         return self
 
 
-
 EVENT_MEANING = {
     EventStatus.PROCESSED.value: ("✓", "success", "the user's registry access is set up: they can log in and pull"),
     EventStatus.IN_PROGRESS.value: ("⟳", "warning", "the registry is still setting the user up: try again in a few minutes"),
-    EventStatus.CANCELLED.value: ("✗", "error", "setting the user up was cancelled: they cannot pull; check their permissions or entitlements"),
+    EventStatus.CANCELLED.value: (
+        "✗",
+        "error",
+        "setting the user up was cancelled: they cannot pull; check their permissions or entitlements",
+    ),
 }
-
 
 
 class SecretScreen(RegistryMixin, AreaScreen):
@@ -113,16 +114,20 @@ class SecretScreen(RegistryMixin, AreaScreen):
                     yield Label("User")
                     yield Input(value=self.ctx.user or "", placeholder="user e-mail (entity type USER)", id="q-event", compact=True)
                 yield Static("", id="event-result")
-                yield Static(Text("Whether the registry has processed a user: Processed, In-Progress or Cancelled. "
-                                  "Enter asks the registry (never cached)."), id="event-help")
+                yield Static(
+                    Text(
+                        "Whether the registry has processed a user: Processed, In-Progress or Cancelled. "
+                        "Enter asks the registry (never cached)."
+                    ),
+                    id="event-help",
+                )
         yield problem_note()
 
     def on_mount(self) -> None:
         if not self.ready():
             return
         user = self.registry.username
-        self.query_one("#secret-who", Label).update(
-            Text(clean(f"Registry secret of {user} · tenant {self.registry.tenant_id}")))
+        self.query_one("#secret-who", Label).update(Text(clean(f"Registry secret of {user} · tenant {self.registry.tenant_id}")))
         self._render_secret()
         self.query_one("#event-result", Static).display = False
 
@@ -134,11 +139,15 @@ class SecretScreen(RegistryMixin, AreaScreen):
             value.update(Text(MASK + "  (hidden)"))
         value.set_class(self.revealed, "-revealed")
         if self.revealed:
-            help_text = (f"Shown until you press v, leave this screen, or {int(SECRET_HIDE_AFTER_S)} s pass. "
-                         "Use it as the password of `docker login` / `helm registry login` with your user name.")
+            help_text = (
+                f"Shown until you press v, leave this screen, or {int(SECRET_HIDE_AFTER_S)} s pass. "
+                "Use it as the password of `docker login` / `helm registry login` with your user name."
+            )
         else:
-            help_text = ("v reveal · c copy · r reset (to a value you choose, or a random one) · "
-                         "The secret is your registry password for docker and helm; it is fetched only when asked and never stored.")
+            help_text = (
+                "v reveal · c copy · r reset (to a value you choose, or a random one) · "
+                "The secret is your registry password for docker and helm; it is fetched only when asked and never stored."
+            )
         if self.ctx.read_only:
             help_text += " This profile is read-only: resetting is disabled."
         self.query_one("#secret-help", Static).update(Text(help_text))
@@ -199,8 +208,12 @@ class SecretScreen(RegistryMixin, AreaScreen):
             self.report_error(ApiError("this profile is read-only: the registry secret cannot be reset"), doing="resetting the secret")
             return
         fields = [
-            FieldSpec("secret", "New secret (empty: random)", kind="password",
-                      hint="at least 8 characters with an uppercase letter, a lowercase letter and a digit; leave empty for a random one"),
+            FieldSpec(
+                "secret",
+                "New secret (empty: random)",
+                kind="password",
+                hint="at least 8 characters with an uppercase letter, a lowercase letter and a digit; leave empty for a random one",
+            ),
             FieldSpec("repeat", "Repeat it", kind="password", visible_when=lambda v: bool(v.get("secret"))),
         ]
 
@@ -220,11 +233,14 @@ class SecretScreen(RegistryMixin, AreaScreen):
     async def _confirm_reset(self, new_secret: str) -> None:
         user = self.registry.username
         what = f"the secret you typed ({len(new_secret)} characters)" if new_secret else "a random secret made by the registry"
-        ok = await self.app.push_screen_wait(ConfirmScreen(
-            f"Reset the registry secret of {user}?",
-            f"The current secret stops working at once: docker and helm logins, CI jobs and pull secrets that use it "
-            f"fail until they are given the new one.\nThe new secret will be {what}; it is shown once.",
-            "Reset"))
+        ok = await self.app.push_screen_wait(
+            ConfirmScreen(
+                f"Reset the registry secret of {user}?",
+                f"The current secret stops working at once: docker and helm logins, CI jobs and pull secrets that use it "
+                f"fail until they are given the new one.\nThe new secret will be {what}; it is shown once.",
+                "Reset",
+            )
+        )
         if not ok:
             self.say("The registry secret was not changed")
             return
@@ -234,8 +250,14 @@ class SecretScreen(RegistryMixin, AreaScreen):
             self.report_error(exc if isinstance(exc, ApiError) else ApiError(str(exc)), doing="resetting the registry secret")
             return
         self.forget_secret()
-        self.app.push_screen(ValueScreen(f"New registry secret of {user}", fresh, once=True,
-                                         note="Use it as the password for docker login / helm registry login. flextui does not keep it."))
+        self.app.push_screen(
+            ValueScreen(
+                f"New registry secret of {user}",
+                fresh,
+                once=True,
+                note="Use it as the password for docker login / helm registry login. flextui does not keep it.",
+            )
+        )
         self.say("Registry secret reset")
 
     def action_event_focus(self) -> None:
@@ -260,8 +282,11 @@ class SecretScreen(RegistryMixin, AreaScreen):
             try:
                 status = await self.registry.event_status(user)
             except NotFound as exc:
-                self._event_result(f"? {user}: not found ({exc.message}) — the registry has no record of this user; "
-                                   "check the spelling, or whether they were ever given access", "warning")
+                self._event_result(
+                    f"? {user}: not found ({exc.message}) — the registry has no record of this user; "
+                    "check the spelling, or whether they were ever given access",
+                    "warning",
+                )
                 return
             except ApiError as exc:
                 self._event_result(f"✗ {user}: could not ask ({exc})", "error")

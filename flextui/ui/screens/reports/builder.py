@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, cast
 
 from rich.text import Text
@@ -49,18 +49,18 @@ from flextui.api.filters import (
     ReportType,
 )
 from flextui.api.http import Service
+from flextui.api.preview import request_preview
 from flextui.api.reports import ReportsService
-from flextui.render.text import clean
 from flextui.filtersets import FilterSetExists, FilterSetFileError, FilterSetStore, check_name
+from flextui.render.text import clean
+from flextui.render.words import plural
+from flextui.ui.appref import flex_app
 from flextui.ui.keys import FlexModal
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.dialogs import ConfirmScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
-from flextui.render.words import plural
-from flextui.api.preview import request_preview
-from flextui.ui.appref import flex_app
 
 DEFAULT_PAST_DAYS = 7
 DEFAULT_PAGE_SIZE = MAX_LIMIT_RECORDS
@@ -164,8 +164,9 @@ class ReportBuilderScreen(AreaScreen):
     ReportBuilderScreen #rb-buttons Button { margin-right: 2; min-width: 10; width: auto; }
     """
 
-    def __init__(self, group: str, *, run_at_once: bool = False, filters: FilterSet | None = None,
-                 conditions_text: str | None = None) -> None:
+    def __init__(
+        self, group: str, *, run_at_once: bool = False, filters: FilterSet | None = None, conditions_text: str | None = None
+    ) -> None:
         super().__init__()
         self.group = group
         self.run_at_once = run_at_once
@@ -211,7 +212,9 @@ class ReportBuilderScreen(AreaScreen):
             yield Label("No conditions: every record of the window is returned.", id="rb-none")
             yield Label("Window and paging", classes="rb-section")
             with Horizontal(classes="rb-line"):
-                yield Select([("past days", "past"), ("date range", "range")], value="past", allow_blank=False, id="rb-window", compact=True)
+                yield Select(
+                    [("past days", "past"), ("date range", "range")], value="past", allow_blank=False, id="rb-window", compact=True
+                )
                 yield Label("days", id="rb-past-label")
                 yield Input(str(DEFAULT_PAST_DAYS), id="rb-past", compact=True, restrict=r"\d*", max_length=3)
                 yield Label("from", id="rb-from-label")
@@ -222,7 +225,9 @@ class ReportBuilderScreen(AreaScreen):
                 yield Label("page size")
                 yield Input(str(DEFAULT_PAGE_SIZE), id="rb-limit", compact=True, restrict=r"\d*", max_length=5)
                 yield Label("mode")
-                yield Select([("INTERACTIVE", "INTERACTIVE"), ("BATCH", "BATCH")], value="INTERACTIVE", allow_blank=False, id="rb-mode", compact=True)
+                yield Select(
+                    [("INTERACTIVE", "INTERACTIVE"), ("BATCH", "BATCH")], value="INTERACTIVE", allow_blank=False, id="rb-mode", compact=True
+                )
                 yield Label("stop after")
                 yield Input(str(DEFAULT_MAX_RECORDS), placeholder="all", id="rb-max", compact=True, restrict=r"\d*", max_length=9)
             yield Hint("", id="rb-global-hint")
@@ -242,8 +247,9 @@ class ReportBuilderScreen(AreaScreen):
 
     def load_model(self) -> None:
         """Ask for the group's data model (again, after a failure: ctrl+r)."""
-        self._model_worker = self.run_api(self._load_model, group="report-model", doing=f"loading the {self.group} data model",
-                                          failed=self._model_failed)
+        self._model_worker = self.run_api(
+            self._load_model, group="report-model", doing=f"loading the {self.group} data model", failed=self._model_failed
+        )
 
     def _model_failed(self, exc: BaseException) -> None:
         """The "loading…" labels end with the load: the title says it failed, the field list that it is empty."""
@@ -519,10 +525,18 @@ class ReportBuilderScreen(AreaScreen):
         """Everything the builder holds, as typed (a half-typed value too)."""
         value = lambda wid: self.query_one(wid).value  # noqa: E731
         return {
-            "conditions": list(self.conditions), "set_name": self.set_name,
-            "field": value("#rb-field"), "op": value("#rb-op"), "value": value("#rb-value"),
-            "window": value("#rb-window"), "past": value("#rb-past"), "from": value("#rb-from"), "to": value("#rb-to"),
-            "limit": value("#rb-limit"), "mode": value("#rb-mode"), "max": value("#rb-max"),
+            "conditions": list(self.conditions),
+            "set_name": self.set_name,
+            "field": value("#rb-field"),
+            "op": value("#rb-op"),
+            "value": value("#rb-value"),
+            "window": value("#rb-window"),
+            "past": value("#rb-past"),
+            "from": value("#rb-from"),
+            "to": value("#rb-to"),
+            "limit": value("#rb-limit"),
+            "mode": value("#rb-mode"),
+            "max": value("#rb-max"),
         }
 
     def remember(self) -> None:
@@ -593,7 +607,7 @@ class ReportBuilderScreen(AreaScreen):
     # -- window and paging ---------------------------------------------------------------------
 
     def _today(self) -> datetime:
-        return datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=timezone.utc)
+        return datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=UTC)
 
     def _show_window(self) -> None:
         past = self.query_one("#rb-window", Select).value == "past"
@@ -777,16 +791,28 @@ class ReportBuilderScreen(AreaScreen):
         if fs is None:
             self.app.notify("Fix the marked fields before saving", severity="warning", markup=False)
             return
+
         def build(values: dict[str, Any]) -> str:
             return check_name(values["name"])
 
         async def send(name: str) -> str:
             return name
 
-        form = FormScreen(f"Save the {self.group} filter set", [
-            FieldSpec("name", "Name", value=self.set_name or "", placeholder="e.g. acme last week",
-                      hint=f"saved for profile {self.ctx.profile_name}: {fs.describe()}"),
-        ], build, send, submit_label="Save")
+        form = FormScreen(
+            f"Save the {self.group} filter set",
+            [
+                FieldSpec(
+                    "name",
+                    "Name",
+                    value=self.set_name or "",
+                    placeholder="e.g. acme last week",
+                    hint=f"saved for profile {self.ctx.profile_name}: {fs.describe()}",
+                ),
+            ],
+            build,
+            send,
+            submit_label="Save",
+        )
         name = await self.app.push_screen_wait(form)
         if not name:
             return
@@ -795,9 +821,13 @@ class ReportBuilderScreen(AreaScreen):
             try:
                 saved = store.save(self.ctx.profile_name, fs, name=name, group=self.group)
             except FilterSetExists as exists:
-                ok = await self.app.push_screen_wait(ConfirmScreen(
-                    f"Replace the saved filter set “{name}”?",
-                    f"It holds: {exists.existing.describe()}\nIt will hold: {fs.describe()}", "Replace"))
+                ok = await self.app.push_screen_wait(
+                    ConfirmScreen(
+                        f"Replace the saved filter set “{name}”?",
+                        f"It holds: {exists.existing.describe()}\nIt will hold: {fs.describe()}",
+                        "Replace",
+                    )
+                )
                 if not ok:
                     self.say(f"Kept the saved set “{name}” as it was")
                     return
@@ -880,8 +910,13 @@ class ReportBuilderScreen(AreaScreen):
         flex_app(self).copy_text(url, "request URL")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        actions = {"rb-run": self.action_run, "rb-save": self.action_save, "rb-load": self.action_load, "rb-copy": self.action_copy_url,
-                   "rb-clear": self.action_clear_query}
+        actions = {
+            "rb-run": self.action_run,
+            "rb-save": self.action_save,
+            "rb-load": self.action_load,
+            "rb-copy": self.action_copy_url,
+            "rb-clear": self.action_clear_query,
+        }
         action = actions.get(event.button.id or "")
         if action is not None:
             event.stop()

@@ -44,8 +44,13 @@ def matches(rtype: ReportType, text: str) -> bool:
     needle = (text[1:] if inverse else text).strip().casefold()
     if not needle:
         return True
-    hay = [rtype.group, rtype.description, *(c.name for c in rtype.columns), *(c.description for c in rtype.columns),
-           *(f.name for f in rtype.filters)]
+    hay = [
+        rtype.group,
+        rtype.description,
+        *(c.name for c in rtype.columns),
+        *(c.description for c in rtype.columns),
+        *(f.name for f in rtype.filters),
+    ]
     found = any(needle in h.casefold() for h in hay)
     return found != inverse
 
@@ -180,9 +185,7 @@ class ReportsScreen(AreaScreen):
     def _refill(self) -> None:
         table = self.query_one(ResourceTable)
         shown = [t for t in self.types if matches(t, self.search)]
-        table.set_rows([
-            {"name": t.group, "columns": str(len(t.columns)), "filters": str(len(t.filters)), "type": t} for t in shown
-        ])
+        table.set_rows([{"name": t.group, "columns": str(len(t.columns)), "filters": str(len(t.filters)), "type": t} for t in shown])
         parts = [f"{len(self.types)} report groups"]
         if self.search:
             parts = [f"{len(shown)} of {len(self.types)} report groups match {self.search!r}"]

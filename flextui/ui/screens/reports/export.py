@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +29,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select
 
 from flextui.render.export import FORMATS, ExportFile, ExportFormat, format_for
+from flextui.render.table import GridModel
 from flextui.render.text import clean
+from flextui.render.words import plural
 from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.bars import Hint
-from flextui.render.table import GridModel
-from flextui.render.words import plural
 
 CHUNK = 2000
 
@@ -75,7 +75,7 @@ def write_snapshot(
         for start in range(0, len(ids), CHUNK):
             if cancelled():
                 raise ExportCancelled()
-            writer.write([tuple(rows[i][j] for j in idx) for i in ids[start:start + CHUNK]])
+            writer.write([tuple(rows[i][j] for j in idx) for i in ids[start : start + CHUNK]])
             if progress is not None:
                 progress(writer.count)
     if progress is not None:
@@ -85,7 +85,7 @@ def write_snapshot(
 
 def default_path(group: str, fmt: str, now_ms: int, folder: Path | None = None, *, partial: bool = False) -> Path:
     """`./fulfillment-20261102-1000.csv` (UTC time of the export); `…-1000-partial.csv` for a view that is not the whole report."""
-    stamp = datetime.fromtimestamp(now_ms / 1000, tz=timezone.utc).strftime("%Y%m%d-%H%M")
+    stamp = datetime.fromtimestamp(now_ms / 1000, tz=UTC).strftime("%Y%m%d-%H%M")
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in group) or "report"
     return (folder or Path.cwd()) / f"{safe}-{stamp}{'-partial' if partial else ''}.{FORMATS[fmt].extension}"
 
@@ -149,7 +149,9 @@ class ExportScreen(FlexModal[ExportRequest | None]):
     ExportScreen #export-buttons Button { margin-left: 2; }
     """
 
-    def __init__(self, group: str, rows: int, columns: int, now_ms: int, *, note: str = "", fmt: str = "csv", partial: bool = False) -> None:
+    def __init__(
+        self, group: str, rows: int, columns: int, now_ms: int, *, note: str = "", fmt: str = "csv", partial: bool = False
+    ) -> None:
         super().__init__()
         self.group = group
         self.rows = rows

@@ -29,7 +29,10 @@ from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
 from flextui.api.reports import ReportsService
+from flextui.render.table import Column
 from flextui.render.text import age_text, clean
+from flextui.render.words import plural
+from flextui.ui.appref import flex_app
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.reports.builder import RunRequest
 from flextui.ui.screens.reports.export import ExportCancelled, ExportRequest, ExportScreen, ViewSnapshot, shown_path, write_snapshot
@@ -46,9 +49,6 @@ from flextui.ui.screens.reports.tools import (
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.dialogs import ConfirmScreen, ValueScreen
 from flextui.ui.widgets.grid import DataGrid
-from flextui.render.table import Column
-from flextui.render.words import plural
-from flextui.ui.appref import flex_app
 
 GRID_TYPES = {"integer": "int", "number": "float", "boolean": "bool"}
 CONCURRENCY = 6
@@ -226,8 +226,9 @@ class ReportResultsScreen(AreaScreen):
         self.failure = ""
         self.status.error = ""
         self._load_id += 1
-        self._loader = self.run_worker(self._load(force, self._load_id), group="report-load", exclusive=True,
-                                       description=f"loading the {self.group} report")
+        self._loader = self.run_worker(
+            self._load(force, self._load_id), group="report-load", exclusive=True, description=f"loading the {self.group} report"
+        )
         self._show_progress()
 
     async def _load(self, force: bool, load_id: int) -> None:
@@ -243,8 +244,14 @@ class ReportResultsScreen(AreaScreen):
             self.state = "limited"
             self._show_progress()
             return
-        pager = self.service.pager(self.group, self.filters, start_page=start_page, force=force, concurrency=CONCURRENCY,
-                                   max_records=None if room is None else room + skip)
+        pager = self.service.pager(
+            self.group,
+            self.filters,
+            start_page=start_page,
+            force=force,
+            concurrency=CONCURRENCY,
+            max_records=None if room is None else room + skip,
+        )
         self.started = time.perf_counter()
         loaded_before = self.loaded
         page_size = self.filters.limit_records
@@ -303,8 +310,9 @@ class ReportResultsScreen(AreaScreen):
         All or nothing: a page missing (or the cache unusable) shows none of them and the
         report is asked for as usual, so a half-stored report never looks whole.
         """
-        pager = self.service.pager(self.group, self.filters, stored_only=True, concurrency=1, max_records=self.load_limit,
-                                   on_done=lambda outcome: None)
+        pager = self.service.pager(
+            self.group, self.filters, stored_only=True, concurrency=1, max_records=self.load_limit, on_done=lambda outcome: None
+        )
         packed: list[tuple[Any, ...]] = []
         count = pages = 0
         try:
@@ -613,13 +621,19 @@ class ReportResultsScreen(AreaScreen):
         if request is None:
             return
         if request.path.exists():
+
             def confirmed(ok: bool | None) -> None:
                 if ok:
                     self.start_export(request)
 
-            self.app.push_screen(ConfirmScreen(f"Replace {shown_path(request.path)}?",
-                                               f"The file exists ({request.path.stat().st_size:,} bytes). It is replaced "
-                                               "only once the export has finished.", "Replace"), confirmed)
+            self.app.push_screen(
+                ConfirmScreen(
+                    f"Replace {shown_path(request.path)}?",
+                    f"The file exists ({request.path.stat().st_size:,} bytes). It is replaced only once the export has finished.",
+                    "Replace",
+                ),
+                confirmed,
+            )
             return
         self.start_export(request)
 
@@ -659,16 +673,21 @@ class ReportResultsScreen(AreaScreen):
             return count or 0
 
         # The app runs it, so leaving the results (escape to edit the filters) does not lose the export.
-        self._exporter = app.run_worker(job, thread=True, group="report-export",
-                                        name="report-export", description=f"exporting to {request.path}")
+        self._exporter = app.run_worker(
+            job, thread=True, group="report-export", name="report-export", description=f"exporting to {request.path}"
+        )
         self._export_timer = self.set_interval(0.1, self._export_tick)
 
     def _export_label(self) -> None:
         request = self._export_request
         if request is None:
             return
-        self.query_one("#rr-export-label", Label).update(Text(clean(
-            f"exporting {self._export_written:,} of {self._export_total:,} rows to {shown_path(request.path)} ({request.format})")), layout=False)
+        self.query_one("#rr-export-label", Label).update(
+            Text(
+                clean(f"exporting {self._export_written:,} of {self._export_total:,} rows to {shown_path(request.path)} ({request.format})")
+            ),
+            layout=False,
+        )
 
     def _export_tick(self) -> None:
         self.query_one("#rr-export-bar", ProgressBar).update(progress=self._export_written)
@@ -693,8 +712,9 @@ class ReportResultsScreen(AreaScreen):
             else:
                 self.app.notify(f"Export failed: {text}; {kept}", severity="error", markup=False, timeout=8)
             return
-        message = (f"Exported {plural(count, 'row')} to {where} ({request.format.upper()})" if count is not None
-                   else f"Export cancelled: {kept}")
+        message = (
+            f"Exported {plural(count, 'row')} to {where} ({request.format.upper()})" if count is not None else f"Export cancelled: {kept}"
+        )
         if here:
             self.say(message)
         else:

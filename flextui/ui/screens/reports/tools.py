@@ -23,7 +23,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.text import Text
@@ -35,14 +35,14 @@ from textual.widgets import Button, DataTable, Label, SelectionList
 from textual.widgets.selection_list import Selection
 
 from flextui.api.filters import ReportType
+from flextui.render.table import Column, GridModel, format_value
 from flextui.render.text import clean, clean_lines
+from flextui.render.words import plural
+from flextui.ui.appref import flex_app
 from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.chart import BarChart, compact_number
 from flextui.ui.widgets.dialogs import ValueScreen
 from flextui.ui.widgets.grid import DataGrid
-from flextui.render.table import Column, GridModel, format_value
-from flextui.render.words import plural
-from flextui.ui.appref import flex_app
 
 BAR_WIDTH = 24
 BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -95,11 +95,11 @@ def readable(value: Any) -> str:
 
 
 def epoch_ms_text(value: Any) -> str:
-    """"2026-11-14 06:51:55Z" for an epoch-milliseconds number, else ""."""
+    """ "2026-11-14 06:51:55Z" for an epoch-milliseconds number, else ""."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1e11 <= value < 1e14:
         return ""
     try:
-        moment = datetime.fromtimestamp(value / 1000, tz=timezone.utc)
+        moment = datetime.fromtimestamp(value / 1000, tz=UTC)
     except (OverflowError, OSError, ValueError):
         return ""
     return moment.strftime("%Y-%m-%d %H:%M:%SZ")
@@ -155,18 +155,31 @@ class FrequencyScreen(_ToolScreen):
         col = self.column
         distinct = len(self.rows)
         nulls = next((r.count for r in self.rows if r.value is None), 0)
-        facts = [f"{plural(self.view_count, 'row')} in view", plural(distinct, 'distinct value')]
+        facts = [f"{plural(self.view_count, 'row')} in view", plural(distinct, "distinct value")]
         if nulls:
             facts.append(f"{nulls:,} empty")
         if self.partial:
             facts.append("counts of the rows loaded when this opened (the report was still loading)")
         peak = self.rows[0].count if self.rows else 1
         grid = DataGrid(
-            [Column("value", "str", label=col.title), Column("count", "int"), Column("percent", "str", label="share"),
-             Column("histogram", "str", label="")],
-            [(format_value(r.value, col.type) if r.value is not None else "∅ empty", r.count, f"{r.percent:.1f}%".rjust(6),
-              bar(r.count / peak)) for r in self.rows],
-            zebra_stripes=True, max_column_width=48, id="freq-grid",
+            [
+                Column("value", "str", label=col.title),
+                Column("count", "int"),
+                Column("percent", "str", label="share"),
+                Column("histogram", "str", label=""),
+            ],
+            [
+                (
+                    format_value(r.value, col.type) if r.value is not None else "∅ empty",
+                    r.count,
+                    f"{r.percent:.1f}%".rjust(6),
+                    bar(r.count / peak),
+                )
+                for r in self.rows
+            ],
+            zebra_stripes=True,
+            max_column_width=48,
+            id="freq-grid",
         )
         with Vertical():
             yield Label(Text(f"Frequency of {col.title}"), classes="tool-title")
@@ -208,8 +221,15 @@ class StatsScreen(_ToolScreen):
     """Statistics of every visible column over the view, the cursor column first in focus."""
 
     STAT_COLUMNS = [
-        Column("column", "str"), Column("type", "str"), Column("rows", "int"), Column("nulls", "int"),
-        Column("distinct", "int"), Column("mean", "str"), Column("sum", "str"), Column("min", "str"), Column("max", "str"),
+        Column("column", "str"),
+        Column("type", "str"),
+        Column("rows", "int"),
+        Column("nulls", "int"),
+        Column("distinct", "int"),
+        Column("mean", "str"),
+        Column("sum", "str"),
+        Column("min", "str"),
+        Column("max", "str"),
     ]
 
     def __init__(self, model: GridModel, focus_column: str | None, rtype: ReportType | None = None, *, loading: bool = False) -> None:
@@ -249,12 +269,21 @@ class StatsScreen(_ToolScreen):
         grid = self.query_one(DataGrid)
         for col in self.columns:
             stats = self.source.column_stats(col)
-            grid.append_rows([(
-                col.title, self._type_of(col), stats.count, stats.nulls, stats.distinct,
-                _stat_text(stats.mean, "float") if stats.mean is not None else "",
-                _stat_text(stats.sum, col.type) if stats.sum is not None else "",
-                _stat_text(stats.min, col.type), _stat_text(stats.max, col.type),
-            )])
+            grid.append_rows(
+                [
+                    (
+                        col.title,
+                        self._type_of(col),
+                        stats.count,
+                        stats.nulls,
+                        stats.distinct,
+                        _stat_text(stats.mean, "float") if stats.mean is not None else "",
+                        _stat_text(stats.sum, col.type) if stats.sum is not None else "",
+                        _stat_text(stats.min, col.type),
+                        _stat_text(stats.max, col.type),
+                    )
+                ]
+            )
             self.done += 1
             if col.name == self.focus_column:
                 grid.move_cursor(row=grid.row_count - 1)
@@ -451,7 +480,9 @@ class ColumnChooserScreen(_ToolScreen):
         listing.add_options([Selection(Text(c.title), c.name, c.visible) for c in self.ordered()])
         listing.highlighted = max(0, min(highlight, len(self.model.columns) - 1))
         visible = len(self.model.visible_columns)
-        self.query_one("#cols-facts", Label).update(f"{visible} of {len(self.model.columns)} shown · exports and copies use the shown columns in this order")
+        self.query_one("#cols-facts", Label).update(
+            f"{visible} of {len(self.model.columns)} shown · exports and copies use the shown columns in this order"
+        )
 
     @on(SelectionList.SelectionToggled)
     def _toggled(self, event: SelectionList.SelectionToggled[str]) -> None:
@@ -496,6 +527,16 @@ class ColumnChooserScreen(_ToolScreen):
 
 
 __all__ = [
-    "ChartScreen", "ColumnChooserScreen", "FrequencyScreen", "RowDetailScreen", "StatsScreen", "bar", "date_columns",
-    "day_series", "epoch_ms_text", "filter_term", "plain", "readable",
+    "ChartScreen",
+    "ColumnChooserScreen",
+    "FrequencyScreen",
+    "RowDetailScreen",
+    "StatsScreen",
+    "bar",
+    "date_columns",
+    "day_series",
+    "epoch_ms_text",
+    "filter_term",
+    "plain",
+    "readable",
 ]
