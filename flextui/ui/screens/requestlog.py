@@ -21,6 +21,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Label, Static
 
 from flextui.api.curl import curl_for, environment_note
@@ -121,6 +122,8 @@ class RequestLogScreen(FlexModal[None]):
     def __init__(self) -> None:
         super().__init__()
         self._shown: list[Exchange] = []
+        self._widths = [len(title) for title in COLUMNS[:-1]]
+        self._room = 0
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -158,9 +161,22 @@ class RequestLogScreen(FlexModal[None]):
         self._title()
 
     def _add(self, exchange: Exchange) -> None:
+        """A row; the path takes the width the other columns leave, cut with "…" (all paths again when that width changes)."""
         self._shown.append(exchange)
-        # the other columns take about 64 cells with their padding; the path gets the rest, cut with "…"
-        self.query_one(DataTable).add_row(*row_of(exchange, max(16, self.app.size.width - 68)))
+        cells = row_of(exchange, 10_000)
+        self._widths = [max(width, cell.cell_len) for width, cell in zip(self._widths, cells[:-1], strict=True)]
+        table = self.query_one(DataTable)
+        room = self._path_room()
+        table.add_row(*cells[:-1], Text(fit(cells[-1].plain, room, "…"), no_wrap=True))
+        if room != self._room:
+            self._room = room
+            for row, shown in enumerate(self._shown[:-1]):
+                table.update_cell_at(Coordinate(row, len(COLUMNS) - 1), row_of(shown, room)[-1])
+
+    def _path_room(self) -> int:
+        # each column is padded by a cell each side; the frame and the scrollbar take 4 more
+        used = sum(width + 2 for width in self._widths) + 2 + 4
+        return max(16, self.app.size.width - used)
 
     def _title(self) -> None:
         errors = sum(1 for e in self._shown if failed(e))
