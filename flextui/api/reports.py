@@ -44,6 +44,28 @@ T = TypeVar("T")
 
 DEFAULT_CONCURRENCY = 6
 
+RECORD_KEYS: dict[str, tuple[str, ...]] = {
+    "account": ("accountID",),
+    "user": ("userName",),
+    "entitlement": ("entitlementID", "activationID"),  # a row per line item
+    "device": ("deviceID",),
+    "served-device": ("servedClientHostID", "serverDeviceID"),
+    "fulfillment": ("fulfillmentID",),
+    "usage": ("usageId",),
+}
+"""The columns that name one record of each documented group (product-feature rows have no key)."""
+
+
+def record_key(group: str, row: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The record a row is, where its group has a key: a row seen twice while paging a moving
+    "past N days" window (records arriving shift the offsets) is the same record, not a new one."""
+    names = RECORD_KEYS.get(group)
+    if not names:
+        return None
+    values = tuple(row.get(name) for name in names)
+    return None if any(value is None for value in values) else values
+
+
 _COUNT_KEYS = ("recordCount", "totalRecords", "totalRecordCount", "recordsCount", "count", "totalCount")
 _PAGES_KEYS = ("totalPages", "pageCount", "totalPageCount", "pages")
 _NEXT_KEYS = ("nextPageURL", "nextPageUrl", "nextPage", "next")
@@ -616,4 +638,14 @@ class ReportPager:
                 yield row
 
 
-__all__ = ["DEFAULT_CONCURRENCY", "PageResult", "ReportPage", "ReportPager", "ReportsService", "normalise_page", "page_links"]
+__all__ = [
+    "DEFAULT_CONCURRENCY",
+    "RECORD_KEYS",
+    "record_key",
+    "PageResult",
+    "ReportPage",
+    "ReportPager",
+    "ReportsService",
+    "normalise_page",
+    "page_links",
+]

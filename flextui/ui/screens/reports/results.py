@@ -28,7 +28,7 @@ from textual.widgets import Button, Label, ProgressBar
 from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
-from flextui.api.reports import ReportsService
+from flextui.api.reports import ReportsService, record_key
 from flextui.render.table import Column
 from flextui.render.text import age_text, clean
 from flextui.render.words import plural
@@ -169,6 +169,9 @@ class ReportResultsScreen(AreaScreen):
         self._load_id = 0
         self.refreshing = False
         """Fresh rows are being fetched behind the stored ones shown (a revisit)."""
+        self._keys: set[tuple[Any, ...]] = set()
+        self.repeated = 0
+        """Rows handed over twice while paging (the same record key), dropped."""
         self._progress_shown = 0.0
         self._progress_timer: Any = None
 
@@ -222,6 +225,8 @@ class ReportResultsScreen(AreaScreen):
             self.total_pages = None
             self.resume_at = (1, 0)
             self.load_limit = self.max_records
+            self._keys = set()
+            self.repeated = 0
         self.state = "loading"
         self.failure = ""
         self.status.error = ""
@@ -262,9 +267,11 @@ class ReportResultsScreen(AreaScreen):
                     skip = 0
                     if self.loaded == 0 and rows:
                         self._add_unknown_columns(rows)
+                    self.loaded += len(rows)
+                    rows, repeated = self._new_records(rows, self._keys)
+                    self.repeated += repeated
                     if rows:
                         self.grid.append_rows(self.packer.pack(rows))
-                    self.loaded += len(rows)
                     self.pages += 1
                     if pager.total_records is not None:
                         self.total = pager.total_records
@@ -314,13 +321,16 @@ class ReportResultsScreen(AreaScreen):
             self.group, self.filters, stored_only=True, concurrency=1, max_records=self.load_limit, on_done=lambda outcome: None
         )
         packed: list[tuple[Any, ...]] = []
-        count = pages = 0
+        count = pages = repeated = 0
+        keys: set[tuple[Any, ...]] = set()
         try:
             async with pager:
                 async for page in pager:
                     if not count and page.rows:
                         self._add_unknown_columns(page.rows)
-                    packed.extend(self.packer.pack(page.rows))
+                    fresh, dropped = self._new_records(page.rows, keys)
+                    packed.extend(self.packer.pack(fresh))
+                    repeated += dropped
                     count += len(page.rows)
                     pages += 1
                     await asyncio.sleep(0)
@@ -332,6 +342,7 @@ class ReportResultsScreen(AreaScreen):
         if count < total and (self.load_limit is None or count < self.load_limit):
             return None  # the stored pages stop short of the count: ask the server
         self.grid.append_rows(packed)
+        self._keys, self.repeated = keys, repeated
         self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
         self.resume_at = (pages + 1, 0)
         self.state = "limited" if self.load_limit is not None and count >= self.load_limit and count < total else "done"
@@ -346,11 +357,15 @@ class ReportResultsScreen(AreaScreen):
         self._show_count()
         pager = self.service.pager(self.group, self.filters, force=True, concurrency=CONCURRENCY, max_records=self.load_limit)
         packed: list[tuple[Any, ...]] = []
-        pages = 0
+        pages = received = repeated = 0
+        keys: set[tuple[Any, ...]] = set()
         try:
             async with pager:
                 async for page in pager:
-                    packed.extend(self.packer.pack(page.rows))
+                    fresh, dropped = self._new_records(page.rows, keys)
+                    packed.extend(self.packer.pack(fresh))
+                    repeated += dropped
+                    received += len(page.rows)
                     pages += 1
                     await asyncio.sleep(0)
         except Exception as exc:  # the stored rows stay, said to be old
@@ -361,12 +376,28 @@ class ReportResultsScreen(AreaScreen):
         if load_id != self._load_id or not self.is_attached:
             return
         self.grid.replace_rows(packed)
-        self.loaded, self.pages = len(packed), pages
-        self.total = pager.total_records if pager.total_records is not None else len(packed)
+        self._keys, self.repeated = keys, repeated
+        self.loaded, self.pages = received, pages
+        self.total = pager.total_records if pager.total_records is not None else received
         self.total_pages = pager.total_pages
         self.resume_at = (pages + 1, 0)
         self.show_age(None)
         self._show_progress()
+
+    def _new_records(self, rows: list[dict[str, Any]], keys: set[tuple[Any, ...]]) -> tuple[list[dict[str, Any]], int]:
+        """The rows not in `keys` yet, and how many were: paging a moving "past N days" window by offset (or
+        resuming it) can hand a record over twice; where the group names its records, the second is dropped."""
+        fresh = []
+        repeated = 0
+        for row in rows:
+            key = record_key(self.group, row)
+            if key is not None:
+                if key in keys:
+                    repeated += 1
+                    continue
+                keys.add(key)
+            fresh.append(row)
+        return fresh, repeated
 
     def _add_unknown_columns(self, rows: list[dict[str, Any]]) -> None:
         """Columns the data model did not list but the records carry (kept, after the known ones)."""
@@ -393,6 +424,8 @@ class ReportResultsScreen(AreaScreen):
         else:
             main = f"{loaded:,} of {total:,} loaded"
         parts = [main]
+        if self.repeated:
+            parts.append(f"{plural(self.repeated, 'repeated row')} dropped (the window moved while paging)")
         if self.refreshing:
             parts.append("refreshing from the server…")
         if self.state == "loading":

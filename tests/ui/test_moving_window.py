@@ -1,0 +1,51 @@
+"""Paging a moving "past N days" window by offset can hand a record over twice; it is shown once, and said.
+
+The simulator's window is fixed by its frozen clock, so the shift that a new record causes on a live
+service is made here: page 2 starts with the last three records of page 1 again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import Input
+
+from flextui.api.reports import PageResult, ReportsService, record_key
+from flextui.ui.screens.reports.results import ReportResultsScreen
+from tests.ui.conftest import build_app, burst, settle
+from tests.ui.test_filter_every_page import until
+
+
+def test_records_are_named_by_their_groups_key() -> None:
+    assert record_key("fulfillment", {"fulfillmentID": "FID-1", "x": 1}) == ("FID-1",)
+    assert record_key("entitlement", {"entitlementID": "E1", "activationID": "A1"}) == ("E1", "A1"), "a row per line item"
+    assert record_key("entitlement", {"entitlementID": "E1"}) is None, "no key, no de-duplication"
+    assert record_key("product-feature", {"productName": "p"}) is None
+
+
+async def test_a_record_handed_over_twice_is_shown_once_and_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = ReportsService.fetch_page
+    first_page: list[dict[str, Any]] = []
+
+    async def shifted(self: ReportsService, group: str, filters: Any, page: int = 1, **kwargs: Any) -> PageResult:
+        result = await real(self, group, filters, page, **kwargs)
+        if page == 1:
+            first_page[:] = result.rows
+        elif page == 2:
+            result.rows = first_page[-3:] + result.rows[:-3]  # a new record pushed three along
+        return result
+
+    monkeypatch.setattr(ReportsService, "fetch_page", shifted)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#rb-past", Input).value = "30"
+        app.screen.query_one("#rb-limit", Input).value = "100"
+        await burst(pilot, "ctrl+g")
+        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
+        screen = app.screen
+        assert isinstance(screen, ReportResultsScreen) and screen.pages > 2
+        ids = [screen.grid.model.row_dict(i)["fulfillmentID"] for i in range(screen.grid.row_count)]
+        assert len(ids) == len(set(ids)), "every record once"
+        assert screen.repeated == 3 and "3 repeated rows dropped" in screen.count_text()
