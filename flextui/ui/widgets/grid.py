@@ -938,7 +938,7 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         visible = min(width, self.scrollable_content_region.width) if self.is_mounted else width  # (a scrollbar covers the rest)
         if scroll_x + visible < self._total_width:  # more columns to the right: the cut one ends "…"
             line = Strip.join([more_right(line.crop(0, visible), visible), line.crop(visible, width)])
-        return line
+        return line.simplify()  # cells that share a style go out as one run: one escape sequence, not one per cell
 
     def _render_header(self) -> Strip:
         model = self._model
