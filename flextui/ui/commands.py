@@ -79,10 +79,17 @@ def run_command(app: Any, text: str) -> None:
     if word in ("log", "requests"):
         app.action_request_log()
         return
+    if word == "sort":
+        sort_screen = getattr(app.screen, "sort_by_words", None)
+        if not callable(sort_screen):
+            app.notify("Nothing to sort on this screen", markup=False)
+            return
+        sort_screen(args)
+        return
     kind = kinds.lookup(word)
     if kind is None or not kind.has_screen:
         names = ", ".join(k.id for k in kinds.navigable())
-        app.notify(f"Unknown command {word!r}. Try: {names}, log, theme, help, quit.", severity="error", markup=False)
+        app.notify(f"Unknown command {word!r}. Try: {names}, log, sort, theme, help, quit.", severity="error", markup=False)
         return
     needs = kind.argument and not kind.argument.startswith("[")
     if needs and not args:

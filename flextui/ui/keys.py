@@ -27,7 +27,10 @@ from flextui.ui.safety import SafeDispatch
 
 KEY_TABLE: list[tuple[str, str]] = [
     # (keys, as the README writes them; what they mean, wherever they are bound)
-    ("`:`", "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`), `:theme NAME`, `:help`, `:q`"),
+    (
+        "`:`",
+        "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`), `:sort COLUMN [desc]` (`:sort` alone: the server's order), `:log`, `:theme NAME`, `:help`, `:q`",
+    ),
     (
         "`/`",
         "filter the rows on screen; `!text` shows the rows *without* text; on a list of several pages, `enter` in the filter searches every page (the server's filter where the API has one, else every page is read; escape stops)",

@@ -128,6 +128,45 @@ class AreaScreen(SafeDispatch, Screen[None]):
         else:
             flex_app(self).report_unexpected(error, doing=doing)
 
+    def sort_by_words(self, words: list[str]) -> None:
+        """`:sort COLUMN [desc]` (`:sort` alone: the server's order again) on the list in front: a grid sorts all its
+        rows; a page of a list sorts the rows loaded, and says so (the services' lists have no sort parameter)."""
+        from flextui.ui.widgets.grid import DataGrid
+        from flextui.ui.widgets.table import ResourceTable
+
+        tables = [w for w in self.query("ResourceTable, DataGrid") if w.display and w.is_on_screen]
+        focused = self.focused if isinstance(self.focused, (ResourceTable, DataGrid)) else None
+        table = focused or (tables[0] if tables else None)
+        descending = bool(words) and words[-1].casefold() in ("desc", "descending", "down", "-")
+        name = " ".join(w for w in words if w.casefold() not in ("desc", "descending", "down", "-", "asc", "ascending", "up", "+"))
+        if table is None:
+            self.app.notify("No list on this screen to sort", markup=False)
+            return
+        if isinstance(table, DataGrid):
+            if not name:
+                table.sort_by(None)
+                return
+            try:
+                table.sort_by(table.model.column(name), descending)
+            except KeyError:
+                self.app.notify(f"No column {name!r}: " + ", ".join(c.title for c in table.columns), severity="error", markup=False)
+            return
+        if not name:
+            table.sort_on(None)
+            self.app.notify("In the server's order again", markup=False)
+            return
+        key = table.column_key(name)
+        if key is None:
+            self.app.notify(f"No column {name!r}: " + ", ".join(c.title for c in table.spec), severity="error", markup=False)
+            return
+        table.sort_on(key, descending)
+        title = next(c.title for c in table.spec if c.key == key)
+        self.app.notify(
+            f"Sorted the {len(table.visible_rows):,} rows loaded by {title}{' (descending)' if descending else ''}: "
+            "the service has no sort, so other pages keep the server's order",
+            markup=False,
+        )
+
     def raw_record(self) -> Any | None:
         """The record under the cursor (a model or a row dict) for `R`; None where there is none."""
         return None

@@ -188,7 +188,8 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     # -- rows ------------------------------------------------------------------------------
 
     def _row(self, token: Token) -> dict[str, Any]:
-        return {"name": token.name, "token": token}
+        # the moments as values, so `:sort expires` orders by time, not by the "in 2d" shown
+        return {"name": token.name, "token": token, "expires": token.expires, "issued": token.issued}
 
     def _cell(self, row: dict[str, Any], key: str) -> Text:
         token: Token = row["token"]

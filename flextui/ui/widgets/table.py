@@ -10,7 +10,9 @@ screen's cell function builds itself (a screen cannot forget to).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -49,6 +51,18 @@ def unreadable_in(row: dict[str, Any]) -> str | None:
     return None
 
 
+def natural_key(text: str) -> tuple[Any, ...]:
+    """Sorts "v2" before "v10" and "1,200" as a number: digit runs compare by value, the rest case-insensitively."""
+    parts = re.split(r"(\d[\d,]*(?:\.\d+)?)", text.strip())
+    key: list[Any] = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            key.append((0, float(part.replace(",", ""))))
+        elif part:
+            key.append((1, part.casefold()))
+    return tuple(key)
+
+
 class ResourceTable(SafeDispatch, DataTable[Any]):
     """A DataTable of row dicts with columns from the kinds registry."""
 
@@ -69,6 +83,9 @@ class ResourceTable(SafeDispatch, DataTable[Any]):
         self.row_key = row_key
         self.rows_all: list[dict[str, Any]] = []
         self.filter_text = ""
+        self.sort_spec: tuple[str, bool] | None = None
+        """(column key, descending) the loaded rows are sorted by (`:sort`), or None: the server's order."""
+        self._shown: list[dict[str, Any]] = []
         self.row_style: Callable[[dict[str, Any]], str] | None = None
 
     def on_mount(self) -> None:
@@ -151,13 +168,52 @@ class ResourceTable(SafeDispatch, DataTable[Any]):
 
     @property
     def visible_rows(self) -> list[dict[str, Any]]:
-        return [r for r in self.rows_all if matches(r, self.filter_text, self.spec)]
+        """The rows shown, in the order shown: the filter applied, then the sort (if any)."""
+        return self._shown
+
+    def sort_on(self, key: str | None, descending: bool = False) -> None:
+        """Sort the loaded rows by a column as shown (numbers by value, text case-insensitively); None: the server's order."""
+        current = self.current_row()
+        self.sort_spec = None if key is None else (key, descending)
+        self._refill(current)
+
+    def column_key(self, name: str) -> str | None:
+        """The column a user's word names: its key or title, whole or as a prefix (case-insensitive)."""
+        folded = name.casefold()
+        for exact in (True, False):
+            for spec in self.spec:
+                for candidate in (spec.key.casefold(), spec.title.casefold()):
+                    if candidate == folded if exact else candidate.startswith(folded):
+                        return spec.key
+        return None
+
+    def _sort_value(self, row: dict[str, Any], key: str) -> tuple[Any, ...]:
+        """Numbers and moments by value (a token's "in 2d" before "in 11mo"), the rest as shown; empty last."""
+        raw = row.get(key)
+        if isinstance(raw, bool) or raw is None or raw == "":
+            text = self._cell(row, key).plain.strip()
+            return (3,) if not text else (2, natural_key(text))
+        if isinstance(raw, (int, float)):
+            return (0, float(raw))
+        if isinstance(raw, datetime):
+            return (1, raw.timestamp() if raw.tzinfo else raw.replace(tzinfo=UTC).timestamp())
+        if isinstance(raw, date):
+            return (1, datetime(raw.year, raw.month, raw.day, tzinfo=UTC).timestamp())
+        return (2, natural_key(self._cell(row, key).plain))
+
+    def _compute_shown(self) -> list[dict[str, Any]]:
+        rows = [r for r in self.rows_all if matches(r, self.filter_text, self.spec)]
+        if self.sort_spec is not None:
+            key, descending = self.sort_spec
+            rows.sort(key=lambda row: self._sort_value(row, key), reverse=descending)
+        return rows
 
     def _refill(self, current: dict[str, Any] | None) -> None:
         self.clear()
         target = 0
         content: dict[str, int] = {}
-        for index, row in enumerate(self.visible_rows):
+        self._shown = self._compute_shown()
+        for index, row in enumerate(self._shown):
             cells = [self._cell(row, c.key) for c in self.spec]
             for spec, text in zip(self.spec, cells):
                 if text.cell_len > content.get(spec.key, 0):
