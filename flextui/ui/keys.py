@@ -73,7 +73,10 @@ KEY_TABLE: list[tuple[str, str]] = [
     ("`r`", "replace a secret: rotate a token, reset your registry secret"),
     ("`v`", "view in full: a cell, a value; reveal the registry secret"),
     ("`R`", "raw JSON of the record under the cursor, in the server's field names, secrets removed (`c` copies it)"),
-    ("`u`", "users: of this account or entitlement, a project's member, a user's event status"),
+    (
+        "`u`",
+        "users: of this account or entitlement, a project's member, a user's event status; on a token: that user's tokens (again: the tokens they created)",
+    ),
     ("`E`", "entitlements of this product, part number, account or user"),
     ("`P`", "this product in the catalogue (from a line item or a part number)"),
     ("`a`", "add line items (entitlements)"),

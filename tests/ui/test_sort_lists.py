@@ -38,3 +38,22 @@ async def test_a_catalogue_tab_sorts_by_a_titles_prefix_and_an_unknown_column_is
         assert categories == sorted(categories, key=lambda c: natural_key(c or ""))
         await burst(pilot, "colon", *"sort colour", "enter")
         assert any("No column 'colour'" in n.message for n in app._notifications)
+
+
+async def test_u_on_a_token_lists_that_users_tokens_then_the_ones_they_created() -> None:
+    from textual.widgets import Input
+
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TokensScreen)
+        person = screen.selected().username
+        screen.query_one("#q-user", Input).value = "someone-else@flexdemo.example"
+        await burst(pilot, "u")
+        assert screen.query_one("#q-user", Input).value == person and screen.query_one("#q-creator", Input).value == ""
+        assert all(r["token"].username == person for r in screen.query_one(ResourceTable).visible_rows)
+        await burst(pilot, "u")
+        assert screen.query_one("#q-user", Input).value == "" and screen.query_one("#q-creator", Input).value == person
+        rows = screen.query_one(ResourceTable).visible_rows
+        assert rows and all(r["token"].creator == person for r in rows)

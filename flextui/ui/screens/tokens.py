@@ -63,6 +63,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         Binding("s", "search", "Search", id="tokens.search"),
         Binding("k", "verify", "Verify", id="tokens.verify"),
         Binding("c", "copy_name", "Copy name", show=False, id="tokens.copy"),
+        Binding("u", "user_tokens", "This user's tokens", show=False, id="tokens.user"),
         Binding("right_square_bracket", "page(1)", "Next page", show=False, id="tokens.next_page"),
         Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id="tokens.prev_page"),
         Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="tokens.reload"),
@@ -232,15 +233,34 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     # -- query bar ---------------------------------------------------------------------------
 
+    def action_user_tokens(self) -> None:
+        """u: the tokens of the user under the cursor; again on the same user: the tokens that user created."""
+        token = self.selected()
+        if token is None or not (token.username or token.creator):
+            self.app.notify("No token with a user under the cursor", markup=False)
+            return
+        user_box, creator_box = self.query_one("#q-user", Input), self.query_one("#q-creator", Input)
+        person = token.username or token.creator or ""
+        if user_box.value.strip() == person and not creator_box.value.strip():
+            user_box.value, creator_box.value, role = "", person, "created by"
+        else:
+            user_box.value, creator_box.value, role = person, "", "of"
+        self.app.notify(f"Tokens {role} {clean(person)} (u again: {'of' if role != 'of' else 'created by'})", markup=False)
+        self._relist()
+
     @on(Input.Submitted, "#q-user, #q-creator")
     def _list(self, event: Any) -> None:
         event.stop()
+        self._relist()
+        self.query_one(ResourceTable).focus()
+
+    def _relist(self) -> None:
+        """Another user or creator: another listing, from its first page."""
         self.leave_every()
         self.every = None  # another user or creator: another listing
         self.search = None
         self.page = 0
         self.load_page()
-        self.query_one(ResourceTable).focus()
 
     def action_list_mode(self) -> None:
         self.leave_every()
