@@ -74,6 +74,16 @@ async def settle(pilot: Any, delay: float = 0.02, timeout: float = 20.0) -> None
     await pilot.pause()
 
 
+async def until(pilot: Any, predicate: Callable[[], Any], timeout: float = 20.0) -> None:
+    """Let the app work until `predicate()` holds (a state, never a fixed time); the bound only catches a hang."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await pilot.pause(0.02)
+
+
 def _screen_of(node: Any) -> Any:
     try:
         return node.screen

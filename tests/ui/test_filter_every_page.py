@@ -4,8 +4,6 @@ through the one bounded pager, with progress, cancellable, and kept for the next
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any
 
 from textual.widgets import Input
@@ -18,16 +16,7 @@ from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.table import ResourceTable
-from tests.ui.conftest import build_app, settle, world_of
-
-
-async def until(pilot: Any, predicate: Callable[[], Any], timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError("condition not reached in time")
-        await pilot.pause(0.02)
+from tests.ui.conftest import build_app, settle, until, world_of
 
 
 def pager(app: Any, selector: str = "#pager") -> str:

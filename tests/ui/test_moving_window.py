@@ -13,8 +13,7 @@ from textual.widgets import Input
 
 from flextui.api.reports import PageResult, ReportsService, record_key
 from flextui.ui.screens.reports.results import ReportResultsScreen
-from tests.ui.conftest import build_app, burst, settle
-from tests.ui.test_filter_every_page import until
+from tests.ui.conftest import build_app, burst, settle, until
 
 
 def test_records_are_named_by_their_groups_key() -> None:

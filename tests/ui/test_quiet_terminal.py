@@ -17,8 +17,7 @@ from textual._compositor import LayoutUpdate
 from flextui.ui.app import FlexApp
 from flextui.ui.screens.reports.results import ReportResultsScreen
 from flextui.ui.widgets.bars import StatusLine
-from tests.ui.conftest import build_app, burst, settle
-from tests.ui.test_filter_every_page import until
+from tests.ui.conftest import build_app, burst, settle, until
 
 
 @pytest.fixture

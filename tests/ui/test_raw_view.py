@@ -11,8 +11,7 @@ from flextui.api.tokens import Token
 from flextui.ui.rawview import as_sent
 from flextui.ui.screens.reports.results import ReportResultsScreen
 from flextui.ui.widgets.dialogs import ValueScreen
-from tests.ui.conftest import build_app, burst, settle
-from tests.ui.test_filter_every_page import until
+from tests.ui.conftest import build_app, burst, settle, until
 
 
 def shown_json(app: Any) -> Any:

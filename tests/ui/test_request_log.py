@@ -12,8 +12,7 @@ from flextui.api.tokens import TokensService
 from flextui.sim.world import ADMIN
 from flextui.ui.screens.requestlog import RequestLogScreen
 from flextui.ui.screens.tokens import TokensScreen
-from tests.ui.conftest import build_app, burst, settle
-from tests.ui.test_filter_every_page import until
+from tests.ui.conftest import build_app, burst, settle, until
 
 
 async def test_the_log_lists_every_exchange_shows_one_whole_and_copies_it_as_curl_without_secrets(monkeypatch: pytest.MonkeyPatch) -> None:

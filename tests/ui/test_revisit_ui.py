@@ -10,8 +10,7 @@ from typing import Any
 from flextui.sim.faults import FaultPlan
 from flextui.ui.screens.reports.builder import ReportBuilderScreen
 from flextui.ui.screens.reports.results import ReportResultsScreen
-from tests.ui.conftest import build_app, burst, settle
-from tests.ui.test_filter_every_page import until
+from tests.ui.conftest import build_app, burst, settle, until
 
 
 def results(app: Any) -> ReportResultsScreen | None:

@@ -12,8 +12,7 @@ from flextui.ui import clipboard
 from flextui.ui.help import HelpScreen
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.widgets.dialogs import ValueScreen
-from tests.ui.conftest import build_app, settle
-from tests.ui.test_filter_every_page import until
+from tests.ui.conftest import build_app, settle, until
 
 
 def test_passthrough_wrapping_for_tmux_and_screen() -> None:

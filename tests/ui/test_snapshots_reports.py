@@ -78,10 +78,19 @@ def _press(*keys: str) -> Callable[[Any], Awaitable[None]]:
 
 
 async def _stats_done(pilot: Any) -> None:
-    """The statistics are computed a column at a time in a worker (settle does not wait for one under a dialog)."""
+    """The statistics are computed a column at a time in a worker (settle does not wait for one under a dialog), and
+    the cursor's move to the focused column scrolls the grid: wait until the scrollbar shows that scroll too."""
     from flextui.ui.screens.reports.tools import StatsScreen
+    from flextui.ui.widgets.grid import DataGrid
 
-    await _until(pilot, lambda: isinstance(pilot.app.screen, StatsScreen) and pilot.app.screen.done == len(pilot.app.screen.columns))
+    def done() -> bool:
+        screen = pilot.app.screen
+        if not (isinstance(screen, StatsScreen) and screen.done == len(screen.columns)):
+            return False
+        grid = screen.query_one(DataGrid)
+        return grid.vertical_scrollbar.position == grid.scroll_y
+
+    await _until(pilot, done)
 
 
 def _at(name: str) -> Callable[[Any], Awaitable[None]]:

@@ -648,6 +648,16 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ reactives / styles
 
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """A scrollbar that appears after the view scrolled (rows arrived, then the cursor moved down) starts
+        where the view is: Textual moves a scrollbar only while it is shown, so it would show the top."""
+        if shown:
+            self.vertical_scrollbar.position = self.scroll_y
+
+    def watch_show_horizontal_scrollbar(self, shown: bool) -> None:
+        if shown:
+            self.horizontal_scrollbar.position = self.scroll_x
+
     def watch_zebra_stripes(self) -> None:
         self.refresh()
 

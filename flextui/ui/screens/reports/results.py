@@ -17,6 +17,7 @@ import asyncio
 import json
 import operator
 import time
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -28,7 +29,7 @@ from textual.widgets import Button, Label, ProgressBar
 from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
-from flextui.api.reports import ReportsService, record_key
+from flextui.api.reports import ReportPager, ReportsService, record_key
 from flextui.render.table import Column
 from flextui.render.text import age_text, clean
 from flextui.render.words import plural
@@ -104,6 +105,17 @@ def grid_columns(names: list[str], rtype: Any) -> list[Column]:
         ctype = GRID_TYPES.get(model_col.type, "str") if model_col is not None else "auto"
         out.append(Column(name, ctype))  # type: ignore[arg-type]
     return out
+
+
+@dataclass
+class Gathered:
+    """The pages of a run gathered before anything is shown: grid rows, the record keys seen, and the counts."""
+
+    packed: list[tuple[Any, ...]] = field(default_factory=list)
+    keys: set[tuple[Any, ...]] = field(default_factory=set)
+    received: int = 0
+    repeated: int = 0
+    pages: int = 0
 
 
 class ReportResultsScreen(AreaScreen):
@@ -320,29 +332,18 @@ class ReportResultsScreen(AreaScreen):
         pager = self.service.pager(
             self.group, self.filters, stored_only=True, concurrency=1, max_records=self.load_limit, on_done=lambda outcome: None
         )
-        packed: list[tuple[Any, ...]] = []
-        count = pages = repeated = 0
-        keys: set[tuple[Any, ...]] = set()
         try:
-            async with pager:
-                async for page in pager:
-                    if not count and page.rows:
-                        self._add_unknown_columns(page.rows)
-                    fresh, dropped = self._new_records(page.rows, keys)
-                    packed.extend(self.packer.pack(fresh))
-                    repeated += dropped
-                    count += len(page.rows)
-                    pages += 1
-                    await asyncio.sleep(0)
+            got = await self._gather(pager, new_columns=True)
         except (NotStored, ApiError):
             return None
+        count, pages = got.received, got.pages
         if not pages:
             return None
         total = pager.total_records if pager.total_records is not None else count
         if count < total and (self.load_limit is None or count < self.load_limit):
             return None  # the stored pages stop short of the count: ask the server
-        self.grid.append_rows(packed)
-        self._keys, self.repeated = keys, repeated
+        self.grid.append_rows(got.packed)
+        self._keys, self.repeated = got.keys, got.repeated
         self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
         self.resume_at = (pages + 1, 0)
         self.state = "limited" if self.load_limit is not None and count >= self.load_limit and count < total else "done"
@@ -356,18 +357,8 @@ class ReportResultsScreen(AreaScreen):
         self.refreshing = True
         self._show_count()
         pager = self.service.pager(self.group, self.filters, force=True, concurrency=CONCURRENCY, max_records=self.load_limit)
-        packed: list[tuple[Any, ...]] = []
-        pages = received = repeated = 0
-        keys: set[tuple[Any, ...]] = set()
         try:
-            async with pager:
-                async for page in pager:
-                    fresh, dropped = self._new_records(page.rows, keys)
-                    packed.extend(self.packer.pack(fresh))
-                    repeated += dropped
-                    received += len(page.rows)
-                    pages += 1
-                    await asyncio.sleep(0)
+            got = await self._gather(pager)
         except Exception as exc:  # the stored rows stay, said to be old
             self.report_error(exc, doing=f"refreshing the {self.group} report (the rows shown are from the cache, {age_text(age)})")
             return
@@ -375,14 +366,30 @@ class ReportResultsScreen(AreaScreen):
             self.refreshing = False
         if load_id != self._load_id or not self.is_attached:
             return
-        self.grid.replace_rows(packed)
-        self._keys, self.repeated = keys, repeated
-        self.loaded, self.pages = received, pages
-        self.total = pager.total_records if pager.total_records is not None else received
+        self.grid.replace_rows(got.packed)
+        self._keys, self.repeated = got.keys, got.repeated
+        self.loaded, self.pages = got.received, got.pages
+        self.total = pager.total_records if pager.total_records is not None else got.received
         self.total_pages = pager.total_pages
-        self.resume_at = (pages + 1, 0)
+        self.resume_at = (got.pages + 1, 0)
         self.show_age(None)
         self._show_progress()
+
+    async def _gather(self, pager: ReportPager, *, new_columns: bool = False) -> Gathered:
+        """Every page of `pager` as grid rows, repeats dropped, nothing shown yet (a revisit and its refresh
+        show all or nothing); `new_columns`: the first rows add the columns the data model did not list."""
+        got = Gathered()
+        async with pager:
+            async for page in pager:
+                if new_columns and not got.received and page.rows:
+                    self._add_unknown_columns(page.rows)
+                fresh, dropped = self._new_records(page.rows, got.keys)
+                got.packed.extend(self.packer.pack(fresh))
+                got.repeated += dropped
+                got.received += len(page.rows)
+                got.pages += 1
+                await asyncio.sleep(0)
+        return got
 
     def _new_records(self, rows: list[dict[str, Any]], keys: set[tuple[Any, ...]]) -> tuple[list[dict[str, Any]], int]:
         """The rows not in `keys` yet, and how many were: paging a moving "past N days" window by offset (or
