@@ -155,9 +155,17 @@ class KeyFooter(SafeDispatch, Footer):
         while middle and sum(self._width(e[0]) for e in keep) > width:
             middle.pop()
             keep = first + middle + last
+        # Each key made compact from the start (as its `compact` watcher would make it on mount: a restyle per key).
+        classes = "-compact" if self.compact else ""
         for binding, enabled, tooltip in keep:
             yield FooterKey(
-                binding.key, self.app.get_key_display(binding), binding.description, binding.action, disabled=not enabled, tooltip=tooltip
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                disabled=not enabled,
+                tooltip=tooltip,
+                classes=classes,
             ).data_bind(compact=Footer.compact)
 
     def _width(self, binding: Binding) -> int:
