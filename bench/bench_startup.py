@@ -122,7 +122,8 @@ def main(runs: int, baseline: str | None = None) -> None:
             source = Path(baseline).resolve()
             run_it = "import sys; from flextui.cli import main; sys.exit(main())"
             contenders[f"flextui demo ({source.name})"] = (
-                ["/usr/bin/env", f"PYTHONPATH={source}", sys.executable, "-c", run_it, "demo"],
+                # -P: not the current directory first on the path (it may be this checkout), so DIR's flextui is the one run
+                ["/usr/bin/env", f"PYTHONPATH={source}", sys.executable, "-P", "-c", run_it, "demo"],
                 b"audit-pull-186",
             )
         times: dict[str, list[float]] = {name: [] for name in contenders}
