@@ -11,7 +11,16 @@ run, so machine load hits both alike:
 
 Issue 12's goals: ≤ 1.5× the bare app's time, ≤ 45 MB.
 
-    python bench/bench_startup.py [--runs 9]
+Both run with byte-code caches, as an installed package does (pip compiles
+on install): PYTHONDONTWRITEBYTECODE is dropped from the contenders'
+environment and one warm-up round (not counted) writes flextui's caches of an
+editable install; without them every flextui module is compiled from source
+at each launch (≈ 100–250 ms more, which no user of a wheel pays).
+
+    python bench/bench_startup.py [--runs 9] [--baseline DIR]
+
+`--baseline DIR` adds a third contender in the same rounds: the flextui of
+another checkout (e.g. `git archive main | tar -x -C DIR`), for before/after.
 """
 
 from __future__ import annotations
@@ -63,6 +72,7 @@ def run_once(argv: list[str], marker: bytes, timeout: float = 30.0) -> tuple[flo
     pid, fd = pty.fork()
     if pid == 0:
         os.environ["TERM"] = "xterm-256color"
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
         os.execv(argv[0], argv)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     seen = b""
@@ -99,7 +109,7 @@ def run_once(argv: list[str], marker: bytes, timeout: float = 30.0) -> tuple[flo
     return elapsed, memory
 
 
-def main(runs: int) -> None:
+def main(runs: int, baseline: str | None = None) -> None:
     flextui = Path(sys.executable).with_name("flextui")
     with tempfile.TemporaryDirectory() as tmp:
         bare = Path(tmp) / "bare.py"
@@ -108,8 +118,18 @@ def main(runs: int) -> None:
             "flextui demo": ([str(flextui), "demo"], b"audit-pull-186"),
             "bare Textual app": ([sys.executable, str(bare)], b"bare-first-row"),
         }
+        if baseline:
+            source = Path(baseline).resolve()
+            run_it = "import sys; from flextui.cli import main; sys.exit(main())"
+            contenders[f"flextui demo ({source.name})"] = (
+                # -P: not the current directory first on the path (it may be this checkout), so DIR's flextui is the one run
+                ["/usr/bin/env", f"PYTHONPATH={source}", sys.executable, "-P", "-c", run_it, "demo"],
+                b"audit-pull-186",
+            )
         times: dict[str, list[float]] = {name: [] for name in contenders}
         memory: dict[str, list[float]] = {name: [] for name in contenders}
+        for argv, marker in contenders.values():  # warm-up (not counted): byte-code caches, the OS's file cache
+            run_once(argv, marker)
         for _ in range(runs):
             for name, (argv, marker) in contenders.items():
                 t, m = run_once(argv, marker)
@@ -130,4 +150,6 @@ def main(runs: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=9)
-    main(parser.parse_args().runs)
+    parser.add_argument("--baseline", metavar="DIR", help="also run the flextui in DIR (another checkout) in the same rounds")
+    options = parser.parse_args()
+    main(options.runs, options.baseline)

@@ -325,7 +325,6 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
     from flextui.api.auth import Credentials
     from flextui.config import ConfigError, load_config
     from flextui.context import demo_context, profile_context
-    from flextui.secrets import resolve_credentials
 
     config = load_config()
     settings = config.settings
@@ -349,6 +348,8 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
         profile = config.profile(args.profile or os.environ.get("FLEXTUI_PROFILE"))
         if args.registry_tenant:
             profile = profile.model_copy(update={"registry_tenant": args.registry_tenant})
+        from flextui.secrets import resolve_credentials  # (subprocess, getpass: not for the demo)
+
         creds = Credentials(profile.user) if args.offline else resolve_credentials(profile)
     ctx = profile_context(profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only)
     if args.theme:

@@ -11,15 +11,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flextui.api.auth import Credentials, MissingCredential
 from flextui.api.cache import PageCache
 from flextui.api.http import Session
-from flextui.api.registry import (
-    RegistryService,
-)
 from flextui.config import Profile, Settings, cache_path, config_path
+
+if TYPE_CHECKING:
+    from flextui.api.registry import RegistryService
 
 
 @dataclass
@@ -178,6 +178,8 @@ class RegistryUnavailable(ValueError):
 
 def registry_for(ctx: AppContext) -> RegistryService:
     """The context's one RegistryService (memoised in ctx.extras["registry"], so the JWT is reused)."""
+    from flextui.api.registry import RegistryService  # its models are built when the registry is first used
+
     service = ctx.extras.get("registry")
     if isinstance(service, RegistryService):
         return service

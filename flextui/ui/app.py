@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_downloads_path
 from textual import events
@@ -33,19 +33,19 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Input
 
 from flextui import kinds
-from flextui.api.http import RequestEvent
 from flextui.context import AppContext
 from flextui.files import write_private
 from flextui.render.text import clean, clean_lines
 from flextui.ui import clipboard
 from flextui.ui.commands import KindsProvider, run_command
 from flextui.ui.guard import TerminalGuard
-from flextui.ui.help import HelpScreen, help_rows, screen_name
 from flextui.ui.safety import SafeDispatch, caller_of_handle_exception, original, survivable
 from flextui.ui.themes import bundled_themes
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
-from flextui.ui.widgets.dialogs import ValueScreen
+
+if TYPE_CHECKING:
+    from flextui.api.http import RequestEvent
 
 log = logging.getLogger("flextui.ui")
 
@@ -87,6 +87,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     ]
 
     def __init__(self, ctx: AppContext, **kwargs: Any) -> None:
+        self._css_applied = 0
+        """The CSS change count (Textual's `_css_update_count`) the stylesheet was last parsed for (see `_new_area`)."""
         self._handlers_running = 0
         """How many SafeDispatch handlers are running now (see safety.py and the key queue)."""
         self.ctx = ctx
@@ -112,14 +114,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
     def on_mount(self) -> None:
         if self.ctx.keys:
-            unknown = self._apply_keymap(self.ctx.keys)
-            if unknown:
-                self.notify(
-                    "Unknown binding ids in [keys]: " + ", ".join(unknown) + " (press ? for the list)",
-                    severity="warning",
-                    markup=False,
-                    timeout=10,
-                )
+            self.set_keymap(self.ctx.keys)
+            # Which ids exist is known once every screen is imported: after the first paint (screens load on first use).
+            self.call_after_refresh(self._report_unknown_keys)
         if self._theme_problem:
             self.notify(self._theme_problem, severity="warning", markup=False)
         start = self.ctx.start or ["tokens"]
@@ -129,8 +126,18 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             kind, start = kinds.get("tokens"), ["tokens"]
         self.open_kind(kind, " ".join(start[1:]) or None)
 
-    def _apply_keymap(self, keys: dict[str, str]) -> list[str]:
-        self.set_keymap(keys)
+    def _report_unknown_keys(self) -> None:
+        unknown = self._unknown_binding_ids(self.ctx.keys)
+        if unknown:
+            self.notify(
+                "Unknown binding ids in [keys]: " + ", ".join(unknown) + " (press ? for the list)",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
+
+    def _unknown_binding_ids(self, keys: dict[str, str]) -> list[str]:
+        _import_every_ui_module()
         known = set()
         for cls in _binding_classes():
             for binding in getattr(cls, "BINDINGS", []):
@@ -255,7 +262,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         home = getattr(cls, "HOME", None) or cls
         mode = f"{home.__module__}.{home.__qualname__}"
         if mode not in self._modes:
-            self.add_mode(mode, lambda: _make(home, kind if home is cls else None, None))
+            self.add_mode(mode, lambda: self._new_area(_make(home, kind if home is cls else None, None)))
         self.switch_mode(mode)
         if argument is not None or home is not cls:
             while len(self.screen_stack) > 1:  # `:charts X` twice must not stack project screens
@@ -269,6 +276,22 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
                     show_kind(kind)
 
             self.call_after_refresh(show)
+
+    def _new_area(self, screen: Any) -> Any:
+        """A new area's screen, which Textual styles node by node as it mounts, with the CSS as it stands.
+
+        Textual marks a new screen "never styled", so switching to its mode re-parses every
+        stylesheet twice and restyles the app first (a sixth of the first paint at start-up).
+        While no CSS change is pending (a theme set but not yet applied), the screen is marked
+        styled as of now; with one pending, Textual does as it always does.
+        """
+        if self._css_applied == self._css_update_count:
+            screen._css_update_count = self._css_update_count
+        return screen
+
+    def refresh_css(self, animate: bool = True) -> None:
+        super().refresh_css(animate)
+        self._css_applied = self._css_update_count
 
     # -- status line ------------------------------------------------------------------------
 
@@ -394,6 +417,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             apply(event.text)
 
     def action_help(self) -> None:
+        from flextui.ui.help import HelpScreen, help_rows, screen_name  # loaded when first asked for
+
         self.push_screen(HelpScreen(help_rows(self), screen_name(self.screen)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -447,6 +472,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         if not value:
             self.notify("Nothing copied yet", markup=False)
             return
+        from flextui.ui.widgets.dialogs import ValueScreen
+
         self.push_screen(ValueScreen("Last copied value", value))
 
     def copy_text(self, text: str, what: str, *, sensitive: bool = False) -> None:
@@ -455,6 +482,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         A `sensitive` value (a token value, a registry secret) is not kept for
         ctrl+y: it is sent to the terminal and forgotten.
         """
+        from flextui.ui.widgets.dialogs import ValueScreen
+
         if self.ctx.settings.clipboard == "show":
             self.push_screen(ValueScreen(f"Copy {what}", text, secret=sensitive))
             return
@@ -477,6 +506,17 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 def _make(cls: Any, kind: kinds.Kind | None, argument: str | None) -> Any:
     factory = getattr(cls, "for_kind", None)
     return factory(kind, argument) if factory is not None else cls()
+
+
+def _import_every_ui_module() -> None:
+    """Import every module of the UI, so that every class with bindings exists (screens are imported on first use)."""
+    import importlib
+    import pkgutil
+
+    import flextui.ui
+
+    for module in pkgutil.walk_packages(flextui.ui.__path__, "flextui.ui."):
+        importlib.import_module(module.name)
 
 
 def _binding_classes() -> list[type]:

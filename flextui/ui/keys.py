@@ -138,10 +138,45 @@ class KeyFooter(SafeDispatch, Footer):
 
     def __init__(self) -> None:
         super().__init__(show_command_palette=False, compact=True)
+        self._shown: tuple[Any, ...] | None = None
+        """What the keys mounted now show (see `recompose`)."""
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
+        keep = self._keys()
+        self._shown = self._signature(keep)
+        # Each key made compact from the start (as its `compact` watcher would make it on mount: a restyle per key).
+        classes = "-compact" if self.compact else ""
+        for binding, enabled, tooltip in keep:
+            yield FooterKey(
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                disabled=not enabled,
+                tooltip=tooltip,
+                classes=classes,
+            ).data_bind(compact=Footer.compact)
+
+    async def recompose(self) -> None:
+        """Textual recomposes the footer whenever the bindings may have changed (a focus change, a cursor move, a
+        resize): keys showing exactly what they would again are kept (remounting them costs a restyle each)."""
+        if self._shown is not None and self._bindings_ready and self.is_attached and self._signature(self._keys()) == self._shown:
+            return
+        await super().recompose()
+
+    def _signature(self, keep: list[tuple[Binding, bool, str]]) -> tuple[Any, ...]:
+        return (
+            self.compact,
+            tuple(
+                (binding.key, self.app.get_key_display(binding), binding.description, binding.action, enabled, tooltip)
+                for binding, enabled, tooltip in keep
+            ),
+        )
+
+    def _keys(self) -> list[tuple[Binding, bool, str]]:
+        """The keys to show, in order, cut to the width."""
         shown: dict[str, tuple[Binding, bool, str]] = {}
         for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
             if binding.show and binding.action not in shown:
@@ -155,10 +190,7 @@ class KeyFooter(SafeDispatch, Footer):
         while middle and sum(self._width(e[0]) for e in keep) > width:
             middle.pop()
             keep = first + middle + last
-        for binding, enabled, tooltip in keep:
-            yield FooterKey(
-                binding.key, self.app.get_key_display(binding), binding.description, binding.action, disabled=not enabled, tooltip=tooltip
-            ).data_bind(compact=Footer.compact)
+        return keep
 
     def _width(self, binding: Binding) -> int:
         """Cells a key takes: " k Description" and a space."""

@@ -28,8 +28,6 @@ from flextui.ui.appref import flex_app
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.everypage import EveryPageSearch
-from flextui.ui.widgets.dialogs import MessageScreen, ValueScreen
-from flextui.ui.widgets.forms import FieldSpec, FormScreen
 from flextui.ui.widgets.table import ResourceTable
 
 TYPE_OPTIONS = [("NORMAL: for yourself", "NORMAL"), ("IMPERSONATED: for another user", "IMPERSONATED")]
@@ -317,6 +315,8 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     # -- actions ----------------------------------------------------------------------------
 
     def action_search(self) -> None:
+        from flextui.ui.widgets.forms import FieldSpec, FormScreen  # the forms load when first opened
+
         current = self.search
         fields = [
             FieldSpec("tokenName", "Name (* matches anything)", value=(current.name if current else "") or "", errors=("name",)),
@@ -371,6 +371,8 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.app.push_screen(FormScreen("Search tokens", fields, build, send, submit_label="Search"), done)
 
     def action_create(self) -> None:
+        from flextui.ui.widgets.forms import FieldSpec, FormScreen
+
         if self.ctx.read_only:
             return
         fields = [
@@ -402,6 +404,8 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.app.push_screen(FormScreen("New access token", fields, build, send, submit_label="Create"), done)
 
     def _show_value(self, created: Any, verb: str) -> None:
+        from flextui.ui.widgets.dialogs import ValueScreen
+
         value = created.value
         created.value = ""  # the screen is the only holder from here on
         self.app.push_screen(ValueScreen(f"Token {created.name} {verb}: its value", value, once=True))
@@ -447,6 +451,8 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             self.action_reload_fresh()
 
     def action_edit(self) -> None:
+        from flextui.ui.widgets.forms import FieldSpec, FormScreen
+
         token = self.selected()
         if token is None or not self._may_change(token):
             return
@@ -493,6 +499,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.app.push_screen(FormScreen(f"Edit token {token.name}", fields, build, send, submit_label="Save"), done)
 
     def action_verify(self) -> None:
+        from flextui.ui.widgets.dialogs import MessageScreen
+        from flextui.ui.widgets.forms import FieldSpec, FormScreen
+
         fields = [FieldSpec("value", "Token value (rna_…)", kind="password", hint="paste the value; it is sent to the server only")]
 
         def build(values: dict[str, Any]) -> str:
