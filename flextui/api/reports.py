@@ -66,6 +66,55 @@ def record_key(group: str, row: dict[str, Any]) -> tuple[Any, ...] | None:
     return None if any(value is None for value in values) else values
 
 
+def moved_note(moved: tuple[int, int] | None) -> str | None:
+    """ "the record count changed while paging (…)": pages asked by offset over a window that moved
+    can skip records (the oldest leave, the rest shift back) or repeat them (new ones push the rest on)."""
+    if moved is None:
+        return None
+    before, after = moved
+    return f"the count changed while paging ({before:,} → {after:,}): the window moved, records may be missing; dateFrom/dateTo hold still"
+
+
+class Repeats:
+    """Drops the records a run has already handed over (by `record_key`) and counts them.
+
+    Paging a moving "past N days" window by offset shifts records across a page boundary, so one
+    can come twice: at the end of page p and again at the start of page p + 1. The service has no
+    finer time filter than whole days (dateFrom/dateTo, `RESTDAPIFilterQueryGlobal.htm`), so the
+    window cannot be frozen to the second it was first asked; dropping repeats is what keeps a run
+    (and its resumption) honest. `pages=None` remembers every key (the TUI holds every row anyway);
+    `pages=N` remembers the last N pages' keys, so a streamed export's memory does not grow with
+    the row count: a shift larger than a page is not a window moving during one run.
+    """
+
+    def __init__(self, group: str, *, pages: int | None = None) -> None:
+        self.group = group
+        self.dropped = 0
+        if pages is not None and pages < 1:
+            raise ValueError("Repeats remembers at least one page")
+        self._bounded = pages is not None
+        self._pages: deque[set[tuple[Any, ...]]] = deque(maxlen=pages) if pages else deque([set()])
+
+    def fresh(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The rows of the next page that are not repeats (the same list when none is)."""
+        if self.group not in RECORD_KEYS:
+            return rows
+        seen = self._pages
+        if self._bounded:
+            seen.append(set())
+        current = seen[-1]
+        kept = []
+        for row in rows:
+            key = record_key(self.group, row)
+            if key is not None:
+                if key in current or any(key in page for page in seen if page is not current):
+                    self.dropped += 1
+                    continue
+                current.add(key)
+            kept.append(row)
+        return rows if len(kept) == len(rows) else kept
+
+
 _COUNT_KEYS = ("recordCount", "totalRecords", "totalRecordCount", "recordsCount", "count", "totalCount")
 _PAGES_KEYS = ("totalPages", "pageCount", "totalPageCount", "pages")
 _NEXT_KEYS = ("nextPageURL", "nextPageUrl", "nextPage", "next")
@@ -431,6 +480,13 @@ class ReportPager:
         self.max_requests = max_requests
         self.on_done = on_done if on_done is not None else service.session.record_listing
         self.outcome = Outcome(what="records")
+        self.moved: tuple[int, int] | None = None
+        """(the first count, the latest) when the server's record count changed while paging: the rows
+        are from a window that moved (pages by offset may then skip or repeat records)."""
+
+    def moved_note(self) -> str | None:
+        """What the user must know when the count changed while paging, or None."""
+        return moved_note(self.moved)
 
     # -- iteration -------------------------------------------------------------------
 
@@ -499,6 +555,8 @@ class ReportPager:
             if room <= 0:
                 return None
             rows = rows[:room]
+        if page.total_records is not None and self.total_records is not None and page.total_records != self.total_records:
+            self.moved = (self.moved[0] if self.moved else self.total_records, page.total_records)
         self.pages_done += 1
         self.rows_done += len(rows)
         if page.age is not None:
@@ -642,6 +700,8 @@ __all__ = [
     "DEFAULT_CONCURRENCY",
     "RECORD_KEYS",
     "record_key",
+    "Repeats",
+    "moved_note",
     "PageResult",
     "ReportPage",
     "ReportPager",

@@ -21,11 +21,12 @@ from typing import Any, TextIO
 from flextui.api import errors
 from flextui.api.filters import FilterError, FilterSet, ReportType
 from flextui.api.http import Session
-from flextui.api.reports import ReportsService
+from flextui.api.reports import Repeats, ReportsService
 from flextui.render.export import format_for
 from flextui.render.reports import catalogue_row, model_rows
 from flextui.render.tableout import TableWriter
 from flextui.render.text import clean
+from flextui.render.words import plural
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -118,6 +119,7 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
     writer = None
     count = 0
     pager = service.pager(group, filters, max_records=args.max_records)
+    repeats = Repeats(group, pages=2)
     try:
         async with pager:
             async for page in pager:
@@ -127,7 +129,7 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
                     for row in page.rows[:50]:
                         columns += [k for k in row if k not in known and not known.add(k)]  # type: ignore[func-returns-value]
                     writer = TableWriter(out, columns) if fmt == "table" else format_for(fmt).open(out, columns)
-                writer.write(page.rows)
+                writer.write(repeats.fresh(page.rows))
                 count = writer.count
                 progress.show(count, pager.total_records)
     except errors.ApiError as exc:
@@ -147,15 +149,23 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
     writer.close()
     out.flush()
     total = pager.total_records
+    moved = pager.moved_note()
     if not pager.outcome.complete:
         err.write(f"flextui: {pager.outcome.describe()}\n")
+        if moved:
+            err.write(f"flextui: {moved}\n")
         return EXIT_INCOMPLETE
     if count == 0:
         err.write(f"no records: {group} with {filters.describe()}\n")
     elif progress.on:
-        more = f" of {total:,}" if total is not None and total != count else ""
+        more = f" of {total:,}" if total is not None and total != count + repeats.dropped else ""
         limit = " (stopped at --max-records)" if more and args.max_records is not None else ""
         err.write(f"{count:,}{more} {group} records{limit}\n")
+    if repeats.dropped:
+        err.write(f"flextui: {plural(repeats.dropped, 'repeated record')} dropped (the window moved while paging)\n")
+    if moved:
+        err.write(f"flextui: {moved}\n")
+        return EXIT_INCOMPLETE
     return EXIT_OK
 
 

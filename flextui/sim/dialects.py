@@ -36,6 +36,7 @@ DIALECTS: dict[str, str] = {
     "links-none": "report answers carry no page links (body or Link header) and no record/page counts",
     "report-types-documented": "report-types answers the docs' form: a data array of {filterName, dataType} filters",
     "report-names-objects": "report-names answers objects {reportName, description} instead of strings",
+    "window-moves": "a past-N-days report window moves on an hour with every data request, as a live clock does over a long run",
     # shapes
     "null-collections": "empty collections are JSON null (Jackson's default), top-level and nested",
     "create-status-only": "beta create answers carry only the documented {status} or {message, status}",

@@ -109,6 +109,10 @@ Dialects (pages under docs.revenera.com/fno_CURRENT/webservicesintegration/Conte
   "fulfillment", "description": …}, …]}` instead of strings (the body is not
   captured in RESTDAPIBuildQuery.htm).
 - `null-collections` (app.py): an empty `data` is `null`.
+- `window-moves`: every data request is answered an hour later than the one
+  before, as a long run against a live clock is: a pastDays window loses
+  records at its old end, so the count changes and pages asked by number
+  shift (dateFrom/dateTo windows hold still).
 - The paging dialects of the numbered lists do not apply: reports page by
   pageNumber (1-based, as documented) and limitRecords.
 
@@ -1248,8 +1252,24 @@ def _add_plain(query: dict[str, Any], filt: str, spec: Any) -> None:
     query[filt] = spec
 
 
-async def _params(request: Request, report: ReportDef, table: Table) -> Params:
+WINDOW_STEP_MS = 3_600_000
+"""How far "now" moves between two data requests under the `window-moves` dialect."""
+
+
+def _report_now(request: Request) -> int:
+    """The clock a data request is answered at: the world's, or (`window-moves`) an hour later per
+    request before it, so a long run over a rolling pastDays window sees records leave its old end."""
     now = world_of(request).now_ms()
+    if "window-moves" not in dialects_of(request):
+        return now
+    state = request.app.state
+    moves = getattr(state, "window_moves", 0)
+    state.window_moves = moves + 1
+    return now + moves * WINDOW_STEP_MS
+
+
+async def _params(request: Request, report: ReportDef, table: Table) -> Params:
+    now = _report_now(request)
     if request.method == "GET":
         values: dict[str, Any] = {}
         plain: dict[str, list[str]] = {}

@@ -12,6 +12,7 @@ import pytest
 from textual.widgets import Input
 
 from flextui.api.reports import PageResult, ReportsService, record_key
+from flextui.sim.dialects import speaking
 from flextui.ui.screens.reports.results import ReportResultsScreen
 from tests.ui.conftest import build_app, burst, settle, until
 
@@ -48,3 +49,19 @@ async def test_a_record_handed_over_twice_is_shown_once_and_counted(monkeypatch:
         ids = [screen.grid.model.row_dict(i)["fulfillmentID"] for i in range(screen.grid.row_count)]
         assert len(ids) == len(set(ids)), "every record once"
         assert screen.repeated == 3 and "3 repeated rows dropped" in screen.count_text()
+
+
+async def test_a_count_that_changes_while_paging_is_said_on_the_count_line() -> None:
+    app = build_app(start=["reports", "fulfillment"], dialects=speaking("window-moves"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#rb-past", Input).value = "30"
+        app.screen.query_one("#rb-limit", Input).value = "200"
+        await burst(pilot, "ctrl+g")
+        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
+        screen = app.screen
+        assert isinstance(screen, ReportResultsScreen) and screen.moved is not None
+        first, latest = screen.moved
+        assert latest < first, "records left the old end of the window"
+        assert f"the count changed while paging ({first:,} → {latest:,})" in screen.count_text()
+        assert not screen.count_text().startswith("all "), "a moved window never claims every record"

@@ -29,7 +29,7 @@ from textual.widgets import Button, Label, ProgressBar
 from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
-from flextui.api.reports import ReportPager, ReportsService, record_key
+from flextui.api.reports import Repeats, ReportPager, ReportsService, moved_note
 from flextui.render.table import Column
 from flextui.render.text import age_text, clean
 from flextui.render.words import plural
@@ -109,12 +109,11 @@ def grid_columns(names: list[str], rtype: Any) -> list[Column]:
 
 @dataclass
 class Gathered:
-    """The pages of a run gathered before anything is shown: grid rows, the record keys seen, and the counts."""
+    """The pages of a run gathered before anything is shown: grid rows, the repeats dropped, and the counts."""
 
+    repeats: Repeats
     packed: list[tuple[Any, ...]] = field(default_factory=list)
-    keys: set[tuple[Any, ...]] = field(default_factory=set)
     received: int = 0
-    repeated: int = 0
     pages: int = 0
 
 
@@ -181,9 +180,10 @@ class ReportResultsScreen(AreaScreen):
         self._load_id = 0
         self.refreshing = False
         """Fresh rows are being fetched behind the stored ones shown (a revisit)."""
-        self._keys: set[tuple[Any, ...]] = set()
-        self.repeated = 0
-        """Rows handed over twice while paging (the same record key), dropped."""
+        self.moved: tuple[int, int] | None = None
+        """(the first count, the latest) when the server's count changed during this run (or its resumption)."""
+        self._repeats = Repeats(self.group)
+        """The records handed over so far: one handed over twice while paging (the same key) is dropped."""
         self._progress_shown = 0.0
         self._progress_timer: Any = None
 
@@ -237,8 +237,8 @@ class ReportResultsScreen(AreaScreen):
             self.total_pages = None
             self.resume_at = (1, 0)
             self.load_limit = self.max_records
-            self._keys = set()
-            self.repeated = 0
+            self._repeats = Repeats(self.group)
+            self.moved = None
         self.state = "loading"
         self.failure = ""
         self.status.error = ""
@@ -280,13 +280,11 @@ class ReportResultsScreen(AreaScreen):
                     if self.loaded == 0 and rows:
                         self._add_unknown_columns(rows)
                     self.loaded += len(rows)
-                    rows, repeated = self._new_records(rows, self._keys)
-                    self.repeated += repeated
+                    rows = self._repeats.fresh(rows)
                     if rows:
                         self.grid.append_rows(self.packer.pack(rows))
                     self.pages += 1
-                    if pager.total_records is not None:
-                        self.total = pager.total_records
+                    self._count_now(pager.moved[1] if pager.moved else pager.total_records)
                     self.total_pages = pager.total_pages
                     full = len(page.rows) >= page_size or (self.total_pages is not None and page.number >= self.total_pages)
                     self.resume_at = (page.number + 1, 0) if full else (page.number, len(page.rows))
@@ -343,7 +341,7 @@ class ReportResultsScreen(AreaScreen):
         if count < total and (self.load_limit is None or count < self.load_limit):
             return None  # the stored pages stop short of the count: ask the server
         self.grid.append_rows(got.packed)
-        self._keys, self.repeated = got.keys, got.repeated
+        self._repeats = got.repeats
         self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
         self.resume_at = (pages + 1, 0)
         self.state = "limited" if self.load_limit is not None and count >= self.load_limit and count < total else "done"
@@ -367,7 +365,7 @@ class ReportResultsScreen(AreaScreen):
         if load_id != self._load_id or not self.is_attached:
             return
         self.grid.replace_rows(got.packed)
-        self._keys, self.repeated = got.keys, got.repeated
+        self._repeats = got.repeats
         self.loaded, self.pages = got.received, got.pages
         self.total = pager.total_records if pager.total_records is not None else got.received
         self.total_pages = pager.total_pages
@@ -378,33 +376,16 @@ class ReportResultsScreen(AreaScreen):
     async def _gather(self, pager: ReportPager, *, new_columns: bool = False) -> Gathered:
         """Every page of `pager` as grid rows, repeats dropped, nothing shown yet (a revisit and its refresh
         show all or nothing); `new_columns`: the first rows add the columns the data model did not list."""
-        got = Gathered()
+        got = Gathered(Repeats(self.group))
         async with pager:
             async for page in pager:
                 if new_columns and not got.received and page.rows:
                     self._add_unknown_columns(page.rows)
-                fresh, dropped = self._new_records(page.rows, got.keys)
-                got.packed.extend(self.packer.pack(fresh))
-                got.repeated += dropped
+                got.packed.extend(self.packer.pack(got.repeats.fresh(page.rows)))
                 got.received += len(page.rows)
                 got.pages += 1
                 await asyncio.sleep(0)
         return got
-
-    def _new_records(self, rows: list[dict[str, Any]], keys: set[tuple[Any, ...]]) -> tuple[list[dict[str, Any]], int]:
-        """The rows not in `keys` yet, and how many were: paging a moving "past N days" window by offset (or
-        resuming it) can hand a record over twice; where the group names its records, the second is dropped."""
-        fresh = []
-        repeated = 0
-        for row in rows:
-            key = record_key(self.group, row)
-            if key is not None:
-                if key in keys:
-                    repeated += 1
-                    continue
-                keys.add(key)
-            fresh.append(row)
-        return fresh, repeated
 
     def _add_unknown_columns(self, rows: list[dict[str, Any]]) -> None:
         """Columns the data model did not list but the records carry (kept, after the known ones)."""
@@ -417,6 +398,19 @@ class ReportResultsScreen(AreaScreen):
 
     # -- what is shown ----------------------------------------------------------------------------------
 
+    def _count_now(self, latest: int | None) -> None:
+        """The server's latest record count; a change after rows were shown means the window moved."""
+        if latest is None:
+            return
+        if self.total is not None and latest != self.total and self.pages > 1:
+            self.moved = (self.moved[0] if self.moved else self.total, latest)
+        self.total = latest
+
+    @property
+    def repeated(self) -> int:
+        """Rows handed over twice while paging (the same record key), dropped."""
+        return self._repeats.dropped
+
     def count_text(self) -> str:
         """The honest count line: loaded of total, state, view and cursor."""
         loaded, total = self.loaded, self.total
@@ -426,6 +420,8 @@ class ReportResultsScreen(AreaScreen):
             main = f"{loaded:,} loaded" + (" · total unknown (BATCH mode)" if self.filters.mode == "BATCH" else "")
         elif total == 0:
             main = "no records match: f edits the filters"
+        elif self.moved:
+            main = f"{loaded:,} loaded, {total:,} counted now"
         elif loaded >= total:
             main = f"all {total:,} loaded"
         else:
@@ -433,6 +429,8 @@ class ReportResultsScreen(AreaScreen):
         parts = [main]
         if self.repeated:
             parts.append(f"{plural(self.repeated, 'repeated row')} dropped (the window moved while paging)")
+        if self.moved:
+            parts.append(moved_note(self.moved) or "")
         if self.refreshing:
             parts.append("refreshing from the server…")
         if self.state == "loading":
