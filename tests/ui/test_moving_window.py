@@ -24,6 +24,19 @@ def test_records_are_named_by_their_groups_key() -> None:
     assert record_key("product-feature", {"productName": "p"}) is None
 
 
+async def run_past_30_days(pilot: Any, page_size: int) -> ReportResultsScreen:
+    """From the fulfillment builder: the past 30 days in pages of `page_size`, run until it stops loading."""
+    app = pilot.app
+    await settle(pilot)
+    app.screen.query_one("#rb-past", Input).value = "30"
+    app.screen.query_one("#rb-limit", Input).value = str(page_size)
+    await burst(pilot, "ctrl+g")
+    await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
+    screen = app.screen
+    assert isinstance(screen, ReportResultsScreen)
+    return screen
+
+
 async def test_a_record_handed_over_twice_is_shown_once_and_counted(monkeypatch: pytest.MonkeyPatch) -> None:
     real = ReportsService.fetch_page
     first_page: list[dict[str, Any]] = []
@@ -39,13 +52,8 @@ async def test_a_record_handed_over_twice_is_shown_once_and_counted(monkeypatch:
     monkeypatch.setattr(ReportsService, "fetch_page", shifted)
     app = build_app(start=["reports", "fulfillment"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        app.screen.query_one("#rb-past", Input).value = "30"
-        app.screen.query_one("#rb-limit", Input).value = "100"
-        await burst(pilot, "ctrl+g")
-        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
-        screen = app.screen
-        assert isinstance(screen, ReportResultsScreen) and screen.pages > 2
+        screen = await run_past_30_days(pilot, 100)
+        assert screen.pages > 2
         ids = [screen.grid.model.row_dict(i)["fulfillmentID"] for i in range(screen.grid.row_count)]
         assert len(ids) == len(set(ids)), "every record once"
         assert screen.repeated == 3 and "3 repeated rows dropped" in screen.count_text()
@@ -54,13 +62,8 @@ async def test_a_record_handed_over_twice_is_shown_once_and_counted(monkeypatch:
 async def test_a_count_that_changes_while_paging_is_said_on_the_count_line() -> None:
     app = build_app(start=["reports", "fulfillment"], dialects=speaking("window-moves"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        app.screen.query_one("#rb-past", Input).value = "30"
-        app.screen.query_one("#rb-limit", Input).value = "200"
-        await burst(pilot, "ctrl+g")
-        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
-        screen = app.screen
-        assert isinstance(screen, ReportResultsScreen) and screen.moved is not None
+        screen = await run_past_30_days(pilot, 200)
+        assert screen.moved is not None
         first, latest = screen.moved
         assert latest < first, "records left the old end of the window"
         assert f"the count changed while paging ({first:,} → {latest:,})" in screen.count_text()
