@@ -12,9 +12,7 @@ loading) is offered under a `-partial` name, with a note that says so.
 
 from __future__ import annotations
 
-import asyncio
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,21 +27,12 @@ from flextui.ui.screens.reports.export import ExportScreen
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.dialogs import ConfirmScreen
 from tests.faults import readable
-from tests.ui.conftest import build_app, settle
+from tests.ui.conftest import build_app, settle, until
 
 SIZE = (120, 40)
 NAME = "fulfillment-20261102-1000.csv"
 PREVIOUS = "the previous export, complete\n"
 AFTER = [0, 1, 4]
-
-
-async def wait_for(pilot: Any, check: Callable[[], Any], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        if loop.time() > end:
-            raise AssertionError("timed out waiting")
-        await pilot.pause(0.02)
 
 
 async def results(pilot: Any) -> Any:
@@ -54,7 +43,7 @@ async def results(pilot: Any) -> Any:
     app.screen.query_one("#rb-max", Input).value = ""  # the whole report: an export of it is complete
     await pilot.pause()
     await pilot.press("ctrl+g")
-    await wait_for(pilot, lambda: type(app.screen).__name__ == "ReportResultsScreen" and app.screen.state != "loading")
+    await until(pilot, lambda: type(app.screen).__name__ == "ReportResultsScreen" and app.screen.state != "loading")
     await settle(pilot)
     return app.screen
 
@@ -62,12 +51,12 @@ async def results(pilot: Any) -> Any:
 async def export_csv(pilot: Any, *, replace: bool = False) -> None:
     app = pilot.app
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+    await until(pilot, lambda: isinstance(app.screen, ExportScreen))
     await pilot.press("enter")
     if replace:
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         app.screen.query_one("#confirm", Button).press()
-    await wait_for(pilot, lambda: type(app.screen).__name__ == "ReportResultsScreen")
+    await until(pilot, lambda: type(app.screen).__name__ == "ReportResultsScreen")
 
 
 def messages(app: Any) -> str:
@@ -119,14 +108,14 @@ async def test_cancelled_by_the_user_after_some_chunks(after: int, existing: boo
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await results(pilot)
         await export_csv(pilot, replace=existing)
-        await wait_for(pilot, hold.reached.is_set)
+        await until(pilot, hold.reached.is_set)
         assert screen.query_one("#rr-export").display, "the export shows its progress"
         if after:
             assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")], "written to a temporary file meanwhile"
         screen.query_one("#rr-export-cancel", Button).press()
         await pilot.pause()
         hold.release.set()
-        await wait_for(pilot, lambda: not screen.query_one("#rr-export").display)
+        await until(pilot, lambda: not screen.query_one("#rr-export").display)
         await settle(pilot)
         said = messages(app)
         expected = f"Export cancelled: ./{NAME} was left as it was" if existing else f"Export cancelled: nothing written to ./{NAME}"
@@ -155,7 +144,7 @@ async def test_a_writer_failing_after_some_chunks(after: int, stop: str, tmp_pat
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await results(pilot)
         await export_csv(pilot)
-        await wait_for(pilot, lambda: not screen.query_one("#rr-export").display)
+        await until(pilot, lambda: not screen.query_one("#rr-export").display)
         await settle(pilot)
         assert app.is_running
         error = str(screen.query_one(StatusLine).error)
@@ -176,11 +165,11 @@ async def test_a_view_cut_short_by_a_fault_is_offered_as_partial(tmp_path: Path,
         screen = await results(pilot)
         assert screen.state == "failed" and screen.grid.row_count == 500
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen))
         dialog = app.screen
         assert dialog.query_one("#export-path", Input).value == "./fulfillment-20261102-1000-partial.csv"
         what = str(dialog.query_one("#export-what").render())
         assert "only the 500 loaded of" in what, what
         await pilot.press("enter")
-        await wait_for(pilot, lambda: "Exported 500 rows" in str(screen.query_one(StatusLine).info))
+        await until(pilot, lambda: "Exported 500 rows" in str(screen.query_one(StatusLine).info))
     assert [p.name for p in tmp_path.iterdir()] == ["fulfillment-20261102-1000-partial.csv"]

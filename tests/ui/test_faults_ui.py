@@ -36,7 +36,7 @@ from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.table import ResourceTable
 from tests.faults import CASES, TIMEOUT, Case, readable
-from tests.ui.conftest import build_app, settle
+from tests.ui.conftest import build_app, settle, until
 
 SIZE = (120, 40)
 
@@ -253,15 +253,6 @@ async def test_downloads_failing_midway_say_so_and_reload() -> None:
         assert app.screen.query_one(DataGrid).row_count == full and not error_text(app)
 
 
-async def wait_for(pilot: Any, check: Callable[[], bool], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        if loop.time() > end:
-            raise AssertionError("timed out waiting")
-        await pilot.pause(0.02)
-
-
 async def idle(pilot: Any, timeout: float = 15.0) -> None:
     """Wait until no worker is pending or running (also under a dialog, where `settle` stops waiting)."""
     loop = asyncio.get_running_loop()
@@ -305,7 +296,7 @@ async def test_token_create_rotate_and_the_registry_secret_under_every_fault() -
 
             fault = case.add_to(plan, r"/rotation$")
             await pilot.press("r")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             app.screen.query_one("#confirm", Button).press()
             await pilot.pause()
             await idle(pilot)

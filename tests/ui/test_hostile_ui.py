@@ -15,7 +15,6 @@ entry point cleaned its text and the guard never had to act.
 
 from __future__ import annotations
 
-import asyncio
 import stat
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -29,7 +28,7 @@ from flextui.ui.app import FlexApp
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
 from tests.conftest import FIXED_NOW_MS
 from tests.hostile import BIG, PAYLOAD, SUFFIX, TEXTUAL_OSC, install, raw_findings, where
-from tests.ui.conftest import settle
+from tests.ui.conftest import settle, until
 
 SIZE = (120, 40)
 SHOWN = "␛]52;c;SE9TVElMRQ==␇␛[2J"  # the payload as the sanitiser shows it
@@ -78,15 +77,6 @@ async def run(app: FlexApp, steps: Callable[[Any], Awaitable[None]], *, expect_s
     if expect_shown:
         assert SHOWN in text, "the hostile text was on screen, shown literally"
     return text
-
-
-async def wait_for(pilot: Any, check: Callable[[], bool], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        if loop.time() > end:
-            raise AssertionError("timed out waiting")
-        await pilot.pause(0.02)
 
 
 async def press(pilot: Any, *keys: str) -> None:
@@ -146,7 +136,7 @@ async def test_tokens_delete_and_rotate_toasts_and_new_value(monkeypatch: pytest
         await press(pilot, "r")
         await pilot.click("#confirm")
         await settle(pilot)
-        await wait_for(pilot, lambda: isinstance(app.screen, ValueScreen))
+        await until(pilot, lambda: isinstance(app.screen, ValueScreen))
         assert app.screen.shows_secret
         await press(pilot, "escape")
 
@@ -286,7 +276,7 @@ async def test_reports_catalogue_builder_and_results(monkeypatch: pytest.MonkeyP
         app.screen.query_one("#rb-past").value = "30"
         await settle(pilot)
         await press(pilot, "ctrl+g")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
+        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
         await settle(pilot)
         # frequency, statistics, per-day chart, columns, a row's detail and one of its values, a cell's value
         for key in ("F", "escape", "I", "escape", "g", "escape", "C", "escape", "enter", "v", "escape", "escape", "v", "escape"):
@@ -358,14 +348,14 @@ async def test_the_palette_screenshot_command_is_refused_with_a_secret(monkeypat
         await settle(pilot)
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
         commands["Screenshot"].callback()
-        await wait_for(pilot, lambda: any("No screenshot taken" in n.message for n in app._notifications))
+        await until(pilot, lambda: any("No screenshot taken" in n.message for n in app._notifications))
         await settle(pilot)
         assert list(tmp_path.iterdir()) == []
         assert any("No screenshot taken" in n.message for n in app._notifications)
         await press(pilot, "escape")
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
         commands["Screenshot"].callback()
-        await wait_for(pilot, lambda: any(tmp_path.iterdir()))
+        await until(pilot, lambda: any(tmp_path.iterdir()))
         await settle(pilot)
         files = list(tmp_path.iterdir())
         assert len(files) == 1 and stat.S_IMODE(files[0].stat().st_mode) == 0o600

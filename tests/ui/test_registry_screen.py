@@ -7,9 +7,7 @@ simulator's store and the session's request counter.
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
-from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -31,19 +29,9 @@ from flextui.ui.widgets.forms import FormScreen
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.table import ResourceTable
 from tests.conftest import FIXED_NOW_MS
-from tests.ui.conftest import build_app, settle, world_of
+from tests.ui.conftest import build_app, settle, until, world_of
 
 TODAY = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=UTC).date()
-
-
-async def until(pilot: Any, predicate: Callable[[], Any], timeout: float = 5.0) -> None:
-    """Pause until `predicate()` holds (a dialog opened, a worker finished…)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError("condition not reached in time")
-        await pilot.pause(0.02)
 
 
 async def command(pilot: Any, text: str) -> None:

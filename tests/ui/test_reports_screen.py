@@ -28,7 +28,7 @@ from flextui.ui.widgets.dialogs import ConfirmScreen
 from flextui.ui.widgets.forms import FormScreen
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.table import ResourceTable
-from tests.ui.conftest import build_app, settle
+from tests.ui.conftest import build_app, settle, until
 
 SIZE = (120, 40)
 
@@ -68,17 +68,8 @@ async def add_condition(pilot: Any, field: str, op: str, value: str) -> None:
     await pilot.pause()
 
 
-async def wait_for(pilot: Any, check: Any, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        if loop.time() > end:
-            raise AssertionError("timed out waiting")
-        await pilot.pause(0.02)
-
-
 async def wait_loaded(pilot: Any) -> ReportResultsScreen:
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReportResultsScreen) and pilot.app.screen.state != "loading")
+    await until(pilot, lambda: isinstance(pilot.app.screen, ReportResultsScreen) and pilot.app.screen.state != "loading")
     await pilot.pause()
     return pilot.app.screen
 
@@ -297,15 +288,15 @@ async def test_save_and_load_a_named_filter_set_with_overwrite_confirmation() ->
 
         async def save_as(name: str) -> None:
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, FormScreen))
+            await until(pilot, lambda: isinstance(app.screen, FormScreen))
             await set_value(pilot, "#field-name", name)
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: not isinstance(app.screen, FormScreen))
+            await until(pilot, lambda: not isinstance(app.screen, FormScreen))
 
         await add_condition(pilot, "accountID", "$sw", "10")
         await set_value(pilot, "#rb-past", "14")
         await save_as("acme fortnight")
-        await wait_for(pilot, lambda: bool(store.list("demo", "fulfillment")))
+        await until(pilot, lambda: bool(store.list("demo", "fulfillment")))
         [saved] = store.list("demo", "fulfillment")
         assert saved.name == "acme fortnight" and saved.past_days == 14 and [str(c) for c in saved.conditions] == ["accountID $sw 10"]
         assert oct(store.path.stat().st_mode & 0o777) == "0o600"
@@ -314,21 +305,21 @@ async def test_save_and_load_a_named_filter_set_with_overwrite_confirmation() ->
         # the same name again asks first; cancelling keeps the old set
         await set_value(pilot, "#rb-past", "3")
         await save_as("acme fortnight")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen is screen)
+        await until(pilot, lambda: app.screen is screen)
         assert store.get("demo", "fulfillment", "acme fortnight").past_days == 14  # type: ignore[union-attr]
         await save_as("acme fortnight")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
-        await wait_for(pilot, lambda: store.get("demo", "fulfillment", "acme fortnight").past_days == 3)  # type: ignore[union-attr]
+        await until(pilot, lambda: store.get("demo", "fulfillment", "acme fortnight").past_days == 3)  # type: ignore[union-attr]
         # clear the builder, then load the set back
         screen.apply_set(FilterSet(past_days=1))
         assert screen.conditions == []
         await pilot.press("ctrl+o")
-        await wait_for(pilot, lambda: isinstance(app.screen, SavedSetsScreen))
+        await until(pilot, lambda: isinstance(app.screen, SavedSetsScreen))
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen is screen)
+        await until(pilot, lambda: app.screen is screen)
         assert [str(c) for c in screen.conditions] == ["accountID $sw 10"]
         assert screen.query_one("#rb-past", Input).value == "3"
 
@@ -352,14 +343,14 @@ async def test_rows_stream_in_with_an_honest_count_and_cancel_keeps_them(monkeyp
         await set_value(pilot, "#rb-past", "30")
         await set_value(pilot, "#rb-limit", "100")
         await pilot.press("ctrl+g")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and grid(app).total_count == 200)
+        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and grid(app).total_count == 200)
         screen: ReportResultsScreen = app.screen  # type: ignore[assignment]
         assert screen.state == "loading"
         total = screen.total
         assert total is not None and total > 1000
         pages = -(-total // 100)
         assert screen.count_text().startswith(f"200 of {total:,} loaded · page 2 of {pages}")
-        await wait_for(pilot, lambda: str(screen.query_one("#rr-count").render()).startswith(f"200 of {total:,} loaded"))
+        await until(pilot, lambda: str(screen.query_one("#rr-count").render()).startswith(f"200 of {total:,} loaded"))
         assert screen.query_one("#rr-progress").display
         assert screen.query_one("#rr-bar").progress == 200 and screen.query_one("#rr-bar").total == total
         await pilot.press("down", "down")
@@ -546,14 +537,14 @@ async def test_export_the_view_in_each_format(tmp_path: Path, monkeypatch: pytes
         texts = {}
         for fmt in ("csv", "json", "jsonl"):
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+            await until(pilot, lambda: isinstance(app.screen, ExportScreen))
             dialog = app.screen
             assert dialog.query_one("#export-path", Input).value == "./fulfillment-20261102-1000.csv"
             await set_value(pilot, "#export-format", fmt)
             assert dialog.query_one("#export-path", Input).value == f"./fulfillment-20261102-1000.{fmt}"
             await pilot.press("enter")
             path = tmp_path / f"fulfillment-20261102-1000.{fmt}"
-            await wait_for(pilot, lambda fmt=fmt: "Exported" in app.screen.status.info and f".{fmt} " in app.screen.status.info)
+            await until(pilot, lambda fmt=fmt: "Exported" in app.screen.status.info and f".{fmt} " in app.screen.status.info)
             assert f"Exported {len(expected):,} rows to ./fulfillment-20261102-1000.{fmt} ({fmt.upper()})" == app.screen.status.info
             texts[fmt] = text = path.read_text(encoding="utf-8")
             assert "userName" not in text
@@ -565,9 +556,9 @@ async def test_export_the_view_in_each_format(tmp_path: Path, monkeypatch: pytes
         assert [json.loads(line) for line in texts["jsonl"].splitlines()] == expected
         # exporting again to the same file asks before replacing it
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen))
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("escape")
         await pilot.pause()
         assert (tmp_path / "fulfillment-20261102-1000.csv").read_text(encoding="utf-8") == texts["csv"]
@@ -618,7 +609,7 @@ async def test_a_failed_page_keeps_what_is_loaded_and_plus_retries(monkeypatch: 
         # run again from the start, fresh
         runs = screen._load_id
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: screen._load_id == runs + 1 and screen.state != "loading")
+        await until(pilot, lambda: screen._load_id == runs + 1 and screen.state != "loading")
         assert screen.state == "done" and grid(app).total_count == screen.total
 
 

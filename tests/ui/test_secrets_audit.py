@@ -24,7 +24,6 @@ occurrences. Every file flextui wrote is 0600 and every directory 0700.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import logging
 import os
@@ -32,7 +31,7 @@ import re
 import stat
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +49,7 @@ from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, World
 from flextui.ui.app import FlexApp
 from flextui.ui.widgets.dialogs import ConfirmScreen, ValueScreen
 from flextui.ui.widgets.forms import FormScreen
-from tests.ui.conftest import settle
+from tests.ui.conftest import settle, until
 
 SIZE = (120, 40)
 PASSWORD_VAR = "AUDIT_FNO_PASSWORD"
@@ -109,15 +108,6 @@ def leaks(secrets: Secrets, paths: list[Path]) -> list[str]:
         for match in pattern.finditer(data):
             found.append(f"{path}: {secrets.values[match.group().decode()]} at byte {match.start()}")
     return found
-
-
-async def until(pilot: Any, check: Callable[[], Any], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        if loop.time() > end:
-            raise AssertionError(f"timed out waiting (on {type(pilot.app.screen).__name__})")
-        await pilot.pause(0.02)
 
 
 async def command(pilot: Any, text: str) -> None:

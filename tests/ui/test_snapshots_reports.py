@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
-from tests.ui.conftest import build_app, settle
+from tests.ui.conftest import build_app, settle, until
 
 SIZES = [(80, 24), (120, 40)]
 IDS = lambda s: f"{s[0]}x{s[1]}"  # noqa: E731
@@ -18,15 +17,6 @@ async def _ready(pilot: Any) -> None:
     await settle(pilot)
     pilot.app.clear_notifications()
     await pilot.pause()
-
-
-async def _until(pilot: Any, check: Callable[[], bool], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        if loop.time() > end:
-            raise AssertionError("the screen never reached the state this snapshot pins")
-        await pilot.pause(0.02)
 
 
 async def _set(pilot: Any, wid: str, value: Any) -> None:
@@ -40,7 +30,7 @@ async def _results(pilot: Any, group: str = "fulfillment", days: str = "7") -> N
     await _ready(pilot)
     await _set(pilot, "#rb-past", days)
     await pilot.press("ctrl+g")
-    await _until(pilot, lambda: isinstance(pilot.app.screen, ReportResultsScreen) and pilot.app.screen.state != "loading")
+    await until(pilot, lambda: isinstance(pilot.app.screen, ReportResultsScreen) and pilot.app.screen.state != "loading")
 
 
 async def _column(pilot: Any, name: str) -> None:
@@ -90,7 +80,7 @@ async def _stats_done(pilot: Any) -> None:
         grid = screen.query_one(DataGrid)
         return grid.vertical_scrollbar.position == grid.scroll_y
 
-    await _until(pilot, done)
+    await until(pilot, done)
 
 
 def _at(name: str) -> Callable[[Any], Awaitable[None]]:
