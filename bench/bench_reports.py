@@ -102,8 +102,9 @@ async def warm(url: str, days: int) -> int:
 
 
 async def ui_run(url: str, days: int) -> dict[str, float]:
+    from flextui.render.reports import RowPacker
     from flextui.ui.app import FlexApp
-    from flextui.ui.screens.reports.results import ReportResultsScreen, RowPacker
+    from flextui.ui.screens.reports.results import ReportResultsScreen
     from flextui.ui.widgets.grid import DataGrid
 
     marks: dict[str, float] = {}

@@ -32,7 +32,7 @@ from bench.bench_reports import GROUP, make_context, start_sim, warm  # noqa: E4
 async def one_round(url: str, days: int) -> tuple[float, float, int]:
     from flextui.api.filters import FilterSet
     from flextui.api.reports import ReportsService
-    from flextui.ui.screens.reports.results import RowPacker
+    from flextui.render.reports import RowPacker
 
     ctx = make_context(url)
     try:

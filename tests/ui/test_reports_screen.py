@@ -655,7 +655,7 @@ async def test_quick_run_from_the_catalogue() -> None:
 
 
 def test_row_packer_orders_shares_and_stops_pooling_unique_columns() -> None:
-    from flextui.ui.screens.reports.results import RowPacker
+    from flextui.render.reports import RowPacker
 
     packer = RowPacker(["id", "status", "qty"])
     rows = [{"status": "ACTIVE" + "", "id": f"r{i}", "qty": i} for i in range(3)]

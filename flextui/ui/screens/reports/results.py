@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import operator
 import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -30,7 +29,7 @@ from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
 from flextui.api.reports import Repeats, ReportPager, ReportsService, moved_note
-from flextui.render.table import Column
+from flextui.render.reports import RowPacker, grid_columns
 from flextui.render.text import age_text, clean
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
@@ -51,60 +50,8 @@ from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.dialogs import ConfirmScreen, ValueScreen
 from flextui.ui.widgets.grid import DataGrid
 
-GRID_TYPES = {"integer": "int", "number": "float", "boolean": "bool"}
 CONCURRENCY = 6
 PROGRESS_EVERY = 0.1  # seconds between count/progress updates while pages stream in
-
-
-class RowPacker:
-    """Page dicts → tuples in column order, sharing repeated strings.
-
-    A 100,000-record report holds ~2 million values, most of them repeats
-    (status, product names, account names); JSON decoding makes each one a new
-    string. Sharing them per column keeps memory near what the distinct values
-    need. Columns that turn out mostly unique (ids, timestamps) stop being
-    pooled after the first pages, so the pools never grow with the report.
-    `itemgetter` and `zip` do the reshaping in C: a few ms per 2,500-record page.
-    """
-
-    MIN_SEEN = 20_000
-
-    def __init__(self, names: list[str]) -> None:
-        self.names = list(names)
-        self.pools: list[dict[str, str] | None] = [{} for _ in self.names]
-        self.seen = 0
-        self._getter = operator.itemgetter(*self.names) if len(self.names) > 1 else None
-
-    def pack(self, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-        if not rows:
-            return []
-        self.seen += len(rows)
-        names = self.names
-        try:  # every record has every column (the usual case): one C-level pass
-            tuples = list(map(self._getter, rows)) if len(names) > 1 else [(row[names[0]],) for row in rows]
-        except KeyError:
-            tuples = [tuple(row.get(n) for n in names) for row in rows]
-        if not any(pool is not None for pool in self.pools):
-            return tuples
-        columns: list[Any] = list(zip(*tuples))
-        for i, pool in enumerate(self.pools):
-            if pool is None:
-                continue
-            keep = pool.setdefault
-            columns[i] = [keep(v, v) if v.__class__ is str else v for v in columns[i]]
-            if self.seen >= self.MIN_SEEN and len(pool) * 2 > self.seen:
-                self.pools[i] = None  # mostly unique: pooling would only cost
-        return list(zip(*columns))
-
-
-def grid_columns(names: list[str], rtype: Any) -> list[Column]:
-    """Grid columns for the report's columns: numbers typed (right-aligned, numeric sort), the rest text."""
-    out = []
-    for name in names:
-        model_col = rtype.column(name) if rtype is not None else None
-        ctype = GRID_TYPES.get(model_col.type, "str") if model_col is not None else "auto"
-        out.append(Column(name, ctype))  # type: ignore[arg-type]
-    return out
 
 
 @dataclass
@@ -770,4 +717,4 @@ class ReportResultsScreen(AreaScreen):
             self.action_cancel_export()
 
 
-__all__ = ["ReportResultsScreen", "grid_columns"]
+__all__ = ["ReportResultsScreen", "RowPacker", "grid_columns"]
