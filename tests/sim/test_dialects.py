@@ -229,6 +229,21 @@ async def _report_names_objects(default: Sim, dialect: Sim) -> None:
     assert set(fulfillment) == {"reportName", "description"} and fulfillment["description"]
 
 
+@check("window-moves")
+async def _window_moves(default: Sim, dialect: Sim) -> None:
+    params = {"pastDays": 30, "limitRecords": 50, "mode": "INTERACTIVE"}
+
+    async def counts(sim: Sim, **extra: Any) -> list[int]:
+        return [(await sim.json("GET", f"{REPORTS}/fulfillment", params={**params, **extra}))["header"]["recordCount"] for _ in range(3)]
+
+    assert len(set(await counts(default))) == 1, "a still clock: the same count every time"
+    moving = await counts(dialect)
+    assert moving[0] > moving[1] > moving[2], "records leave the old end of the window, an hour per request"
+    fixed = {"dateFrom": "2026-10-10", "dateTo": "2026-10-25"}
+    still = await counts(dialect, **fixed)
+    assert still[0] > 50 and len(set(still)) == 1, "fixed dates hold still under the moving clock"
+
+
 # -- shapes ---------------------------------------------------------------------------------------
 
 
