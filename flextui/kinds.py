@@ -75,6 +75,15 @@ class Kind:
         return self.lister is not None and _module_exists(self.lister.partition(":")[0])
 
 
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A record another record names: shown as `label`, opened as `:kind argument` (a related jump, `j`)."""
+
+    label: str
+    kind: str
+    argument: str | None
+
+
 def _resolve(path: str) -> Any:
     module, _, attr = path.partition(":")
     return getattr(importlib.import_module(module), attr)

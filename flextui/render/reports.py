@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flextui.api.filters import ReportType
+from flextui.kinds import Link
 from flextui.render.table import Column
 
 
@@ -93,4 +94,47 @@ def grid_columns(names: list[str], rtype: Any) -> list[Column]:
         model_col = rtype.column(name) if rtype is not None else None
         ctype = GRID_TYPES.get(model_col.type, "str") if model_col is not None else "auto"
         out.append(Column(name, ctype))  # type: ignore[arg-type]
+    return out
+
+
+def _named(row: dict[str, Any], *names: str) -> tuple[str, str] | None:
+    """(column, text) of the first of `names` the row has a value for, whatever the case of its key."""
+    lowered = {k.lower(): k for k in row}
+    for name in names:
+        key = lowered.get(name.lower())
+        value = row.get(key) if key is not None else None
+        if value not in (None, ""):
+            return key or name, str(value)
+    return None
+
+
+def row_links(row: dict[str, Any], column: str | None = None) -> list[Link]:
+    """The records a report row names (`j` on the results): the cursor's column's own first, alone.
+
+    Activation → its line item in the entitlement tree; product (and version) → the catalogue;
+    account → its entitlements and its users. Columns are matched by name in any case, as the
+    groups spell them differently (accountID in most, accountId in usage).
+    """
+    links: dict[str, list[Link]] = {}
+    found = _named(row, "activationID", "activationId")
+    if found:
+        links[found[0]] = [Link(f"activation {found[1]}: its line item in the entitlement tree", "entitlements", f"activation={found[1]}")]
+    found = _named(row, "productName", "product")
+    if found:
+        version = _named(row, "productVersion", "version")
+        argument = found[1] + (f"@{version[1]}" if version else "")
+        links[found[0]] = [Link(f"product {argument} in the catalogue", "products", argument)]
+        if version:
+            links[version[0]] = links[found[0]]
+    found = _named(row, "accountID", "accountId", "account")
+    if found:
+        links[found[0]] = [
+            Link(f"account {found[1]}: its entitlements", "entitlements", found[1]),
+            Link(f"account {found[1]}: its users", "users", found[1]),
+        ]
+    if column is not None and column in links:
+        return links[column]
+    out: list[Link] = []
+    for group in links.values():
+        out += [link for link in group if link not in out]
     return out

@@ -35,12 +35,14 @@ from textual.widgets import Input
 from flextui import kinds
 from flextui.context import AppContext
 from flextui.files import write_private
+from flextui.kinds import Link
 from flextui.render.text import clean, clean_lines
 from flextui.ui import clipboard
 from flextui.ui.commands import KindsProvider, run_command
 from flextui.ui.guard import TerminalGuard
 from flextui.ui.safety import SafeDispatch, caller_of_handle_exception, original, survivable
 from flextui.ui.themes import bundled_themes
+from flextui.ui.trail import Hop, Trail
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
 
@@ -74,6 +76,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         Binding("colon", "command", "Command", id="app.command"),
         Binding("slash", "filter", "Filter", id="app.filter"),
         Binding("escape", "back", "Back", show=False, id="app.back"),
+        Binding("ctrl+f", "forward", "Forward (after going back)", show=False, id="app.forward"),
         # Before any screen's escape, but only while a request waits to be retried (check_action).
         Binding("escape", "cancel_waiting", "Stop waiting", show=False, priority=True, id="app.cancel_wait"),
         Binding("ctrl+r", "refresh", "Refresh from the server", show=False, id="app.refresh"),
@@ -101,6 +104,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """Keys (and pastes) received, not yet handed on: see `on_event`."""
         self._key_feeder: asyncio.Task[None] | None = None
         self.guard = TerminalGuard()
+        self.trail = Trail()
+        """The related jumps made (`j`): escape retraces one, ctrl+f repeats it, `:history` lists them."""
         for theme in bundled_themes():
             self.register_theme(theme)
         wanted = ctx.theme or "textual-dark"
@@ -251,12 +256,14 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
     # -- areas ----------------------------------------------------------------------------
 
-    def open_kind(self, kind: kinds.Kind, argument: str | None) -> None:
+    def open_kind(self, kind: kinds.Kind, argument: str | None, *, stack: bool = False) -> None:
         """Show a kind's area (a mode, kept between visits), and its screen for `argument`.
 
         A screen class may name `HOME`, the base screen of its area (e.g. a
         project screen's home is the projects list); `for_kind(kind, arg)`
-        builds a screen for a kind and an argument.
+        builds a screen for a kind and an argument. `stack`: a related jump's
+        screen goes on top of what the area shows (going back closes it);
+        otherwise the area's own screens above its home are closed first.
         """
         cls = kind.screen_class()
         home = getattr(cls, "HOME", None) or cls
@@ -265,7 +272,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             self.add_mode(mode, lambda: self._new_area(_make(home, kind if home is cls else None, None)))
         self.switch_mode(mode)
         if argument is not None or home is not cls:
-            while len(self.screen_stack) > 1:  # `:charts X` twice must not stack project screens
+            while len(self.screen_stack) > 1 and not stack:  # `:charts X` twice must not stack project screens
                 self.pop_screen()
             self.push_screen(_make(cls, kind, argument))
         else:
@@ -433,8 +440,91 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         self.cancel_waiting()
 
     def action_back(self) -> None:
-        if len(self.screen_stack) > 1:
+        hop = self.trail.leaving(self.screen)
+        if hop is not None:
+            self._retrace()
+        elif len(self.screen_stack) > 1:
             self.pop_screen()
+
+    # -- related jumps and the trail ---------------------------------------------------------
+
+    def jump(self, link: Link) -> None:
+        """Open the record `link` names, remembering this place: escape comes back to it as it is."""
+        kind = kinds.lookup(link.kind)
+        if kind is None or not kind.has_screen:
+            self.notify(f"Nothing to open for {clean(link.label)}", severity="warning", markup=False)
+            return
+        from flextui.ui.help import screen_name
+
+        hop = Hop(self.current_mode, self.screen, screen_name(self.screen), link)
+        self.trail.record(hop)
+        self._arrive(hop)
+
+    def _arrive(self, hop: Hop) -> None:
+        self.open_kind(kinds.get(hop.link.kind), hop.link.argument, stack=True)
+        hop.arrived = self.screen
+
+    def _retrace(self) -> bool:
+        """Back along the trail: close the screen the last jump opened and show the place it left."""
+        hop = self.trail.step_back()
+        if hop is None:
+            return False
+        if hop.arrived is self.screen and len(self.screen_stack) > 1:
+            self.pop_screen()
+        hop.arrived = None
+        if self.current_mode != hop.mode:
+            self.switch_mode(hop.mode)
+        stack = self._screen_stacks.get(hop.mode, [])
+        if hop.screen in stack:
+            while stack[-1] is not hop.screen:  # what was opened over it since (pop_screen takes it off at once)
+                self.pop_screen()
+        else:
+            self.notify(f"{clean(hop.left)} was closed since: showing its area", markup=False)
+        return True
+
+    def action_forward(self) -> None:
+        """ctrl+f: open again what escape left (the last place gone back from)."""
+        hop = self.trail.step_forward()
+        if hop is None:
+            self.notify("Nothing ahead: j opens the record under the cursor", markup=False)
+            return
+        hop.mode, hop.screen = self.current_mode, self.screen
+        self.trail.back.append(hop)
+        self._arrive(hop)
+
+    def action_history(self) -> None:
+        """`:history`: the trail; picking a place goes back (or forward) to it."""
+        entries = self.trail.entries()
+        if not entries:
+            self.notify("No jumps yet: j on a record opens what it names, and escape comes back", markup=False)
+            return
+        from flextui.ui.widgets.dialogs import ChoiceScreen
+
+        here = next((i for i, (_, steps) in enumerate(entries) if steps > 0), len(entries)) - 1
+        texts = [("◀ " if steps < 0 else "▶ ") + text for text, steps in entries]
+
+        def go(index: int | None) -> None:
+            if index is None:
+                return
+            steps = entries[index][1]
+            self._walk(steps)
+
+        self.push_screen(
+            ChoiceScreen("Where you have been (◀ back, ▶ ahead)", texts, note="enter goes there · escape closes", highlighted=max(here, 0)),
+            go,
+        )
+
+    def _walk(self, steps: int) -> None:
+        """Go back (steps < 0) or forward that many hops, one after another as each lands."""
+        if steps == 0:
+            return
+        if steps < 0:
+            if self._retrace():
+                self.call_after_refresh(self._walk, steps + 1)
+        else:
+            if self.trail.forward:
+                self.action_forward()
+                self.call_after_refresh(self._walk, steps - 1)
 
     def action_refresh(self) -> None:
         refresh = getattr(self.screen, "action_reload", None)

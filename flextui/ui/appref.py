@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
     from flextui.context import AppContext
-    from flextui.kinds import Kind
+    from flextui.kinds import Kind, Link
     from flextui.ui.clipboard import CopyResult
 
 
@@ -25,7 +25,9 @@ class FlexAppAPI(Protocol):
 
     def send_to_clipboard(self, text: str, *, sensitive: bool = False) -> CopyResult: ...
 
-    def open_kind(self, kind: Kind, argument: str | None) -> None: ...
+    def open_kind(self, kind: Kind, argument: str | None, *, stack: bool = False) -> None: ...
+
+    def jump(self, link: Link) -> None: ...
 
     def report_unexpected(self, error: BaseException, *, doing: str = "", where: str = "") -> None: ...
 

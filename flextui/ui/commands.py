@@ -12,6 +12,7 @@ from flextui.ui.appref import flex_app
 
 APP_COMMANDS = (
     ("Request log: every request of this session, copy one as curl", "request_log", "L or :log"),
+    ("History: the records opened with j, to go back or forward to", "history", ":history"),
     ("Show the last copied value", "show_clipboard", "ctrl+y or :clip"),
 )
 """Palette entries for the app's own actions: (text, action, how else to reach it)."""
@@ -79,6 +80,9 @@ def run_command(app: Any, text: str) -> None:
     if word in ("log", "requests"):
         app.action_request_log()
         return
+    if word in ("history", "hist"):
+        app.action_history()
+        return
     if word == "sort":
         sort_screen = getattr(app.screen, "sort_by_words", None)
         if not callable(sort_screen):
@@ -89,7 +93,7 @@ def run_command(app: Any, text: str) -> None:
     kind = kinds.lookup(word)
     if kind is None or not kind.has_screen:
         names = ", ".join(k.id for k in kinds.navigable())
-        app.notify(f"Unknown command {word!r}. Try: {names}, log, sort, theme, help, quit.", severity="error", markup=False)
+        app.notify(f"Unknown command {word!r}. Try: {names}, log, sort, history, theme, help, quit.", severity="error", markup=False)
         return
     needs = kind.argument and not kind.argument.startswith("[")
     if needs and not args:

@@ -29,7 +29,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     # (keys, as the README writes them; what they mean, wherever they are bound)
     (
         "`:`",
-        "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`), `:sort COLUMN [desc]` (`:sort` alone: the server's order), `:log`, `:theme NAME`, `:help`, `:q`",
+        "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`, `:ent activation=ACT-1`, `:users user=NAME`), `:sort COLUMN [desc]` (`:sort` alone: the server's order), `:history`, `:log`, `:theme NAME`, `:help`, `:q`",
     ),
     (
         "`/`",
@@ -38,8 +38,13 @@ KEY_TABLE: list[tuple[str, str]] = [
     ("`?`", "every key of this screen, with the binding id to remap it"),
     (
         "`escape`",
-        "back: clear the `/` filter or stop a search of every page first; close a dialog, cancel a form or a load, leave a screen",
+        "back: clear the `/` filter or stop a search of every page first; close a dialog, cancel a form or a load, leave a screen; after `j`, back to exactly where you were (row, filter, sort, scroll)",
     ),
+    (
+        "`j`",
+        "jump to the record the cursor names: a report row's activation (its line item in the entitlement tree), product (the catalogue) or account; a token's user; a user's accounts and their entitlements; a line item's product (a menu when there are several)",
+    ),
+    ("`ctrl+f`", "forward again along the jumps escape went back from (`:history` lists them all, to pick one)"),
     ("`!`", 'the status line\'s error (or last message) in full; the line ends "… (! shows all)" when it is cut'),
     ("`q`", "quit (in a dialog: close it)"),
     ("`ctrl+q`", "quit, also from a text field"),

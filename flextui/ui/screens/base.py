@@ -26,6 +26,7 @@ from textual.worker import Worker
 from flextui import kinds
 from flextui.api.errors import ApiError
 from flextui.context import AppContext
+from flextui.kinds import Link
 from flextui.ui.appref import flex_app
 from flextui.ui.keys import FOCUS_KEYS, KeyFooter
 from flextui.ui.safety import SafeDispatch
@@ -49,6 +50,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *FOCUS_KEYS,
         Binding("R,shift+r", "raw", "Raw JSON", show=False, id="screen.raw"),
+        Binding("j", "jump", "Related record", show=False, id="screen.jump"),
         Binding("exclamation_mark", "show_message", "Whole error", show=False, id="screen.show_message"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="screen.clear_filter"),
     ]
@@ -191,6 +193,28 @@ class AreaScreen(SafeDispatch, Screen[None]):
             self.app.notify("No record under the cursor to show as JSON", markup=False)
             return
         self.app.push_screen(raw_screen(record))
+
+    def related_links(self) -> list[Link]:
+        """The records the one under the cursor names (`j` opens them); the cursor's own cell's first."""
+        return []
+
+    def action_jump(self) -> None:
+        """j: open the record the cursor names; a menu when it names several. Escape comes back here."""
+        links = self.related_links()
+        app = flex_app(self)
+        if not links:
+            self.app.notify("Nothing under the cursor names another record", markup=False)
+            return
+        if len(links) == 1:
+            app.jump(links[0])
+            return
+        from flextui.ui.widgets.dialogs import ChoiceScreen
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                app.jump(links[index])
+
+        self.app.push_screen(ChoiceScreen("Open…", [link.label for link in links], note="enter opens · escape comes back here"), chosen)
 
     def action_show_message(self) -> None:
         """`!`: the status line's error (or message) in full, however long, in a dialog."""

@@ -39,6 +39,7 @@ from flextui.api.products import (
     Suite,
     SuiteFilter,
 )
+from flextui.kinds import Link
 from flextui.render.products import bundle_row, feature_row, maintenance_row, part_number_row, product_row, suite_row
 from flextui.render.text import clean
 from flextui.ui.appref import flex_app
@@ -345,7 +346,15 @@ class ProductsScreen(TabbedListScreen):
         if not name:
             self.say("Put the cursor on a product (or a mapped part number) to list its entitlements")
             return
-        flex_app(self).open_kind(kinds.get("entitlements"), f"product={name}")
+        flex_app(self).jump(Link(f"entitlements of product {name}", "entitlements", f"product={name}"))
+
+    def related_links(self) -> list[Link]:
+        """j: the entitlements of a product (or of a part number's product)."""
+        item = self.selected()
+        name = item.product_name if isinstance(item, Product) else None
+        if isinstance(item, PartNumber) and item.product is not None:
+            name = item.product.name
+        return [Link(f"entitlements of product {name}", "entitlements", f"product={name}")] if name else []
 
     async def action_show_product(self) -> None:
         item = self.selected()

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
+from flextui.kinds import Link
 from flextui.render.text import absolute, clean, relative
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
@@ -216,6 +217,14 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def _row_style(self, row: dict[str, Any]) -> str:
         return "dim italic" if row["token"].masked else ""
+
+    def related_links(self) -> list[Link]:
+        """j: the token's user (and its creator, when another) in the users area."""
+        token = self.selected()
+        if token is None:
+            return []
+        people = dict.fromkeys(p for p in (token.username, token.creator) if p)
+        return [Link(f"user {person}", "users", f"user={person}") for person in people]
 
     def raw_record(self) -> Any | None:
         return self.selected()

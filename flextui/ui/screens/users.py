@@ -23,6 +23,7 @@ from flextui.api import validation as v
 from flextui.api.errors import ReadOnly
 from flextui.api.paging import Page
 from flextui.api.users import Account, AccountCreate, AccountFilter, User, UserCreate, UserFilter, UsersService
+from flextui.kinds import Link
 from flextui.render.users import account_row, user_row
 from flextui.ui.appref import flex_app
 from flextui.ui.screens.entitlements.forms import attribute_list
@@ -63,7 +64,10 @@ class UsersScreen(TabbedListScreen):
 
     def __init__(self, tab: str = "users", account: str | None = None) -> None:
         super().__init__(tab)
-        self.initial_account = (account or "").strip()
+        text = (account or "").strip()
+        self.initial_user = text[5:].strip() if text.lower().startswith("user=") else ""
+        """`:users user=NAME` (a related jump from a token): the users list filtered to that user."""
+        self.initial_account = "" if self.initial_user else text
         self.account_names: list[str] = []
 
     @property
@@ -73,7 +77,11 @@ class UsersScreen(TabbedListScreen):
     @property
     def area_title(self) -> str:
         title = "Users" if self.tab == "users" else "Accounts"
-        return f"{title} · account {self.initial_account}" if self.initial_account and self.tab == self.initial_tab else title
+        if self.tab != self.initial_tab:
+            return title
+        if self.initial_user:
+            return f"{title} · user {self.initial_user}"
+        return f"{title} · account {self.initial_account}" if self.initial_account else title
 
     @property
     def service(self) -> UsersService:
@@ -86,7 +94,9 @@ class UsersScreen(TabbedListScreen):
         if tab == "users":
             bar = [
                 Label("User"),
-                Input(placeholder="name or e-mail", id="users-name", compact=True),
+                Input(
+                    value=self.initial_user if tab == self.initial_tab else "", placeholder="name or e-mail", id="users-name", compact=True
+                ),
                 Label("Account"),
                 Input(value=account, placeholder="account name or ID", id="users-account", compact=True),
                 Label("Status"),
@@ -215,12 +225,32 @@ class UsersScreen(TabbedListScreen):
         self.action_show_tab("users")
         self.load("users")
 
+    def related_links(self) -> list[Link]:
+        """j: a user's accounts' (or an account's) entitlements; an account's users."""
+        item = self.selected()
+        if isinstance(item, Account):
+            return [
+                Link(f"entitlements of account {item.account_id}", "entitlements", item.account_id),
+                Link(f"users of account {item.account_id}", "users", item.account_id),
+            ]
+        if isinstance(item, User):
+            return [
+                Link(f"entitlements of {a.account_id}" + (f" ({a.account_name})" if a.account_name else ""), "entitlements", a.account_id)
+                for a in item.accounts
+                if a.account_id
+            ] + [
+                Link(f"account {a.account_id}" + (f" ({a.account_name})" if a.account_name else ""), "accounts", a.account_id)
+                for a in item.accounts
+                if a.account_id
+            ]
+        return []
+
     def action_entitlements(self) -> None:
         account = self._account_id()
         if not account:
             self.say("Put the cursor on an account (or a user) to see its entitlements")
             return
-        flex_app(self).open_kind(kinds.get("entitlements"), account)
+        flex_app(self).jump(Link(f"entitlements of account {account}", "entitlements", account))
 
     def action_copy_id(self) -> None:
         item = self.selected()

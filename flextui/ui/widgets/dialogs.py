@@ -1,4 +1,4 @@
-"""Modal dialogs: confirm a destructive action (naming what is destroyed), show a value.
+"""Modal dialogs: confirm a destructive action (naming what is destroyed), show a value, pick one of a few.
 
 `ConfirmScreen` focuses Cancel, so an absent-minded Enter never destroys
 anything. `ValueScreen` shows a value to read or select by hand: a new token
@@ -17,7 +17,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Label, Static, TextArea
+from textual.widgets import Button, Label, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
 
 from flextui.render.text import clean_lines
 from flextui.ui.appref import flex_app
@@ -170,3 +171,39 @@ class MessageScreen(FlexModal[None]):
 
     def on_button_pressed(self) -> None:
         self.dismiss(None)
+
+
+class ChoiceScreen(FlexModal[int | None]):
+    """Pick one of a few labelled choices (a row's links, the trail): its index, or None on escape."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="choice.close")]
+
+    DEFAULT_CSS = """
+    ChoiceScreen { align: center middle; }
+    ChoiceScreen > Vertical { width: 84; max-width: 95%; height: auto; max-height: 80%; border: thick $accent; background: $surface; padding: 1 2; }
+    ChoiceScreen #choice-title { text-style: bold; width: 100%; margin-bottom: 1; }
+    ChoiceScreen OptionList { height: auto; max-height: 20; }
+    ChoiceScreen #choice-note { color: $text-muted; margin-top: 1; width: 100%; }
+    """
+
+    def __init__(self, title: str, choices: list[str], *, note: str = "", highlighted: int = 0) -> None:
+        super().__init__()
+        self._title = title
+        self._choices = choices
+        self._note = note
+        self._highlighted = highlighted
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(safe(self._title, lines=False), id="choice-title")
+            yield OptionList(*(Option(safe(text, lines=False)) for text in self._choices), id="choice-list")
+            if self._note:
+                yield Label(safe(self._note), id="choice-note")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.highlighted = min(self._highlighted, len(self._choices) - 1)
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index)

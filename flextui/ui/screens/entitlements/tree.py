@@ -46,6 +46,7 @@ from flextui.api.entitlements import (
 from flextui.api.errors import Invalid
 from flextui.api.users import AccountFilter, UsersService
 from flextui.api.validation import MAX_LIMIT
+from flextui.kinds import Link
 from flextui.render.text import clean
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
@@ -79,12 +80,12 @@ STATUS_OPTIONS = [
     ("active", "ACTIVE"),
     ("inactive", "INACTIVE"),
 ]
-ARG_KEYS = ("account", "product", "status", "from", "to")
+ARG_KEYS = ("account", "product", "status", "from", "to", "activation")
 _ARG_RE = re.compile(r"(?:^|\s)(" + "|".join(ARG_KEYS) + r")=", re.IGNORECASE)
 
 
 def parse_argument(argument: str | None) -> dict[str, str]:
-    """`:ent ACCOUNT` or `:ent product=Flex Canvas status=deployed` → filter values."""
+    """`:ent ACCOUNT`, `:ent product=Flex Canvas status=deployed` or `:ent activation=ACT-1` → filter values."""
     text = (argument or "").strip()
     if not text:
         return {}
@@ -105,11 +106,13 @@ class TreeFilters:
     status: str = ""
     created_from: str = ""
     created_to: str = ""
+    activation: str = ""
+    """The line item to find (a related jump from a report row): its entitlement is opened and it is selected."""
 
     @property
     def on_entitlements(self) -> bool:
         """Whether a filter concerns entitlements (then the top level comes from the entitlement list)."""
-        return bool(self.product or self.status or self.created_from or self.created_to)
+        return bool(self.product or self.status or self.created_from or self.created_to or self.activation)
 
     def describe(self) -> str:
         parts = [
@@ -120,6 +123,7 @@ class TreeFilters:
                 ("status", self.status),
                 ("created ≥", self.created_from),
                 ("created ≤", self.created_to),
+                ("activation", self.activation),
             )
             if x
         ]
@@ -243,6 +247,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             (initial.get("status", "") or "").upper(),
             initial.get("from", ""),
             initial.get("to", ""),
+            initial.get("activation", ""),
         )
         self.page = 1
         self.total: int | None = None
@@ -372,7 +377,12 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
 
     async def _entitlement_roots(self, gen: int, force: bool) -> None:
         f = self.filters
-        base: dict[str, Any] = {"product": f.product or None, "status": f.status or None, "sort_by": "entitlement_id"}
+        base: dict[str, Any] = {
+            "product": f.product or None,
+            "status": f.status or None,
+            "activationId": f.activation or None,
+            "sort_by": "entitlement_id",
+        }
         order = account_lookup(f.account) or [("", "")]
         for index, (key, value) in enumerate(order):
             last = index == len(order) - 1
@@ -390,6 +400,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 if len(self.roots) <= 3 and self._opened != gen:  # a few accounts: open them once (their entitlements are here)
                     self._opened = gen
                     self.expanded.update(f"A:{r.account_id}" for r in self.roots)
+                    if f.activation:  # the line item asked for: its entitlement open, the cursor on it once it is there
+                        self.expanded.update(f"E:{e.entitlement_id}" for e in page.items)
+                        self._select_after = f"L:{f.activation}"
                 self._render_tree()
                 self.show_age(page.age)
                 shown = bool(page.items)
@@ -917,23 +930,37 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             return None
         return next((r for r in self.roots if r.account_id == item.account_id), Root(item.account_id))
 
-    def action_users(self) -> None:
+    def _users_link(self) -> Link | None:
         root = self._account_of(self.current())
-        if root is None:
-            self.say("Put the cursor on an account (or anything in it) to list its users")
-            return
-        flex_app(self).open_kind(kinds.get("users"), root.account_id)
+        return Link(f"users of account {root.account_id}", "users", root.account_id) if root is not None else None
 
-    def action_catalogue(self) -> None:
+    def _product_link(self) -> Link | None:
         item = self.current()
         product = item.product if item is not None else None
         if product is None and item is not None and item.line_item is not None:
             product = item.line_item.product
         if product is None or not product.product_name:
+            return None
+        argument = product.product_name + (f"@{product.product_version}" if product.product_version else "")
+        return Link(f"product {argument} in the catalogue", "products", argument)
+
+    def related_links(self) -> list[Link]:
+        """j: a line item's (or product's) product in the catalogue, the account's users."""
+        return [link for link in (self._product_link(), self._users_link()) if link is not None]
+
+    def action_users(self) -> None:
+        link = self._users_link()
+        if link is None:
+            self.say("Put the cursor on an account (or anything in it) to list its users")
+            return
+        flex_app(self).jump(link)
+
+    def action_catalogue(self) -> None:
+        link = self._product_link()
+        if link is None:
             self.say("Put the cursor on a line item or its product to open it in the catalogue")
             return
-        argument = product.product_name + (f"@{product.product_version}" if product.product_version else "")
-        flex_app(self).open_kind(kinds.get("products"), argument)
+        flex_app(self).jump(link)
 
     def action_copy_id(self) -> None:
         item = self.current()

@@ -29,7 +29,8 @@ from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
 from flextui.api.reports import Repeats, ReportPager, ReportsService, moved_note
-from flextui.render.reports import RowPacker, grid_columns
+from flextui.kinds import Link
+from flextui.render.reports import RowPacker, grid_columns, row_links
 from flextui.render.text import age_text, clean
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
@@ -563,6 +564,14 @@ class ReportResultsScreen(AreaScreen):
 
     def raw_record(self) -> Any | None:
         return self.grid.current_row()
+
+    def related_links(self) -> list[Link]:
+        """j: what the cursor's cell names (an activation, a product, an account), else what the row names."""
+        row = self.grid.current_row()
+        if not row:
+            return []
+        column = self.grid.current_column()
+        return row_links(row, column.name if column is not None else None)
 
     def action_copy_cell(self) -> None:
         col = self.grid.current_column()

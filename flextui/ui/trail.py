@@ -1,0 +1,68 @@
+"""Where a support engineer has been: the trail of related jumps, for escape (back), ctrl+f (forward) and `:history`.
+
+A jump (`j` on a record that names another) leaves one area for another, or stacks a
+screen in the same one. Areas are Textual modes and keep their screen stacks, so the
+place left behind is the screen object itself: going back shows it again with its
+filter, sort, cursor and scroll exactly as they were, at no cost. A hop remembers what
+was opened (kind and argument), so going forward opens it again even after going back
+popped it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flextui.kinds import Link
+
+
+@dataclass
+class Hop:
+    """One jump: the place left (its area and screen) and where it went."""
+
+    mode: str
+    screen: Any
+    left: str
+    """The place left, in words (the screen's title when the jump was made)."""
+    link: Link
+    arrived: Any = None
+    """The screen the jump showed (None once it has been closed)."""
+
+
+class Trail:
+    """Back and forward stacks of hops (newest last)."""
+
+    LIMIT = 100
+
+    def __init__(self) -> None:
+        self.back: list[Hop] = []
+        self.forward: list[Hop] = []
+
+    def record(self, hop: Hop) -> None:
+        """A new jump: it goes on the back stack, and what was ahead is forgotten (as in a browser)."""
+        self.back.append(hop)
+        del self.back[: -self.LIMIT]
+        self.forward.clear()
+
+    def leaving(self, screen: Any) -> Hop | None:
+        """The hop that showed `screen` last, when going back from it should retrace that hop."""
+        return self.back[-1] if self.back and self.back[-1].arrived is screen else None
+
+    def step_back(self) -> Hop | None:
+        if not self.back:
+            return None
+        hop = self.back.pop()
+        self.forward.append(hop)
+        return hop
+
+    def step_forward(self) -> Hop | None:
+        return self.forward.pop() if self.forward else None
+
+    def entries(self) -> list[tuple[str, int]]:
+        """The trail in words, oldest first: (text, steps) where steps < 0 goes back that many, > 0 forward."""
+        out = [(f"{hop.left}  →  {hop.link.label}", -(len(self.back) - i)) for i, hop in enumerate(self.back)]
+        out += [(f"{hop.link.label}", i + 1) for i, hop in enumerate(reversed(self.forward))]
+        return out
+
+
+__all__ = ["Hop", "Link", "Trail"]

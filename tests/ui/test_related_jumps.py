@@ -1,0 +1,151 @@
+"""Related jumps (`j`) and the trail: escape retraces a jump to exactly where the user was, ctrl+f repeats it.
+
+The scripted sessions of issue 13: a report row → its activation's line item in the entitlement
+tree → that line item's product in the catalogue → back twice lands on the same report row, with
+its filter; a token's user → the accounts → their entitlements.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Input, OptionList
+
+from flextui.api.users import Account, User
+from flextui.kinds import Link
+from flextui.render.reports import row_links
+from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+from flextui.ui.screens.products import ProductsScreen
+from flextui.ui.screens.reports.results import ReportResultsScreen
+from flextui.ui.screens.tokens import TokensScreen
+from flextui.ui.screens.users import UsersScreen
+from flextui.ui.trail import Hop, Trail
+from flextui.ui.widgets.dialogs import ChoiceScreen
+from tests.ui.conftest import build_app, burst, settle, until
+
+ROW = {"fulfillmentID": "FID-1", "activationID": "ACT-1", "productName": "Nova", "productVersion": "2023.2", "accountID": "1068"}
+
+
+def test_a_rows_links_start_with_the_cursors_column_alone() -> None:
+    assert row_links(ROW, "activationID") == [
+        Link("activation ACT-1: its line item in the entitlement tree", "entitlements", "activation=ACT-1")
+    ]
+    assert row_links(ROW, "productVersion") == [Link("product Nova@2023.2 in the catalogue", "products", "Nova@2023.2")]
+    every = row_links(ROW, "fulfillmentID")
+    assert [link.kind for link in every] == ["entitlements", "products", "entitlements", "users"], "a menu of the row's links"
+    assert row_links({"accountId": "7", "used": 3}, None)[0].argument == "7", "usage spells it accountId"
+    assert row_links({"fulfillmentID": "F"}, None) == []
+
+
+def test_the_trail_goes_back_and_forward_like_a_browser() -> None:
+    trail = Trail()
+    first, second = (Hop("m", object(), f"place {i}", Link(f"link {i}", "tokens", None)) for i in (1, 2))
+    trail.record(first)
+    trail.record(second)
+    assert [steps for _, steps in trail.entries()] == [-2, -1]
+    assert trail.step_back() is second and trail.entries()[-1] == ("link 2", 1)
+    trail.record(Hop("m", object(), "place 3", Link("link 3", "tokens", None)))
+    assert not trail.forward, "a new jump forgets what was ahead"
+
+
+async def _results(pilot: Any) -> ReportResultsScreen:
+    app = pilot.app
+    await settle(pilot)
+    app.screen.query_one("#rb-past", Input).value = "30"
+    await burst(pilot, "ctrl+g")
+    await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
+    screen = app.screen
+    assert isinstance(screen, ReportResultsScreen)
+    return screen
+
+
+async def test_report_row_to_line_item_to_product_and_back_to_the_same_row() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        results = await _results(pilot)
+        results.grid.set_filter("ACTIVE")
+        await settle(pilot)
+        results.grid.move_cursor(row=3, column=[c.name for c in results.grid.model.visible_columns].index("activationID"))
+        row = results.grid.current_row()
+        assert row is not None
+        activation, product = row["activationID"], row["productName"]
+
+        await burst(pilot, "j")
+        await until(pilot, lambda: isinstance(app.screen, EntitlementsScreen) and app.screen.filters.activation == activation)
+        tree = app.screen
+        assert isinstance(tree, EntitlementsScreen)
+        await until(pilot, lambda: tree.current() is not None and tree.current().key == f"L:{activation}")
+
+        await burst(pilot, "P")
+        await until(pilot, lambda: isinstance(app.screen, ProductsScreen))
+        catalogue = app.screen
+        assert product in catalogue.area_title or product in str(getattr(catalogue, "initial_name", ""))
+
+        await burst(pilot, "escape")
+        await until(pilot, lambda: app.screen is tree)
+        assert tree.current() is not None and tree.current().key == f"L:{activation}", "the tree as it was left"
+
+        await burst(pilot, "escape")
+        await until(pilot, lambda: app.screen is results)
+        assert results.grid.current_row() == row and results.grid.model.filter_text == "ACTIVE", "the same row, the same filter"
+
+        await burst(pilot, "ctrl+f")
+        await until(pilot, lambda: isinstance(app.screen, EntitlementsScreen) and app.screen.filters.activation == activation)
+
+
+async def test_a_row_naming_several_records_offers_a_menu_and_history_lists_the_trail() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        results = await _results(pilot)
+        results.grid.move_cursor(row=0, column=0)
+        await burst(pilot, "j")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await burst(pilot, "down", "enter")  # the product
+        await until(pilot, lambda: isinstance(app.screen, ProductsScreen))
+        await burst(pilot, "colon")
+        app.screen.query_one("#commandbar", Input).value = "history"
+        await burst(pilot, "enter")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await burst(pilot, "enter")
+        await until(pilot, lambda: app.screen is results)
+
+
+async def test_token_to_user_to_account_to_entitlements_and_all_the_way_back() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        tokens = app.screen
+        assert isinstance(tokens, TokensScreen)
+        await until(pilot, lambda: tokens.selected() is not None)
+        user = tokens.selected().username
+        assert user
+
+        await burst(pilot, "j")
+        if isinstance(app.screen, ChoiceScreen):  # its creator too: the first choice is the user
+            await burst(pilot, "enter")
+        await until(pilot, lambda: isinstance(app.screen, UsersScreen) and app.screen.initial_user == user)
+        users = app.screen
+        await until(pilot, lambda: isinstance(users.selected(), User))
+        person = users.selected()
+        assert isinstance(person, User) and person.user_name == user and person.accounts
+        account = person.accounts[0].account_id
+
+        await burst(pilot, "j")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        options = app.screen.query_one(OptionList)
+        choices = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        await burst(pilot, *["down"] * choices.index(next(c for c in choices if c.startswith(f"account {account}"))), "enter")
+        await until(
+            pilot, lambda: isinstance(app.screen, UsersScreen) and app.screen is not users and isinstance(app.screen.selected(), Account)
+        )
+        accounts = app.screen
+
+        await burst(pilot, "j")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await burst(pilot, "enter")  # its entitlements
+        await until(pilot, lambda: isinstance(app.screen, EntitlementsScreen) and app.screen.filters.account == account)
+
+        for place in (accounts, users, tokens):
+            await burst(pilot, "escape")
+            await until(pilot, lambda place=place: app.screen is place)
+        assert tokens.selected() is not None and tokens.selected().username == user, "the same token under the cursor"
