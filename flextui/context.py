@@ -172,6 +172,51 @@ def demo_context(
     )
 
 
+DEMO_IDENTITIES: dict[str, tuple[str, bool]] = {
+    "demo": ("admin", False),
+    "demo-producer": ("producer", False),
+    "demo-customer": ("customer", False),
+    "demo-read-only": ("admin", True),
+}
+"""The demo's profiles (`:profile NAME`): the simulator's seeded users, one world, each its own identity."""
+
+
+def demo_identity(ctx: AppContext, name: str) -> AppContext:
+    """Another of the demo's identities on the same simulator (same world, same clock), with its own session."""
+    from flextui.sim.app import SIM_BASE_URL, in_process_transport
+    from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER
+
+    as_user, read_only = DEMO_IDENTITIES[name]
+    world, app = ctx.extras["world"], ctx.extras["sim_app"]
+    user, password = {"admin": ADMIN, "producer": PRODUCER, "customer": CUSTOMER}[as_user]
+    session = Session(
+        SIM_BASE_URL,
+        name=name,
+        credentials=Credentials(user, password, world.seed_token(user)),
+        user=user,
+        read_only=read_only,
+        transport=in_process_transport(app),
+        cache=ctx.session.cache,
+        fresh_seconds=ctx.settings.cache_fresh_seconds,
+        registry_tenant=world.tenant_id,
+        timeout=ctx.session.total_timeout,
+    )
+    color = {"demo": "success", "demo-producer": "accent", "demo-customer": "primary", "demo-read-only": "warning"}[name]
+    return AppContext(
+        name,
+        session,
+        user,
+        read_only,
+        color,
+        ctx.settings,
+        ctx.keys,
+        theme=ctx.theme,
+        demo=True,
+        now_ms=ctx.now_ms,
+        extras=dict(ctx.extras),
+    )
+
+
 class RegistryUnavailable(ValueError):
     """Why the registry cannot be used with this profile (no credentials, no tenant)."""
 

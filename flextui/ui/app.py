@@ -104,6 +104,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """Keys (and pastes) received, not yet handed on: see `on_event`."""
         self._key_feeder: asyncio.Task[None] | None = None
         self.guard = TerminalGuard()
+        self.profiles: Any = None
+        """Which profiles `:profile` offers and how it opens one (a `ui/profiles.ProfileSource`, made on first use)."""
         self.trail = Trail()
         """The related jumps made (`j`): escape retraces one, ctrl+f repeats it, `:history` lists them."""
         for theme in bundled_themes():
@@ -456,7 +458,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             return
         from flextui.ui.help import screen_name
 
-        hop = Hop(self.current_mode, self.screen, screen_name(self.screen), link)
+        hop = Hop(self.current_mode, self.screen, screen_name(self.screen), link, area=getattr(self.screen, "KIND", ""))
         self.trail.record(hop)
         self._arrive(hop)
 
@@ -472,6 +474,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         if hop.arrived is self.screen and len(self.screen_stack) > 1:
             self.pop_screen()
         hop.arrived = None
+        if hop.mode not in self._modes:  # closed by a profile switch: the same area, on this tenant
+            self.open_kind(kinds.lookup(hop.area) or kinds.get("tokens"), None)
+            return True
         if self.current_mode != hop.mode:
             self.switch_mode(hop.mode)
         stack = self._screen_stacks.get(hop.mode, [])
@@ -491,6 +496,79 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         hop.mode, hop.screen = self.current_mode, self.screen
         self.trail.back.append(hop)
         self._arrive(hop)
+
+    # -- tenants in place ------------------------------------------------------------------------
+
+    def profile_source(self) -> Any:
+        if self.profiles is None:
+            from flextui.ui.profiles import ProfileSource
+
+            self.profiles = ProfileSource()
+        return self.profiles
+
+    def profile_names(self) -> list[str]:
+        """The profiles `:profile` and the palette offer (the config's; the demo's identities in the demo)."""
+        return list(self.profile_source().names(self.ctx))
+
+    def switch_profile(self, name: str) -> None:
+        """`:profile NAME`: sign in to another profile, then show the same area on it (see ui/profiles.py)."""
+        if name == self.ctx.profile_name:
+            self.notify(f"Already on {clean(name)}", markup=False)
+            return
+        self.run_worker(self._switch(name), group="profile-switch", exclusive=True, description=f"switching to {name}")
+
+    async def _switch(self, name: str) -> None:
+        from flextui.api.errors import ApiError
+        from flextui.config import ConfigError
+        from flextui.secrets import SecretError
+        from flextui.ui.profiles import SecretPrompt, SwitchCancelled, sign_in
+
+        async def ask(title: str) -> str | None:
+            return await self.push_screen_wait(SecretPrompt(title))
+
+        opener = self.profile_source().open
+        self.notify(f"Signing in to {clean(name)}…", markup=False, timeout=3)
+        new = None
+        try:
+            new = await opener(self.ctx, name, ask)
+            await sign_in(new)
+        except SwitchCancelled:
+            self.notify(f"Staying on {clean(self.ctx.profile_name)}", markup=False)
+        except (ApiError, ConfigError, SecretError, LookupError, OSError) as exc:
+            self.notify(f"Staying on {clean(self.ctx.profile_name)}: {clean(str(exc))}", severity="error", markup=False, timeout=10)
+        else:
+            old = self.ctx
+            await self._adopt(new)
+            await old.aclose()
+            return
+        if new is not None:
+            await new.aclose()
+
+    async def _adopt(self, new: AppContext) -> None:
+        """Move the app to `new`: every area of the old tenant closed, the area in use opened again on the new one."""
+        kind = kinds.lookup(getattr(self.screen, "KIND", "") or "") or kinds.get("tokens")
+        last_hop = self.trail.leaving(self.screen)
+        old = self.ctx
+        for listeners, handler in ((old.session.listeners, self._on_request), (old.session.notice_listeners, self._on_notice)):
+            if handler in listeners:
+                listeners.remove(handler)
+        self.ctx = new
+        new.session.listeners.append(self._on_request)
+        new.session.notice_listeners.append(self._on_notice)
+        if new.theme and new.theme in self.available_themes and new.theme != self.theme:
+            self.theme = new.theme
+        from textual.screen import Screen
+
+        self.add_mode("-switching", Screen)
+        await self.switch_mode("-switching")
+        for mode in [m for m in self._modes if m != "-switching"]:
+            await self.remove_mode(mode)
+        self.open_kind(kind, None)
+        if last_hop is not None:  # the area a jump opened, now on the new tenant: escape still goes back along the trail
+            last_hop.arrived = self.screen
+        await self.remove_mode("-switching")
+        badge = " (read-only)" if new.read_only else ""
+        self.notify(f"Now on {clean(new.profile_name)} as {clean(new.user or '?')}{badge}", markup=False)
 
     def action_history(self) -> None:
         """`:history`: the trail; picking a place goes back (or forward) to it."""

@@ -21,9 +21,19 @@ APP_COMMANDS = (
 class KindsProvider(Provider):
     """ "Open Access tokens" etc. for every kind with a screen, and the app's own commands (the request log)."""
 
+    def _profiles(self) -> list[tuple[str, Any]]:
+        app = flex_app(self)
+        try:
+            names = app.profile_names()
+        except Exception:  # a config that cannot be read: `:profile` says why
+            return []
+        return [(f"Switch to profile {name}", partial(app.switch_profile, name)) for name in names if name != app.ctx.profile_name]
+
     async def discover(self) -> Hits:
         for text, action, keys in APP_COMMANDS:
             yield DiscoveryHit(text, partial(self.app.run_action, action), help=keys)
+        for text, switch in self._profiles():
+            yield DiscoveryHit(text, switch, help=":profile NAME (:ctx)")
         for kind in kinds.navigable():
             if kind.argument and not kind.argument.startswith("["):
                 continue
@@ -35,6 +45,10 @@ class KindsProvider(Provider):
             score = matcher.match(text)
             if score > 0:
                 yield Hit(score, matcher.highlight(text), partial(self.app.run_action, action), help=keys)
+        for text, switch in self._profiles():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), switch, help=":profile NAME (:ctx)")
         for kind in kinds.navigable():
             if kind.argument and not kind.argument.startswith("["):
                 continue
@@ -80,6 +94,21 @@ def run_command(app: Any, text: str) -> None:
     if word in ("log", "requests"):
         app.action_request_log()
         return
+    if word in ("profile", "ctx", "context"):
+        try:
+            names = app.profile_names()
+        except Exception as exc:  # the config cannot be read: say why
+            app.notify(f"Profiles: {exc}", severity="error", markup=False)
+            return
+        if not args:
+            listed = ", ".join(f"{n} (in use)" if n == app.ctx.profile_name else n for n in names)
+            app.notify(f"Profiles: {listed or 'none configured'}. :profile NAME switches.", markup=False, timeout=10)
+            return
+        if args[0] not in names:
+            app.notify(f"No profile {args[0]!r}. Profiles: {', '.join(names) or 'none configured'}", severity="error", markup=False)
+            return
+        app.switch_profile(args[0])
+        return
     if word in ("history", "hist"):
         app.action_history()
         return
@@ -93,7 +122,9 @@ def run_command(app: Any, text: str) -> None:
     kind = kinds.lookup(word)
     if kind is None or not kind.has_screen:
         names = ", ".join(k.id for k in kinds.navigable())
-        app.notify(f"Unknown command {word!r}. Try: {names}, log, sort, history, theme, help, quit.", severity="error", markup=False)
+        app.notify(
+            f"Unknown command {word!r}. Try: {names}, log, sort, history, profile, theme, help, quit.", severity="error", markup=False
+        )
         return
     needs = kind.argument and not kind.argument.startswith("[")
     if needs and not args:

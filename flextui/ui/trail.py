@@ -5,7 +5,8 @@ screen in the same one. Areas are Textual modes and keep their screen stacks, so
 place left behind is the screen object itself: going back shows it again with its
 filter, sort, cursor and scroll exactly as they were, at no cost. A hop remembers what
 was opened (kind and argument), so going forward opens it again even after going back
-popped it.
+popped it. The trail survives a profile switch: going back to a place of the old tenant
+opens its area on the new one.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ class Hop:
     link: Link
     arrived: Any = None
     """The screen the jump showed (None once it has been closed)."""
+    area: str = ""
+    """The kind of the area left: after a profile switch closed it, going back opens it again on the new tenant."""
 
 
 class Trail:

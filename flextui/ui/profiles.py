@@ -1,0 +1,119 @@
+"""Tenants in place: `:profile NAME` (`:ctx`) opens another profile's session and the app moves to it.
+
+The new profile is signed in before anything changes (a wrong password keeps the tenant you
+are on, and says why); a profile whose secret comes from a prompt asks in a dialog, never on
+the terminal under the TUI. The demo offers its seeded users as profiles (`demo`,
+`demo-producer`, `demo-customer`, `demo-read-only`) on its one simulator. Everything shown for
+the old tenant is discarded by the app (its areas are closed); the page cache is keyed by
+identity, so nothing of one tenant can show under the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Input, Label
+
+from flextui.api.auth import Credentials
+from flextui.context import DEMO_IDENTITIES, AppContext, demo_identity, profile_context
+from flextui.ui.guard import safe
+from flextui.ui.keys import FlexModal
+
+Ask = Callable[[str], Awaitable[str | None]]
+"""Ask the user for a secret (the dialog's title): the value, or None when they cancel."""
+
+
+class SwitchCancelled(Exception):
+    """The user closed the password dialog: stay where you are."""
+
+
+class SecretPrompt(FlexModal[str | None]):
+    """A password or access token for a profile, masked; never logged, kept only by the new session."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="secret_prompt.cancel")]
+    DEFAULT_CSS = """
+    SecretPrompt { align: center middle; }
+    SecretPrompt > Vertical { width: 72; max-width: 95%; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
+    SecretPrompt #secret-title { text-style: bold; width: 100%; margin-bottom: 1; }
+    SecretPrompt #secret-note { color: $text-muted; margin-top: 1; width: 100%; }
+    """
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self._title = title
+        self.shows_secret = True
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(safe(self._title, lines=False), id="secret-title")
+            yield Input(password=True, id="secret-value", max_length=4096)
+            yield Label("enter signs in · escape stays on this profile", id="secret-note")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value or None)
+
+
+def profile_names(ctx: AppContext) -> list[str]:
+    """The profiles `:profile` can switch to: the demo's identities in the demo, else the config's."""
+    if ctx.demo and "sim_app" in ctx.extras:
+        return list(DEMO_IDENTITIES)
+    from flextui.config import load_config
+
+    return list(load_config().profiles)
+
+
+async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
+    """A signed-out context for profile `name` (secrets from where the profile says; a prompt asks with `ask`)."""
+    if ctx.demo and "sim_app" in ctx.extras:
+        if name not in DEMO_IDENTITIES:
+            raise LookupError(f"no demo profile {name!r} (have: {', '.join(DEMO_IDENTITIES)})")
+        return demo_identity(ctx, name)
+    from flextui.config import load_config
+    from flextui.secrets import resolve
+
+    config = load_config()
+    if name not in config.profiles:
+        raise LookupError(f"no profile {name!r} (have: {', '.join(config.profiles) or 'none'})")
+    profile = config.profile(name)
+    secrets: dict[str, str | None] = {}
+    for what, source in (("password", profile.password_source()), ("access token", profile.token_source())):
+        if source is None:
+            secrets[what] = None
+        elif not isinstance(source, str) and source.prompt:
+            value = await ask(f"{what.capitalize()} for {profile.user or name} at {profile.url}")
+            if value is None:
+                raise SwitchCancelled
+            secrets[what] = value
+        else:  # an environment variable, the keyring or a command (which may take a while): off the loop
+            secrets[what] = await asyncio.to_thread(resolve, profile, source, what, interactive=False)
+    credentials = Credentials(profile.user, secrets["password"], secrets["access token"])
+    return profile_context(profile, credentials, ctx.settings, keys=ctx.keys, cache=ctx.session.cache)
+
+
+async def sign_in(ctx: AppContext) -> None:
+    """Prove the new profile's credentials with one small request (an `ApiError` says why not)."""
+    from flextui.api.tokens import TokensService
+
+    await TokensService(ctx.session).count(username=ctx.user)
+
+
+Opener = Callable[[AppContext, str, Ask], Awaitable[AppContext]]
+
+
+@dataclass
+class ProfileSource:
+    """Which profiles there are and how one is opened (tests give one with a second simulator)."""
+
+    names: Callable[[AppContext], list[str]] = profile_names
+    open: Opener = open_profile
+
+
+__all__ = ["Ask", "Opener", "ProfileSource", "SecretPrompt", "SwitchCancelled", "open_profile", "profile_names", "sign_in"]

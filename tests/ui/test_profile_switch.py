@@ -1,0 +1,120 @@
+"""Tenants in place (issue 13): `:profile NAME` switches without quitting, and one tenant's data never shows under another.
+
+Two simulators of different seeds stand for two instances; the demo's own identities
+(`demo-customer`, `demo-read-only`) share one simulator as profiles of one instance do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Input, Label
+
+from flextui.api.auth import Credentials
+from flextui.context import AppContext, demo_context
+from flextui.ui.profiles import ProfileSource, SecretPrompt
+from flextui.ui.screens.tokens import TokensScreen
+from flextui.ui.trail import Link
+from tests.conftest import FIXED_NOW_MS
+from tests.ui.conftest import build_app, burst, settle, until
+
+
+async def command(pilot: Any, text: str) -> None:
+    await burst(pilot, "colon")
+    pilot.app.screen.query_one("#commandbar", Input).value = text
+    await burst(pilot, "enter")
+
+
+def names_listed(app: Any) -> set[str]:
+    screen = app.screen
+    assert isinstance(screen, TokensScreen)
+    return {t.name for t in screen.tokens}
+
+
+async def tokens_shown(pilot: Any, profile: str) -> set[str]:
+    app = pilot.app
+    await until(pilot, lambda: app.ctx.profile_name == profile and isinstance(app.screen, TokensScreen) and bool(app.screen.tokens))
+    await settle(pilot)
+    return names_listed(app)
+
+
+def other_instance(seed: int) -> ProfileSource:
+    """Profiles of two instances: "demo" (seed 7, as the app starts), "other" (another seed: other tokens), "wrong"
+    (a wrong password) and "asks" (its secret from a prompt)."""
+
+    async def opener(ctx: AppContext, name: str, ask: Any) -> AppContext:
+        other = demo_context(seed=7 if name == "demo" else seed, fixed_now_ms=FIXED_NOW_MS)
+        other.profile_name = name
+        if name == "wrong":
+            creds = other.session.credentials
+            assert creds is not None
+            other.session.credentials = Credentials(creds.user, "not-the-password", None)
+        if name == "asks":
+            secret = await ask("Password for the asking profile")
+            assert secret is not None
+        return other
+
+    return ProfileSource(names=lambda ctx: ["demo", "other", "wrong", "asks"], open=opener)
+
+
+async def test_two_instances_in_one_session_never_mix() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        first = await tokens_shown(pilot, "demo")
+        app.profiles = other_instance(seed=11)
+        await command(pilot, "profile other")
+        second = await tokens_shown(pilot, "other")
+        assert first - {"flextui-demo-admin"} and not (first & second) - {"flextui-demo-admin"}, "none of the first instance's tokens"
+        assert "other" in str(app.screen.query_one("#tb-profile", Label).render()), "the title names the profile in use"
+        await command(pilot, "profile demo")
+        assert await tokens_shown(pilot, "demo") == first, "and back: the first instance's tokens, none of the other's"
+
+
+async def test_demo_identities_switch_in_place_with_their_badge() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        admin = await tokens_shown(pilot, "demo")
+        await command(pilot, "ctx demo-customer")
+        customer = await tokens_shown(pilot, "demo-customer")
+        assert customer and not customer & admin, "the customer's own tokens, none of the admin's"
+        assert app.ctx.user != "admin" and app.ctx.session.credentials is not None
+        await command(pilot, "profile demo-read-only")
+        await tokens_shown(pilot, "demo-read-only")
+        assert app.ctx.read_only and app.screen.query("#tb-ro"), "the READ-ONLY badge follows the profile"
+        assert not app.screen.check_action("create", ()), "and nothing can be changed"
+
+
+async def test_a_failed_sign_in_keeps_the_tenant_in_use() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        before = await tokens_shown(pilot, "demo")
+        screen = app.screen
+        app.profiles = other_instance(seed=11)
+        await command(pilot, "profile wrong")
+        await until(pilot, lambda: any("Staying on demo" in str(n.message) for n in app._notifications))
+        assert app.ctx.profile_name == "demo" and app.screen is screen and names_listed(app) == before
+
+
+async def test_a_profile_that_prompts_asks_in_a_dialog_and_escape_stays() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await tokens_shown(pilot, "demo")
+        app.profiles = other_instance(seed=11)
+        await command(pilot, "profile asks")
+        await until(pilot, lambda: isinstance(app.screen, SecretPrompt))
+        app.screen.query_one(Input).value = "s3cret"
+        await burst(pilot, "enter")
+        await tokens_shown(pilot, "asks")
+
+
+async def test_the_trail_survives_a_switch() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await tokens_shown(pilot, "demo")
+        app.jump(Link("users", "users", None))
+        await settle(pilot)
+        await command(pilot, "profile demo-producer")
+        await until(pilot, lambda: app.ctx.profile_name == "demo-producer")
+        await settle(pilot)
+        await burst(pilot, "escape")
+        await until(pilot, lambda: isinstance(app.screen, TokensScreen) and app.ctx.profile_name == "demo-producer")
