@@ -149,3 +149,19 @@ async def test_token_to_user_to_account_to_entitlements_and_all_the_way_back() -
             await burst(pilot, "escape")
             await until(pilot, lambda place=place: app.screen is place)
         assert tokens.selected() is not None and tokens.selected().username == user, "the same token under the cursor"
+
+
+async def test_a_masked_user_is_no_link() -> None:
+    app = build_app(as_user="customer")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        tokens = app.screen
+        assert isinstance(tokens, TokensScreen)
+        await until(pilot, lambda: any(t.masked for t in tokens.tokens))
+        masked = next(i for i, t in enumerate(tokens.tokens) if t.masked)
+        tokens.table.move_cursor(row=masked)
+        await settle(pilot)
+        assert tokens.selected() is not None and tokens.selected().masked
+        assert all("****" not in link.label for link in tokens.related_links()), "a masked user (****) names nobody"
+        await burst(pilot, "u")
+        assert tokens.query_one("#q-user", Input).value != "****"

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page
-from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate
+from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate, is_masked
 from flextui.kinds import Link
 from flextui.render.text import absolute, clean, relative
 from flextui.render.words import plural
@@ -223,7 +223,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         token = self.selected()
         if token is None:
             return []
-        people = dict.fromkeys(p for p in (token.username, token.creator) if p)
+        people = dict.fromkeys(p for p in (token.username, token.creator) if p and not is_masked(p))  # "****": hidden from this user
         return [Link(f"user {person}", "users", f"user={person}") for person in people]
 
     def raw_record(self) -> Any | None:
@@ -243,11 +243,15 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def action_user_tokens(self) -> None:
         """u: the tokens of the user under the cursor; again on the same user: the tokens that user created."""
         token = self.selected()
-        if token is None or not (token.username or token.creator):
-            self.app.notify("No token with a user under the cursor", markup=False)
+        people = [p for p in ((token.username, token.creator) if token is not None else ()) if p and not is_masked(p)]
+        if not people:
+            masked = token is not None and token.masked
+            self.app.notify(
+                "This token's user is masked (not yours to see)" if masked else "No token with a user under the cursor", markup=False
+            )
             return
         user_box, creator_box = self.query_one("#q-user", Input), self.query_one("#q-creator", Input)
-        person = token.username or token.creator or ""
+        person = people[0]
         if user_box.value.strip() == person and not creator_box.value.strip():
             user_box.value, creator_box.value, role = "", person, "created by"
         else:
