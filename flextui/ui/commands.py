@@ -109,6 +109,37 @@ def run_command(app: Any, text: str) -> None:
             return
         app.switch_profile(args[0])
         return
+    if word in ("page", "pg"):
+        go = getattr(app.screen, "go_to_page", None)
+        if not callable(go) or not args or not args[0].isdigit():
+            app.notify(":page N shows page N of this list (counted from 1)" if callable(go) else "This screen has no pages", markup=False)
+            return
+        problem = go(int(args[0]))
+        if problem:
+            app.notify(problem, severity="warning", markup=False)
+        return
+    if word == "watch":
+        watch = getattr(app.screen, "watch_every", None)
+        if not callable(watch):
+            app.notify("Nothing to watch on this screen", markup=False)
+            return
+        if not args:
+            watcher = getattr(app.screen, "watcher", None)
+            said = f"Watching {watcher.every}: :watch off stops" if watcher else "Not watching: :watch 30 refreshes this list every 30 s"
+            app.notify(said, markup=False)
+            return
+        if args[0].lower() in ("off", "stop", "0"):
+            app.notify(watch(None), markup=False)
+            return
+        from flextui.ui.watch import parse_seconds
+
+        try:
+            seconds = parse_seconds(args[0])
+        except ValueError as exc:
+            app.notify(str(exc), severity="error", markup=False)
+            return
+        app.notify(watch(seconds), markup=False)
+        return
     if word in ("history", "hist"):
         app.action_history()
         return
@@ -123,7 +154,9 @@ def run_command(app: Any, text: str) -> None:
     if kind is None or not kind.has_screen:
         names = ", ".join(k.id for k in kinds.navigable())
         app.notify(
-            f"Unknown command {word!r}. Try: {names}, log, sort, history, profile, theme, help, quit.", severity="error", markup=False
+            f"Unknown command {word!r}. Try: {names}, log, sort, page, watch, history, profile, theme, help, quit.",
+            severity="error",
+            markup=False,
         )
         return
     needs = kind.argument and not kind.argument.startswith("[")

@@ -32,6 +32,7 @@ from flextui.ui.keys import FOCUS_KEYS, KeyFooter
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import StatusLine, TitleBar
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
+from flextui.ui.widgets.table import ResourceTable
 
 log = logging.getLogger("flextui.ui")
 
@@ -44,6 +45,8 @@ class AreaScreen(SafeDispatch, Screen[None]):
     """Base of every area screen. Subclasses set KIND and implement `compose_body`."""
 
     KIND: ClassVar[str] = ""
+    WATCHABLE: ClassVar[bool] = True
+    """Whether `:watch N` may refresh this screen on its own (a list: yes; a form or a report run: no)."""
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {}
     """Maps action names to kinds-registry capabilities (e.g. "delete_token": "delete")."""
 
@@ -193,6 +196,57 @@ class AreaScreen(SafeDispatch, Screen[None]):
             self.app.notify("No record under the cursor to show as JSON", markup=False)
             return
         self.app.push_screen(raw_screen(record))
+
+    # -- :page N ---------------------------------------------------------------------------------------
+
+    def page_position(self) -> tuple[int, int | None] | None:
+        """(this page, the last page or None when unknown), counted from 1; None on a screen without pages."""
+        return None
+
+    def go_to_page(self, number: int) -> str | None:
+        """`:page N`: that page of this list (by its `[`/`]` paging); what went wrong, or None."""
+        position = self.page_position()
+        page = getattr(self, "action_page", None)
+        if position is None or not callable(page):
+            return "This screen has no pages"
+        current, last = position
+        if number < 1:
+            return "Pages are counted from 1"
+        if last is not None and number > last:
+            return f"Page {number} is past the last one ({last})"
+        if number == current:
+            return f"Already on page {number}"
+        page(number - current)
+        return None
+
+    # -- :watch ---------------------------------------------------------------------------------------
+
+    watcher: Any = None
+    """The `:watch` refreshing this screen (ui/watch.py), or None."""
+
+    def watch_every(self, seconds: float | None) -> str:
+        """Start (or change, or with None stop) refreshing this screen every `seconds`; what to tell the user."""
+        from flextui.ui.watch import Watcher
+
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher = None
+            self.status.info = ""
+        if seconds is None:
+            return "Stopped watching"
+        if not self.WATCHABLE or not callable(getattr(self, "action_reload", None)):
+            return f"{self.area_title or 'This screen'} does not refresh on its own (:watch is for lists)"
+        self.watcher = Watcher(self, seconds)
+        return f"Watching {self.area_title}: every {seconds:g} s (+ new, ~ changed)"
+
+    def on_resource_table_rows_changed(self, event: ResourceTable.RowsChanged) -> None:
+        if self.watcher is not None:
+            self.watcher.changed(event.new, event.changed, event.gone)
+
+    def on_unmount(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher = None
 
     def related_links(self) -> list[Link]:
         """The records the one under the cursor names (`j` opens them); the cursor's own cell's first."""

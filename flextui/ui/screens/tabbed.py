@@ -314,6 +314,11 @@ class TabbedListScreen(AreaScreen):
             parts = [f"no {nouns} match these filters"]
         self.query_one(f"#{tab}-pager", Label).update(Text(clean(" · ".join(parts))))
 
+    def page_position(self) -> tuple[int, int | None] | None:
+        """(this tab's page, its last page or None when unknown), counted from 1 (`:page N`)."""
+        state = self.states[self.tab_id]
+        return state.page, (-(-state.total // self.page_size) if state.total is not None else None)
+
     def action_page(self, delta: int) -> None:
         tab = self.tab_id
         state = self.states[tab]

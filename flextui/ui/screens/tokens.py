@@ -281,6 +281,11 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             self.page = 0
             self.load_page()
 
+    def page_position(self) -> tuple[int, int | None] | None:
+        """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
+        last = -(-self.total // self.page_size) if self.search is None and self.total is not None else None
+        return self.page + 1, last
+
     def action_page(self, delta: int) -> None:
         self.leave_every()
         target = self.page + delta

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
 from pydantic import BaseModel
 from rich.text import Text
 from textual.binding import Binding
+from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import DataTable
 
@@ -87,6 +89,10 @@ class ResourceTable(SafeDispatch, DataTable[Any]):
         """(column key, descending) the loaded rows are sorted by (`:sort`), or None: the server's order."""
         self._shown: list[dict[str, Any]] = []
         self.row_style: Callable[[dict[str, Any]], str] | None = None
+        self.watching = False
+        """Under `:watch`: each new set of rows is compared with the one before, and what changed is marked."""
+        self.marks: dict[Any, str] = {}
+        """Row key → "new" or "changed" since the refresh before (under `:watch`)."""
 
     def on_mount(self) -> None:
         for column in self.spec:
@@ -155,11 +161,41 @@ class ResourceTable(SafeDispatch, DataTable[Any]):
             return text
         return Text(clean(value), no_wrap=True, overflow="ellipsis")
 
+    @dataclass
+    class RowsChanged(Message):
+        """Under `:watch`: how the rows differ from the refresh before."""
+
+        table: ResourceTable
+        new: int
+        changed: int
+        gone: int
+
     def set_rows(self, rows: list[dict[str, Any]], *, keep_cursor: bool = True) -> None:
-        """Replace the rows, keeping the cursor on the same item when it is still there."""
+        """Replace the rows, keeping the cursor on the same item when it is still there.
+
+        Under `:watch`, rows that appeared or changed since the rows before are marked (and the
+        count of those that left is posted); the same rows again change nothing on screen.
+        """
+        if self.watching:
+            before = {row.get(self.row_key): row for row in self.rows_all}
+            after = {row.get(self.row_key): row for row in rows}
+            marks = {key: "new" if key not in before else "changed" for key, row in after.items() if before.get(key) != row}
+            gone = sum(1 for key in before if key not in after)
+            self.post_message(
+                self.RowsChanged(self, sum(m == "new" for m in marks.values()), sum(m == "changed" for m in marks.values()), gone)
+            )
+            if not marks and not self.marks and list(rows) == self.rows_all:
+                return  # nothing changed: nothing repainted
+            self.marks = marks
         current = self.current_row() if keep_cursor else None
         self.rows_all = list(rows)
         self._refill(current)
+
+    def stop_watching(self) -> None:
+        self.watching = False
+        if self.marks:
+            self.marks = {}
+            self._refill(self.current_row())
 
     def set_filter(self, text: str) -> None:
         current = self.current_row()
@@ -226,6 +262,11 @@ class ResourceTable(SafeDispatch, DataTable[Any]):
             if style:
                 for cell in cells:
                     cell.stylize(style)
+            mark = self.marks.get(row.get(self.row_key)) if self.marks else None
+            if cells and mark:  # under :watch: what appeared (+) or changed (~) since the refresh before
+                cells[0] = Text("+ " if mark == "new" else "~ ", style="bold") + cells[0]
+                for cell in cells:
+                    cell.stylize("bold " + ("green" if mark == "new" else "yellow"))
             self.add_row(*cells, key=str(index))
             if current is not None and row.get(self.row_key) == current.get(self.row_key):
                 target = index

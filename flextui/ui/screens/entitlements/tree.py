@@ -915,6 +915,11 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self.query_one("#f-status", Select).value = ""
         self._apply_query()
 
+    def page_position(self) -> tuple[int, int | None] | None:
+        """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
+        size = ENT_PAGE if self.filters.on_entitlements else self.page_size
+        return self.page, (max(1, -(-self.total // size)) if self.total is not None else None)
+
     def action_page(self, delta: int) -> None:
         size = ENT_PAGE if self.filters.on_entitlements else self.page_size
         target = self.page + delta

@@ -279,6 +279,10 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
             self.table.set_filter(text)
         self._update_pager()
 
+    def page_position(self) -> tuple[int, int | None] | None:
+        """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
+        return self.page, (-(-self.total // self.page_size) if self.total is not None else None)
+
     def action_page(self, delta: int) -> None:
         if self.every_mode:  # turning a page leaves an all-pages search for the page
             self.leave_every()

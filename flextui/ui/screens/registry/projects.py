@@ -500,6 +500,12 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         self._load_members(force=False)
         self.query_one("#members-table", ResourceTable).focus()
 
+    def page_position(self) -> tuple[int, int | None] | None:
+        """The members tab's (page, last page or None), counted from 1 (`:page N`); the other tabs have one page."""
+        if self.tab != "members" or self.member_user:
+            return None
+        return self.member_page, (-(-self.member_total // self.member_page_size) if self.member_total is not None else None)
+
     def action_page(self, delta: int) -> None:
         if self.tab != "members" or self.member_user:
             return

@@ -129,6 +129,7 @@ class ReportBuilderScreen(AreaScreen):
     """Build a filter for one report group, preview the request, save/load it, run it."""
 
     KIND = "reports"
+    WATCHABLE = False
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"run": "run"}
 
     BINDINGS = [

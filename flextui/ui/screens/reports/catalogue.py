@@ -108,6 +108,7 @@ class ReportsScreen(AreaScreen):
     """The report catalogue: groups, their data models and filters; enter builds a query."""
 
     KIND = "reports"
+    WATCHABLE = False
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"open": "run", "quick_run": "run"}
 
     BINDINGS = [

@@ -1,0 +1,122 @@
+"""`:watch N` (issue 13): a list refreshes itself, marks what appeared or changed, counts what left, and pauses when it should.
+
+The ticks are driven by calling the watcher's `tick` (the interval is long): a test waits for the
+state a tick leads to, never for time to pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Input
+
+from flextui.api.tokens import TokenCreate, TokensService
+from flextui.context import demo_identity
+from flextui.ui.screens.tokens import TokensScreen
+from flextui.ui.watch import parse_seconds
+from flextui.ui.widgets.dialogs import MessageScreen
+from tests.ui.conftest import build_app, burst, settle, until
+
+
+async def command(pilot: Any, text: str) -> None:
+    await burst(pilot, "colon")
+    pilot.app.screen.query_one("#commandbar", Input).value = text
+    await burst(pilot, "enter")
+
+
+def test_intervals_read_as_a_person_writes_them() -> None:
+    assert parse_seconds("30") == 30 and parse_seconds("2m") == 120 and parse_seconds("5s") == 5
+    for bad in ("1", "0.5", "soon", ""):
+        try:
+            parse_seconds(bad)
+        except ValueError as exc:
+            assert str(exc)
+        else:
+            raise AssertionError(f"{bad!r} accepted")
+
+
+async def test_a_watched_list_marks_a_new_row_and_keeps_still_when_nothing_changed() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TokensScreen)
+        await until(pilot, lambda: bool(screen.tokens))
+        screen.table.focus()
+        await command(pilot, "watch 600")
+        await until(pilot, lambda: screen.watcher is not None)
+        assert "watching every 600 s" in screen.status.info
+
+        other = demo_identity(app.ctx, "demo")  # someone else, on the same instance
+        await TokensService(other.session).create(TokenCreate(tokenName="appeared-while-watching", expiryStr="1d"))
+        await other.aclose()
+        screen.table.focus()
+        screen.watcher.tick()
+        await until(pilot, lambda: "1 new" in screen.status.info)
+        row = next(i for i, t in enumerate(screen.table.visible_rows) if t.get("name") == "appeared-while-watching")
+        assert screen.table.marks and str(screen.table.get_row_at(row)[0]).startswith("+ "), "the new row is marked"
+
+        refills: list[int] = []
+        real = screen.table._refill
+        screen.table._refill = lambda current: (refills.append(1), real(current))[1]  # type: ignore[method-assign]
+        screen.watcher.tick()
+        await until(pilot, lambda: "no change" in screen.status.info and screen.watcher.refreshes == 2)
+        await settle(pilot)
+        assert len(refills) == 1, "the marks are cleared once"
+        screen.watcher.tick()
+        await until(pilot, lambda: screen.watcher.refreshes == 3)
+        await settle(pilot)
+        assert len(refills) == 1, "the same rows again: nothing repainted"
+
+        app.push_screen(MessageScreen("A dialog", "over the list"))
+        await until(pilot, lambda: isinstance(app.screen, MessageScreen))
+        screen.watcher.tick()
+        assert screen.watcher.refreshes == 3, "no refresh behind a dialog"
+
+        await burst(pilot, "escape")
+        await until(pilot, lambda: app.screen is screen)
+        await command(pilot, "watch off")
+        await until(pilot, lambda: screen.watcher is None and not screen.status.info)
+
+
+async def test_a_field_with_the_focus_pauses_the_watch_and_a_report_run_is_not_watched() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TokensScreen)
+        await command(pilot, "watch 30")
+        await until(pilot, lambda: screen.watcher is not None)
+        screen.query_one("#q-user", Input).focus()
+        await settle(pilot)
+        screen.watcher.tick()
+        assert screen.watcher.refreshes == 0 and "paused: a field has the focus" in screen.status.info
+        screen.table.focus()
+        await settle(pilot)
+        await command(pilot, "report fulfillment")
+        await settle(pilot)
+        await command(pilot, "watch 30")
+        await until(pilot, lambda: any("does not refresh on its own" in str(n.message) for n in app._notifications))
+
+
+async def test_page_n_goes_to_that_page_and_says_when_there_is_none() -> None:
+    from flextui.config import Settings
+
+    app = build_app(settings=Settings(page_size=4))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TokensScreen)
+        await until(pilot, lambda: bool(screen.tokens) and screen.total is not None)
+        first = [t.name for t in screen.tokens]
+        last = -(-screen.total // 4)
+        assert last >= 3
+        await command(pilot, f"page {last}")
+        await until(pilot, lambda: screen.page == last - 1 and [t.name for t in screen.tokens] != first)
+        await settle(pilot)
+        assert not set(first) & {t.name for t in screen.tokens}
+        await command(pilot, f"page {last + 1}")
+        await until(pilot, lambda: any(f"past the last one ({last})" in str(n.message) for n in app._notifications))
+        assert screen.page == last - 1
+        await command(pilot, "page 1")
+        await until(pilot, lambda: screen.page == 0 and [t.name for t in screen.tokens] == first)
