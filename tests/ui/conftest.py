@@ -11,6 +11,7 @@ import pytest
 from textual import events
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.screen import ModalScreen
+from textual.widgets import Input
 from textual.worker import WorkerState
 
 from flextui.context import AppContext, demo_context
@@ -119,6 +120,14 @@ async def burst(pilot: Any, *keys: str) -> None:
         event = key_event(key)
         event.set_sender(app)
         app._driver.send_message(event)
+    await settle(pilot)
+
+
+async def command(pilot: Any, text: str) -> None:
+    """Type a `:` command (the text is set at once: typing it key by key only costs time) and let it work."""
+    await pilot.press("colon")
+    pilot.app.screen.query_one("#commandbar", Input).value = text
+    await pilot.press("enter")
     await settle(pilot)
 
 

@@ -16,13 +16,7 @@ from flextui.ui.profiles import ProfileSource, SecretPrompt
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.trail import Link
 from tests.conftest import FIXED_NOW_MS
-from tests.ui.conftest import build_app, burst, settle, until
-
-
-async def command(pilot: Any, text: str) -> None:
-    await burst(pilot, "colon")
-    pilot.app.screen.query_one("#commandbar", Input).value = text
-    await burst(pilot, "enter")
+from tests.ui.conftest import build_app, burst, command, settle, until
 
 
 def names_listed(app: Any) -> set[str]:

@@ -29,17 +29,9 @@ from flextui.ui.widgets.forms import FormScreen
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.table import ResourceTable
 from tests.conftest import FIXED_NOW_MS
-from tests.ui.conftest import build_app, settle, until, world_of
+from tests.ui.conftest import build_app, command, settle, until, world_of
 
 TODAY = datetime.fromtimestamp(FIXED_NOW_MS / 1000, tz=UTC).date()
-
-
-async def command(pilot: Any, text: str) -> None:
-    """Type a `:` command (the text is set at once: typing it key by key only costs time)."""
-    await pilot.press("colon")
-    pilot.app.screen.query_one("#commandbar", Input).value = text
-    await pilot.press("enter")
-    await settle(pilot)
 
 
 def label(app: Any, selector: str) -> str:

@@ -49,7 +49,7 @@ from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, World
 from flextui.ui.app import FlexApp
 from flextui.ui.widgets.dialogs import ConfirmScreen, ValueScreen
 from flextui.ui.widgets.forms import FormScreen
-from tests.ui.conftest import settle, until
+from tests.ui.conftest import command, settle, until
 
 SIZE = (120, 40)
 PASSWORD_VAR = "AUDIT_FNO_PASSWORD"
@@ -108,13 +108,6 @@ def leaks(secrets: Secrets, paths: list[Path]) -> list[str]:
         for match in pattern.finditer(data):
             found.append(f"{path}: {secrets.values[match.group().decode()]} at byte {match.start()}")
     return found
-
-
-async def command(pilot: Any, text: str) -> None:
-    await pilot.press("colon")
-    pilot.app.screen.query_one("#commandbar", Input).value = text
-    await pilot.press("enter")
-    await settle(pilot)
 
 
 async def submit_form(pilot: Any, values: dict[str, str]) -> None:

@@ -6,8 +6,6 @@ state a tick leads to, never for time to pass.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.widgets import Input
 
 from flextui.api.tokens import TokenCreate, TokensService
@@ -15,13 +13,7 @@ from flextui.context import demo_identity
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.watch import parse_seconds
 from flextui.ui.widgets.dialogs import MessageScreen
-from tests.ui.conftest import build_app, burst, settle, until
-
-
-async def command(pilot: Any, text: str) -> None:
-    await burst(pilot, "colon")
-    pilot.app.screen.query_one("#commandbar", Input).value = text
-    await burst(pilot, "enter")
+from tests.ui.conftest import build_app, burst, command, settle, until
 
 
 def test_intervals_read_as_a_person_writes_them() -> None:
