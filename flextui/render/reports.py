@@ -112,7 +112,7 @@ def row_links(row: dict[str, Any], column: str | None = None) -> list[Link]:
     """The records a report row names (`j` on the results): the cursor's column's own first, alone.
 
     Activation → its line item in the entitlement tree; product (and version) → the catalogue;
-    account → its entitlements and its users. Columns are matched by name in any case, as the
+    account → its entitlements and its users; user → that user. Columns are matched by name in any case, as the
     groups spell them differently (accountID in most, accountId in usage).
     """
     links: dict[str, list[Link]] = {}
@@ -132,6 +132,9 @@ def row_links(row: dict[str, Any], column: str | None = None) -> list[Link]:
             Link(f"account {found[1]}: its entitlements", "entitlements", found[1]),
             Link(f"account {found[1]}: its users", "users", found[1]),
         ]
+    found = _named(row, "userName", "username", "user")
+    if found:
+        links[found[0]] = [Link(f"user {found[1]}", "users", f"user={found[1]}")]
     if column is not None and column in links:
         return links[column]
     out: list[Link] = []

@@ -42,7 +42,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     ),
     (
         "`j`",
-        "jump to the record the cursor names: a report row's activation (its line item in the entitlement tree), product (the catalogue) or account; a token's user; a user's accounts and their entitlements; a line item's product (a menu when there are several)",
+        "jump to the record the cursor names: a report row's activation (its line item in the entitlement tree), product (the catalogue), account or user; a token's user; a user's accounts and their entitlements; a line item's product; a download's project, user or account; a project member's user (a menu when there are several)",
     ),
     ("`ctrl+f`", "forward again along the jumps escape went back from (`:history` lists them all, to pick one)"),
     ("`!`", 'the status line\'s error (or last message) in full; the line ends "… (! shows all)" when it is cut'),

@@ -165,3 +165,44 @@ async def test_a_masked_user_is_no_link() -> None:
         assert all("****" not in link.label for link in tokens.related_links()), "a masked user (****) names nobody"
         await burst(pilot, "u")
         assert tokens.query_one("#q-user", Input).value != "****"
+
+
+def test_a_report_rows_user_is_a_link() -> None:
+    assert row_links({"userName": "vera@x.example", "status": "A"}, "userName") == [
+        Link("user vera@x.example", "users", "user=vera@x.example")
+    ]
+
+
+async def test_a_download_opens_its_project_and_a_member_its_user() -> None:
+    from flextui.ui.screens.registry.downloads import DownloadsScreen
+    from flextui.ui.screens.registry.projects import ProjectScreen
+    from flextui.ui.widgets.grid import DataGrid
+
+    app = build_app(start=["downloads"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        downloads = app.screen
+        assert isinstance(downloads, DownloadsScreen)
+        await burst(pilot, "ctrl+g")
+        grid = downloads.query_one("#dl-grid", DataGrid)
+        await until(pilot, lambda: grid.row_count > 0)
+        grid.focus()
+        project = grid.current_row()["project"]
+        await burst(pilot, "j")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await burst(pilot, "enter")  # the project
+        await until(pilot, lambda: isinstance(app.screen, ProjectScreen) and app.screen.project == project)
+        await burst(pilot, "escape")
+        await until(pilot, lambda: app.screen is downloads)
+
+    app = build_app(start=["members", "hello-world-dp"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        project_screen = app.screen
+        assert isinstance(project_screen, ProjectScreen)
+        await until(pilot, lambda: bool(project_screen.members))
+        links = project_screen.related_links()
+        assert links and links[0].kind == "users" and links[0].argument.startswith("user=")
+        app.jump(links[0])
+        await until(pilot, lambda: isinstance(app.screen, UsersScreen) and app.screen.initial_user == links[0].argument[5:])
+        await settle(pilot)

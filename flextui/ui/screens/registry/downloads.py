@@ -23,7 +23,7 @@ from flextui.api.registry import (
     DOWNLOADS_MAX_PAGE_SIZE,
     Download,
 )
-from flextui.kinds import Column
+from flextui.kinds import Column, Link
 from flextui.query import parse_day
 from flextui.render.table import Column as GridColumn
 from flextui.render.text import clean, relative
@@ -120,6 +120,18 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
 
     def raw_record(self) -> Any | None:
         return self.query_one("#dl-grid", DataGrid).current_row()
+
+    def related_links(self) -> list[Link]:
+        """j: a download's project (its charts and repositories), its user, its account's entitlements."""
+        row = self.query_one("#dl-grid", DataGrid).current_row() or {}
+        links = []
+        if row.get("project"):
+            links.append(Link(f"project {row['project']}", "charts", str(row["project"])))
+        if row.get("username"):
+            links.append(Link(f"user {row['username']}", "users", f"user={row['username']}"))
+        if row.get("account"):
+            links.append(Link(f"account {row['account']}: its entitlements", "entitlements", str(row["account"])))
+        return links
 
     def compose_body(self) -> ComposeResult:
         today = self._today()

@@ -31,6 +31,7 @@ from flextui.api.registry import (
     ProjectDetail,
     Repository,
 )
+from flextui.kinds import Link
 from flextui.query import split_repository
 from flextui.render.text import clean, relative
 from flextui.render.words import plural
@@ -301,6 +302,14 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         if action == "member_query":
             return self.tab == "members"
         return super().check_action(action, parameters)
+
+    def related_links(self) -> list[Link]:
+        """j: a member's user in the users area (members are named by their e-mail, as FNO users are)."""
+        if self.tab != "members":
+            return []
+        row = self.query_one("#members-table", ResourceTable).current_row()
+        name = str(row.get("entity_name") or "") if row else ""
+        return [Link(f"user {name}", "users", f"user={name}")] if "@" in name else []
 
     def action_member_query(self) -> None:
         """Focus the members' user field (the API's user_id filter)."""
