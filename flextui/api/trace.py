@@ -27,6 +27,9 @@ from flextui.api.cache import is_secret_key, scrub_secrets
 from flextui.api.wire import loads
 
 BODY_LIMIT = 64_000
+KEEP_LIMIT = 4 * BODY_LIMIT
+"""Bodies larger than this are not kept (a 2,500-record report page is ~1.5 MB): parsing and scrubbing one
+again only to cut it to BODY_LIMIT cost more CPU than the client's own handling of the page."""
 """Characters of a body kept in the log (the rest is summarised)."""
 
 SECRET_HEADERS = frozenset(
@@ -86,6 +89,8 @@ def redact_body(content: bytes, url: str) -> Any:
         return None
     if any(part in url for part in _WITHHELD):
         return f"[withheld: {len(content):,} bytes; this answer is a credential or a secret]"
+    if len(content) > KEEP_LIMIT:
+        return f"[not kept: {len(content):,} bytes (the log keeps bodies up to {KEEP_LIMIT:,}); R on a record shows it as sent]"
     try:
         value = loads(content)
     except (ValueError, RecursionError):

@@ -7,6 +7,7 @@ sequences from server data.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flextui.render.export import Writer
@@ -24,7 +25,7 @@ class TableWriter(Writer):
         super().__init__(fp, columns, **kwargs)
         self.rows: list[list[str]] = []
 
-    def row(self, values: list[Any]) -> None:
+    def row(self, values: Sequence[Any]) -> None:
         self.rows.append([shorten(clean(_text(v)), MAX_WIDTH) for v in values])
 
     def finish(self) -> None:

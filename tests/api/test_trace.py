@@ -106,3 +106,14 @@ async def test_a_failed_request_is_logged_with_its_error() -> None:
             await s.get_json(Service.TOKENS, "/uar/v1/tokens")
     decisions = [(e.decision, e.status) for e in s.trace.exchanges]
     assert decisions == [("network", None), ("retry 2/2", None)] and all(e.error for e in s.trace.exchanges)
+
+
+def test_a_large_body_is_not_kept_nor_parsed_again() -> None:
+    from flextui.api.trace import KEEP_LIMIT, redact_body
+
+    big = json.dumps({"data": [{"userName": "a", "password": "hunter2"}] * 20_000}).encode()
+    assert len(big) > KEEP_LIMIT
+    kept = redact_body(big, "http://x/data/api/v1/report/user")
+    assert isinstance(kept, str) and kept.startswith("[not kept:") and f"{len(big):,} bytes" in kept and "hunter2" not in kept
+    small = json.dumps({"data": [{"userName": "a", "password": "hunter2"}]}).encode()
+    assert "hunter2" not in json.dumps(redact_body(small, "http://x/data/api/v1/report/user")), "a small one is kept, scrubbed"
