@@ -112,3 +112,29 @@ async def test_page_n_goes_to_that_page_and_says_when_there_is_none() -> None:
         assert screen.page == last - 1
         await command(pilot, "page 1")
         await until(pilot, lambda: screen.page == 0 and [t.name for t in screen.tokens] == first)
+
+
+async def test_sort_on_entitlements_is_the_servers() -> None:
+    from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+
+    app = build_app(start=["entitlements", "product=Flex Canvas"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        tree = app.screen
+        assert isinstance(tree, EntitlementsScreen)
+        await until(pilot, lambda: bool(tree.ent_children))
+
+        def order() -> list[str]:
+            return [e.entitlement_id for r in tree.roots for e in tree.ent_children.get(r.account_id, [])]
+
+        await command(pilot, "sort created desc")
+        await until(pilot, lambda: tree.sort == ("created_on", "desc") and bool(tree.ent_children))
+        await settle(pilot)
+        sent = [e for e in app.ctx.session.trace.exchanges if "/entitlements?" in e.url]
+        assert "sort_by=created_on" in sent[-1].url and "sort_order=desc" in sent[-1].url, "the server is asked to sort"
+        created = [e.created for r in tree.roots for e in tree.ent_children.get(r.account_id, []) if e.created]
+        grouped = {r.account_id: [e.created for e in tree.ent_children.get(r.account_id, []) if e.created] for r in tree.roots}
+        assert created and all(v == sorted(v, reverse=True) for v in grouped.values()), "newest first within each account"
+        await command(pilot, "sort colour")
+        await until(pilot, lambda: any("not 'colour'" in str(n.message) for n in app._notifications))
+        assert tree.sort == ("created_on", "desc") and order()

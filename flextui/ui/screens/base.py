@@ -41,6 +41,16 @@ NOT_LOADED = "✗ not loaded · ctrl+r tries again · ! shows why"
 """What a "loading…" label says instead once its load has failed."""
 
 
+_DOWN = ("desc", "descending", "down", "-")
+_UP = ("asc", "ascending", "up", "+")
+
+
+def sort_words(words: list[str]) -> tuple[str, bool]:
+    """`:sort` arguments as (the column named, descending): "created desc" → ("created", True)."""
+    descending = bool(words) and words[-1].casefold() in _DOWN
+    return " ".join(w for w in words if w.casefold() not in _DOWN + _UP), descending
+
+
 class AreaScreen(SafeDispatch, Screen[None]):
     """Base of every area screen. Subclasses set KIND and implement `compose_body`."""
 
@@ -153,8 +163,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
         tables = [w for w in self.query("ResourceTable, DataGrid") if w.display and w.is_on_screen]
         focused = self.focused if isinstance(self.focused, (ResourceTable, DataGrid)) else None
         table = focused or (tables[0] if tables else None)
-        descending = bool(words) and words[-1].casefold() in ("desc", "descending", "down", "-")
-        name = " ".join(w for w in words if w.casefold() not in ("desc", "descending", "down", "-", "asc", "ascending", "up", "+"))
+        name, descending = sort_words(words)
         if table is None:
             self.app.notify("No list on this screen to sort", markup=False)
             return

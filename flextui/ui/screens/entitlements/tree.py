@@ -51,7 +51,7 @@ from flextui.render.text import clean
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.safety import SafeDispatch
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import AreaScreen, sort_words
 from flextui.ui.screens.entitlements.details import entitlement_detail, line_item_detail, product_detail
 from flextui.ui.screens.entitlements.forms import CatalogueIndex, EntitlementForms
 from flextui.ui.screens.entitlements.nodes import Expansion, Item, Root
@@ -268,6 +268,8 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self._detail_key: str | None = None
         self.hidden_by_date = 0
         self._opened = -1  # the load generation whose few accounts were opened
+        self.sort: tuple[str, str] = ("entitlement_id", "asc")
+        """How the server sorts entitlements (`:sort`): sort_by and sort_order, as the Entitlements API takes them."""
 
     @classmethod
     def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> EntitlementsScreen:
@@ -381,7 +383,8 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             "product": f.product or None,
             "status": f.status or None,
             "activationId": f.activation or None,
-            "sort_by": "entitlement_id",
+            "sort_by": self.sort[0],
+            "sort_order": self.sort[1],
         }
         order = account_lookup(f.account) or [("", "")]
         for index, (key, value) in enumerate(order):
@@ -699,7 +702,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             try:
                 if item.kind == "account":
                     assert item.account_id is not None
-                    query = EntitlementFilter(accountId=item.account_id)
+                    query = EntitlementFilter(accountId=item.account_id, sort_by=self.sort[0], sort_order=self.sort[1])
                     async for page in self.service.list_page(query, 1, MAX_LIMIT, force=force):
                         if gen != self.generation:
                             return
@@ -914,6 +917,33 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             self.query_one(wid, Input).value = ""
         self.query_one("#f-status", Select).value = ""
         self._apply_query()
+
+    SORT_NAMES: ClassVar[dict[str, str]] = {
+        "entitlement": "entitlement_id",
+        "entitlement_id": "entitlement_id",
+        "id": "entitlement_id",
+        "created": "created_on",
+        "created_on": "created_on",
+        "date": "created_on",
+    }
+
+    def sort_by_words(self, words: list[str]) -> None:
+        """`:sort entitlement|created [desc]`: the Entitlements API sorts its lists (GET /entitlements takes sort_by and
+        sort_order asc | desc besides page and limit: docs.revenera.com EntMgmtAPIIntro.htm and
+        EntMgmtAPISimpleEntitlements.htm, via ../shared/api-notes.md §4), so every page comes in that order, not only this one."""
+        name, descending = sort_words(words)
+        key = self.SORT_NAMES.get(name.casefold().replace(" ", "_"), None) if name else "entitlement_id"
+        if key is None:
+            self.app.notify(f"The service sorts entitlements by entitlement or created, not {name!r}", severity="error", markup=False)
+            return
+        self.sort = (key, "desc" if descending else "asc")
+        self.generation += 1  # what is loaded came in the old order: every expanded account asks again
+        self.ent_children.clear()
+        self.ent_total.clear()
+        self.expanding.clear()
+        self.action_load()
+        order = "newest first" if key == "created_on" and descending else ("descending" if descending else "ascending")
+        self.say(f"Entitlements sorted by the server: {key} {order}")
 
     def page_position(self) -> tuple[int, int | None] | None:
         """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
