@@ -53,6 +53,7 @@ SHOTS: list[Shot] = [
     Shot("report-builder", ["report", "fulfillment"]),
     Shot("report-results", ["reports"], keys=["down", "down", "down", "down", "down", "down", "ctrl+g"]),
     Shot("report-frequency", ["reports"], keys=["down", "down", "down", "down", "down", "down", "ctrl+g", "right", "right", "F"]),
+    Shot("report-links", ["reports"], keys=["down", "down", "down", "down", "down", "down", "ctrl+g", "j"]),
     Shot("entitlements", ["entitlements"], keys=["down", "space"]),
     Shot("catalog", ["products"]),
     Shot("users", ["users"]),
