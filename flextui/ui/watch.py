@@ -46,8 +46,6 @@ class Watcher:
         self.seconds = seconds
         self.refreshes = 0
         self.summary = ""
-        for table in screen.query(ResourceTable):
-            table.watching = True
         self._timer = screen.set_interval(seconds, self.tick, name="watch")
         self._show("")
 

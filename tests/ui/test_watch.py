@@ -54,16 +54,24 @@ async def test_a_watched_list_marks_a_new_row_and_keeps_still_when_nothing_chang
         screen.watcher.tick()
         await until(pilot, lambda: "no change" in screen.status.info and screen.watcher.refreshes == 2)
         await settle(pilot)
-        assert len(refills) == 1, "the marks are cleared once"
+        assert len(refills) == 1 and not screen.table.marks, "the marks are cleared once"
         screen.watcher.tick()
         await until(pilot, lambda: screen.watcher.refreshes == 3)
         await settle(pilot)
         assert len(refills) == 1, "the same rows again: nothing repainted"
 
+        other = demo_identity(app.ctx, "demo")
+        await TokensService(other.session).create(TokenCreate(tokenName="appeared-again", expiryStr="1d"))
+        await other.aclose()
+        screen.watcher.tick()
+        await until(pilot, lambda: screen.watcher.refreshes == 4 and bool(screen.table.marks))
+        screen.table.set_rows(list(screen.table.rows_all))  # rows set for another reason (a page turned): no refresh
+        assert not screen.table.marks and not screen.table.watching, "the marks go, and nothing is compared"
+
         app.push_screen(MessageScreen("A dialog", "over the list"))
         await until(pilot, lambda: isinstance(app.screen, MessageScreen))
         screen.watcher.tick()
-        assert screen.watcher.refreshes == 3, "no refresh behind a dialog"
+        assert screen.watcher.refreshes == 4, "no refresh behind a dialog"
 
         await burst(pilot, "escape")
         await until(pilot, lambda: app.screen is screen)

@@ -90,7 +90,8 @@ class ResourceTable(SafeDispatch, DataTable[Any]):
         self._shown: list[dict[str, Any]] = []
         self.row_style: Callable[[dict[str, Any]], str] | None = None
         self.watching = False
-        """Under `:watch`: each new set of rows is compared with the one before, and what changed is marked."""
+        """Under `:watch`: the next set of rows (a watch's refresh) is compared with the one before, and what changed is
+        marked; rows set for any other reason (a page turned, a filter typed) clear the marks instead."""
         self.marks: dict[Any, str] = {}
         """Row key → "new" or "changed" since the refresh before (under `:watch`)."""
 
@@ -176,7 +177,10 @@ class ResourceTable(SafeDispatch, DataTable[Any]):
         Under `:watch`, rows that appeared or changed since the rows before are marked (and the
         count of those that left is posted); the same rows again change nothing on screen.
         """
-        if self.watching:
+        if not self.watching:
+            self.marks = {}
+        else:
+            self.watching = False  # set again by the watch's next tick
             before = {row.get(self.row_key): row for row in self.rows_all}
             after = {row.get(self.row_key): row for row in rows}
             marks = {key: "new" if key not in before else "changed" for key, row in after.items() if before.get(key) != row}
