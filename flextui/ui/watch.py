@@ -17,7 +17,6 @@ from typing import Any
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerState
 
-from flextui.render.words import plural
 from flextui.ui.widgets.table import ResourceTable
 
 MIN_SECONDS = 2.0
@@ -84,12 +83,12 @@ class Watcher:
         """A table's rows after a refresh: what appeared, changed and left."""
         parts = [f"{new} new" if new else "", f"{changed} changed" if changed else "", f"{gone} gone" if gone else ""]
         said = ", ".join(p for p in parts if p) or "no change"
-        self._show(f"{said} at {time.strftime('%H:%M:%S')}")
+        self._show(f"{said} ({time.strftime('%H:%M:%S')})")
 
     def _show(self, what: str) -> None:
+        """The status line's right end, most telling first (it is cut to the width): "⟳ every 30 s · 2 new (10:04:31)"."""
         self.summary = what
-        refreshed = f" · {plural(self.refreshes, 'refresh', 'refreshes')}" if self.refreshes else ""
-        self.screen.status.info = f"watching {self.every}{refreshed}" + (f" · {what}" if what else "") + " · :watch off stops"
+        self.screen.status.info = f"⟳ {self.every}" + (f" · {what}" if what else " · :watch off stops")
 
 
 __all__ = ["MIN_SECONDS", "Watcher", "parse_seconds"]

@@ -37,7 +37,7 @@ async def test_a_watched_list_marks_a_new_row_and_keeps_still_when_nothing_chang
         screen.table.focus()
         await command(pilot, "watch 600")
         await until(pilot, lambda: screen.watcher is not None)
-        assert "watching every 600 s" in screen.status.info
+        assert "⟳ every 600 s" in screen.status.info
 
         other = demo_identity(app.ctx, "demo")  # someone else, on the same instance
         await TokensService(other.session).create(TokenCreate(tokenName="appeared-while-watching", expiryStr="1d"))
