@@ -1,4 +1,4 @@
-"""Bytes flextui writes to the terminal: idle on the report results, and per Down / PageDown in the grid.
+"""Bytes flextui writes to the terminal: idle on the report results, per Down / PageDown in the grid, and while rows stream in.
 
 Runs `flextui demo` in a private tmux server (120×40, 256 colours), opens the
 fulfillment report's results, waits for every row, then records what the
@@ -6,6 +6,8 @@ app writes (tmux `pipe-pane`): for IDLE seconds with no key pressed, then
 for N Downs and N PageDowns sent one at a time. Needs tmux.
 
     python bench/bench_quiet.py [--idle 130] [--keys 20] [--runs 3]
+    python bench/bench_quiet.py --stream [--runs 3]   # `flextui demo --scale 100`: the last 7 days of
+                                                      # fulfillment (~44k records) from ctrl+g to "all … loaded"
 """
 
 from __future__ import annotations
@@ -76,19 +78,58 @@ def one_run(idle: float, keys: int) -> dict[str, float]:
         tmux("kill-server")
 
 
+def stream_run() -> dict[str, float]:
+    """Bytes written from the Run key until every record of a ~44k-record report is in the grid."""
+    flextui = shutil.which("flextui") or f"{sys.executable} -m flextui"
+    tmux("kill-server")
+    tmux("new-session", "-d", "-s", "q", "-x", "120", "-y", "40", f"TERM=xterm-256color COLORTERM= {flextui} demo --scale 100")
+    try:
+        wait_for("audit-pull", 120)
+        tmux("send-keys", "-t", "q", "-l", ":report fulfillment")
+        tmux("send-keys", "-t", "q", "Enter")
+        wait_for("Run", 60)
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "bytes"
+            rows = {"n": 0.0}
+
+            def run() -> None:
+                tmux("send-keys", "-t", "q", "C-g")
+                end = time.monotonic() + 300
+                while time.monotonic() < end:
+                    lines = [x.strip() for x in tmux("capture-pane", "-p", "-t", "q").splitlines()]
+                    done = [x for x in lines if x.startswith("all ") and " loaded" in x]
+                    if done:
+                        rows["n"] = float(done[0].split()[1].replace(",", ""))
+                        return
+                    time.sleep(0.2)
+                raise SystemExit("the report never finished loading")
+
+            streamed = recorded(out, run)
+        return {"stream": streamed, "rows": rows["n"]}
+    finally:
+        tmux("kill-server")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--idle", type=float, default=130.0)
     parser.add_argument("--keys", type=int, default=20)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--stream", action="store_true", help="bytes while a ~44k-record report streams in")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         raise SystemExit("needs tmux")
     os.chdir(ROOT)
-    runs = [one_run(args.idle, args.keys) for _ in range(args.runs)]
-    for key in ("idle", "down", "pagedown"):
+    if args.stream:
+        runs = [stream_run() for _ in range(args.runs)]
+        keys: tuple[str, ...] = ("stream", "rows")
+    else:
+        runs = [one_run(args.idle, args.keys) for _ in range(args.runs)]
+        keys = ("idle", "down", "pagedown")
+    for key in keys:
         values = [r[key] for r in runs]
-        print(f"{key:9} median {statistics.median(values):10,.0f} B   runs: {', '.join(f'{v:,.0f}' for v in values)}")
+        unit = "" if key == "rows" else " B"
+        print(f"{key:9} median {statistics.median(values):10,.0f}{unit}   runs: {', '.join(f'{v:,.0f}' for v in values)}")
 
 
 if __name__ == "__main__":
