@@ -839,7 +839,11 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         self._update_layout()
         size = Size(self._total_width, self._model.row_count + self._header_height)
         if size != self.virtual_size:
-            self.virtual_size = size
+            # Not the reactive's own refresh (repaint and layout): that repaints every visible line each time a
+            # streamed page makes the grid longer (~10 KB a page over the wire). A layout alone moves the scrollbar;
+            # whatever lines did change are refreshed by the caller.
+            self.set_reactive(DataGrid.virtual_size, size)
+            self.refresh(repaint=False, layout=True)
 
     def _scroll_cursor_into_view(self) -> None:
         if not self.is_mounted:
