@@ -52,3 +52,21 @@ async def test_an_idle_tick_writes_nothing_and_an_aging_label_repaints_only_itse
         assert frames, "the new age is shown"
         assert not any(isinstance(update, LayoutUpdate) for update in frames), "no full-screen repaint"
         assert written(app, frames) < 600, "the label, not the grid above it"
+
+
+async def test_a_page_appended_below_a_full_screen_repaints_the_scrollbar_not_the_rows(frames: list[Any]) -> None:
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "ctrl+g")
+        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state == "done")
+        await settle(pilot)
+        grid = app.screen.grid
+        page = [grid.model.row(i) for i in range(400)]
+        shown = grid.row_count
+        frames.clear()
+        grid.append_rows(page)  # as a streamed page does, below the rows on screen
+        await settle(pilot)
+        assert grid.row_count == shown + 400
+        assert frames, "the scrollbar moves"
+        assert written(app, frames) < 4_000, "the visible rows are not sent again (they were ~10,000 characters)"
