@@ -6,6 +6,8 @@ state a tick leads to, never for time to pass.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.widgets import Input
 
 from flextui.api.tokens import TokenCreate, TokensService
@@ -146,3 +148,37 @@ async def test_sort_on_entitlements_is_the_servers() -> None:
         await command(pilot, "sort colour")
         await until(pilot, lambda: any("not 'colour'" in str(n.message) for n in app._notifications))
         assert tree.sort == ("created_on", "desc") and order()
+
+
+async def test_a_service_that_will_not_sort_gets_its_entitlements_sorted_here(monkeypatch: Any) -> None:
+    from flextui.api.entitlements import EntitlementsService
+    from flextui.api.errors import BadRequest
+    from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+
+    real = EntitlementsService.list_page
+
+    def refusing(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        if getattr(query, "sort_by", None) == "created_on":
+            raise BadRequest("sort_by: created_on is not supported")
+        return real(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(EntitlementsService, "list_page", refusing)
+    app = build_app(start=["entitlements", "product=Flex Canvas"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        tree = app.screen
+        assert isinstance(tree, EntitlementsScreen)
+        await until(pilot, lambda: bool(tree.ent_children))
+        await command(pilot, "sort created desc")
+        await until(pilot, lambda: tree.local_sort == ("created_on", "desc") and bool(tree.ent_children))
+        await settle(pilot)
+        assert tree.sort == ("entitlement_id", "asc"), "asked again in the service's own order"
+        assert "sorted here" in tree.status.message[1]
+        for root in tree.roots:
+            shown = [e.created for e in tree._in_order(tree.ent_children.get(root.account_id, [])) if e.created]
+            assert shown == sorted(shown, reverse=True), "newest first, sorted here"
+        root = next(r for r in tree.roots if len({e.created for e in tree.ent_children.get(r.account_id, [])}) > 1)
+        node = tree.node_index[f"A:{root.account_id}"]
+        tree._fill(node)  # the account's entitlements, as the tree shows them
+        shown_ids = [c.data.entitlement.entitlement_id for c in node.children if c.data is not None and c.data.entitlement is not None]
+        assert shown_ids == [e.entitlement_id for e in tree._in_order(tree.ent_children[root.account_id])], "in the tree too"

@@ -43,7 +43,7 @@ from flextui.api.entitlements import (
     EntitlementsService,
     LineItem,
 )
-from flextui.api.errors import Invalid
+from flextui.api.errors import BadRequest, Invalid
 from flextui.api.users import AccountFilter, UsersService
 from flextui.api.validation import MAX_LIMIT
 from flextui.kinds import Link
@@ -56,6 +56,7 @@ from flextui.ui.screens.entitlements.details import entitlement_detail, line_ite
 from flextui.ui.screens.entitlements.forms import CatalogueIndex, EntitlementForms
 from flextui.ui.screens.entitlements.nodes import Expansion, Item, Root
 from flextui.ui.widgets.record import Body, RecordScreen, state_style, theme_color, when, yes_no
+from flextui.ui.widgets.table import natural_key
 
 # =====================================================================================================
 # Shared helpers: detail bodies, record modal, model-validated forms (also used by catalog.py, users.py)
@@ -82,6 +83,10 @@ STATUS_OPTIONS = [
 ]
 ARG_KEYS = ("account", "product", "status", "from", "to", "activation")
 _ARG_RE = re.compile(r"(?:^|\s)(" + "|".join(ARG_KEYS) + r")=", re.IGNORECASE)
+
+
+DEFAULT_SORT = ("entitlement_id", "asc")
+"""How the tree asks for entitlements unless `:sort` says otherwise."""
 
 
 def parse_argument(argument: str | None) -> dict[str, str]:
@@ -268,7 +273,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self._detail_key: str | None = None
         self.hidden_by_date = 0
         self._opened = -1  # the load generation whose few accounts were opened
-        self.sort: tuple[str, str] = ("entitlement_id", "asc")
+        self.sort: tuple[str, str] = DEFAULT_SORT
+        self.local_sort: tuple[str, str] | None = None
+        """The sort asked for when the service refused it: applied here, to each account's loaded entitlements."""
         """How the server sorts entitlements (`:sort`): sort_by and sort_order, as the Entitlements API takes them."""
 
     @classmethod
@@ -348,10 +355,31 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
 
     async def _load_roots(self, force: bool) -> None:
         gen = self.generation
-        if self.filters.on_entitlements:
-            await self._entitlement_roots(gen, force)
-        else:
-            await self._account_roots(gen, force)
+        try:
+            if self.filters.on_entitlements:
+                await self._entitlement_roots(gen, force)
+            else:
+                await self._account_roots(gen, force)
+        except BadRequest as exc:
+            if not self._sort_refused(exc):
+                raise
+            await self._load_roots(force)
+
+    def _sort_refused(self, exc: BadRequest) -> bool:
+        """A service that refuses the sort asked for: the entitlements are sorted here instead (each list as loaded)."""
+        if self.sort == DEFAULT_SORT:
+            return False
+        self.local_sort, self.sort = self.sort, DEFAULT_SORT
+        self.say(f"The service would not sort ({clean(str(exc))}): sorted here, each account's loaded entitlements")
+        return True
+
+    def _in_order(self, ents: list[Entitlement]) -> list[Entitlement]:
+        if self.local_sort is None:
+            return ents
+        key, order = self.local_sort
+        if key == "created_on":
+            return sorted(ents, key=lambda e: (e.created is None, e.created.timestamp() if e.created else 0.0), reverse=order == "desc")
+        return sorted(ents, key=lambda e: natural_key(e.entitlement_id), reverse=order == "desc")
 
     async def _account_roots(self, gen: int, force: bool) -> None:
         order = account_lookup(self.filters.account) or [("", "")]
@@ -502,7 +530,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 self._marker(node, "loading…" if item.key in self.expanding else "not loaded: collapse and expand to load")
                 return
             root_matches = item.root is not None and self._matches(item.account_id, item.root.name)
-            shown = [e for e in ents if self.filters.in_dates(e) and (root_matches or self._ent_matches(e))]
+            shown = [e for e in self._in_order(ents) if self.filters.in_dates(e) and (root_matches or self._ent_matches(e))]
             for ent in shown:
                 key = f"E:{ent.entitlement_id}"
                 child = node.add(
@@ -702,13 +730,23 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             try:
                 if item.kind == "account":
                     assert item.account_id is not None
-                    query = EntitlementFilter(accountId=item.account_id, sort_by=self.sort[0], sort_order=self.sort[1])
-                    async for page in self.service.list_page(query, 1, MAX_LIMIT, force=force):
-                        if gen != self.generation:
-                            return
-                        self.ent_children[item.account_id] = page.items
-                        self.ent_total[item.account_id] = page.total
-                        self._loaded(item.key, record, page.age)
+                    account_id = item.account_id
+
+                    async def fill() -> None:
+                        query = EntitlementFilter(accountId=account_id, sort_by=self.sort[0], sort_order=self.sort[1])
+                        async for page in self.service.list_page(query, 1, MAX_LIMIT, force=force):
+                            if gen != self.generation:
+                                return
+                            self.ent_children[account_id] = page.items
+                            self.ent_total[account_id] = page.total
+                            self._loaded(item.key, record, page.age)
+
+                    try:
+                        await fill()
+                    except BadRequest as exc:
+                        if not self._sort_refused(exc):
+                            raise
+                        await fill()
                 else:
                     assert item.entitlement is not None
                     ent_id = item.entitlement.entitlement_id
@@ -937,6 +975,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             self.app.notify(f"The service sorts entitlements by entitlement or created, not {name!r}", severity="error", markup=False)
             return
         self.sort = (key, "desc" if descending else "asc")
+        self.local_sort = None
         self.generation += 1  # what is loaded came in the old order: every expanded account asks again
         self.ent_children.clear()
         self.ent_total.clear()
