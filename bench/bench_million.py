@@ -131,6 +131,31 @@ def run_grid(rows: int) -> dict[str, Any]:
     return out
 
 
+def duck_queries(con: Any, count: int, at_position: str, out: dict[str, Any]) -> None:
+    """The measures both DuckDB contenders share, over the sorted `view`: rows at a position (`at_position`, with
+    {pos} and {end} for a screenful of 40), a filter, a frequency and statistics."""
+    keys = []
+    for pos in random.Random(1).sample(range(count), 200):
+        start = time.perf_counter()
+        con.execute(at_position.format(pos=pos, end=pos + 39)).fetchall()
+        keys.append(time.perf_counter() - start)
+    out["row at a position (p95)"] = sorted(keys)[int(len(keys) * 0.95)]
+    out["filter 'Product 7'"], _ = timed(
+        lambda: con.execute(
+            "CREATE OR REPLACE TABLE filtered AS SELECT * FROM view WHERE productName LIKE '%Product 7%' OR accountName LIKE '%Product 7%'"
+        )
+    )
+    out["rows in filter"] = con.execute("SELECT count(*) FROM filtered").fetchone()[0]
+    out["frequency of productName"], _ = timed(
+        lambda: con.execute("SELECT productName, count(*) c FROM rows GROUP BY 1 ORDER BY c DESC").fetchall()
+    )
+    out["statistics of quantity"], _ = timed(
+        lambda: con.execute(
+            "SELECT min(quantity), max(quantity), avg(quantity), median(quantity), count(DISTINCT quantity) FROM rows"
+        ).fetchall()
+    )
+
+
 def run_duckdb(rows: int) -> dict[str, Any]:
     import os
     import tempfile
@@ -154,26 +179,7 @@ def run_duckdb(rows: int) -> dict[str, Any]:
     count = con.execute("SELECT count(*) FROM rows").fetchone()[0]
     out: dict[str, Any] = {"rows": count, "load (decode + append)": load}
     out["sort by accountName"], _ = timed(lambda: con.execute("CREATE OR REPLACE TABLE view AS SELECT * FROM rows ORDER BY accountName"))
-    keys = []
-    for pos in random.Random(1).sample(range(count), 200):
-        start = time.perf_counter()
-        con.execute(f"SELECT * FROM view LIMIT 1 OFFSET {pos}").fetchall()
-        keys.append(time.perf_counter() - start)
-    out["row at a position (p95)"] = sorted(keys)[int(len(keys) * 0.95)]
-    out["filter 'Product 7'"], _ = timed(
-        lambda: con.execute(
-            "CREATE OR REPLACE TABLE filtered AS SELECT * FROM view WHERE productName LIKE '%Product 7%' OR accountName LIKE '%Product 7%'"
-        )
-    )
-    out["rows in filter"] = con.execute("SELECT count(*) FROM filtered").fetchone()[0]
-    out["frequency of productName"], _ = timed(
-        lambda: con.execute("SELECT productName, count(*) c FROM rows GROUP BY 1 ORDER BY c DESC").fetchall()
-    )
-    out["statistics of quantity"], _ = timed(
-        lambda: con.execute(
-            "SELECT min(quantity), max(quantity), avg(quantity), median(quantity), count(DISTINCT quantity) FROM rows"
-        ).fetchall()
-    )
+    duck_queries(con, count, "SELECT * FROM view LIMIT 1 OFFSET {pos}", out)
     return out
 
 
@@ -230,26 +236,7 @@ def run_duckdb_tuned(rows: int, batch: int = 1) -> dict[str, Any]:
             "CREATE OR REPLACE TABLE view AS SELECT row_number() OVER () AS pos, * FROM (SELECT * FROM rows ORDER BY accountName)"
         )
     )
-    keys = []
-    for pos in random.Random(1).sample(range(count), 200):
-        start = time.perf_counter()
-        con.execute(f"SELECT * FROM view WHERE pos BETWEEN {pos} AND {pos + 39}").fetchall()  # a screenful
-        keys.append(time.perf_counter() - start)
-    out["row at a position (p95)"] = sorted(keys)[int(len(keys) * 0.95)]
-    out["filter 'Product 7'"], _ = timed(
-        lambda: con.execute(
-            "CREATE OR REPLACE TABLE filtered AS SELECT * FROM view WHERE productName LIKE '%Product 7%' OR accountName LIKE '%Product 7%'"
-        )
-    )
-    out["rows in filter"] = con.execute("SELECT count(*) FROM filtered").fetchone()[0]
-    out["frequency of productName"], _ = timed(
-        lambda: con.execute("SELECT productName, count(*) c FROM rows GROUP BY 1 ORDER BY c DESC").fetchall()
-    )
-    out["statistics of quantity"], _ = timed(
-        lambda: con.execute(
-            "SELECT min(quantity), max(quantity), avg(quantity), median(quantity), count(DISTINCT quantity) FROM rows"
-        ).fetchall()
-    )
+    duck_queries(con, count, "SELECT * FROM view WHERE pos BETWEEN {pos} AND {end}", out)  # a screenful
     return out
 
 

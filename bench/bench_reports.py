@@ -101,6 +101,16 @@ async def warm(url: str, days: int) -> int:
 # -- one UI run (in a child process) -----------------------------------------------------------
 
 
+async def fill_builder(pilot: Any, days: int) -> None:
+    """Wait for the report builder's data model, then ask for the last `days` days, every record."""
+    app = pilot.app
+    while not app.screen.query("#rb-past") or getattr(app.screen, "rtype", None) is None:
+        await pilot.pause(0.02)
+    app.screen.query_one("#rb-past").value = str(days)
+    app.screen.query_one("#rb-max").value = ""
+    await pilot.pause()
+
+
 async def ui_run(url: str, days: int) -> dict[str, float]:
     from flextui.render.reports import RowPacker
     from flextui.ui.app import FlexApp
@@ -137,11 +147,7 @@ async def ui_run(url: str, days: int) -> dict[str, float]:
     folder = tempfile.mkdtemp(prefix="bench-reports-")
     os.chdir(folder)
     async with app.run_test(size=(120, 40)) as pilot:
-        while not app.screen.query("#rb-past") or getattr(app.screen, "rtype", None) is None:
-            await pilot.pause(0.02)
-        app.screen.query_one("#rb-past").value = str(days)
-        app.screen.query_one("#rb-max").value = ""
-        await pilot.pause()
+        await fill_builder(pilot, days)
         t_run = time.perf_counter()
         await pilot.press("ctrl+g")
         while not isinstance(app.screen, ReportResultsScreen) or app.screen.state == "loading":

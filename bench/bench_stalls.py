@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_reports import GROUP, make_context, start_sim, warm  # noqa: E402
+from bench_reports import GROUP, fill_builder, make_context, start_sim, warm  # noqa: E402
 
 TICK = 0.005
 
@@ -51,11 +51,7 @@ async def run(url: str, days: int) -> dict[str, float]:
             lags.append(loop.time() - start - TICK)
 
     async with app.run_test(size=(120, 40)) as pilot:
-        while not app.screen.query("#rb-past") or getattr(app.screen, "rtype", None) is None:
-            await pilot.pause(0.02)
-        app.screen.query_one("#rb-past").value = str(days)
-        app.screen.query_one("#rb-max").value = ""
-        await pilot.pause()
+        await fill_builder(pilot, days)
         task = asyncio.create_task(sampler())
         started = time.perf_counter()
         await pilot.press("ctrl+g")

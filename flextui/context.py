@@ -131,13 +131,11 @@ def demo_context(
     network or server does, and `timeout` is the session's deadline for a
     whole answer, as a profile's `timeout`; tests use both.
     """
-    from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
-    from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, Clock, World
+    from flextui.sim.app import create_app
+    from flextui.sim.world import Clock, World
 
-    users = {"admin": ADMIN, "producer": PRODUCER, "customer": CUSTOMER}
-    if as_user not in users:
-        raise ValueError(f"demo user must be one of {', '.join(users)}")
-    user, password = users[as_user]
+    if as_user not in DEMO_USERS:
+        raise ValueError(f"demo user must be one of {', '.join(DEMO_USERS)}")
     clock = Clock(fixed_now_ms)
     world = World(seed=seed, scale=scale, clock=clock)
     options: dict[str, Any] = {"latency_ms": latency_ms, "faults": faults}
@@ -145,49 +143,69 @@ def demo_context(
         options["dialects"] = dialects
     app = create_app(world, **options)
     settings = settings or Settings()
-    session = Session(
-        SIM_BASE_URL,
-        name="demo",
-        credentials=Credentials(user, password, world.seed_token(user)),
-        user=user,
-        read_only=read_only,
-        transport=in_process_transport(app),
-        cache=PageCache(":memory:"),
-        fresh_seconds=settings.cache_fresh_seconds,
-        registry_tenant=world.tenant_id,
-        timeout=timeout,
-    )
-    return AppContext(
+    return _on_simulator(
         "demo",
-        session,
-        user,
+        as_user,
         read_only,
-        "success",
-        settings,
-        keys or {},
+        world=world,
+        sim_app=app,
+        cache=PageCache(":memory:"),
+        settings=settings,
+        keys=keys or {},
         theme=theme or settings.theme,
-        demo=True,
+        timeout=timeout,
         now_ms=clock.now_ms,
-        extras={"world": world, "sim_app": app},
     )
 
 
-DEMO_IDENTITIES: dict[str, tuple[str, bool]] = {
-    "demo": ("admin", False),
-    "demo-producer": ("producer", False),
-    "demo-customer": ("customer", False),
-    "demo-read-only": ("admin", True),
+DEMO_USERS = ("admin", "producer", "customer")
+"""The simulator's seeded users a demo can sign in as."""
+
+DEMO_IDENTITIES: dict[str, tuple[str, bool, str]] = {
+    "demo": ("admin", False, "success"),
+    "demo-producer": ("producer", False, "accent"),
+    "demo-customer": ("customer", False, "primary"),
+    "demo-read-only": ("admin", True, "warning"),
 }
-"""The demo's profiles (`:profile NAME`): the simulator's seeded users, one world, each its own identity."""
+"""The demo's profiles (`:profile NAME`): a seeded user, read-only or not, and the title's colour; one world."""
 
 
 def demo_identity(ctx: AppContext, name: str) -> AppContext:
-    """Another of the demo's identities on the same simulator (same world, same clock), with its own session."""
+    """Another of the demo's identities on the same simulator (same world, same clock, same cache), its own session."""
+    as_user, read_only, _ = DEMO_IDENTITIES[name]
+    return _on_simulator(
+        name,
+        as_user,
+        read_only,
+        world=ctx.extras["world"],
+        sim_app=ctx.extras["sim_app"],
+        cache=ctx.session.cache,
+        settings=ctx.settings,
+        keys=ctx.keys,
+        theme=ctx.theme,
+        timeout=ctx.session.total_timeout,
+        now_ms=ctx.now_ms,
+    )
+
+
+def _on_simulator(
+    name: str,
+    as_user: str,
+    read_only: bool,
+    *,
+    world: Any,
+    sim_app: Any,
+    cache: PageCache | None,
+    settings: Settings,
+    keys: dict[str, str],
+    theme: str | None,
+    timeout: float,
+    now_ms: Callable[[], int],
+) -> AppContext:
+    """A context signed in as one of the simulator's seeded users (its password and its seeded access token)."""
     from flextui.sim.app import SIM_BASE_URL, in_process_transport
     from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER
 
-    as_user, read_only = DEMO_IDENTITIES[name]
-    world, app = ctx.extras["world"], ctx.extras["sim_app"]
     user, password = {"admin": ADMIN, "producer": PRODUCER, "customer": CUSTOMER}[as_user]
     session = Session(
         SIM_BASE_URL,
@@ -195,25 +213,25 @@ def demo_identity(ctx: AppContext, name: str) -> AppContext:
         credentials=Credentials(user, password, world.seed_token(user)),
         user=user,
         read_only=read_only,
-        transport=in_process_transport(app),
-        cache=ctx.session.cache,
-        fresh_seconds=ctx.settings.cache_fresh_seconds,
+        transport=in_process_transport(sim_app),
+        cache=cache,
+        fresh_seconds=settings.cache_fresh_seconds,
         registry_tenant=world.tenant_id,
-        timeout=ctx.session.total_timeout,
+        timeout=timeout,
     )
-    color = {"demo": "success", "demo-producer": "accent", "demo-customer": "primary", "demo-read-only": "warning"}[name]
+    color = DEMO_IDENTITIES.get(name, ("", False, "success"))[2]
     return AppContext(
         name,
         session,
         user,
         read_only,
         color,
-        ctx.settings,
-        ctx.keys,
-        theme=ctx.theme,
+        settings,
+        keys,
+        theme=theme,
         demo=True,
-        now_ms=ctx.now_ms,
-        extras=dict(ctx.extras),
+        now_ms=now_ms,
+        extras={"world": world, "sim_app": sim_app},
     )
 
 

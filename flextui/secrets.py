@@ -22,12 +22,17 @@ class SecretError(ConfigError):
     """The secret could not be obtained; the message says how to fix that."""
 
 
+def credential_sources(profile: Profile) -> list[tuple[str, Credential | None]]:
+    """Where the profile's password and access token come from (None: it has none), named as messages name them."""
+    return [("password", profile.password_source()), ("access token", profile.token_source())]
+
+
 def resolve_credentials(profile: Profile, *, interactive: bool | None = None) -> Credentials:
     """The profile's user, password and access token, each from where the profile says."""
-    password_from = profile.password_source()
-    token_from = profile.token_source()
-    password = resolve(profile, password_from, "password", interactive=interactive) if password_from is not None else None
-    token = resolve(profile, token_from, "access token", interactive=interactive) if token_from is not None else None
+    password, token = (
+        resolve(profile, source, what, interactive=interactive) if source is not None else None
+        for what, source in credential_sources(profile)
+    )
     return Credentials(profile.user, password, token)
 
 

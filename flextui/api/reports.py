@@ -93,21 +93,24 @@ class Repeats:
         if pages is not None and pages < 1:
             raise ValueError("Repeats remembers at least one page")
         self._bounded = pages is not None
-        self._pages: deque[set[tuple[Any, ...]]] = deque(maxlen=pages) if pages else deque([set()])
+        self._current: set[tuple[Any, ...]] = set()
+        self._earlier: deque[set[tuple[Any, ...]]] = deque(maxlen=(pages or 1) - 1)
+        """The keys of the pages before the current one that are still remembered (none when every key is)."""
 
     def fresh(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The rows of the next page that are not repeats (the same list when none is)."""
         if self.group not in RECORD_KEYS:
             return rows
-        seen = self._pages
-        if self._bounded:
-            seen.append(set())
-        current = seen[-1]
+        if self._bounded:  # a new page: the one before it is remembered among the earlier ones (or forgotten)
+            self._earlier.append(self._current)
+            self._current = set()
+        current = self._current
+        earlier = set().union(*self._earlier)
         kept = []
         for row in rows:
             key = record_key(self.group, row)
             if key is not None:
-                if key in current or any(key in page for page in seen if page is not current):
+                if key in current or key in earlier:
                     self.dropped += 1
                     continue
                 current.add(key)

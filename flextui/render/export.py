@@ -85,20 +85,17 @@ class Writer:
         self.progress = progress
         self.progress_every = max(1, progress_every)
         self.count = 0
-        self._getter: Any = None
-        """`itemgetter` of the columns (False with one column), made at the first mapping row."""
+        self._getter: Callable[[Mapping[str, Any]], Sequence[Any]] | None = None
+        """`itemgetter` of the columns (set with them: two or more), for mapping rows."""
         self._started = False
         self._closed = False
 
     def _values(self, row: Row) -> Sequence[Any]:
         assert self.columns is not None
         if isinstance(row, Mapping):
-            getter = self._getter
-            if getter is None:
-                getter = self._getter = operator.itemgetter(*self.columns) if len(self.columns) > 1 else False
-            if getter:
+            if self._getter is not None:
                 try:
-                    return getter(row)  # type: ignore[no-any-return]  # every column there (the usual case): one C call
+                    return self._getter(row)  # every column there (the usual case): one C call
                 except KeyError:
                     pass
             return [row.get(c) for c in self.columns]
@@ -115,6 +112,8 @@ class Writer:
                 self.columns = [str(k) for k in first.keys()]
             else:
                 raise ExportError("rows given as sequences need the column names")
+        if len(self.columns) > 1:
+            self._getter = operator.itemgetter(*self.columns)
         self._started = True
         self.start()
 

@@ -48,6 +48,7 @@ from flextui.ui.widgets.commandbar import CommandBar, FilterBar
 
 if TYPE_CHECKING:
     from flextui.api.http import RequestEvent
+    from flextui.ui.profiles import ProfileSource
 
 log = logging.getLogger("flextui.ui")
 
@@ -104,7 +105,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """Keys (and pastes) received, not yet handed on: see `on_event`."""
         self._key_feeder: asyncio.Task[None] | None = None
         self.guard = TerminalGuard()
-        self.profiles: Any = None
+        self.profiles: ProfileSource | None = None
         """Which profiles `:profile` offers and how it opens one (a `ui/profiles.ProfileSource`, made on first use)."""
         self.trail = Trail()
         """The related jumps made (`j`): escape retraces one, ctrl+f repeats it, `:history` lists them."""
@@ -116,8 +117,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             self.theme = wanted
         else:
             self._theme_problem = f"no theme {wanted!r}; using textual-dark (see :theme for the list)"
-        ctx.session.listeners.append(self._on_request)
-        ctx.session.notice_listeners.append(self._on_notice)
+        self._listen(ctx)
 
     def on_mount(self) -> None:
         if self.ctx.keys:
@@ -489,17 +489,23 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
     def action_forward(self) -> None:
         """ctrl+f: open again what escape left (the last place gone back from)."""
-        hop = self.trail.step_forward()
+        hop = self.trail.step_forward(self.current_mode, self.screen)
         if hop is None:
             self.notify("Nothing ahead: j opens the record under the cursor", markup=False)
             return
-        hop.mode, hop.screen = self.current_mode, self.screen
-        self.trail.back.append(hop)
         self._arrive(hop)
 
     # -- tenants in place ------------------------------------------------------------------------
 
-    def profile_source(self) -> Any:
+    def _listen(self, ctx: AppContext, *, stop: bool = False) -> None:
+        """Hear `ctx`'s requests (the status line) and notices (toasts), or stop hearing them."""
+        for listeners, handler in ((ctx.session.listeners, self._on_request), (ctx.session.notice_listeners, self._on_notice)):
+            if not stop:
+                listeners.append(handler)
+            elif handler in listeners:
+                listeners.remove(handler)
+
+    def profile_source(self) -> ProfileSource:
         if self.profiles is None:
             from flextui.ui.profiles import ProfileSource
 
@@ -548,13 +554,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """Move the app to `new`: every area of the old tenant closed, the area in use opened again on the new one."""
         kind = kinds.lookup(getattr(self.screen, "KIND", "") or "") or kinds.get("tokens")
         last_hop = self.trail.leaving(self.screen)
-        old = self.ctx
-        for listeners, handler in ((old.session.listeners, self._on_request), (old.session.notice_listeners, self._on_notice)):
-            if handler in listeners:
-                listeners.remove(handler)
+        self._listen(self.ctx, stop=True)
         self.ctx = new
-        new.session.listeners.append(self._on_request)
-        new.session.notice_listeners.append(self._on_notice)
+        self._listen(new)
         if new.theme and new.theme in self.available_themes and new.theme != self.theme:
             self.theme = new.theme
         from textual.screen import Screen

@@ -77,14 +77,14 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
             raise LookupError(f"no demo profile {name!r} (have: {', '.join(DEMO_IDENTITIES)})")
         return demo_identity(ctx, name)
     from flextui.config import load_config
-    from flextui.secrets import resolve
+    from flextui.secrets import credential_sources, resolve
 
     config = load_config()
     if name not in config.profiles:
         raise LookupError(f"no profile {name!r} (have: {', '.join(config.profiles) or 'none'})")
     profile = config.profile(name)
     secrets: dict[str, str | None] = {}
-    for what, source in (("password", profile.password_source()), ("access token", profile.token_source())):
+    for what, source in credential_sources(profile):
         if source is None:
             secrets[what] = None
         elif not isinstance(source, str) and source.prompt:

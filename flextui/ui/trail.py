@@ -58,8 +58,14 @@ class Trail:
         self.forward.append(hop)
         return hop
 
-    def step_forward(self) -> Hop | None:
-        return self.forward.pop() if self.forward else None
+    def step_forward(self, mode: str, screen: Any) -> Hop | None:
+        """The hop last gone back from, made again from `screen` (in area `mode`): it is the latest jump once more."""
+        if not self.forward:
+            return None
+        hop = self.forward.pop()
+        hop.mode, hop.screen = mode, screen
+        self.back.append(hop)
+        return hop
 
     def entries(self) -> list[tuple[str, int]]:
         """The trail in words, oldest first: (text, steps) where steps < 0 goes back that many, > 0 forward."""

@@ -44,7 +44,6 @@ class Watcher:
         self.screen = screen
         self.seconds = seconds
         self.refreshes = 0
-        self.summary = ""
         self._timer = screen.set_interval(seconds, self.tick, name="watch")
         self._show("")
 
@@ -87,7 +86,6 @@ class Watcher:
 
     def _show(self, what: str) -> None:
         """The status line's right end, most telling first (it is cut to the width): "⟳ every 30 s · 2 new (10:04:31)"."""
-        self.summary = what
         self.screen.status.info = f"⟳ {self.every}" + (f" · {what}" if what else " · :watch off stops")
 
 

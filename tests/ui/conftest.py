@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import unicodedata
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from textual import events
@@ -18,6 +18,8 @@ from flextui.context import AppContext, demo_context
 from flextui.ui.app import FlexApp
 from flextui.ui.safety import original
 from tests.conftest import FIXED_NOW_MS
+
+S = TypeVar("S")
 
 
 def build_app(*, read_only: bool = False, as_user: str = "admin", start: list[str] | None = None, **kwargs: Any) -> FlexApp:
@@ -121,6 +123,14 @@ async def burst(pilot: Any, *keys: str) -> None:
         event.set_sender(app)
         app._driver.send_message(event)
     await settle(pilot)
+
+
+async def screen_of(pilot: Any, kind: type[S]) -> S:
+    """The screen in front once the app has settled, checked to be a `kind`."""
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, kind), f"{type(screen).__name__} in front, not {kind.__name__}"
+    return screen
 
 
 async def command(pilot: Any, text: str) -> None:

@@ -28,6 +28,15 @@ def frames(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     return seen
 
 
+async def run_report(pilot: Any) -> None:
+    """Run the builder's report and let it load every row."""
+    app = pilot.app
+    await settle(pilot)
+    await burst(pilot, "ctrl+g")
+    await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state == "done")
+    await settle(pilot)
+
+
 def written(app: FlexApp, updates: list[Any]) -> int:
     return sum(len(update.render_segments(app.console)) for update in updates)
 
@@ -35,10 +44,7 @@ def written(app: FlexApp, updates: list[Any]) -> int:
 async def test_an_idle_tick_writes_nothing_and_an_aging_label_repaints_only_itself(frames: list[Any]) -> None:
     app = build_app(start=["report", "fulfillment"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await burst(pilot, "ctrl+g")
-        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state == "done")
-        await settle(pilot)
+        await run_report(pilot)
         status = app.screen.query_one(StatusLine)
         status.set_age(200.0)  # shown from a cache: "3m ago"
         await settle(pilot)
@@ -57,10 +63,7 @@ async def test_an_idle_tick_writes_nothing_and_an_aging_label_repaints_only_itse
 async def test_a_page_appended_below_a_full_screen_repaints_the_scrollbar_not_the_rows(frames: list[Any]) -> None:
     app = build_app(start=["report", "fulfillment"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await burst(pilot, "ctrl+g")
-        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state == "done")
-        await settle(pilot)
+        await run_report(pilot)
         grid = app.screen.grid
         page = [grid.model.row(i) for i in range(400)]
         shown = grid.row_count

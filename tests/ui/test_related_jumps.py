@@ -21,7 +21,7 @@ from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.screens.users import UsersScreen
 from flextui.ui.trail import Hop, Trail
 from flextui.ui.widgets.dialogs import ChoiceScreen
-from tests.ui.conftest import build_app, burst, settle, until
+from tests.ui.conftest import build_app, burst, screen_of, settle, until
 
 ROW = {"fulfillmentID": "FID-1", "activationID": "ACT-1", "productName": "Nova", "productVersion": "2023.2", "accountID": "1068"}
 
@@ -113,9 +113,7 @@ async def test_a_row_naming_several_records_offers_a_menu_and_history_lists_the_
 async def test_token_to_user_to_account_to_entitlements_and_all_the_way_back() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        tokens = app.screen
-        assert isinstance(tokens, TokensScreen)
+        tokens = await screen_of(pilot, TokensScreen)
         await until(pilot, lambda: tokens.selected() is not None)
         user = tokens.selected().username
         assert user
@@ -154,9 +152,7 @@ async def test_token_to_user_to_account_to_entitlements_and_all_the_way_back() -
 async def test_a_masked_user_is_no_link() -> None:
     app = build_app(as_user="customer")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        tokens = app.screen
-        assert isinstance(tokens, TokensScreen)
+        tokens = await screen_of(pilot, TokensScreen)
         await until(pilot, lambda: any(t.masked for t in tokens.tokens))
         masked = next(i for i, t in enumerate(tokens.tokens) if t.masked)
         tokens.table.move_cursor(row=masked)
@@ -180,9 +176,7 @@ async def test_a_download_opens_its_project_and_a_member_its_user() -> None:
 
     app = build_app(start=["downloads"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        downloads = app.screen
-        assert isinstance(downloads, DownloadsScreen)
+        downloads = await screen_of(pilot, DownloadsScreen)
         await burst(pilot, "ctrl+g")
         grid = downloads.query_one("#dl-grid", DataGrid)
         await until(pilot, lambda: grid.row_count > 0)
@@ -197,9 +191,7 @@ async def test_a_download_opens_its_project_and_a_member_its_user() -> None:
 
     app = build_app(start=["members", "hello-world-dp"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        project_screen = app.screen
-        assert isinstance(project_screen, ProjectScreen)
+        project_screen = await screen_of(pilot, ProjectScreen)
         await until(pilot, lambda: bool(project_screen.members))
         links = project_screen.related_links()
         assert links and links[0].kind == "users" and links[0].argument.startswith("user=")

@@ -15,7 +15,7 @@ from flextui.context import demo_identity
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.watch import parse_seconds
 from flextui.ui.widgets.dialogs import MessageScreen
-from tests.ui.conftest import build_app, burst, command, settle, until
+from tests.ui.conftest import build_app, burst, command, screen_of, settle, until
 
 
 def test_intervals_read_as_a_person_writes_them() -> None:
@@ -32,9 +32,7 @@ def test_intervals_read_as_a_person_writes_them() -> None:
 async def test_a_watched_list_marks_a_new_row_and_keeps_still_when_nothing_changed() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, TokensScreen)
+        screen = await screen_of(pilot, TokensScreen)
         await until(pilot, lambda: bool(screen.tokens))
         screen.table.focus()
         await command(pilot, "watch 600")
@@ -84,9 +82,7 @@ async def test_a_watched_list_marks_a_new_row_and_keeps_still_when_nothing_chang
 async def test_a_field_with_the_focus_pauses_the_watch_and_a_report_run_is_not_watched() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, TokensScreen)
+        screen = await screen_of(pilot, TokensScreen)
         await command(pilot, "watch 30")
         await until(pilot, lambda: screen.watcher is not None)
         screen.query_one("#q-user", Input).focus()
@@ -106,9 +102,7 @@ async def test_page_n_goes_to_that_page_and_says_when_there_is_none() -> None:
 
     app = build_app(settings=Settings(page_size=4))
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, TokensScreen)
+        screen = await screen_of(pilot, TokensScreen)
         await until(pilot, lambda: bool(screen.tokens) and screen.total is not None)
         first = [t.name for t in screen.tokens]
         last = -(-screen.total // 4)
@@ -129,9 +123,7 @@ async def test_sort_on_entitlements_is_the_servers() -> None:
 
     app = build_app(start=["entitlements", "product=Flex Canvas"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        tree = app.screen
-        assert isinstance(tree, EntitlementsScreen)
+        tree = await screen_of(pilot, EntitlementsScreen)
         await until(pilot, lambda: bool(tree.ent_children))
 
         def order() -> list[str]:
@@ -165,9 +157,7 @@ async def test_a_service_that_will_not_sort_gets_its_entitlements_sorted_here(mo
     monkeypatch.setattr(EntitlementsService, "list_page", refusing)
     app = build_app(start=["entitlements", "product=Flex Canvas"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        tree = app.screen
-        assert isinstance(tree, EntitlementsScreen)
+        tree = await screen_of(pilot, EntitlementsScreen)
         await until(pilot, lambda: bool(tree.ent_children))
         await command(pilot, "sort created desc")
         await until(pilot, lambda: tree.local_sort == ("created_on", "desc") and bool(tree.ent_children))

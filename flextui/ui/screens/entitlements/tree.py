@@ -1022,19 +1022,17 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         """j: a line item's (or product's) product in the catalogue, the account's users."""
         return [link for link in (self._product_link(), self._users_link()) if link is not None]
 
-    def action_users(self) -> None:
-        link = self._users_link()
+    def _jump(self, link: Link | None, otherwise: str) -> None:
         if link is None:
-            self.say("Put the cursor on an account (or anything in it) to list its users")
-            return
-        flex_app(self).jump(link)
+            self.say(otherwise)
+        else:
+            flex_app(self).jump(link)
+
+    def action_users(self) -> None:
+        self._jump(self._users_link(), "Put the cursor on an account (or anything in it) to list its users")
 
     def action_catalogue(self) -> None:
-        link = self._product_link()
-        if link is None:
-            self.say("Put the cursor on a line item or its product to open it in the catalogue")
-            return
-        flex_app(self).jump(link)
+        self._jump(self._product_link(), "Put the cursor on a line item or its product to open it in the catalogue")
 
     def action_copy_id(self) -> None:
         item = self.current()
