@@ -584,7 +584,7 @@ class Session:
         nothing, and only an unreachable server falls back to the cache.
         """
         key = cache_key(self.identity, op, params)
-        hit = self.cache.get(key) if self.cache is not None else None
+        hit = await self._read(key)
         if hit is not None and not self._proven(op):
             try:
                 raw = await fetch()
@@ -620,7 +620,7 @@ class Session:
         """
         if self.cache is None or not self._proven(op):
             raise NotStored(op)
-        hit = self.cache.get(cache_key(self.identity, op, params))
+        hit = await self._read(cache_key(self.identity, op, params))
         if hit is None:
             raise NotStored(op)
         raw, stored_at = hit
@@ -635,7 +635,17 @@ class Session:
         except RecursionError:
             raise Unreadable("the server sent an answer nested too deeply to read") from None
 
+    async def _read(self, key: str) -> tuple[Any, float] | None:
+        """The stored answer under `key` and when it was stored, read in a worker thread.
+
+        Off the event loop, like `_store`: the cache's one connection serialises its users, so a read
+        on the loop waited behind a page being written (or the write-ahead log being checkpointed)
+        by a worker: up to 300 ms without a key answered while a report streamed in (bench/bench_stalls.py).
+        """
+        return None if self.cache is None else await asyncio.to_thread(self.cache.get, key)
+
     async def _store(self, key: str, op: str, raw: Any) -> None:
+        """Store an answer (secrets scrubbed) in a worker thread: see `_read`."""
         if self.cache is None:
             return
         cache = self.cache
@@ -646,10 +656,7 @@ class Session:
             except RecursionError:
                 log.info("cache: %s nested too deeply to store", op)
 
-        if _large(raw):
-            await asyncio.to_thread(store)
-        else:
-            store()
+        await asyncio.to_thread(store)
 
     async def cached_value(
         self,

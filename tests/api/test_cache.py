@@ -543,3 +543,21 @@ def test_a_clean_page_is_stored_as_received_and_one_that_may_hold_a_secret_is_sc
     assert stored[0] == {"data": [{"a": 1}, {"a": 2, "nested": {}}]}
     assert b"hunter2" not in file_bytes(cache.path) and b"e.y.j" not in file_bytes(cache.path)
     cache.close()
+
+
+async def test_the_cache_is_read_and_written_off_the_event_loop(
+    session: Session, cache: PageCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache's one connection serialises its users: a read on the loop waited behind a page being written."""
+    import threading
+
+    loop_thread = threading.get_ident()
+    threads: list[tuple[str, int]] = []
+    get, put = PageCache.get, PageCache.put
+    monkeypatch.setattr(PageCache, "get", lambda self, *a, **k: threads.append(("get", threading.get_ident())) or get(self, *a, **k))
+    monkeypatch.setattr(PageCache, "put", lambda self, *a, **k: threads.append(("put", threading.get_ident())) or put(self, *a, **k))
+    svc = TokensService(session)
+    await pages_of(svc)
+    await pages_of(svc)  # the second visit is answered from the cache
+    assert {"get", "put"} <= {op for op, _ in threads}
+    assert all(thread != loop_thread for _, thread in threads), threads

@@ -73,3 +73,20 @@ async def test_a_page_appended_below_a_full_screen_repaints_the_scrollbar_not_th
         assert grid.row_count == shown + 400
         assert frames, "the scrollbar moves"
         assert written(app, frames) < 4_000, "the visible rows are not sent again (they were ~10,000 characters)"
+
+
+async def test_pages_streamed_in_quick_succession_leave_the_scrollbar_at_the_full_length(frames: list[Any]) -> None:
+    """The bar's thumb moves at most a few times a second while pages stream in, and ends at the final length."""
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await run_report(pilot)
+        grid = app.screen.grid
+        page = [grid.model.row(i) for i in range(200)]
+        for _ in range(5):
+            grid.append_rows(page)
+        total = grid.row_count + grid._header_height
+        assert grid.virtual_size.height == total, "scrolling reaches the new rows at once"
+        await until(pilot, lambda: grid.vertical_scrollbar.window_virtual_size == total)
+        grid.scroll_end(animate=False)
+        await until(pilot, lambda: grid.max_scroll_y > 0 and round(grid.scroll_y) == grid.max_scroll_y)
+        assert grid.max_scroll_y == total - grid.scrollable_content_region.height

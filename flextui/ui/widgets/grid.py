@@ -45,6 +45,7 @@ use ``app.call_from_thread(grid.append_rows, page)``).
 
 from __future__ import annotations
 
+import time
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -71,6 +72,8 @@ __all__ = ["DataGrid"]
 
 _PAD = 1  # blank cells on each side of a cell's text
 _ELLIPSIS = "…"
+SCROLLBAR_EVERY = 0.25  # seconds between scrollbar repaints while rows stream in
+INDEX_STEP = 1000  # rows given search text per idle step (≈ 10 ms at 21 columns; 4,000 held keys ≈ 40 ms)
 
 
 def _fit(text: str, width: int, right: bool) -> str:
@@ -330,6 +333,8 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         self._styles: dict[str, Style] = {}
         self._line_cache: LRUCache[tuple[Any, ...], Strip] = LRUCache(256)
         self._index_timer: Timer | None = None
+        self._scrollbar_timer: Timer | None = None
+        self._scrollbar_at = 0.0
         self.set_reactive(DataGrid.zebra_stripes, zebra_stripes)
         self.set_reactive(DataGrid.fixed_columns, max(0, fixed_columns))
         self.set_reactive(DataGrid.show_header, show_header)
@@ -435,7 +440,7 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         if moved:
             self._scroll_cursor_into_view()
             self._post_cursor_moved()
-        self._schedule_indexing()
+        self._schedule_indexing(postpone=True)
         return added
 
     def clear(self) -> None:
@@ -838,12 +843,38 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
     def _update_virtual_size(self) -> None:
         self._update_layout()
         size = Size(self._total_width, self._model.row_count + self._header_height)
-        if size != self.virtual_size:
-            # Not the reactive's own refresh (repaint and layout): that repaints every visible line each time a
-            # streamed page makes the grid longer (~10 KB a page over the wire). A layout alone moves the scrollbar;
-            # whatever lines did change are refreshed by the caller.
-            self.set_reactive(DataGrid.virtual_size, size)
+        old = self.virtual_size
+        if size == old:
+            return
+        # Not the reactive's own refresh (repaint and layout): that repaints every visible line each time a
+        # streamed page makes the grid longer (~10 KB a page over the wire). Whatever lines did change are
+        # refreshed by the caller.
+        self.set_reactive(DataGrid.virtual_size, size)
+        window = self.container_size.height
+        if self.is_mounted and size.width == old.width and size.height > window and old.height > window and self.show_vertical_scrollbar:
+            self._scrollbar_soon()  # only longer or shorter, the bar stays: its thumb moves, nothing is laid out
+        else:
             self.refresh(repaint=False, layout=True)
+
+    def _scrollbar_soon(self) -> None:
+        """The scrollbar's thumb to the current length, at most every SCROLLBAR_EVERY seconds: a streamed page
+        laid the screen out again (≈ 30 ms of the loop) and rewrote the bar's column (≈ 2.4 KB) each time."""
+        if self._scrollbar_timer is not None:
+            return
+        wait = self._scrollbar_at + SCROLLBAR_EVERY - time.monotonic()
+        if wait <= 0:
+            self._move_thumb()
+        else:
+            self._scrollbar_timer = self.set_timer(wait, self._move_thumb)
+
+    def _move_thumb(self) -> None:
+        self._scrollbar_timer = None
+        self._scrollbar_at = time.monotonic()
+        if not self.show_vertical_scrollbar or self.virtual_size.height <= self.container_size.height:
+            self.refresh(repaint=False, layout=True)  # the bar comes or goes: a layout decides
+            return
+        bar = self.vertical_scrollbar
+        bar.window_virtual_size = self.virtual_size.height  # (a reactive: repaints the bar alone)
 
     def _scroll_cursor_into_view(self) -> None:
         if not self.is_mounted:
@@ -873,16 +904,20 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         if target_x is not None or target_y is not None:
             self.scroll_to(x=target_x, y=target_y, animate=False, force=True)
 
-    def _schedule_indexing(self) -> None:
-        if not self._search_index or self._index_timer is not None or not self.is_mounted:
+    def _schedule_indexing(self, *, postpone: bool = False) -> None:
+        """Build the search index in idle steps, starting a quarter second from now; `postpone`: rows are
+        streaming in, so put off any step already due (indexing between pages held the loop, and keys)."""
+        if not self._search_index or not self.is_mounted or self._model.search_index_complete:
             return
-        if self._model.search_index_complete:
-            return
+        if self._index_timer is not None:
+            if not postpone:
+                return
+            self._index_timer.stop()
         self._index_timer = self.set_timer(0.25, self._index_step)
 
     def _index_step(self) -> None:
         self._index_timer = None
-        if not self._model.build_search_index(4000):
+        if not self._model.build_search_index(INDEX_STEP):
             self._index_timer = self.set_timer(0.02, self._index_step)
 
     def on_mount(self) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -53,6 +54,12 @@ from flextui.ui.widgets.grid import DataGrid
 
 CONCURRENCY = 6
 PROGRESS_EVERY = 0.1  # seconds between count/progress updates while pages stream in
+PACK_IN_THREAD = 200  # rows in a page from which it is packed off the event loop
+
+
+def _fresh_packed(lock: threading.Lock, repeats: Repeats, packer: RowPacker, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    with lock:  # a cancelled run's page may still be packing when its resumption starts
+        return packer.pack(repeats.fresh(rows))
 
 
 @dataclass
@@ -124,6 +131,7 @@ class ReportResultsScreen(AreaScreen):
         self._export_request: ExportRequest | None = None
         self._export_replaces = False  # the chosen file existed: a failed or cancelled export leaves it as it was
         self.packer = RowPacker(request.rtype.column_names)
+        self._pack_lock = threading.Lock()
         self._keys_state: tuple[str, bool] | None = None
         self._load_id = 0
         self.refreshing = False
@@ -228,9 +236,9 @@ class ReportResultsScreen(AreaScreen):
                     if self.loaded == 0 and rows:
                         self._add_unknown_columns(rows)
                     self.loaded += len(rows)
-                    rows = self._repeats.fresh(rows)
-                    if rows:
-                        self.grid.append_rows(self.packer.pack(rows))
+                    packed = await self._packed(self._repeats, rows)
+                    if packed:
+                        self.grid.append_rows(packed)
                     self.pages += 1
                     self._count_now(pager.moved[1] if pager.moved else pager.total_records)
                     self.total_pages = pager.total_pages
@@ -329,11 +337,19 @@ class ReportResultsScreen(AreaScreen):
             async for page in pager:
                 if new_columns and not got.received and page.rows:
                     self._add_unknown_columns(page.rows)
-                got.packed.extend(self.packer.pack(got.repeats.fresh(page.rows)))
+                got.packed.extend(await self._packed(got.repeats, page.rows))
                 got.received += len(page.rows)
                 got.pages += 1
                 await asyncio.sleep(0)
         return got
+
+    async def _packed(self, repeats: Repeats, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        """A page's rows as grid rows, repeats dropped. A page of thousands is packed in a thread: on the
+        event loop it held keys for ≈ 30 ms a page (bench/bench_stalls.py); a thread running Python is
+        made to let the loop in every 5 ms (the interpreter's switch interval)."""
+        if len(rows) < PACK_IN_THREAD:
+            return _fresh_packed(self._pack_lock, repeats, self.packer, rows)
+        return await asyncio.to_thread(_fresh_packed, self._pack_lock, repeats, self.packer, rows)
 
     def _add_unknown_columns(self, rows: list[dict[str, Any]]) -> None:
         """Columns the data model did not list but the records carry (kept, after the known ones)."""
