@@ -224,7 +224,8 @@ def test_report_run_cut_short_says_so_and_never_closes_its_json(
     after: int, fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     plan = FaultPlan()
-    plan.add(r"^GET /data/api/v1/report/fulfillment$", status=503, times=1000, skip=after)
+    first_pages = "|".join(str(n) for n in range(1, after + 1)) or "0"  # pages from 1
+    plan.add(r"^GET /data/api/v1/report/fulfillment$", query=rf"(^|&)pageNumber=(?!({first_pages})(&|$))", status=503, times=1000)
     _install(monkeypatch, plan)
     code = main([*RUN, "-o", fmt])
     out, err = capsys.readouterr()

@@ -41,6 +41,16 @@ def test_a_bounded_memory_catches_the_shift_across_one_page_boundary() -> None:
     assert repeats.dropped == 1
 
 
+def test_rows_without_their_key_are_kept_and_keyed_rows_still_compared() -> None:
+    repeats = Repeats("entitlement")  # keyed by two columns
+    first = [{"entitlementID": "E1", "activationID": "A1"}, {"entitlementID": "E1", "activationID": "A2"}]
+    assert repeats.fresh(first) is first, "a page without repeats is handed over as it is"
+    second = [{"entitlementID": "E1", "activationID": None}, {"entitlementID": "E1", "activationID": "A2"}, {"activationID": "A3"}]
+    assert repeats.fresh(second) == [second[0], second[2]], "no key: kept; a key seen: dropped"
+    third = [{"entitlementID": "E1", "activationID": "A3"}, {"entitlementID": "E2", "activationID": "A1"}]
+    assert repeats.fresh(third) is third and repeats.dropped == 1
+
+
 def test_a_group_without_a_key_passes_every_row() -> None:
     repeats = Repeats("product-feature", pages=2)
     rows = [{"productName": "p"}, {"productName": "p"}]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import operator
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import aclosing
@@ -106,6 +107,12 @@ class Repeats:
             self._current = set()
         current = self._current
         earlier = set().union(*self._earlier)
+        keys = self._keys(rows)
+        if keys is not None:  # every row keyed: a page without repeats (the usual case) is checked as sets, in C
+            distinct = set(keys)
+            if len(distinct) == len(keys) and current.isdisjoint(distinct) and earlier.isdisjoint(distinct):
+                current |= distinct
+                return rows
         kept = []
         for row in rows:
             key = record_key(self.group, row)
@@ -116,6 +123,17 @@ class Repeats:
                 current.add(key)
             kept.append(row)
         return rows if len(kept) == len(rows) else kept
+
+    def _keys(self, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]] | None:
+        """`record_key` of every row, or None when a row lacks one (those rows are kept as they are, one by one)."""
+        names = RECORD_KEYS[self.group]
+        try:
+            values = list(map(operator.itemgetter(*names), rows))
+        except (KeyError, TypeError):
+            return None
+        if len(names) == 1:
+            return None if None in values else list(zip(values))
+        return None if any(None in key for key in values) else values
 
 
 _COUNT_KEYS = ("recordCount", "totalRecords", "totalRecordCount", "recordsCount", "count", "totalCount")

@@ -161,6 +161,21 @@ class Writer:
         """Write what comes after the last row."""
 
 
+def _safe_cells(values: Sequence[Any]) -> list[Any]:
+    """Each value as a cell; the common ones (plain text, whole numbers) inline: a 100k-record report has two million."""
+    return [v if (v.__class__ is str and v.isascii() and v.isprintable()) or v.__class__ is int else _cell(v) for v in values]
+
+
+def _plain_column(values: Sequence[Any]) -> bool:
+    """Whether every value of a column goes out as it is: all printable ASCII text, or all whole numbers
+    (one check of the column joined, in C, instead of two per cell)."""
+    try:
+        text = "".join(values)
+    except TypeError:  # not all text
+        return set(map(type, values)) == {int}
+    return text.isascii() and text.isprintable()
+
+
 class CsvWriter(Writer):
     extension = "csv"
 
@@ -169,10 +184,34 @@ class CsvWriter(Writer):
         self._csv.writerow([clean_lines(c, limit=None) for c in self.columns or []])
 
     def row(self, values: Sequence[Any]) -> None:
-        # The common cells (plain text, whole numbers) inline: a 100k-record report has two million of them.
-        self._csv.writerow(
-            [v if (v.__class__ is str and v.isascii() and v.isprintable()) or v.__class__ is int else _cell(v) for v in values]
-        )
+        self._csv.writerow(_safe_cells(values))
+
+    def write(self, rows: Iterable[Row]) -> int:
+        """A list of rows (a page) is written a column at a time, in slices that end where progress is said."""
+        if not isinstance(rows, list) or not rows or self._closed:
+            return super().write(rows)
+        if not self._started:
+            self._begin(rows[0])
+        if not self.columns:
+            return super().write(rows)
+        at = 0
+        while at < len(rows):
+            chunk = rows[at : at + self.progress_every - self.count % self.progress_every]
+            columns = list(zip(*self._rows_values(chunk)))
+            self._csv.writerows(zip(*[col if _plain_column(col) else _safe_cells(col) for col in columns]))
+            at += len(chunk)
+            self.count += len(chunk)
+            if self.progress is not None and self.count % self.progress_every == 0:
+                self.progress(self.count)
+        return self.count
+
+    def _rows_values(self, rows: list[Row]) -> list[Sequence[Any]]:
+        if self._getter is not None:
+            try:
+                return list(map(self._getter, rows))  # type: ignore[arg-type]  # mappings with every column (the usual case): in C
+            except (KeyError, TypeError):
+                pass
+        return [self._values(row) for row in rows]
 
 
 class JsonWriter(Writer):

@@ -660,7 +660,11 @@ class GridModel:
         if self._sort_mixed:
             return [None if row[ci] is None else _mixed_key(row[ci]) for row in rows]
         key = _typed_key_func(self.columns[ci].type)
-        return [None if (v := row[ci]) is None else key(v) for row in rows]
+        values = [row[ci] for row in rows]
+        if self.columns[ci].type == "str" and set(map(type, values)) <= {str, type(None)}:
+            folded = {v: None if v is None else key(v) for v in set(values)}  # one key per distinct text, shared by its rows
+            return list(map(folded.__getitem__, values))
+        return [None if v is None else key(v) for v in values]
 
     def sort_by(self, key: str | int | Column | None, descending: bool = False) -> None:
         """Sort the view by one column (stable, type-aware, ``None`` always last).

@@ -49,9 +49,14 @@ REASONS = {200: "OK", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Se
 
 @dataclass
 class Fault:
-    """Fail the next `times` requests whose "METHOD path" matches `pattern` (after `skip` of them), the way `kind` says."""
+    """Fail the next `times` requests whose "METHOD path" matches `pattern` (after `skip` of them), the way `kind` says.
+
+    `query`, when given, must also be found in the query string (`page=7`): concurrent requests
+    arrive in no set order, so a fault meant for one page names the page rather than counting.
+    """
 
     pattern: str
+    query: str | None = None
     status: int = 503
     times: int = 1
     retry_after: float | None = None
@@ -75,8 +80,10 @@ class Fault:
         if self.kind not in FAULT_KINDS:
             raise ValueError(f"unknown fault kind {self.kind!r}: use one of {', '.join(FAULT_KINDS)}")
 
-    def matches(self, method: str, path: str) -> bool:
+    def matches(self, method: str, path: str, query: str = "") -> bool:
         if self.hits >= self.times or re.search(self.pattern, f"{method} {path}") is None:
+            return False
+        if self.query is not None and re.search(self.query, query) is None:
             return False
         if self.passed < self.skip:
             self.passed += 1
@@ -100,9 +107,9 @@ class FaultPlan:
         """Stop injecting: every later request gets the real answer."""
         self.faults.clear()
 
-    def pick(self, method: str, path: str) -> Fault | None:
+    def pick(self, method: str, path: str, query: str = "") -> Fault | None:
         for fault in self.faults:
-            if fault.matches(method, path):
+            if fault.matches(method, path, query):
                 fault.hits += 1
                 return fault
         return None
@@ -130,7 +137,7 @@ class FaultMiddleware:
         if self.plan is not None:
             method, path = scope.get("method", "GET"), scope.get("path", "")
             self.plan.seen.append(f"{method} {path}")
-            fault = self.plan.pick(method, path)
+            fault = self.plan.pick(method, path, scope.get("query_string", b"").decode("latin-1"))
         if fault is None:
             await self.app(scope, receive, send)
             return

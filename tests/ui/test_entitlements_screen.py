@@ -16,7 +16,7 @@ from flextui.ui.screens.products import ProductsScreen
 from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.forms import SectionedForm
 from flextui.ui.widgets.record import RecordScreen
-from tests.ui.conftest import build_app, settle, world_of
+from tests.ui.conftest import build_app, settle, until, world_of
 
 ACME = "101200004242"
 
@@ -441,7 +441,8 @@ async def test_line_item_changes_add_policies_properties_maintenance() -> None:
         assert isinstance(app.screen, EntitlementsScreen)
         assert li.policies["rehosts"] == {"allowedCount": 2, "policyTermDuration": 30, "policyTermUnit": "MONTHS"}
         assert li.policies["extraActivations"] == 4 and li.policies["virtualLicense"] is True
-        assert "2 allowed per 30 months" in detail(app)
+        await until(pilot, lambda: "2 allowed per 30 months" in detail(app))  # the line item again, its entitlement and account reloaded
+        assert s.tree.cursor_node.data.key == f"L:{li.activation_id}"
 
         # additional properties
         li = world_of(app).entitlements["ENT-100000"].line_items[2]

@@ -130,16 +130,19 @@ async def test_cancelled_by_the_user_after_some_chunks(after: int, existing: boo
 @pytest.mark.parametrize("after", AFTER)
 async def test_a_writer_failing_after_some_chunks(after: int, stop: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    real_row = CsvWriter.row
+    real_write = CsvWriter.write
     rows = {"n": 0}
 
-    def failing(self: CsvWriter, values: list[Any]) -> None:
-        if rows["n"] >= after * 20:
+    def failing(self: CsvWriter, chunk: list[Any]) -> int:
+        room = after * 20 - rows["n"]  # rows written before the disk fills (or ctrl+c comes)
+        if room < len(chunk):
+            if room > 0:
+                real_write(self, chunk[:room])
             raise (OSError(28, "No space left on device") if stop == "error" else KeyboardInterrupt())
-        rows["n"] += 1
-        real_row(self, values)
+        rows["n"] += len(chunk)
+        return real_write(self, chunk)
 
-    monkeypatch.setattr(CsvWriter, "row", failing)
+    monkeypatch.setattr(CsvWriter, "write", failing)
     app = build_app(start=["reports", "fulfillment"])
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await results(pilot)

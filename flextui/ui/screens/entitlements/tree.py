@@ -797,7 +797,8 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 self.tree.move_to(target)
         if self._select_after and self._select_after in self.node_index:
             self.tree.move_to(self.node_index[self._select_after])
-            self._select_after = None
+            if not self.expanding:  # a change reloads an entitlement and its account: the last one in places the cursor
+                self._select_after = None
         self._show_detail()
 
     def forget_children(self) -> None:
