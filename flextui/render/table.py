@@ -185,6 +185,10 @@ def _infer_type(values: Iterable[Any]) -> ColumnType:
     return kinds.pop()  # type: ignore[return-value]
 
 
+HAY_SLICE = 20_000
+"""Rows given their search text at a time (each slice holds every visible column's texts until joined)."""
+
+
 def _search_texts(rows: Sequence[tuple[Any, ...]], col: Column) -> list[str]:
     """The text of one column for searching (cheaper than display formatting for datetimes)."""
     i = col.index
@@ -751,8 +755,8 @@ class GridModel:
         hay = self._haystack
         if hay is None:
             hay = self._haystack = []
-        if len(hay) < len(self.rows):
-            hay.extend(self._hay_for(self.rows[len(hay) :]))
+        while len(hay) < len(self.rows):  # a slice at a time: the columns' texts of all rows at once doubled the peak
+            hay.extend(self._hay_for(self.rows[len(hay) : len(hay) + HAY_SLICE]))
         return hay
 
     @property

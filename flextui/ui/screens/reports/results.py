@@ -35,6 +35,7 @@ from flextui.render.reports import RowPacker, grid_columns, row_links
 from flextui.render.text import age_text, clean
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
+from flextui.ui.gcpause import collector_paused
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.reports.builder import RunRequest
 from flextui.ui.screens.reports.export import ExportCancelled, ExportRequest, ExportScreen, ViewSnapshot, shown_path, write_snapshot
@@ -229,7 +230,7 @@ class ReportResultsScreen(AreaScreen):
         loaded_before = self.loaded
         page_size = self.filters.limit_records
         try:
-            async with pager:
+            async with pager, collector_paused():
                 async for page in pager:
                     rows = page.rows[skip:] if skip else page.rows
                     skip = 0
@@ -333,7 +334,7 @@ class ReportResultsScreen(AreaScreen):
         """Every page of `pager` as grid rows, repeats dropped, nothing shown yet (a revisit and its refresh
         show all or nothing); `new_columns`: the first rows add the columns the data model did not list."""
         got = Gathered(Repeats(self.group))
-        async with pager:
+        async with pager, collector_paused():
             async for page in pager:
                 if new_columns and not got.received and page.rows:
                     self._add_unknown_columns(page.rows)

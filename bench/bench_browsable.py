@@ -1,0 +1,138 @@
+"""100k report rows: flextui's Run key → every row browsable, against VisiData opening the same rows as CSV (issue 12).
+
+Issue 12's row "100k rows: run key → all rows browsable" names VisiData loading the same rows
+from a CSV file as the peer (goal ≤ 2×). Both are measured in the same rounds, interleaved:
+
+- flextui: the results screen from the Run key until the last page is in the grid, in a fresh
+  process against a simulator process (`--scale 100 --latency 20`, the last 16 days of
+  `fulfillment`, pages of 2,500, 6 at a time), the app headless at 120×40 (the measurement of
+  `bench_stalls.py`, whose child this runs);
+- VisiData: `vd rows.csv` in a private tmux server at 120×40 from launch until its status line
+  says the file's row count with nothing left loading (tmux polled every 10 ms). The CSV is
+  flextui's headless export of the same report, written once before the rounds.
+
+VisiData reads a local file: no network, no paging, no cache. flextui's number includes the
+requests (latency 20 ms each), decoding, the page cache and the grid. Needs tmux and VisiData
+(`--vd PATH`, default `vd` on PATH).
+
+    python bench/bench_browsable.py [--rounds 3] [--days 16] [--vd PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_reports import GROUP, start_sim, warm  # noqa: E402
+
+SOCKET = "flextui-bench-browsable"
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=False).stdout
+
+
+def visidata_load(vd: str, csv_path: Path, rows: int, timeout: float = 120.0) -> float:
+    """Seconds from launching VisiData on `csv_path` until its status line says `rows` rows, loading done."""
+    done = re.compile(rf"\b{rows} rows\b")
+    tmux("kill-server")
+    started = time.perf_counter()
+    tmux("new-session", "-d", "-s", "v", "-x", "120", "-y", "40", f"TERM=xterm-256color {vd} {csv_path}")
+    try:
+        while time.perf_counter() - started < timeout:
+            screen = tmux("capture-pane", "-p", "-t", "v")
+            last = screen.rstrip().splitlines()[-1] if screen.strip() else ""
+            if done.search(last) and "loading" not in last:
+                return time.perf_counter() - started
+            time.sleep(0.01)
+        raise SystemExit(f"VisiData never said {rows} rows:\n{screen}")
+    finally:
+        tmux("kill-server")
+
+
+def flextui_load(url: str, days: int) -> dict[str, float]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as an installed package runs
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_stalls.py"), "--child", "ui", "--url", url, "--days", str(days)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    if done.returncode != 0:
+        raise SystemExit(done.stderr[-2000:])
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def export_csv(url: str, days: int, path: Path) -> int:
+    """The same report as CSV (flextui's headless export); its data row count."""
+    from flextui.sim.world import ADMIN
+
+    env = {**os.environ, "FLEXTUI_PASSWORD": ADMIN[1], "XDG_CACHE_HOME": tempfile.mkdtemp(prefix="bench-browsable-")}
+    with path.open("w", encoding="utf-8", newline="") as out:
+        subprocess.run(
+            [sys.executable, "-m", "flextui", "--url", url, "--user", ADMIN[0], "report", "run", GROUP,
+             "--past-days", str(days), "--limit-records", "2500", "-o", "csv"],
+            stdout=out, env=env, check=True,
+        )  # fmt: skip
+    with path.open(encoding="utf-8", newline="") as fp:
+        import csv
+
+        return sum(1 for _ in csv.reader(fp)) - 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--days", type=int, default=16)
+    parser.add_argument("--vd", default=shutil.which("vd") or "vd")
+    args = parser.parse_args()
+    if shutil.which("tmux") is None:
+        raise SystemExit("needs tmux")
+    proc, url = start_sim("100", 20)
+    try:
+        asyncio.run(warm(url, args.days))
+        csv_path = Path(tempfile.mkdtemp(prefix="bench-browsable-")) / f"{GROUP}.csv"
+        rows = export_csv(url, args.days, csv_path)
+        flextui_load(url, args.days)  # warm-up: byte-code caches, the simulator's indexes
+        visidata_load(args.vd, csv_path, rows)
+        flextui_s: list[float] = []
+        vd_s: list[float] = []
+        records: list[float] = []
+        for _ in range(args.rounds):
+            got = flextui_load(url, args.days)
+            flextui_s.append(got["load s"])
+            records.append(got["records"])
+            vd_s.append(visidata_load(args.vd, csv_path, rows))
+        print(
+            f"{rows:,} rows in the CSV ({csv_path.stat().st_size / 1e6:.1f} MB); flextui loaded {', '.join(f'{r:,.0f}' for r in records)}"
+        )
+        print(f"{args.rounds} interleaved rounds, load average {os.getloadavg()[0]:.2f}")
+        print("| contender | median | runs |")
+        print("|---|---|---|")
+        print(
+            f"| flextui: Run key → all rows in the grid | {statistics.median(flextui_s):.2f} s | {', '.join(f'{v:.2f}' for v in flextui_s)} |"
+        )
+        print(f"| VisiData: launch → all rows loaded | {statistics.median(vd_s):.2f} s | {', '.join(f'{v:.2f}' for v in vd_s)} |")
+        print(f"| ratio | {statistics.median(flextui_s) / statistics.median(vd_s):.2f}× | |")
+    finally:
+        proc.kill()
+
+
+if __name__ == "__main__":
+    main()
