@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import csv
 import os
 import re
 import shutil
@@ -32,12 +32,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_reports import GROUP, start_sim, warm  # noqa: E402
+from bench_stalls import child_run  # noqa: E402
 
 SOCKET = "flextui-bench-browsable"
 
@@ -64,19 +66,11 @@ def visidata_load(vd: str, csv_path: Path, rows: int, timeout: float = 120.0) ->
         tmux("kill-server")
 
 
-def flextui_load(url: str, days: int) -> dict[str, float]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as an installed package runs
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_stalls.py"), "--child", "ui", "--url", url, "--days", str(days)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-    )
-    if done.returncode != 0:
-        raise SystemExit(done.stderr[-2000:])
-    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+def flextui_load(url: str, days: int) -> dict[str, Any]:
+    got = child_run(url, days)
+    if got is None:
+        raise SystemExit("the flextui run failed")
+    return got
 
 
 def export_csv(url: str, days: int, path: Path) -> int:
@@ -91,8 +85,6 @@ def export_csv(url: str, days: int, path: Path) -> int:
             stdout=out, env=env, check=True,
         )  # fmt: skip
     with path.open(encoding="utf-8", newline="") as fp:
-        import csv
-
         return sum(1 for _ in csv.reader(fp)) - 1
 
 

@@ -75,6 +75,19 @@ async def run(url: str, days: int) -> dict[str, float]:
     }
 
 
+def child_run(url: str, days: int) -> dict[str, Any] | None:
+    """One measured load in a fresh process, with byte-code caches as an installed package has; None if it failed."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", "ui", "--url", url, "--days", str(days)], capture_output=True, text=True, check=False, env=env
+    )
+    if done.returncode != 0:
+        print(done.stderr[-2000:])
+        return None
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
@@ -89,21 +102,10 @@ def main() -> None:
     try:
         asyncio.run(warm(url, args.days))
         results: list[dict[str, Any]] = []
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as an installed package runs
         for round_ in range(args.runs + 1):
-            done = subprocess.run(
-                [sys.executable, __file__, "--child", "ui", "--url", url, "--days", str(args.days)],
-                capture_output=True,
-                text=True,
-                check=False,
-                env=env,
-            )
-            if round_ == 0:
-                continue  # the warm-up: writes the byte-code caches an editable install lacks
-            if done.returncode != 0:
-                print(done.stderr[-2000:])
-                continue
-            results.append(json.loads(done.stdout.strip().splitlines()[-1]))
+            got = child_run(url, args.days)
+            if round_ > 0 and got is not None:  # round 0, the warm-up, writes the byte-code caches an editable install lacks
+                results.append(got)
         print(f"{args.runs} runs, load average {os.getloadavg()[0]:.2f}")
         print("| measure | median | runs |")
         print("|---|---|---|")

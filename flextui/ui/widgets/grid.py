@@ -850,11 +850,14 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         # streamed page makes the grid longer (~10 KB a page over the wire). Whatever lines did change are
         # refreshed by the caller.
         self.set_reactive(DataGrid.virtual_size, size)
-        window = self.container_size.height
-        if self.is_mounted and size.width == old.width and size.height > window and old.height > window and self.show_vertical_scrollbar:
+        if self.is_mounted and size.width == old.width and self._bar_stays(old.height) and self._bar_stays(size.height):
             self._scrollbar_soon()  # only longer or shorter, the bar stays: its thumb moves, nothing is laid out
         else:
             self.refresh(repaint=False, layout=True)
+
+    def _bar_stays(self, height: int) -> bool:
+        """Whether the vertical scrollbar is shown and `height` rows (with the header) still need it."""
+        return self.show_vertical_scrollbar and height > self.container_size.height
 
     def _scrollbar_soon(self) -> None:
         """The scrollbar's thumb to the current length, at most every SCROLLBAR_EVERY seconds: a streamed page
@@ -870,7 +873,7 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
     def _move_thumb(self) -> None:
         self._scrollbar_timer = None
         self._scrollbar_at = time.monotonic()
-        if not self.show_vertical_scrollbar or self.virtual_size.height <= self.container_size.height:
+        if not self._bar_stays(self.virtual_size.height):
             self.refresh(repaint=False, layout=True)  # the bar comes or goes: a layout decides
             return
         bar = self.vertical_scrollbar
