@@ -54,8 +54,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from itertools import islice
 from typing import Any, Literal
 
+from flextui.render.columns import Pooled, Store, new_store
+from flextui.render.masks import TextIndex, ValueMask, all_of, ids_of, inverted
 from flextui.render.text import clean
 
 __all__ = [
@@ -67,7 +70,9 @@ __all__ = [
     "FilterError",
     "FilterTerm",
     "FrequencyRow",
+    "Encoded",
     "GridModel",
+    "RowsView",
     "format_value",
     "parse_filter",
 ]
@@ -185,22 +190,17 @@ def _infer_type(values: Iterable[Any]) -> ColumnType:
     return kinds.pop()  # type: ignore[return-value]
 
 
-HAY_SLICE = 20_000
-"""Rows given their search text at a time (each slice holds every visible column's texts until joined)."""
-
-
-def _search_texts(rows: Sequence[tuple[Any, ...]], col: Column) -> list[str]:
-    """The text of one column for searching (cheaper than display formatting for datetimes)."""
-    i = col.index
-    if col.type == "str":
-        return ["" if (v := row[i]) is None else (v if v.__class__ is str else format_value(v)) for row in rows]
-    if col.type == "int":
-        return ["" if (v := row[i]) is None else (str(v) if v.__class__ is int else format_value(v)) for row in rows]
-    if col.type == "datetime":
-        return [
-            "" if (v := row[i]) is None else (v.isoformat(" ", "seconds") if v.__class__ is datetime else format_value(v)) for row in rows
+def _search_texts(type_: str) -> Callable[[list[Any]], list[str]]:
+    """What free text is searched in for a column's values (as displayed; cheaper than display formatting for datetimes)."""
+    if type_ == "str":
+        return lambda values: ["" if v is None else (v if v.__class__ is str else format_value(v)) for v in values]
+    if type_ == "int":
+        return lambda values: ["" if v is None else (str(v) if v.__class__ is int else format_value(v)) for v in values]
+    if type_ == "datetime":
+        return lambda values: [
+            "" if v is None else (v.isoformat(" ", "seconds") if v.__class__ is datetime else format_value(v)) for v in values
         ]
-    return ["" if (v := row[i]) is None else format_value(v) for row in rows]
+    return lambda values: ["" if v is None else format_value(v) for v in values]
 
 
 # --------------------------------------------------------------------------------------------
@@ -326,7 +326,69 @@ class FrequencyRow:
 # The model
 # --------------------------------------------------------------------------------------------
 
-_Pred = Callable[[int, tuple[Any, ...]], bool]
+_Mask = Callable[[list[Store], int, int], bytes]
+"""A compiled filter term: the mask of rows `start`..`stop` over the column stores."""
+
+_ROWS_AT_ONCE = 50_000
+"""Rows an export or a whole-view walk takes from the stores at a time."""
+
+
+def _take(store: Store, made: Store, prepared: Any, values: Sequence[Any]) -> Store:
+    """`store` with a page appended: as prepared for it in a thread when that still fits, else from the values."""
+    if store is made and prepared is not None:
+        taken = store.take_prepared(prepared)
+        if taken is not None:
+            return taken
+    return store.extend(values)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Rows made ready for a model by :meth:`GridModel.encode` (in a worker thread)."""
+
+    rows: list[tuple[Any, ...]]
+    columns: list[tuple[Any, ...]]
+    stores: list[Store]
+    """The stores the codes were found for (or, `fresh`, the new stores holding the rows)."""
+    prepared: list[Any]
+    """Per column, what :meth:`Store.prepare` made of its values (None: appended the slow way)."""
+    fresh: bool = False
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+class RowsView(Sequence[tuple[Any, ...]]):
+    """The rows as tuples (all columns, data order), made on demand from the column stores.
+
+    It holds the stores and the row count it was made with: rows appended later
+    are not in it, and a column store replaced by another kind later is still the
+    one it reads (stores only grow), so a worker thread can read it while pages
+    stream in.
+    """
+
+    def __init__(self, stores: list[Store], count: int) -> None:
+        self._stores = list(stores)
+        self._count = count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._count))]
+        if i < 0:
+            i += self._count
+        if not 0 <= i < self._count:
+            raise IndexError(i)
+        return tuple(store[i] for store in self._stores)
+
+    def column(self, index: int) -> Store:
+        return self._stores[index]
+
+    def take(self, ids: Sequence[int], indexes: Sequence[int]) -> list[tuple[Any, ...]]:
+        """The rows `ids`, restricted to the columns `indexes` (column by column, in C where the store allows)."""
+        return list(zip(*(self._stores[j].take(ids) for j in indexes), strict=True)) if indexes else [() for _ in ids]
 
 
 def _to_number(text: str) -> float | None:
@@ -376,29 +438,94 @@ def _as_day(value: Any) -> date | None:
     return None
 
 
+def _value_test(term: FilterTerm, ctype: str) -> Callable[[Any], bool]:
+    """The test a column term (``=``, ``~``, ``<`` ...) makes of one value of a column of type `ctype`."""
+    value = term.value
+    if term.op == "=":
+        if value == "":
+            return lambda v: v is None or v == ""
+        number = _to_number(value) if ctype in NUMERIC_TYPES else None
+        if number is not None:
+            return lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v == number
+        folded = value.casefold()
+        return lambda v: v is not None and (v if v.__class__ is str else format_value(v, ctype)).casefold() == folded
+    if term.op == "~":
+        try:
+            rx = re.compile(value, re.IGNORECASE)
+        except re.error:
+            rx = re.compile(re.escape(value), re.IGNORECASE)
+        search = rx.search
+        return lambda v: v is not None and search(format_value(v, ctype)) is not None
+    cmp = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}[term.op]
+    target: Any
+    conv: Callable[[Any], Any]
+    if ctype in NUMERIC_TYPES:
+        target = _to_number(value)
+        conv = lambda v: v if isinstance(v, (int, float)) and not isinstance(v, bool) else None  # noqa: E731
+    elif ctype == "datetime":
+        target = _to_datetime(value)
+        if target is not None and target.tzinfo is None:
+
+            def conv(v: Any) -> Any:  # naive target: compare as naive UTC
+                if not isinstance(v, datetime):
+                    return None
+                return v if v.tzinfo is None else v.astimezone(UTC).replace(tzinfo=None)
+        else:
+
+            def conv(v: Any) -> Any:  # aware target: naive values are taken as UTC
+                if not isinstance(v, datetime):
+                    return None
+                return v if v.tzinfo is not None else v.replace(tzinfo=UTC)
+    elif ctype == "date":
+        target = _to_date(value)
+        conv = lambda v: v if isinstance(v, date) and not isinstance(v, datetime) else None  # noqa: E731
+    else:
+        target = value.casefold()
+        conv = lambda v: format_value(v, ctype).casefold()  # noqa: E731
+    if target is None:
+        return lambda v: False
+
+    def compare(v: Any) -> bool:
+        if v is None:
+            return False
+        cv = conv(v)
+        if cv is None:
+            return False
+        try:
+            return bool(cmp(cv, target))
+        except TypeError:
+            return False
+
+    return compare
+
+
 class GridModel:
     """Rows, columns and the filtered/sorted view of a data grid.
 
     All positions called ``pos`` are indexes into the *view* (what is shown);
     ``row_id`` is the index of a row in arrival order (stable for the row's
-    lifetime, until :meth:`clear`).
+    lifetime, until :meth:`clear`).  Values are kept column by column
+    (:mod:`flextui.render.columns`); :attr:`rows` and :meth:`row` make tuples
+    on demand.
     """
 
     def __init__(self, columns: Iterable[ColumnSpec] = (), rows: Iterable[Sequence[Any] | Mapping[str, Any]] = ()) -> None:
         self.columns: list[Column] = []
         self.order: list[int] = []
         """Display order: column indexes (``Column.index``)."""
-        self.rows: list[tuple[Any, ...]] = []
+        self._stores: list[Store] = []
+        self._count = 0
         self._view: list[int] | None = None  # None = identity (no filter, no sort)
         self._sort_col: int | None = None
         self._sort_desc = False
         self._sort_keys: list[Any] | None = None  # key per row_id for the sort column (None = null)
         self._sort_mixed = False
+        self._pooled_keys: tuple[Store | None, list[Any]] = (None, [])  # sort keys of a pooled column's distinct values
         self._sorted_parts: tuple[list[int], list[int]] = ([], [])
         self._filter_text = ""
         self._filter_terms: list[FilterTerm] = []
-        self._pred: _Pred | None = None
-        self._haystack: list[str] | None = None
+        self._masks: list[tuple[_Mask, bool]] = []  # compiled filter terms, and whether each is negated
+        self._text = TextIndex()
         self._visible_cache: list[Column] | None = None
         self.generation = 0
         """Incremented whenever existing view positions may show different data."""
@@ -466,8 +593,7 @@ class GridModel:
         self._visible_cache = None
         self.generation += 1
         if affects_filter:
-            self._haystack = None
-            if self._pred is not None:
+            if self._masks:
                 self._compile_filter()
                 self._rebuild_view()
 
@@ -496,35 +622,44 @@ class GridModel:
     # ---------------------------------------------------------------- rows
 
     @property
+    def rows(self) -> RowsView:
+        """All rows in arrival order, as tuples (made on demand; see :class:`RowsView`)."""
+        return RowsView(self._stores, self._count)
+
+    @property
     def total_count(self) -> int:
-        return len(self.rows)
+        return self._count
 
     @property
     def row_count(self) -> int:
         """Rows in the view (after filter)."""
-        return len(self.rows) if self._view is None else len(self._view)
+        return self._count if self._view is None else len(self._view)
 
     def __len__(self) -> int:
         return self.row_count
 
     def clear(self) -> None:
         """Remove all rows, the sort and the filter (columns are kept)."""
-        self.rows = []
+        self._stores = [new_store() for _ in self.columns]
+        self._count = 0
         self._view = None
         self._sort_col = None
         self._sort_desc = False
         self._sort_keys = None
         self._sort_mixed = False
+        self._pooled_keys = (None, [])
         self._sorted_parts = ([], [])
         self._filter_text = ""
         self._filter_terms = []
-        self._pred = None
-        self._haystack = None
+        self._masks = []
+        self._text = TextIndex()
         self._visible_cache = None
         self.generation += 1
 
     def _normalise(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> list[tuple[Any, ...]]:
         width = len(self.columns)
+        if isinstance(rows, list) and set(map(type, rows)) == {tuple} and set(map(len, rows)) == {width}:
+            return rows  # tuples in column order (the usual case), checked in C
         out: list[tuple[Any, ...]] = []
         names = [c.name for c in self.columns]
         for row in rows:
@@ -541,8 +676,26 @@ class GridModel:
                 out.append(t)
         return out
 
-    def append_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> int:
-        """Append rows (tuples, sequences or dicts by column name); O(new rows).
+    def encode(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]], *, fresh: bool = False) -> Encoded:
+        """Rows made ready for :meth:`append_rows` (or, `fresh`, for :meth:`replace_rows`) in a worker thread.
+
+        Appending a page costs the event loop ≈ 10 ms when done there (the codes
+        of its pooled values); encoded in a thread, the loop only appends them.
+        `fresh` builds whole new stores (a refresh's or a revisit's rows at once).
+        An encoding the model can no longer use (its columns or rows changed
+        meanwhile) is appended as plain rows: slower, never wrong.
+        """
+        new = self._normalise(rows)
+        columns = list(zip(*new, strict=True)) if new else []
+        if fresh:
+            stores = [new_store() for _ in self.columns]
+            stores = [store.extend(column) for store, column in zip(stores, columns, strict=True)]
+            return Encoded(new, columns, stores, [], fresh=True)
+        stores = list(self._stores)
+        return Encoded(new, columns, stores, [store.prepare(column) for store, column in zip(stores, columns, strict=True)])
+
+    def append_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]] | Encoded) -> int:
+        """Append rows (tuples, sequences or dicts by column name, or :meth:`encode`'s); O(new rows).
 
         Returns the number of appended rows that are in the view (pass the filter).
         With a sort active the new rows are merged into place and
@@ -550,24 +703,31 @@ class GridModel:
         """
         if not self.columns:
             raise ValueError("set_columns() before append_rows()")
-        new = self._normalise(rows)
+        encoded = rows if isinstance(rows, Encoded) and len(rows.stores) == len(self.columns) else None
+        if isinstance(rows, Encoded) and encoded is None:
+            rows = rows.rows  # made for other columns
+        new = encoded.rows if encoded is not None else self._normalise(rows)  # type: ignore[arg-type]
         if not new:
             return 0
-        start = len(self.rows)
-        self._resolve_auto_types(new)
-        self.rows.extend(new)
-        if self._haystack is not None and len(self._haystack) == start and self._pred is not None:
-            self._haystack.extend(self._hay_for(new))  # an active filter needs the new rows indexed
+        start = self._count
+        values = encoded.columns if encoded is not None else list(zip(*new, strict=True))
+        self._resolve_auto_types(values)
+        if encoded is not None and encoded.fresh and not start:
+            self._stores = list(encoded.stores)
+        elif encoded is not None and not encoded.fresh:
+            self._stores = [
+                _take(store, made, prepared, column)
+                for store, made, prepared, column in zip(self._stores, encoded.stores, encoded.prepared, values, strict=True)
+            ]
+        else:
+            self._stores = [store.extend(column) for store, column in zip(self._stores, values, strict=True)]
+        self._count = end = start + len(new)
         if self._view is None:
             return len(new)
-        new_ids: list[int] = list(range(start, start + len(new)))
-        if self._pred is not None:
-            pred = self._pred
-            rows_ = self.rows
-            new_ids = [i for i in new_ids if pred(i, rows_[i])]
+        new_ids: list[int] = self._matching(start, end) if self._masks else list(range(start, end))
         if self._sort_col is not None:
             assert self._sort_keys is not None
-            self._sort_keys.extend(self._keys_for(new, self._sort_col))
+            self._sort_keys.extend(self._keys_for(self._sort_col, start, end))
             if new_ids:
                 self._sort_view(new_ids)
                 self.generation += 1
@@ -575,7 +735,7 @@ class GridModel:
             self._view.extend(new_ids)
         return len(new_ids)
 
-    def replace_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> None:
+    def replace_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]] | Encoded) -> None:
         """Put `rows` in place of all rows, keeping the sort and the filter the user chose (a refresh, not a new view)."""
         sort, descending, text = self._sort_col, self._sort_desc, self._filter_text
         self.clear()
@@ -585,14 +745,13 @@ class GridModel:
         if sort is not None:
             self.sort_by(sort, descending)
 
-    def _resolve_auto_types(self, new: list[tuple[Any, ...]]) -> None:
+    def _resolve_auto_types(self, columns: list[tuple[Any, ...]]) -> None:
         for col in self.columns:
             if col.type == "auto":
-                i = col.index
-                sample = (row[i] for row in new[:200])
-                inferred = _infer_type(sample)
+                inferred = _infer_type(islice(columns[col.index], 200))
                 if inferred != "auto":
                     col.type = inferred
+                    self._text.reset()  # search texts follow the type
                     self.generation += 1
 
     # ---------------------------------------------------------------- view access
@@ -604,15 +763,25 @@ class GridModel:
     def position_of(self, row_id: int) -> int | None:
         """The view position of a row, or ``None`` if it is filtered out.  O(n) when sorted/filtered."""
         if self._view is None:
-            return row_id if 0 <= row_id < len(self.rows) else None
+            return row_id if 0 <= row_id < self._count else None
         try:
             return self._view.index(row_id)
         except ValueError:
             return None
 
+    def _id_at(self, pos: int) -> int:
+        if self._view is not None:
+            return self._view[pos]
+        if pos < 0:
+            pos += self._count
+        if not 0 <= pos < self._count:
+            raise IndexError(pos)
+        return pos
+
     def row(self, pos: int) -> tuple[Any, ...]:
         """The raw row tuple (all columns, data order) at view position ``pos``."""
-        return self.rows[pos if self._view is None else self._view[pos]]
+        i = self._id_at(pos)
+        return tuple(store[i] for store in self._stores)
 
     def row_dict(self, pos: int) -> dict[str, Any]:
         """The row at ``pos`` as ``{column name: raw value}`` for all columns."""
@@ -620,25 +789,25 @@ class GridModel:
         return {c.name: row[c.index] for c in self.columns}
 
     def cell(self, pos: int, key: str | int | Column) -> Any:
-        return self.row(pos)[self.column(key).index]
+        return self._stores[self.column(key).index][self._id_at(pos)]
 
     def display_cells(self, pos: int) -> list[str]:
         """The visible cells of the row at ``pos``, formatted and sanitised."""
-        row = self.row(pos)
-        return [format_value(row[c.index], c.type) for c in self.visible_columns]
+        i = self._id_at(pos)
+        stores = self._stores
+        return [format_value(stores[c.index][i], c.type) for c in self.visible_columns]
 
     def view_ids(self) -> Sequence[int]:
         """The row ids of the view (a range when there is no filter/sort)."""
-        return range(len(self.rows)) if self._view is None else self._view
+        return range(self._count) if self._view is None else self._view
 
     def iter_view(self, *, visible_only: bool = True) -> Iterator[tuple[Any, ...]]:
         """Raw row tuples of the view, restricted to (and ordered like) the visible columns."""
         cols = self.visible_columns if visible_only else self.columns
         idx = [c.index for c in cols]
-        rows = self.rows
-        for i in self.view_ids():
-            row = rows[i]
-            yield tuple(row[j] for j in idx)
+        rows, ids = self.rows, self.view_ids()
+        for start in range(0, len(ids), _ROWS_AT_ONCE):
+            yield from rows.take(ids[start : start + _ROWS_AT_ONCE], idx)
 
     def iter_view_dicts(self, *, visible_only: bool = True) -> Iterator[dict[str, Any]]:
         """The view as ``{name: raw value}`` dicts (for JSON/CSV export)."""
@@ -660,14 +829,22 @@ class GridModel:
     def sort_descending(self) -> bool:
         return self._sort_desc
 
-    def _keys_for(self, rows: Sequence[tuple[Any, ...]], ci: int) -> list[Any]:
+    def _keys_for(self, ci: int, start: int, stop: int) -> list[Any]:
+        """Sort keys of column `ci` for rows `start`..`stop` (None for nulls)."""
+        store = self._stores[ci]
         if self._sort_mixed:
-            return [None if row[ci] is None else _mixed_key(row[ci]) for row in rows]
+            return [None if v is None else _mixed_key(v) for v in store.slice(start, stop)]
         key = _typed_key_func(self.columns[ci].type)
-        values = [row[ci] for row in rows]
-        if self.columns[ci].type == "str" and set(map(type, values)) <= {str, type(None)}:
-            folded = {v: None if v is None else key(v) for v in set(values)}  # one key per distinct text, shared by its rows
-            return list(map(folded.__getitem__, values))
+        if isinstance(store, Pooled):  # one key per distinct value, shared by its rows
+            known, folded = self._pooled_keys
+            if known is not store:
+                folded = []
+                self._pooled_keys = (store, folded)
+            folded.extend(None if v is None else key(v) for v in store.distinct[len(folded) :])
+            return list(map(folded.__getitem__, store.codes[start:stop]))
+        values = store.slice(start, stop)
+        if self.columns[ci].type != "str":
+            return values  # the values are their own keys (None stays None)
         return [None if v is None else key(v) for v in values]
 
     def sort_by(self, key: str | int | Column | None, descending: bool = False) -> None:
@@ -685,8 +862,9 @@ class GridModel:
         col = self.column(key)
         if col.index != self._sort_col:
             self._sort_mixed = False
+            self._pooled_keys = (None, [])
             self._sort_col = col.index
-            self._sort_keys = self._keys_for(self.rows, col.index)
+            self._sort_keys = self._keys_for(col.index, 0, self._count)
         self._sort_desc = descending
         self._rebuild_view()
 
@@ -713,7 +891,7 @@ class GridModel:
         except TypeError:  # mixed types in the column: fall back to a total order
             self._sort_mixed = True
             assert self._sort_col is not None
-            self._sort_keys = keys = self._keys_for(self.rows, self._sort_col)
+            self._sort_keys = keys = self._keys_for(self._sort_col, 0, self._count)
             nonnull.sort(key=keys.__getitem__, reverse=self._sort_desc)
         self._sorted_parts = (nonnull, nulls)
         self._view = nonnull + nulls if nulls else nonnull[:]
@@ -735,160 +913,54 @@ class GridModel:
         self._compile_filter()
         self._rebuild_view()
 
-    def _hay_for(self, rows: Sequence[tuple[Any, ...]]) -> list[str]:
-        """Per-row search text: the visible cells joined by U+001F, casefolded.
-
-        Built column by column (one tight comprehension per column, then a C-level
-        zip/join), which is several times faster than formatting row by row.
-        """
-        cols = self.visible_columns
-        if not cols:
-            return [""] * len(rows)
-        texts = [_search_texts(rows, c) for c in cols]
-        if len(texts) == 1:
-            return [t.casefold() for t in texts[0]]
-        join = "\x1f".join
-        return [join(t).casefold() for t in zip(*texts)]
-
-    def _haystack_list(self) -> list[str]:
-        """The complete search index (built now for any rows not indexed yet)."""
-        hay = self._haystack
-        if hay is None:
-            hay = self._haystack = []
-        while len(hay) < len(self.rows):  # a slice at a time: the columns' texts of all rows at once doubled the peak
-            hay.extend(self._hay_for(self.rows[len(hay) : len(hay) + HAY_SLICE]))
-        return hay
+    def _search_columns(self) -> list[tuple[int, Callable[[list[Any]], list[str]]]]:
+        return [(c.index, _search_texts(c.type)) for c in self.visible_columns]
 
     @property
     def search_index_complete(self) -> bool:
-        return self._haystack is not None and len(self._haystack) == len(self.rows)
+        return self._text.complete(self._search_columns(), self._stores)
 
     def build_search_index(self, max_rows: int = 5000) -> bool:
-        """Index up to ``max_rows`` more rows for free-text filtering; True when complete.
+        """Index up to ``max_rows`` more rows (or distinct values) for free-text filtering; True when complete.
 
         Lets the widget build the index in small idle-time steps so that the
         first free-text filter on 100k rows is instant rather than ~0.3 s.
         """
-        hay = self._haystack
-        if hay is None:
-            hay = self._haystack = []
-        start = len(hay)
-        if start < len(self.rows):
-            hay.extend(self._hay_for(self.rows[start : start + max_rows]))
-        return len(hay) == len(self.rows)
+        return self._text.build(self._search_columns(), self._stores, max_rows)
 
-    def _compile_term(self, term: FilterTerm) -> _Pred:
+    def _compile_term(self, term: FilterTerm) -> _Mask:
         col = self.find_column(term.column) if term.column is not None else None
         if term.column is not None and col is None:
             # Unknown column: the whole term is text (e.g. searching for "a=b").
             term = FilterTerm(None, "contains", f"{term.column}{term.op}{term.value}", term.negate)
         if col is None:
-            needle = term.value.casefold()
-            hay = self._haystack_list()
-            return lambda i, row: needle in hay[i]
-        ci, ctype = col.index, col.type
-        value = term.value
-        if term.op == "=":
-            if value == "":
-                return lambda i, row: row[ci] is None or row[ci] == ""
-            number = _to_number(value) if ctype in NUMERIC_TYPES else None
-            if number is not None:
-
-                def eq_num(i: int, row: tuple[Any, ...]) -> bool:
-                    v = row[ci]
-                    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == number
-
-                return eq_num
-            folded = value.casefold()
-
-            def eq_text(i: int, row: tuple[Any, ...]) -> bool:
-                v = row[ci]
-                if v is None:
-                    return False
-                text = v if v.__class__ is str else format_value(v, ctype)
-                return text.casefold() == folded
-
-            return eq_text
-        if term.op == "~":
-            try:
-                rx = re.compile(value, re.IGNORECASE)
-            except re.error:
-                rx = re.compile(re.escape(value), re.IGNORECASE)
-            search = rx.search
-            return lambda i, row: row[ci] is not None and search(format_value(row[ci], ctype)) is not None
-        # ordered comparisons
-        cmp = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}[term.op]
-        target: Any
-        conv: Callable[[Any], Any]
-        if ctype in NUMERIC_TYPES:
-            target = _to_number(value)
-            conv = lambda v: v if isinstance(v, (int, float)) and not isinstance(v, bool) else None  # noqa: E731
-        elif ctype == "datetime":
-            target = _to_datetime(value)
-            if target is not None and target.tzinfo is None:
-
-                def conv(v: Any) -> Any:  # naive target: compare as naive UTC
-                    if not isinstance(v, datetime):
-                        return None
-                    return v if v.tzinfo is None else v.astimezone(UTC).replace(tzinfo=None)
-            else:
-
-                def conv(v: Any) -> Any:  # aware target: naive values are taken as UTC
-                    if not isinstance(v, datetime):
-                        return None
-                    return v if v.tzinfo is not None else v.replace(tzinfo=UTC)
-        elif ctype == "date":
-            target = _to_date(value)
-            conv = lambda v: v if isinstance(v, date) and not isinstance(v, datetime) else None  # noqa: E731
-        else:
-            target = value.casefold()
-            conv = lambda v: format_value(v, ctype).casefold()  # noqa: E731
-        if target is None:
-            return lambda i, row: False
-
-        def compare(i: int, row: tuple[Any, ...]) -> bool:
-            v = row[ci]
-            if v is None:
-                return False
-            cv = conv(v)
-            if cv is None:
-                return False
-            try:
-                return bool(cmp(cv, target))
-            except TypeError:
-                return False
-
-        return compare
+            needle, text, columns = term.value.casefold(), self._text, self._search_columns()
+            return lambda stores, start, stop: text.mask(needle, columns, stores, start, stop)
+        return ValueMask(col.index, _value_test(term, col.type))
 
     def _compile_filter(self) -> None:
-        preds: list[_Pred] = []
-        for term in self._filter_terms:
-            pred = self._compile_term(term)
-            if term.negate:
-                pred = (lambda p: lambda i, row: not p(i, row))(pred)
-            preds.append(pred)
-        if not preds:
-            self._pred = None
-        elif len(preds) == 1:
-            self._pred = preds[0]
-        else:
-            self._pred = lambda i, row: all(p(i, row) for p in preds)
+        self._masks = [(self._compile_term(term), term.negate) for term in self._filter_terms]
+
+    def _matching(self, start: int, stop: int) -> list[int]:
+        """Row ids from `start` to `stop` that pass every filter term."""
+        found: bytes | None = None
+        for mask, negate in self._masks:
+            hits = mask(self._stores, start, stop)
+            if negate:
+                hits = inverted(hits)
+            found = hits if found is None else all_of(found, hits)
+            if 1 not in found:
+                return []
+        return list(range(start, stop)) if found is None else ids_of(found, start)
 
     # ---------------------------------------------------------------- view rebuild
 
     def _rebuild_view(self) -> None:
         self.generation += 1
-        if self._pred is None and self._sort_col is None:
+        if not self._masks and self._sort_col is None:
             self._view = None
             return
-        rows = self.rows
-        if self._pred is not None:
-            pred = self._pred
-            # Common fast case: a single free-text term -> one C-level `in` per row.
-            view = [i for i, row in enumerate(rows) if pred(i, row)]
-        else:
-            view = list(range(len(rows)))
-        self._view = view
+        self._view = self._matching(0, self._count)
         if self._sort_col is not None:
             self._sort_view()
 
@@ -896,14 +968,28 @@ class GridModel:
 
     def _column_values(self, key: str | int | Column) -> tuple[Column, list[Any]]:
         col = self.column(key)
-        ci = col.index
-        rows = self.rows
-        if self._view is None:
-            return col, [row[ci] for row in rows]
-        return col, [rows[i][ci] for i in self._view]
+        store = self._stores[col.index]
+        return col, store.slice(0, self._count) if self._view is None else store.take(self._view)
+
+    def _value_counts(self, key: str | int | Column) -> tuple[Column, Counter[Any]]:
+        """How many rows of the view hold each value of a column (unhashable values counted by ``repr``)."""
+        col = self.column(key)
+        store = self._stores[col.index]
+        if isinstance(store, Pooled):  # counted by code, in C
+            codes = store.codes if self._view is None else map(store.codes.__getitem__, self._view)
+            distinct = store.distinct
+            return col, Counter({distinct[code]: n for code, n in Counter(codes).items()})
+        _, values = self._column_values(col)
+        try:
+            return col, Counter(values)
+        except TypeError:
+            return col, Counter(v if isinstance(v, (str, int, float, bool, date, type(None))) else repr(v) for v in values)
 
     def column_stats(self, key: str | int | Column) -> ColumnStats:
         """count, nulls, distinct, min/max (numbers, dates, text) and mean/sum (numbers) over the view."""
+        col = self.column(key)
+        if isinstance(self._stores[col.index], Pooled):
+            return self._pooled_stats(col)
         col, values = self._column_values(key)
         present = [v for v in values if v is not None]
         try:
@@ -941,17 +1027,34 @@ class GridModel:
             sum=total,
         )
 
+    def _pooled_stats(self, col: Column) -> ColumnStats:
+        """:meth:`column_stats` of a pooled column, from its value counts (one value of each kind, no floats)."""
+        _, counts = self._value_counts(col)
+        nulls = counts.pop(None, 0)
+        present = list(counts)
+        lo = hi = None
+        mean = total = None
+        if present:
+            if present[0].__class__ is int:
+                lo, hi = min(present), max(present)
+                total = math.fsum(v * n for v, n in counts.items())
+                mean = total / (self.row_count - nulls)
+            elif col.numeric:
+                pass  # a number column holding no numbers
+            elif col.type == "str":
+                lo = min(present, key=lambda v: str(v).casefold())
+                hi = max(present, key=lambda v: str(v).casefold())
+            else:
+                lo, hi = min(present), max(present)
+        return ColumnStats(col.name, col.type, self.row_count, nulls, len(present), lo, hi, mean, total)
+
     def frequency(self, key: str | int | Column, limit: int | None = None) -> list[FrequencyRow]:
         """Value counts of a column over the view, most frequent first (ties by value).
 
         ``None`` is counted as a value of its own.  Unhashable values are counted by ``repr``.
         """
-        col, values = self._column_values(key)
-        try:
-            counts = Counter(values)
-        except TypeError:
-            counts = Counter(v if isinstance(v, (str, int, float, bool, date, type(None))) else repr(v) for v in values)
-        n = len(values) or 1
+        col, counts = self._value_counts(key)
+        n = self.row_count or 1
         items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0] is None, _mixed_key(kv[0]) if kv[0] is not None else (3, "")))
         if limit is not None:
             items = items[:limit]
@@ -964,12 +1067,12 @@ class GridModel:
         epoch seconds (or milliseconds when ≥ 1e11).  Values that are not dates
         are skipped.  ``fill_gaps`` adds zero-count days between first and last.
         """
-        _, values = self._column_values(key)
+        _, values = self._value_counts(key)
         counts: Counter[date] = Counter()
-        for v in values:
+        for v, n in values.items():
             day = _as_day(v)
             if day is not None:
-                counts[day] += 1
+                counts[day] += n
         days = sorted(counts)
         if fill_gaps and days:
             out: list[tuple[date, int]] = []

@@ -654,22 +654,15 @@ async def test_quick_run_from_the_catalogue() -> None:
         assert isinstance(app.screen, ReportBuilderScreen) and app.screen.group == "account"
 
 
-def test_row_packer_orders_shares_and_stops_pooling_unique_columns() -> None:
+def test_row_packer_orders_columns_and_fills_missing_ones() -> None:
     from flextui.render.reports import RowPacker
 
     packer = RowPacker(["id", "status", "qty"])
-    rows = [{"status": "ACTIVE" + "", "id": f"r{i}", "qty": i} for i in range(3)]
+    rows = [{"status": "ACTIVE", "id": f"r{i}", "qty": i, "extra": "x"} for i in range(3)]
+    assert packer.pack(rows) == [("r0", "ACTIVE", 0), ("r1", "ACTIVE", 1), ("r2", "ACTIVE", 2)]
     rows[1] = {"id": "r1", "qty": None}  # a record without a column
-    packed = packer.pack(rows)
-    assert packed == [("r0", "ACTIVE", 0), ("r1", None, None), ("r2", "ACTIVE", 2)]
-    a = "".join(["ACT", "IVE"])
-    b = "".join(["ACTI", "VE"])
-    assert a is not b
-    first, second = packer.pack([{"id": "x", "status": a, "qty": 1}, {"id": "y", "status": b, "qty": 2}])
-    assert first[1] is second[1]  # one string for a repeated value
-    big = [{"id": f"u{i}", "status": "ACTIVE", "qty": i} for i in range(RowPacker.MIN_SEEN)]
-    packer.pack(big)
-    assert packer.pools[0] is None and packer.pools[1] == {"ACTIVE": "ACTIVE"}
+    assert packer.pack(rows) == [("r0", "ACTIVE", 0), ("r1", None, None), ("r2", "ACTIVE", 2)]
+    assert RowPacker(["id"]).pack([{"id": 1}, {"id": 2}]) == [(1,), (2,)]
 
 
 async def test_batch_mode_follows_links_and_the_record_limit_is_honest() -> None:

@@ -64,7 +64,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
-from flextui.render.table import Column, ColumnSpec, GridModel, format_value
+from flextui.render.table import Column, ColumnSpec, Encoded, GridModel, format_value
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.edge import more_right
 
@@ -402,15 +402,15 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         self._changed(scroll_home=True)
         self.post_message(self.ColumnsChanged(self))
 
-    def append_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> int:
-        """Append a page of rows (streaming); returns how many entered the view.
+    def append_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]] | Encoded) -> int:
+        """Append a page of rows (streaming; :meth:`GridModel.encode` makes them ready in a thread); returns how many entered the view.
 
         Cheap: O(page) in the model, a sampled width check, and a repaint of only
         the lines that became non-empty (unless widths grew or a sort is active).
         The cursor stays on the same row (the same record, when sorted).
         """
         model = self._model
-        if not isinstance(rows, list):
+        if not isinstance(rows, (list, Encoded)):
             rows = list(rows)
         if not rows:
             return 0
@@ -450,10 +450,10 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         self._measure(initial=True, reset=True)
         self._changed(scroll_home=True)
 
-    def replace_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> None:
+    def replace_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]] | Encoded) -> None:
         """All rows replaced (fresh data behind what the cache showed): sort, filter, cursor row and scroll stay."""
         cursor, column, scroll = self._cursor_row, self._cursor_col, self.scroll_y
-        self._model.replace_rows(rows if isinstance(rows, list) else list(rows))
+        self._model.replace_rows(rows if isinstance(rows, (list, Encoded)) else list(rows))
         self._measure(initial=True, reset=True)
         self._cursor_row = max(0, min(cursor, self._model.row_count - 1))
         self._cursor_col = column
@@ -769,8 +769,9 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         rows = model.rows
         if reset:
             self._widths.clear()
-        sample: list[tuple[Any, ...]] = []
+        sample: list[int] = []  # row ids
         n = self._sample_rows
+        total = len(rows)
         if from_view:
             ids = model.view_ids()
             count = len(ids)
@@ -778,15 +779,15 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
             tail = [ids[i] for i in range(max(2 * n, count - n), count)]
             stride = max(1, count // n)
             mid = [ids[i] for i in range(0, count, stride)]
-            sample = [rows[i] for i in head + tail + mid]
+            sample = head + tail + mid
         else:
             if initial:
-                sample.extend(rows[: 2 * n])
-            page = len(rows) - start
+                sample.extend(range(min(total, 2 * n)))
+            page = total - start
             if page > 0:
                 stride = max(1, page // n)
-                sample.extend(rows[start::stride])
-                sample.append(rows[-1])
+                sample.extend(range(start, total, stride))
+                sample.append(total - 1)
         changed = False
         widths = self._widths
         for col in model.columns:
@@ -798,8 +799,7 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
                 cap = self._max_width
                 if width < cap:
                     ctype = col.type
-                    for row in sample:
-                        v = row[ci]
+                    for v in rows.column(ci).take(sample):  # a column's sampled values, not rows: the model keeps columns
                         if v is None:
                             continue
                         text = v if v.__class__ is str and v.isascii() and v.isprintable() else format_value(v, ctype)

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -29,7 +28,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select
 
 from flextui.render.export import FORMATS, ExportFile, ExportFormat, format_for
-from flextui.render.table import GridModel
+from flextui.render.table import GridModel, RowsView
 from flextui.render.text import clean
 from flextui.render.words import plural
 from flextui.ui.keys import FlexModal
@@ -46,7 +45,7 @@ class ExportCancelled(Exception):
 class ViewSnapshot:
     """What an export writes: row ids of the view in order, and the shown columns."""
 
-    rows: list[tuple[Any, ...]]  # the model's row list (append-only while streaming)
+    rows: RowsView  # the model's rows as they were (stores only grow while pages stream in)
     ids: list[int]
     names: list[str]
     indexes: list[int]
@@ -75,7 +74,7 @@ def write_snapshot(
         for start in range(0, len(ids), CHUNK):
             if cancelled():
                 raise ExportCancelled()
-            writer.write([tuple(rows[i][j] for j in idx) for i in ids[start : start + CHUNK]])
+            writer.write(rows.take(ids[start : start + CHUNK], idx))
             if progress is not None:
                 progress(writer.count)
     if progress is not None:

@@ -32,6 +32,7 @@ from flextui.api.errors import ApiError, NotStored
 from flextui.api.reports import Repeats, ReportPager, ReportsService, moved_note
 from flextui.kinds import Link
 from flextui.render.reports import RowPacker, grid_columns, row_links
+from flextui.render.table import Encoded, GridModel
 from flextui.render.text import age_text, clean
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
@@ -58,9 +59,13 @@ PROGRESS_EVERY = 0.1  # seconds between count/progress updates while pages strea
 PACK_IN_THREAD = 200  # rows in a page from which it is packed off the event loop
 
 
-def _fresh_packed(lock: threading.Lock, repeats: Repeats, packer: RowPacker, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+def _fresh_packed(
+    lock: threading.Lock, repeats: Repeats, packer: RowPacker, rows: list[dict[str, Any]], model: GridModel | None = None
+) -> list[tuple[Any, ...]] | Encoded:
+    """A page's rows as grid rows, repeats dropped; given the `model`, encoded for it (`GridModel.encode`)."""
     with lock:  # a cancelled run's page may still be packing when its resumption starts
-        return packer.pack(repeats.fresh(rows))
+        packed = packer.pack(repeats.fresh(rows))
+        return packed if model is None or not packed else model.encode(packed)
 
 
 @dataclass
@@ -237,7 +242,7 @@ class ReportResultsScreen(AreaScreen):
                     if self.loaded == 0 and rows:
                         self._add_unknown_columns(rows)
                     self.loaded += len(rows)
-                    packed = await self._packed(self._repeats, rows)
+                    packed = await self._packed(self._repeats, rows, self.grid.model)
                     if packed:
                         self.grid.append_rows(packed)
                     self.pages += 1
@@ -297,7 +302,7 @@ class ReportResultsScreen(AreaScreen):
         total = pager.total_records if pager.total_records is not None else count
         if count < total and (self.load_limit is None or count < self.load_limit):
             return None  # the stored pages stop short of the count: ask the server
-        self.grid.append_rows(got.packed)
+        self.grid.append_rows(await asyncio.to_thread(self.grid.model.encode, got.packed, fresh=True))
         self._repeats = got.repeats
         self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
         self.resume_at = (pages + 1, 0)
@@ -321,7 +326,10 @@ class ReportResultsScreen(AreaScreen):
             self.refreshing = False
         if load_id != self._load_id or not self.is_attached:
             return
-        self.grid.replace_rows(got.packed)
+        fresh = await asyncio.to_thread(self.grid.model.encode, got.packed, fresh=True)
+        if load_id != self._load_id or not self.is_attached:
+            return
+        self.grid.replace_rows(fresh)
         self._repeats = got.repeats
         self.loaded, self.pages = got.received, got.pages
         self.total = pager.total_records if pager.total_records is not None else got.received
@@ -338,19 +346,23 @@ class ReportResultsScreen(AreaScreen):
             async for page in pager:
                 if new_columns and not got.received and page.rows:
                     self._add_unknown_columns(page.rows)
-                got.packed.extend(await self._packed(got.repeats, page.rows))
+                packed = await self._packed(got.repeats, page.rows)
+                assert isinstance(packed, list)
+                got.packed.extend(packed)
                 got.received += len(page.rows)
                 got.pages += 1
                 await asyncio.sleep(0)
         return got
 
-    async def _packed(self, repeats: Repeats, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    async def _packed(
+        self, repeats: Repeats, rows: list[dict[str, Any]], model: GridModel | None = None
+    ) -> list[tuple[Any, ...]] | Encoded:
         """A page's rows as grid rows, repeats dropped. A page of thousands is packed in a thread: on the
         event loop it held keys for ≈ 30 ms a page (bench/bench_stalls.py); a thread running Python is
         made to let the loop in every 5 ms (the interpreter's switch interval)."""
         if len(rows) < PACK_IN_THREAD:
             return _fresh_packed(self._pack_lock, repeats, self.packer, rows)
-        return await asyncio.to_thread(_fresh_packed, self._pack_lock, repeats, self.packer, rows)
+        return await asyncio.to_thread(_fresh_packed, self._pack_lock, repeats, self.packer, rows, model)
 
     def _add_unknown_columns(self, rows: list[dict[str, Any]]) -> None:
         """Columns the data model did not list but the records carry (kept, after the known ones)."""
