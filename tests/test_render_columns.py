@@ -234,3 +234,57 @@ def test_rows_encoded_in_a_thread_append_as_plain_rows_do() -> None:
     threaded.clear()
     threaded.append_rows(late)  # encoded for stores the clear threw away
     assert shown(threaded) == rows[:3000]
+
+
+@pytest.mark.parametrize("size", [10, ROWS])
+def test_numbers_are_searched_as_they_are_shown(size: int) -> None:
+    special = [1e17, float("nan"), float("inf"), -0.0, 0.1 + 0.2, None, 2.0]
+    model = GridModel([("n", "float"), ("i", "int")])
+    values = [special[k % len(special)] if k < 50 else k / 8 for k in range(size)]
+    model.append_rows([(v, k * 1_000_003) for k, v in enumerate(values)])
+    for k in list(range(min(size, len(special)))) + [size - 1]:
+        model.set_filter("")
+        for text in model.display_cells(k):
+            if text:
+                model.set_filter(f'"{text}"')
+                assert k in [model.row_id(p) for p in range(model.row_count)], text
+
+
+def test_rows_given_column_by_column_land_as_rows_do() -> None:
+    from flextui.render.reports import RowPacker
+
+    records = [{"id": f"r{i}", "product": "P", "quantity": i, "units": None, "status": "ACTIVE", "host": None} for i in range(5)]
+    del records[2]["host"]  # a record without a column
+    packer = RowPacker([name for name, _ in COLUMNS])
+    model = GridModel(COLUMNS)
+    model.append_rows(model.encode_columns(packer.columns(records)))
+    assert shown(model) == packer.pack(records) == [(f"r{i}", "P", i, None, "ACTIVE", None) for i in range(5)]
+    with pytest.raises(ValueError, match="columns"):
+        model.encode_columns([["x"]])
+
+
+def test_free_text_in_unique_text_columns_stays_within_a_value() -> None:
+    """Unique ids are searched where the store keeps them (one string a page): a match never spans two values,
+    and a page whose casefold changes length ("ß" → "ss") still finds the right rows."""
+    ids = [f"id{n:06d}" for n in range(UNIQUE_AFTER + 5000)]
+    ids[7], ids[8] = "xxab", "cdyy"  # "abcd" only across the two values
+    ids[UNIQUE_AFTER + 10] = "Straße-İ-9"
+    ids[UNIQUE_AFTER + 11] = None  # type: ignore[call-overload]
+    model = GridModel([("id", "str")])
+    for start in range(0, len(ids), 2500):
+        model.append_rows([(v,) for v in ids[start : start + 2500]])
+    assert isinstance(model.rows.column(0), Texts)
+    for needle, expected in [
+        ("abcd", []),
+        ("xxab", [7]),
+        ("STRASSE", [UNIQUE_AFTER + 10]),
+        ("i̇-9", [UNIQUE_AFTER + 10]),
+        ("id00000", list(range(7)) + [9]),
+    ]:
+        model.set_filter(f'"{needle}"')
+        assert [model.row_id(p) for p in range(model.row_count)] == expected, needle
+    model.set_filter("")
+    while not model.build_search_index(5000):  # built ahead in steps, the answers are the same
+        pass
+    model.set_filter("straSSe")
+    assert [model.row_id(p) for p in range(model.row_count)] == [UNIQUE_AFTER + 10]

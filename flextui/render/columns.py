@@ -123,7 +123,8 @@ class Plain(Store):
         return self.values[start:stop]
 
     def take(self, ids: Iterable[int]) -> list[Any]:
-        return list(map(self.values.__getitem__, ids))
+        values = self.values
+        return [values[i] for i in ids]
 
 
 _POOLED_KINDS = frozenset({str, int, bool, date})
@@ -178,13 +179,16 @@ class Pooled(Store):
         return self.distinct[self.codes[i]]
 
     def values(self) -> list[Any]:
-        return list(map(self.distinct.__getitem__, self.codes))
+        distinct = self.distinct
+        return [distinct[code] for code in self.codes]
 
     def slice(self, start: int, stop: int) -> list[Any]:
-        return list(map(self.distinct.__getitem__, self.codes[start:stop]))
+        distinct = self.distinct
+        return [distinct[code] for code in self.codes[start:stop]]
 
     def take(self, ids: Iterable[int]) -> list[Any]:
-        return list(map(self.distinct.__getitem__, map(self.codes.__getitem__, ids)))
+        distinct, codes = self.distinct, self.codes  # comprehensions: twice as fast as map over bound __getitem__
+        return [distinct[codes[i]] for i in ids]
 
     def extend(self, values: Sequence[Any]) -> Store:
         codes = self.encode(values)
@@ -281,7 +285,8 @@ class Numbers(Store):
 
     def take(self, ids: Iterable[int]) -> list[Any]:
         if self.nulls is None:
-            return list(map(self.array.__getitem__, ids))
+            numbers = self.array
+            return [numbers[i] for i in ids]
         return list(map(self.__getitem__, ids))
 
     def extend(self, values: Sequence[Any]) -> Store:
@@ -354,6 +359,25 @@ class Texts(Store):
         nulls = self.nulls
         if nulls is not None and any(nulls[first:stop]):
             out = [None if nulls[first + n] else v for n, v in enumerate(out)]
+        return out
+
+    def take(self, ids: Iterable[int]) -> list[Any]:
+        ids = ids if isinstance(ids, (list, range)) else list(ids)
+        if isinstance(ids, range) and ids.step == 1:
+            return self.slice(ids.start, ids.stop) if ids.stop <= self.count else Store.take(self, ids)
+        if ids and (min(ids) < 0 or max(ids) >= self.count):
+            raise IndexError(max(ids))
+        firsts, ends, chunks = self.firsts, self.ends, self.chunks
+        out: list[Any] = []
+        add = out.append
+        for i in ids:
+            k = bisect_right(firsts, i) - 1
+            j = i - firsts[k]
+            chunk_ends = ends[k]
+            add(chunks[k][chunk_ends[j - 1] if j else 0 : chunk_ends[j]])
+        nulls = self.nulls
+        if nulls is not None:
+            out = [None if nulls[i] else v for i, v in zip(ids, out, strict=True)]
         return out
 
     def extend(self, values: Sequence[Any]) -> Store:

@@ -47,7 +47,7 @@ GRID_TYPES = {"integer": "int", "number": "float", "boolean": "bool"}
 
 
 class RowPacker:
-    """Page dicts → tuples in column order (a record without a column gets None there).
+    """Page dicts → tuples (or columns) in column order (a record without a column gets None there).
 
     `itemgetter` does the reshaping in C: about 2 ms a 2,500-record page. Repeated
     values are shared by the grid's column stores (`render/columns.Pooled`), which
@@ -57,6 +57,14 @@ class RowPacker:
     def __init__(self, names: list[str]) -> None:
         self.names = list(names)
         self._getter: Callable[[dict[str, Any]], tuple[Any, ...]] | None = operator.itemgetter(*self.names) if len(self.names) > 1 else None
+        self._getters = [operator.itemgetter(name) for name in self.names]
+
+    def columns(self, rows: list[dict[str, Any]]) -> list[list[Any]]:
+        """The rows column by column (what the grid's stores take), without a tuple a row."""
+        try:  # every record has every column (the usual case): a C-level pass a column
+            return [list(map(getter, rows)) for getter in self._getters]
+        except KeyError:
+            return [[row.get(name) for row in rows] for name in self.names]
 
     def pack(self, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
         if not rows:

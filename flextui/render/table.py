@@ -54,7 +54,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from itertools import islice
+from itertools import islice, repeat
 from typing import Any, Literal
 
 from flextui.render.columns import Pooled, Store, new_store
@@ -190,12 +190,22 @@ def _infer_type(values: Iterable[Any]) -> ColumnType:
     return kinds.pop()  # type: ignore[return-value]
 
 
+def _number_texts(values: list[Any]) -> list[str] | None:
+    """The texts of a slice of plain ints or floats as `format_value` writes them, in C; None for anything else."""
+    kinds = set(map(type, values))
+    if kinds == {int}:
+        return list(map(str, values))
+    if kinds == {float} and max(map(abs, values)) < 1e16:  # nan and inf format alike either way
+        return list(map(format, values, repeat(".10g")))
+    return None
+
+
 def _search_texts(type_: str) -> Callable[[list[Any]], list[str]]:
     """What free text is searched in for a column's values (as displayed; cheaper than display formatting for datetimes)."""
     if type_ == "str":
         return lambda values: ["" if v is None else (v if v.__class__ is str else format_value(v)) for v in values]
-    if type_ == "int":
-        return lambda values: ["" if v is None else (str(v) if v.__class__ is int else format_value(v)) for v in values]
+    if type_ in ("int", "float"):
+        return lambda values: _number_texts(values) or ["" if v is None else format_value(v) for v in values]
     if type_ == "datetime":
         return lambda values: [
             "" if v is None else (v.isoformat(" ", "seconds") if v.__class__ is datetime else format_value(v)) for v in values
@@ -346,8 +356,8 @@ def _take(store: Store, made: Store, prepared: Any, values: Sequence[Any]) -> St
 class Encoded:
     """Rows made ready for a model by :meth:`GridModel.encode` (in a worker thread)."""
 
-    rows: list[tuple[Any, ...]]
-    columns: list[tuple[Any, ...]]
+    columns: list[Sequence[Any]]
+    """The values, column by column (all of one length)."""
     stores: list[Store]
     """The stores the codes were found for (or, `fresh`, the new stores holding the rows)."""
     prepared: list[Any]
@@ -355,7 +365,11 @@ class Encoded:
     fresh: bool = False
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self.columns[0]) if self.columns else 0
+
+    @property
+    def rows(self) -> list[tuple[Any, ...]]:
+        return list(zip(*self.columns, strict=True))
 
 
 class RowsView(Sequence[tuple[Any, ...]]):
@@ -388,7 +402,11 @@ class RowsView(Sequence[tuple[Any, ...]]):
 
     def take(self, ids: Sequence[int], indexes: Sequence[int]) -> list[tuple[Any, ...]]:
         """The rows `ids`, restricted to the columns `indexes` (column by column, in C where the store allows)."""
-        return list(zip(*(self._stores[j].take(ids) for j in indexes), strict=True)) if indexes else [() for _ in ids]
+        if not indexes:
+            return [() for _ in ids]
+        if isinstance(ids, range) and ids.step == 1 and ids.stop <= self._count:  # the view in arrival order: slices
+            return list(zip(*(self._stores[j].slice(ids.start, ids.stop) for j in indexes), strict=True))
+        return list(zip(*(self._stores[j].take(ids) for j in indexes), strict=True))
 
 
 def _to_number(text: str) -> float | None:
@@ -686,13 +704,18 @@ class GridModel:
         meanwhile) is appended as plain rows: slower, never wrong.
         """
         new = self._normalise(rows)
-        columns = list(zip(*new, strict=True)) if new else []
+        return self.encode_columns(list(zip(*new, strict=True)) if new else [[] for _ in self.columns], fresh=fresh)
+
+    def encode_columns(self, columns: list[Sequence[Any]], *, fresh: bool = False) -> Encoded:
+        """:meth:`encode` for rows given column by column (one sequence of values per column, in column order)."""
+        if len(columns) != len(self.columns) or len(set(map(len, columns))) > 1:
+            raise ValueError(f"{len(columns)} columns of {sorted(set(map(len, columns)))} values for {len(self.columns)} columns")
         if fresh:
             stores = [new_store() for _ in self.columns]
             stores = [store.extend(column) for store, column in zip(stores, columns, strict=True)]
-            return Encoded(new, columns, stores, [], fresh=True)
+            return Encoded(columns, stores, [], fresh=True)
         stores = list(self._stores)
-        return Encoded(new, columns, stores, [store.prepare(column) for store, column in zip(stores, columns, strict=True)])
+        return Encoded(columns, stores, [store.prepare(column) for store, column in zip(stores, columns, strict=True)])
 
     def append_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]] | Encoded) -> int:
         """Append rows (tuples, sequences or dicts by column name, or :meth:`encode`'s); O(new rows).
@@ -706,11 +729,14 @@ class GridModel:
         encoded = rows if isinstance(rows, Encoded) and len(rows.stores) == len(self.columns) else None
         if isinstance(rows, Encoded) and encoded is None:
             rows = rows.rows  # made for other columns
-        new = encoded.rows if encoded is not None else self._normalise(rows)  # type: ignore[arg-type]
-        if not new:
+        if encoded is not None:
+            values, count = encoded.columns, len(encoded)
+        else:
+            new = self._normalise(rows)  # type: ignore[arg-type]
+            values, count = list(zip(*new, strict=True)), len(new)
+        if not count:
             return 0
         start = self._count
-        values = encoded.columns if encoded is not None else list(zip(*new, strict=True))
         self._resolve_auto_types(values)
         if encoded is not None and encoded.fresh and not start:
             self._stores = list(encoded.stores)
@@ -721,9 +747,9 @@ class GridModel:
             ]
         else:
             self._stores = [store.extend(column) for store, column in zip(self._stores, values, strict=True)]
-        self._count = end = start + len(new)
+        self._count = end = start + count
         if self._view is None:
-            return len(new)
+            return count
         new_ids: list[int] = self._matching(start, end) if self._masks else list(range(start, end))
         if self._sort_col is not None:
             assert self._sort_keys is not None
@@ -745,7 +771,7 @@ class GridModel:
         if sort is not None:
             self.sort_by(sort, descending)
 
-    def _resolve_auto_types(self, columns: list[tuple[Any, ...]]) -> None:
+    def _resolve_auto_types(self, columns: Sequence[Sequence[Any]]) -> None:
         for col in self.columns:
             if col.type == "auto":
                 inferred = _infer_type(islice(columns[col.index], 200))
@@ -841,7 +867,7 @@ class GridModel:
                 folded = []
                 self._pooled_keys = (store, folded)
             folded.extend(None if v is None else key(v) for v in store.distinct[len(folded) :])
-            return list(map(folded.__getitem__, store.codes[start:stop]))
+            return [folded[code] for code in store.codes[start:stop]]
         values = store.slice(start, stop)
         if self.columns[ci].type != "str":
             return values  # the values are their own keys (None stays None)
@@ -913,8 +939,8 @@ class GridModel:
         self._compile_filter()
         self._rebuild_view()
 
-    def _search_columns(self) -> list[tuple[int, Callable[[list[Any]], list[str]]]]:
-        return [(c.index, _search_texts(c.type)) for c in self.visible_columns]
+    def _search_columns(self) -> list[tuple[int, Callable[[list[Any]], list[str]], bool]]:
+        return [(c.index, _search_texts(c.type), c.type == "str") for c in self.visible_columns]
 
     @property
     def search_index_complete(self) -> bool:
@@ -967,16 +993,17 @@ class GridModel:
     # ---------------------------------------------------------------- statistics
 
     def _column_values(self, key: str | int | Column) -> tuple[Column, list[Any]]:
+        """A column's values over the view, in no particular order (unfiltered: as stored)."""
         col = self.column(key)
         store = self._stores[col.index]
-        return col, store.slice(0, self._count) if self._view is None else store.take(self._view)
+        return col, store.slice(0, self._count) if self._view is None or not self._masks else store.take(self._view)
 
     def _value_counts(self, key: str | int | Column) -> tuple[Column, Counter[Any]]:
         """How many rows of the view hold each value of a column (unhashable values counted by ``repr``)."""
         col = self.column(key)
         store = self._stores[col.index]
         if isinstance(store, Pooled):  # counted by code, in C
-            codes = store.codes if self._view is None else map(store.codes.__getitem__, self._view)
+            codes = store.codes if self._view is None or not self._masks else map(store.codes.__getitem__, self._view)
             distinct = store.distinct
             return col, Counter({distinct[code]: n for code, n in Counter(codes).items()})
         _, values = self._column_values(col)

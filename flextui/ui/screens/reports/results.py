@@ -64,8 +64,11 @@ def _fresh_packed(
 ) -> list[tuple[Any, ...]] | Encoded:
     """A page's rows as grid rows, repeats dropped; given the `model`, encoded for it (`GridModel.encode`)."""
     with lock:  # a cancelled run's page may still be packing when its resumption starts
-        packed = packer.pack(repeats.fresh(rows))
-        return packed if model is None or not packed else model.encode(packed)
+        fresh = repeats.fresh(rows)
+        if model is None or len(packer.names) != len(model.columns):
+            packed = packer.pack(fresh)
+            return packed if model is None else model.encode(packed)
+        return model.encode_columns(packer.columns(fresh))
 
 
 @dataclass
