@@ -4,10 +4,11 @@ Setup as bench_reports.py: the simulator in its own process (`--scale 100
 --latency 50`), `fulfillment` over the last 16 days (~101,000 records, pages
 of 2,500), a page cache on disk. Each round:
 
-* cold: every page from the server (6 at a time), packed into grid rows, as
-  the results screen does on a first run;
-* revisit: every stored page read back (`stored_only`, no request) and packed:
-  what the results screen shows before it asks for the fresh pages behind;
+* cold: every page from the server (6 at a time), its columns encoded for the
+  grid's stores and appended, as the results screen does on a first run;
+* revisit: every stored page read back (`stored_only`, no request), packed, and
+  all of them encoded into new stores at once and put in the grid: what the
+  results screen shows before it asks for the fresh pages behind;
 * before this change a stale revisit read the stored pages, threw them away and
   awaited the network (the cold time, plus the reading).
 
@@ -31,8 +32,10 @@ from bench.bench_reports import GROUP, make_context, start_sim, warm  # noqa: E4
 
 async def one_round(url: str, days: int) -> tuple[float, float, int]:
     from flextui.api.filters import FilterSet
-    from flextui.api.reports import ReportsService
-    from flextui.render.reports import RowPacker
+    from flextui.api.reports import Repeats, ReportsService
+    from flextui.render.reports import RowPacker, grid_columns
+    from flextui.render.table import GridModel
+    from flextui.ui.screens.reports.results import Gathered, encoded_for
 
     ctx = make_context(url)
     try:
@@ -41,17 +44,27 @@ async def one_round(url: str, days: int) -> tuple[float, float, int]:
         filters = FilterSet.build(past_days=days, limit_records=2500)
         packer = RowPacker(rtype.column_names)
 
-        async def load(**options: object) -> tuple[float, int]:
+        async def cold_run() -> tuple[float, int]:
+            model = GridModel(grid_columns(rtype.column_names, rtype))
             started = time.perf_counter()
-            count = 0
-            async with service.pager(GROUP, filters, **options) as pages:  # type: ignore[arg-type]
+            async with service.pager(GROUP, filters, force=True, concurrency=6) as pages:
                 async for page in pages:
-                    count += len(packer.pack(page.rows))
-            return time.perf_counter() - started, count
+                    model.append_rows(await asyncio.to_thread(model.encode_columns, packer.columns(page.rows)))
+            return time.perf_counter() - started, model.total_count
 
-        cold, count = await load(force=True, concurrency=6)
+        async def revisit_run() -> tuple[float, int]:
+            model = GridModel(grid_columns(rtype.column_names, rtype))
+            started = time.perf_counter()
+            gathered = Gathered(Repeats(GROUP))
+            async with service.pager(GROUP, filters, stored_only=True, concurrency=1) as pages:
+                async for page in pages:
+                    gathered.add(packer.columns(page.rows))
+            model.append_rows(await asyncio.to_thread(encoded_for, model, gathered.columns, fresh=True))
+            return time.perf_counter() - started, model.total_count
+
+        cold, count = await cold_run()
         ctx.session.fresh_seconds = 0.0  # the stored pages are past their freshness window
-        revisit, again = await load(stored_only=True, concurrency=1)
+        revisit, again = await revisit_run()
         assert again == count, (again, count)
         return cold, revisit, count
     finally:

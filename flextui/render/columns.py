@@ -87,6 +87,10 @@ class Store:
         return None
 
 
+UNIQUE: Any = object()
+"""What :meth:`Pooled.encode` says of values that would make its column mostly unique."""
+
+
 class _Replace:
     """A pooled column's next page, prepared as the unique store that takes its place (made off the event loop)."""
 
@@ -195,29 +199,41 @@ class Pooled(Store):
         if codes is None:
             kinds, _ = _kinds(values)
             return _unpooled(kinds | ({self.kind} if self.kind else set()), [*self.values(), *values])
+        if codes is UNIQUE:
+            return _unpooled({self.kind} if self.kind else set(), [*self.values(), *values])
         return self.adopt(codes)
 
-    def encode(self, values: Sequence[Any]) -> array[int] | None:
-        """The codes of `values` (new distinct values get theirs), or None for values this store cannot pool."""
+    def encode(self, values: Sequence[Any]) -> Any:
+        """The codes of `values` (new distinct values get theirs); None for values this store cannot pool;
+        `UNIQUE` when with them the column would be mostly unique (they are not pooled then: a refresh's
+        100,000 ids put in the pool only to be taken out again cost seconds)."""
         with self.lock:
             index = self.index
             try:
-                found = list(map(index.get, values))  # None where a value is new (None itself is code 0)
+                # None where a value is new (None itself is code 0); a store still empty knows none of them
+                found: list[int | None] = list(map(index.get, values)) if len(index) > 1 else [None]
             except TypeError:  # unhashable values (lists, dicts)
                 return None
             kinds = {self.kind} if self.kind is not None else set()
             if None in found:
-                fresh = set(compress(values, map(operator.is_, repeat(None), found)))
+                try:
+                    fresh = set(compress(values, map(operator.is_, repeat(None), found))) if len(index) > 1 else set(values)
+                except TypeError:
+                    return None
+                fresh.discard(None)
                 kinds |= set(map(type, fresh))
                 if kinds & _ALIASED:  # True == 1: a value "seen before" may be of another kind
                     kinds |= _kinds(values)[0]
                 if len(kinds) > 1 or not kinds <= _POOLED_KINDS:  # two kinds: 1 == 1.0 == True would share a code
                     return None
-                self.kind = next(iter(kinds))
+                self.kind = next(iter(kinds), None)
                 distinct = self.distinct
-                for value in fresh:
-                    index[value] = len(distinct)
-                    distinct.append(value)
+                rows = len(self.codes) + len(values)
+                if rows >= UNIQUE_AFTER and (len(distinct) - 1 + len(fresh)) * 2 > rows:
+                    return UNIQUE
+                first, added = len(distinct), list(fresh)
+                distinct.extend(added)  # values first: a code never points past them
+                index.update(zip(added, range(first, first + len(added))))
                 found = list(map(index.__getitem__, values))
             elif kinds & _ALIASED and len(kinds | _kinds(values)[0]) > 1:
                 return None
@@ -242,8 +258,8 @@ class Pooled(Store):
         codes = self.encode(values)
         if codes is None:
             return None
-        rows = len(self.codes) + len(codes)
-        if rows >= UNIQUE_AFTER and (len(self.distinct) - 1) * 2 > rows:  # this page makes the column mostly unique
+        rows = len(self.codes) + len(values)
+        if codes is UNIQUE or (rows >= UNIQUE_AFTER and (len(self.distinct) - 1) * 2 > rows):  # the column turns mostly unique
             before = len(self.codes)
             replacement = _unpooled({self.kind} if self.kind else set(), self.slice(0, before) + list(values))
             return _Replace(before, replacement)

@@ -59,26 +59,37 @@ PROGRESS_EVERY = 0.1  # seconds between count/progress updates while pages strea
 PACK_IN_THREAD = 200  # rows in a page from which it is packed off the event loop
 
 
-def _fresh_packed(
+def _page_for_grid(
     lock: threading.Lock, repeats: Repeats, packer: RowPacker, rows: list[dict[str, Any]], model: GridModel | None = None
-) -> list[tuple[Any, ...]] | Encoded:
-    """A page's rows as grid rows, repeats dropped; given the `model`, encoded for it (`GridModel.encode`)."""
+) -> list[list[Any]] | Encoded:
+    """A page's rows column by column, repeats dropped; given the `model`, encoded for it (`GridModel.encode_columns`)."""
     with lock:  # a cancelled run's page may still be packing when its resumption starts
-        fresh = repeats.fresh(rows)
-        if model is None or len(packer.names) != len(model.columns):
-            packed = packer.pack(fresh)
-            return packed if model is None else model.encode(packed)
-        return model.encode_columns(packer.columns(fresh))
+        columns = packer.columns(repeats.fresh(rows))
+        return columns if model is None else encoded_for(model, columns)
+
+
+def encoded_for(model: GridModel, columns: list[list[Any]], *, fresh: bool = False) -> Encoded:
+    """`columns` encoded for `model` (in a worker thread), also when the packer's columns are not yet the model's."""
+    if len(columns) == len(model.columns):
+        return model.encode_columns(columns, fresh=fresh)
+    return model.encode(list(zip(*columns, strict=True)), fresh=fresh)
 
 
 @dataclass
 class Gathered:
-    """The pages of a run gathered before anything is shown: grid rows, the repeats dropped, and the counts."""
+    """The pages of a run gathered before anything is shown: the rows column by column, the repeats dropped, the counts."""
 
     repeats: Repeats
-    packed: list[tuple[Any, ...]] = field(default_factory=list)
+    columns: list[list[Any]] = field(default_factory=list)
     received: int = 0
     pages: int = 0
+
+    def add(self, columns: list[list[Any]]) -> None:
+        if not self.columns:
+            self.columns = columns
+        else:
+            for gathered, more in zip(self.columns, columns, strict=True):
+                gathered.extend(more)
 
 
 class ReportResultsScreen(AreaScreen):
@@ -305,7 +316,7 @@ class ReportResultsScreen(AreaScreen):
         total = pager.total_records if pager.total_records is not None else count
         if count < total and (self.load_limit is None or count < self.load_limit):
             return None  # the stored pages stop short of the count: ask the server
-        self.grid.append_rows(await asyncio.to_thread(self.grid.model.encode, got.packed, fresh=True))
+        self.grid.append_rows(await asyncio.to_thread(encoded_for, self.grid.model, got.columns, fresh=True))
         self._repeats = got.repeats
         self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
         self.resume_at = (pages + 1, 0)
@@ -329,7 +340,7 @@ class ReportResultsScreen(AreaScreen):
             self.refreshing = False
         if load_id != self._load_id or not self.is_attached:
             return
-        fresh = await asyncio.to_thread(self.grid.model.encode, got.packed, fresh=True)
+        fresh = await asyncio.to_thread(encoded_for, self.grid.model, got.columns, fresh=True)
         if load_id != self._load_id or not self.is_attached:
             return
         self.grid.replace_rows(fresh)
@@ -349,23 +360,21 @@ class ReportResultsScreen(AreaScreen):
             async for page in pager:
                 if new_columns and not got.received and page.rows:
                     self._add_unknown_columns(page.rows)
-                packed = await self._packed(got.repeats, page.rows)
-                assert isinstance(packed, list)
-                got.packed.extend(packed)
+                columns = await self._packed(got.repeats, page.rows)
+                assert isinstance(columns, list)
+                got.add(columns)
                 got.received += len(page.rows)
                 got.pages += 1
                 await asyncio.sleep(0)
         return got
 
-    async def _packed(
-        self, repeats: Repeats, rows: list[dict[str, Any]], model: GridModel | None = None
-    ) -> list[tuple[Any, ...]] | Encoded:
-        """A page's rows as grid rows, repeats dropped. A page of thousands is packed in a thread: on the
-        event loop it held keys for ≈ 30 ms a page (bench/bench_stalls.py); a thread running Python is
-        made to let the loop in every 5 ms (the interpreter's switch interval)."""
+    async def _packed(self, repeats: Repeats, rows: list[dict[str, Any]], model: GridModel | None = None) -> list[list[Any]] | Encoded:
+        """A page's rows for the grid (`_page_for_grid`), repeats dropped. A page of thousands is made ready
+        in a thread: on the event loop it held keys for ≈ 30 ms a page (bench/bench_stalls.py); a thread
+        running Python is made to let the loop in every 5 ms (the interpreter's switch interval)."""
         if len(rows) < PACK_IN_THREAD:
-            return _fresh_packed(self._pack_lock, repeats, self.packer, rows)
-        return await asyncio.to_thread(_fresh_packed, self._pack_lock, repeats, self.packer, rows, model)
+            return _page_for_grid(self._pack_lock, repeats, self.packer, rows, model)
+        return await asyncio.to_thread(_page_for_grid, self._pack_lock, repeats, self.packer, rows, model)
 
     def _add_unknown_columns(self, rows: list[dict[str, Any]]) -> None:
         """Columns the data model did not list but the records carry (kept, after the known ones)."""
