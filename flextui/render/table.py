@@ -3,15 +3,19 @@
 Why a separate model: the grid must stay responsive with 100,000+ rows that
 stream in page by page, so every operation here is designed around cost:
 
-* rows are stored once, compactly, as tuples in arrival order
-  (``append_rows`` is O(new rows));
+* values are stored once, compactly, column by column in arrival order
+  (:mod:`flextui.render.columns`: pooled codes, number arrays, packed ids;
+  ``append_rows`` is O(new rows), and :meth:`GridModel.encode` does the
+  costly part of it in a worker thread);
 * the *view* (what the grid shows) is an index array into those rows, the
   result of filter + sort.  With neither active the view is the identity and
   no array is materialised at all;
-* sorting uses a cached key list for the sort column, so a streamed page is
-  merged by Timsort in near-linear time instead of a full re-sort;
-* the free-text filter searches a lazily built per-row "haystack" string
-  that is extended, not rebuilt, when pages arrive.
+* sorting uses a cached key list for the sort column (one key object per
+  distinct value of a pooled column), so a streamed page is merged by Timsort
+  in near-linear time instead of a full re-sort;
+* the filter is answered column by column (:mod:`flextui.render.masks`): a
+  pooled column once per distinct value, ids where they are stored, with a
+  search index that is extended, not rebuilt, when pages arrive.
 
 It has no Textual import so it can be unit-tested (and reused for export,
 statistics and charts) without an event loop.  Every displayed value passes

@@ -1,9 +1,10 @@
 """The cyclic garbage collector held off while report rows stream in.
 
-A 100k-record report becomes 100k row tuples, and every new tuple is tracked by
+A 100k-record report is decoded into 100k dicts (and, until the rows moved into
+column stores, became as many row tuples), and every new container is tracked by
 the collector until a collection looks at it: while rows stream in, collections
 ran about a thousand times and took ≈ 1 s of a 4.6 s load (bench/bench_stalls.py,
-`gc.callbacks`), on the event loop as often as not. Rows hold no reference
+`gc.callbacks`), on the event loop as often as not. Records hold no reference
 cycles (they are freed by reference counting), so the collector has nothing to
 find in them; it is paused for the load and resumed after, where one collection
 of the oldest generation, when it next comes, finds whatever cyclic garbage the load left.

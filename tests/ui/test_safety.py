@@ -180,3 +180,25 @@ def test_no_worker_hides_its_failure() -> None:
             if isinstance(node, ast.keyword) and node.arg == "exit_on_error":
                 found.append((path.relative_to(root).as_posix(), node.lineno))
     assert [f for f, _ in found] == ["ui/screens/registry/downloads.py"], found
+
+
+async def test_a_tab_asked_for_while_the_screen_is_built_is_the_one_shown() -> None:
+    """`:users` then `:accounts` in one burst on a loaded machine: the accounts tab was asked for before the
+    tab strip made its own first activation (of the users tab), which then won. The tab asked for is shown."""
+    from textual.widgets import TabbedContent
+
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("colon", *"users", "enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, UsersScreen) and screen.tab_id == "users"
+        tabs = screen.query_one(TabbedContent)
+        screen.action_show_tab("accounts")
+        tabs.active = "users"  # the strip's late first activation, before the accounts one is handled
+        await wait_for(
+            pilot,
+            lambda: screen.tab_id == "accounts" and screen.focused is not None and screen.focused.id == "accounts-table",
+            "the accounts tab",
+        )

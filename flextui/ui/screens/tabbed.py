@@ -195,6 +195,12 @@ class TabbedListScreen(AreaScreen):
         tab = self.tab_id
         self.query_one(TitleBar).area = self.area_title
         self.refresh_bindings()
+        pending = self._focus_pending
+        if pending is not None and pending != tab and pending in self.states:
+            # The tab asked for (`:accounts` typed while the screen was still being built) lost to the tab
+            # strip's own first activation of its initial tab, which came after it: ask for it again.
+            event.tabbed_content.active = pending
+            return
         await self._ensure_loaded(tab)
         # Only in answer to the user: a tab key or command (pending), or a click or arrow on the tab strip.
         # The tab activated when the screen is built must not take the keys from the `:` bar the user opened.
