@@ -119,12 +119,12 @@ async def ui_run(url: str, days: int) -> dict[str, float]:
 
     marks: dict[str, float] = {}
     renders: list[float] = []
-    original_pack = RowPacker.pack
+    original_columns = RowPacker.columns
     original_render = DataGrid.render_line
 
-    def pack(self: RowPacker, rows: Any) -> Any:  # the screen's first step with a page the pager handed over
+    def columns(self: RowPacker, rows: Any) -> Any:  # the screen's first step with a page the pager handed over
         marks.setdefault("first_page", time.perf_counter())
-        return original_pack(self, rows)
+        return original_columns(self, rows)
 
     def render_line(self: DataGrid, y: int) -> Any:
         if self.id == "rr-grid" and y >= 1 and self.row_count:
@@ -133,7 +133,7 @@ async def ui_run(url: str, days: int) -> dict[str, float]:
             renders.append(now)
         return original_render(self, y)
 
-    RowPacker.pack = pack  # type: ignore[method-assign]
+    RowPacker.columns = columns  # type: ignore[method-assign]
     DataGrid.render_line = render_line  # type: ignore[method-assign]
 
     def next_paint_after(t: float) -> float:

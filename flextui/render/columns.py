@@ -51,6 +51,12 @@ SMALL_CHUNK = 1024
 UNIQUE_AFTER = 20_000
 """Rows a pooled column must hold before it may be judged mostly unique."""
 
+
+def _mostly_unique(distinct: int, rows: int) -> bool:
+    """Whether a column of `rows` rows with `distinct` distinct values should stop being pooled."""
+    return rows >= UNIQUE_AFTER and distinct * 2 > rows
+
+
 _NONE = type(None)
 _INT64 = (-(2**63), 2**63 - 1)
 
@@ -183,8 +189,7 @@ class Pooled(Store):
         return self.distinct[self.codes[i]]
 
     def values(self) -> list[Any]:
-        distinct = self.distinct
-        return [distinct[code] for code in self.codes]
+        return self.slice(0, len(self.codes))
 
     def slice(self, start: int, stop: int) -> list[Any]:
         distinct = self.distinct
@@ -229,7 +234,7 @@ class Pooled(Store):
                 self.kind = next(iter(kinds), None)
                 distinct = self.distinct
                 rows = len(self.codes) + len(values)
-                if rows >= UNIQUE_AFTER and (len(distinct) - 1 + len(fresh)) * 2 > rows:
+                if _mostly_unique(len(distinct) - 1 + len(fresh), rows):
                     return UNIQUE
                 first, added = len(distinct), list(fresh)
                 distinct.extend(added)  # values first: a code never points past them
@@ -249,8 +254,7 @@ class Pooled(Store):
             if codes.typecode == "H":
                 codes = array("I", codes)
         self.codes.extend(codes)
-        rows = len(self.codes)
-        if rows >= UNIQUE_AFTER and (len(self.distinct) - 1) * 2 > rows:
+        if _mostly_unique(len(self.distinct) - 1, len(self.codes)):
             return _unpooled({self.kind} if self.kind else set(), self.values())
         return self
 
@@ -258,8 +262,7 @@ class Pooled(Store):
         codes = self.encode(values)
         if codes is None:
             return None
-        rows = len(self.codes) + len(values)
-        if codes is UNIQUE or (rows >= UNIQUE_AFTER and (len(self.distinct) - 1) * 2 > rows):  # the column turns mostly unique
+        if codes is UNIQUE or _mostly_unique(len(self.distinct) - 1, len(self.codes) + len(values)):  # the column turns mostly unique
             before = len(self.codes)
             replacement = _unpooled({self.kind} if self.kind else set(), self.slice(0, before) + list(values))
             return _Replace(before, replacement)
@@ -378,9 +381,7 @@ class Texts(Store):
         return out
 
     def take(self, ids: Iterable[int]) -> list[Any]:
-        ids = ids if isinstance(ids, (list, range)) else list(ids)
-        if isinstance(ids, range) and ids.step == 1:
-            return self.slice(ids.start, ids.stop) if ids.stop <= self.count else Store.take(self, ids)
+        ids = ids if isinstance(ids, list) else list(ids)
         if ids and (min(ids) < 0 or max(ids) >= self.count):
             raise IndexError(max(ids))
         firsts, ends, chunks = self.firsts, self.ends, self.chunks

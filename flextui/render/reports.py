@@ -4,7 +4,6 @@ model (`report model`), and a report's pages packed for the grid (`RowPacker`, `
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
 from typing import Any
 
 from flextui.api.filters import ReportType
@@ -56,7 +55,6 @@ class RowPacker:
 
     def __init__(self, names: list[str]) -> None:
         self.names = list(names)
-        self._getter: Callable[[dict[str, Any]], tuple[Any, ...]] | None = operator.itemgetter(*self.names) if len(self.names) > 1 else None
         self._getters = [operator.itemgetter(name) for name in self.names]
 
     def columns(self, rows: list[dict[str, Any]]) -> list[list[Any]]:
@@ -67,13 +65,8 @@ class RowPacker:
             return [[row.get(name) for row in rows] for name in self.names]
 
     def pack(self, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-        if not rows:
-            return []
-        names, getter = self.names, self._getter
-        try:  # every record has every column (the usual case): one C-level pass
-            return list(map(getter, rows)) if getter is not None else [(row[names[0]],) for row in rows]
-        except KeyError:
-            return [tuple(row.get(n) for n in names) for row in rows]
+        """The rows as tuples in column order."""
+        return list(zip(*self.columns(rows), strict=True))
 
 
 def grid_columns(names: list[str], rtype: Any) -> list[Column]:
