@@ -333,14 +333,12 @@ class ReportResultsScreen(AreaScreen):
         pager = self.service.pager(self.group, self.filters, force=True, concurrency=CONCURRENCY, max_records=self.load_limit)
         try:
             got = await self._gather(pager)
+            fresh = await asyncio.to_thread(encoded_for, self.grid.model, got.columns, fresh=True)  # still "refreshing" meanwhile
         except Exception as exc:  # the stored rows stay, said to be old
             self.report_error(exc, doing=f"refreshing the {self.group} report (the rows shown are from the cache, {age_text(age)})")
             return
         finally:
             self.refreshing = False
-        if load_id != self._load_id or not self.is_attached:
-            return
-        fresh = await asyncio.to_thread(encoded_for, self.grid.model, got.columns, fresh=True)
         if load_id != self._load_id or not self.is_attached:
             return
         self.grid.replace_rows(fresh)
