@@ -9,7 +9,12 @@ of 2,500), a page cache on disk. Each round:
 * revisit: every stored page read back (`stored_only`, no request), packed, and
   all of them encoded into new stores at once and put in the grid: what the
   results screen shows before it asks for the fresh pages behind;
-* before this change a stale revisit read the stored pages, threw them away and
+* keeping: the grid's columns written (`kept.keep_bytes`) and kept beside the
+  pages (`keep_view`), as the results screen does after a run, in the background;
+* kept revisit: those columns read back (`stored_view`, `KeptRun.read`) and
+  put in a new grid model: what a revisit does first now (the pages when
+  nothing is kept);
+* before 11-24 a stale revisit read the stored pages, threw them away and
   awaited the network (the cold time, plus the reading).
 
 Run: python bench/bench_revisit.py [--runs 5] [--days 16]
@@ -30,11 +35,12 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_reports import GROUP, make_context, start_sim, warm  # noqa: E402
 
 
-async def one_round(url: str, days: int) -> tuple[float, float, int]:
+async def one_round(url: str, days: int) -> tuple[float, float, int, float, float]:
     from flextui.api.filters import FilterSet
     from flextui.api.reports import Repeats, ReportsService
     from flextui.render.reports import RowPacker, grid_columns
     from flextui.render.table import GridModel
+    from flextui.ui.screens.reports.kept import KeptRun, keep_bytes
     from flextui.ui.screens.reports.results import Gathered, encoded_for
 
     ctx = make_context(url)
@@ -43,13 +49,16 @@ async def one_round(url: str, days: int) -> tuple[float, float, int]:
         rtype = await service.report_type(GROUP)
         filters = FilterSet.build(past_days=days, limit_records=2500)
         packer = RowPacker(rtype.column_names)
+        last_model: list[GridModel] = []
 
         async def cold_run() -> tuple[float, int]:
             model = GridModel(grid_columns(rtype.column_names, rtype))
             started = time.perf_counter()
-            async with service.pager(GROUP, filters, force=True, concurrency=6) as pages:
-                async for page in pages:
+            async with service.pager(GROUP, filters, force=True, concurrency=6) as pager:
+                async for page in pager:
                     model.append_rows(await asyncio.to_thread(model.encode_columns, packer.columns(page.rows)))
+                    pages[0] = max(pages[0], page.number)
+            last_model.append(model)
             return time.perf_counter() - started, model.total_count
 
         async def revisit_run() -> tuple[float, int]:
@@ -62,11 +71,46 @@ async def one_round(url: str, days: int) -> tuple[float, float, int]:
             model.append_rows(await asyncio.to_thread(encoded_for, model, gathered.columns, fresh=True))
             return time.perf_counter() - started, model.total_count
 
+        async def keep(model: GridModel) -> float:
+            started = time.perf_counter()
+            stores = [model.rows.column(i) for i in range(len(model.columns))]
+            names = [c.name for c in model.columns]
+            body = await asyncio.to_thread(
+                keep_bytes,
+                stores,
+                model.total_count,
+                names=names,
+                received=model.total_count,
+                pages=pages[0],
+                total=model.total_count,
+                total_pages=pages[0],
+                state="done",
+                dropped=0,
+            )
+            kept = await service.keep_view(GROUP, filters, max_records=None, pages=pages[0], names=names, body=body)
+            assert kept, "the view was not kept"
+            sizes.append(len(body))
+            return time.perf_counter() - started
+
+        async def kept_run() -> tuple[float, int]:
+            model = GridModel(grid_columns(rtype.column_names, rtype))
+            started = time.perf_counter()
+            body, _age = await service.stored_view(GROUP, filters, max_records=None)
+            kept = await asyncio.to_thread(KeptRun.read, body, GROUP, list(rtype.column_names))
+            model.append_rows(model.encoded_stores(kept.stores, kept.count))
+            return time.perf_counter() - started, model.total_count
+
+        pages = [0]
+        sizes: list[int] = []
         cold, count = await cold_run()
         ctx.session.fresh_seconds = 0.0  # the stored pages are past their freshness window
         revisit, again = await revisit_run()
         assert again == count, (again, count)
-        return cold, revisit, count
+        keeping = await keep(last_model[-1])
+        from_kept, again = await kept_run()
+        assert again == count, (again, count)
+        print(f"  kept: {sizes[-1]:,} bytes for {count:,} rows")
+        return cold, revisit, count, keeping, from_kept
     finally:
         await ctx.aclose()
 
@@ -87,6 +131,10 @@ def main() -> None:
     print(f"records: {records:,} (rows packed per round: {rounds[0][2]:,})")
     print(f"cold run, all rows:          median {statistics.median(cold):6.2f} s   runs: {', '.join(f'{v:.2f}' for v in cold)}")
     print(f"revisit, stored rows shown:  median {statistics.median(revisit):6.2f} s   runs: {', '.join(f'{v:.2f}' for v in revisit)}")
+    keeping = [r[3] for r in rounds]
+    kept = [r[4] for r in rounds]
+    print(f"keeping the grid's columns:  median {statistics.median(keeping):6.2f} s   runs: {', '.join(f'{v:.2f}' for v in keeping)}")
+    print(f"revisit, kept columns shown: median {statistics.median(kept):6.2f} s   runs: {', '.join(f'{v:.2f}' for v in kept)}")
 
 
 if __name__ == "__main__":

@@ -60,7 +60,21 @@ CREATE TABLE IF NOT EXISTS pages (
     body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS pages_profile ON pages(profile);
+CREATE TABLE IF NOT EXISTS derived (
+    key TEXT PRIMARY KEY,
+    profile TEXT NOT NULL,
+    stored_at REAL NOT NULL,
+    sources TEXT NOT NULL,
+    body BLOB NOT NULL
+);
 """
+# `derived`: what a caller made of several stored pages (a report's grid columns), valid while each of
+# its `sources` (page key -> stored_at) is still the page stored; see `PageCache.put_derived`.
+
+MAX_DERIVED = 512 * 1024 * 1024
+"""Bytes above which a derived value is not kept (SQLite refuses a value of 1 GB; the pages still are)."""
+
+_KEYS_A_QUERY = 500  # page keys asked for in one statement (SQLite allows 32,766 variables since 3.32, 999 before)
 
 # Added later: a page stored as the bytes received (`wire.Wire`) keeps its header facts here, its bytes in `body`.
 MIGRATIONS = ("ALTER TABLE pages ADD COLUMN meta TEXT",)
@@ -335,6 +349,64 @@ class PageCache:
         except sqlite3.Error as exc:
             self._recover(exc)
 
+    def put_derived(self, key: str, profile: str, sources: list[str], body: bytes) -> bool:
+        """Keep `body`, made from the stored pages `sources` as they are now; False (nothing kept) when one of
+        them is not stored, or nothing can be written.
+
+        Callers make `body` from the pages' own (scrubbed) values and pass no secret in it.
+        """
+        if not self._ready() or self.write_problem is not None or len(body) > MAX_DERIVED:
+            return False
+        try:
+            db = self._connection()
+            stamps = self._stamps(db, sources)
+            if len(stamps) != len(set(sources)):
+                return False
+            db.execute(
+                "INSERT OR REPLACE INTO derived(key, profile, stored_at, sources, body) VALUES (?, ?, ?, ?, ?)",
+                (key, profile, time.time(), json.dumps(stamps, separators=(",", ":")), body),
+            )
+        except sqlite3.Error as exc:
+            self._recover(exc)
+            return False
+        return True
+
+    def get_derived(self, key: str) -> tuple[bytes, float] | None:
+        """What `put_derived` kept under `key` and when the oldest of its pages was stored, while every one of
+        them is still the page stored (a page stored again since, or gone, makes it a miss)."""
+        if not self._ready():
+            return None
+        try:
+            db = self._connection()
+            row = db.execute("SELECT body, sources FROM derived WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return None
+            sources = json.loads(row[1])
+            if not isinstance(sources, dict) or not sources or self._stamps(db, list(sources)) != sources:
+                return None
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):  # a file opened read-only that was written before derived values
+                return None
+            self._recover(exc)
+            return None
+        except sqlite3.Error as exc:
+            self._recover(exc)
+            return None
+        except ValueError:
+            return None
+        body = row[0]
+        return (body if isinstance(body, bytes) else str(body).encode()), min(map(float, sources.values()))
+
+    @staticmethod
+    def _stamps(db: sqlite3.Connection, keys: list[str]) -> dict[str, float]:
+        """When each of the stored pages `keys` was stored (missing ones left out)."""
+        stamps: dict[str, float] = {}
+        for at in range(0, len(keys), _KEYS_A_QUERY):
+            part = keys[at : at + _KEYS_A_QUERY]
+            marks = ",".join("?" * len(part))
+            stamps.update(db.execute(f"SELECT key, stored_at FROM pages WHERE key IN ({marks})", part).fetchall())
+        return stamps
+
     def clear(self, profile: str | None = None) -> int:
         """Remove the cached pages of one identity (or all); return how many. A file that cannot be written says so."""
         if not self._ready():
@@ -345,8 +417,10 @@ class PageCache:
         try:
             if profile is None:
                 cur = self._connection().execute("DELETE FROM pages")
+                self._connection().execute("DELETE FROM derived")
             else:
                 cur = self._connection().execute("DELETE FROM pages WHERE profile = ?", (profile,))
+                self._connection().execute("DELETE FROM derived WHERE profile = ?", (profile,))
             removed = cur.rowcount
         except sqlite3.Error as exc:
             self._recover(exc)

@@ -627,6 +627,28 @@ class Session:
         self.trace.note("GET", f"cache:{op}", op.split(".", 1)[0], "cached (shown first)")
         return Fetched(await self._parse(parse, raw), max(0.0, time.time() - stored_at))
 
+    async def store_derived(self, op: str, params: dict[str, Any], sources: list[tuple[str, dict[str, Any]]], body: bytes) -> bool:
+        """Keep `body`, made from the stored answers `sources` (op, params), for as long as each of them is the
+        one stored; False when one is not stored (or there is no cache). Written in a worker thread."""
+        if self.cache is None:
+            return False
+        keys = [cache_key(self.identity, source_op, source_params) for source_op, source_params in sources]
+        return await asyncio.to_thread(self.cache.put_derived, cache_key(self.identity, op, params), self.identity, keys, body)
+
+    async def stored_derived(self, op: str, params: dict[str, Any]) -> tuple[bytes, float]:
+        """What `store_derived` kept and the age of its oldest source, while every source is still the answer stored.
+
+        Raises `NotStored` otherwise, and, like `stored`, before this session has signed in to the service.
+        """
+        if self.cache is None or not self._proven(op):
+            raise NotStored(op)
+        hit = await asyncio.to_thread(self.cache.get_derived, cache_key(self.identity, op, params))
+        if hit is None:
+            raise NotStored(op)
+        body, stored_at = hit
+        self.trace.note("GET", f"cache:{op}", op.split(".", 1)[0], "cached (shown first)")
+        return body, max(0.0, time.time() - stored_at)
+
     @staticmethod
     async def _parse(parse: Callable[[Any], T], raw: Any) -> T:
         """Records from an answer; a huge page is parsed in a worker thread (the UI keeps taking keys)."""

@@ -27,7 +27,7 @@ import asyncio
 import math
 import operator
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple, TypeVar
@@ -35,6 +35,7 @@ from urllib.parse import parse_qs, quote, urljoin, urlsplit
 
 import httpx
 
+from flextui.api.cache import is_secret_key
 from flextui.api.errors import ApiError, Unreadable
 from flextui.api.filters import FILTER_NAME_KEYS, GROUP_NAME_KEYS, FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType, name_of
 from flextui.api.http import Fetched, Service, Session, decode_body
@@ -123,6 +124,12 @@ class Repeats:
                 current.add(key)
             kept.append(row)
         return rows if len(kept) == len(rows) else kept
+
+    def remember(self, keys: Iterable[tuple[Any, ...]], dropped: int = 0) -> None:
+        """Take over a past run's state: the `record_key`s of the rows it kept (a key holding None is no key)
+        and how many repeats it dropped, so that loading the rest of it still drops repeats."""
+        self.dropped += dropped
+        self._current.update(key for key in keys if None not in key)
 
     def _keys(self, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]] | None:
         """`record_key` of every row, or None when a row lacks one (those rows are kept as they are, one by one)."""
@@ -434,6 +441,26 @@ class ReportsService:
         got = await self._cached("reports.page", self._cache_params(group, filters, number), fetch, _page_result, force, stored_only)
         got.value.age = got.age
         return got.value
+
+    def _view_params(self, group: str, filters: FilterSet, max_records: int | None) -> dict[str, Any]:
+        return {"version": self.version, "group": group, "filters": filters.cache_params(), "max_records": max_records}
+
+    async def keep_view(
+        self, group: str, filters: FilterSet, *, max_records: int | None, pages: int, names: list[str], body: bytes
+    ) -> bool:
+        """Keep `body`, what the caller made of pages 1 to `pages` of this run (its grid's columns `names`), beside
+        them: a revisit reads it instead of decoding every page again (`stored_view`). It is valid while each of
+        those pages is the one stored now; False when one of them is not stored (nothing kept), and when a
+        column's name marks a secret (the stored pages leave such a field out: so must this)."""
+        if any(map(is_secret_key, names)):
+            return False
+        sources = [("reports.page", {"version": self.version, **self._cache_params(group, filters, n)}) for n in range(1, pages + 1)]
+        return await self.session.store_derived("reports.view", self._view_params(group, filters, max_records), sources, body)
+
+    async def stored_view(self, group: str, filters: FilterSet, *, max_records: int | None) -> tuple[bytes, float]:
+        """What `keep_view` kept for this run and the age of its oldest page, never a request; `NotStored` when
+        nothing is kept, or a page it was made from has been stored again (or dropped) since."""
+        return await self.session.stored_derived("reports.view", self._view_params(group, filters, max_records))
 
     def pager(self, group: str, filters: FilterSet, **options: Any) -> ReportPager:
         """Every page of a report from `start_page` on, in order; `options` are `ReportPager`'s

@@ -43,7 +43,7 @@ from datetime import date
 from itertools import accumulate, compress, repeat
 from typing import Any
 
-__all__ = ["SMALL_CHUNK", "Numbers", "Plain", "Pooled", "Store", "Texts", "new_store"]
+__all__ = ["SMALL_CHUNK", "Numbers", "Plain", "Pooled", "Store", "StoreValues", "Texts", "new_store"]
 
 SMALL_CHUNK = 1024
 """A :class:`Texts` chunk (a page, usually) with fewer values takes the next values in, rather than a chunk of their own."""
@@ -105,6 +105,30 @@ class _Replace:
     def __init__(self, before: int, store: Store) -> None:
         self.before = before
         self.store = store
+
+
+class StoreValues(Sequence[Any]):
+    """The first `count` values of a store as a sequence (for code that takes a column's values as one)."""
+
+    __slots__ = ("size", "store")
+
+    def __init__(self, store: Store, count: int) -> None:
+        self.store = store
+        self.size = count
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return (
+                [self[j] for j in range(*i.indices(self.size))] if i.step not in (None, 1) else self.store.slice(*i.indices(self.size)[:2])
+            )
+        if i < 0:
+            i += self.size
+        if not 0 <= i < self.size:
+            raise IndexError(i)
+        return self.store[i]
 
 
 def new_store() -> Store:

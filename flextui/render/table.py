@@ -61,7 +61,7 @@ from datetime import UTC, date, datetime, timedelta
 from itertools import islice, repeat
 from typing import Any, Literal
 
-from flextui.render.columns import Pooled, Store, new_store
+from flextui.render.columns import Pooled, Store, StoreValues, new_store
 from flextui.render.masks import TextIndex, ValueMask, all_of, ids_of, inverted
 from flextui.render.text import clean
 
@@ -720,6 +720,13 @@ class GridModel:
             return Encoded(columns, stores, [], fresh=True)
         stores = list(self._stores)
         return Encoded(columns, stores, [store.prepare(column) for store, column in zip(stores, columns, strict=True)])
+
+    def encoded_stores(self, stores: list[Store], count: int) -> Encoded:
+        """Stores made elsewhere (a past run's, read back by `columns_file.read_columns`) as rows for
+        :meth:`append_rows` or :meth:`replace_rows`: taken as they are into an empty model."""
+        if len(stores) != len(self.columns) or any(len(store) != count for store in stores):
+            raise ValueError(f"{len(stores)} stores of {sorted(set(map(len, stores)))} rows for {len(self.columns)} columns of {count}")
+        return Encoded([StoreValues(store, count) for store in stores], list(stores), [], fresh=True)
 
     def append_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]] | Encoded) -> int:
         """Append rows (tuples, sequences or dicts by column name, or :meth:`encode`'s); O(new rows).

@@ -15,6 +15,7 @@ from flextui.api.cache import PageCache
 from flextui.api.errors import NotStored
 from flextui.api.filters import FilterSet
 from flextui.api.reports import ReportsService
+from flextui.sim.world import PRODUCER
 
 from ..conftest import make_session
 
@@ -60,3 +61,68 @@ async def test_nothing_stored_or_not_yet_signed_in_is_not_stored(sim_app: Any, c
     rows, _ = await stored_rows(ReportsService(second))
     assert rows
     await second.aclose()
+
+
+# -- a run's grid kept beside its pages (ReportsService.keep_view / stored_view) -------------------
+
+
+async def kept_run(sim_app: Any, cache: PageCache, **session_options: Any) -> tuple[Any, ReportsService, int]:
+    """A session that has fetched the month's fulfillment pages and kept a body made of them; its page count."""
+    session = make_session(sim_app, cache=cache, **session_options)
+    service = ReportsService(session)
+    pages = 0
+    async with service.pager("fulfillment", MONTH, concurrency=1) as pager:
+        async for page in pager:
+            pages = page.number
+    assert pages > 1, "several pages"
+    assert await service.keep_view("fulfillment", MONTH, max_records=None, pages=pages, names=["a", "b"], body=b"the grid")
+    return session, service, pages
+
+
+async def test_a_kept_view_comes_back_with_its_pages_age_and_without_a_request(sim_app: Any, cache: PageCache) -> None:
+    session, service, _ = await kept_run(sim_app, cache)
+    sent = session.requests_sent
+    body, age = await service.stored_view("fulfillment", MONTH, max_records=None)
+    assert body == b"the grid" and 0.0 <= age < 3600 and session.requests_sent == sent
+    with pytest.raises(NotStored):  # another run: other filters, another limit
+        await service.stored_view("fulfillment", FilterSet(past_days=7, limit_records=100), max_records=None)
+    with pytest.raises(NotStored):
+        await service.stored_view("fulfillment", MONTH, max_records=500)
+    await session.aclose()
+
+
+async def test_a_kept_view_is_a_miss_once_one_of_its_pages_is_stored_again_or_gone(sim_app: Any, cache: PageCache) -> None:
+    session, service, pages = await kept_run(sim_app, cache)
+    await service.fetch_page("fulfillment", MONTH, pages, force=True)  # the last page asked for again: stored anew
+    with pytest.raises(NotStored):
+        await service.stored_view("fulfillment", MONTH, max_records=None)
+    assert await service.keep_view("fulfillment", MONTH, max_records=None, pages=pages, names=["a"], body=b"again")
+    assert (await service.stored_view("fulfillment", MONTH, max_records=None))[0] == b"again"
+    assert cache._db is not None
+    cache._db.execute("DELETE FROM pages WHERE rowid = (SELECT min(rowid) FROM pages WHERE op = 'reports.page')")
+    with pytest.raises(NotStored):
+        await service.stored_view("fulfillment", MONTH, max_records=None)
+    assert not await service.keep_view("fulfillment", MONTH, max_records=None, pages=pages, names=["a"], body=b"x"), (
+        "a page not stored: nothing kept"
+    )
+    await session.aclose()
+
+
+async def test_a_view_is_not_kept_for_a_secret_column_another_identity_or_before_sign_in(sim_app: Any, cache: PageCache) -> None:
+    session, service, pages = await kept_run(sim_app, cache)
+    assert not await service.keep_view("fulfillment", MONTH, max_records=None, pages=pages, names=["a", "licensePassword"], body=b"x")
+    await session.aclose()
+    other = make_session(sim_app, cache=cache, user=PRODUCER)
+    await ReportsService(other).report_names()
+    with pytest.raises(NotStored):
+        await ReportsService(other).stored_view("fulfillment", MONTH, max_records=None)
+    await other.aclose()
+    later = make_session(sim_app, cache=cache)  # the same identity, not yet signed in to the service
+    with pytest.raises(NotStored):
+        await ReportsService(later).stored_view("fulfillment", MONTH, max_records=None)
+    await ReportsService(later).report_names()
+    assert (await ReportsService(later).stored_view("fulfillment", MONTH, max_records=None))[0] == b"the grid"
+    await later.aclose()
+    assert cache.clear() > 0
+    assert cache.get_derived("anything") is None
+    assert cache._db is not None and cache._db.execute("SELECT count(*) FROM derived").fetchone()[0] == 0, "cleared with the pages"

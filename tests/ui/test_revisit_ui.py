@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.widgets import Input
+
+from flextui.api.http import Session
+from flextui.render.columns_file import read_columns
 from flextui.sim.faults import FaultPlan
 from flextui.ui.screens.reports.builder import ReportBuilderScreen
 from flextui.ui.screens.reports.results import ReportResultsScreen
@@ -44,3 +48,67 @@ async def test_a_stale_report_shows_its_stored_rows_at_once_then_the_fresh_ones_
         assert slow.hits >= 1 and again.data_age is None, "then the fresh rows, said to be fresh"
         assert again.grid.row_count == count and again.grid.cursor_row == 5, "in place: the cursor stays"
         assert "refreshing" not in again.count_text()
+
+
+def kept_views(app: Any) -> list[bytes]:
+    """The grids kept beside the stored pages (`PageCache.put_derived`), as stored."""
+    db = app.ctx.session.cache._db
+    return [row[0] for row in db.execute("SELECT body FROM derived")]
+
+
+async def test_a_revisit_shows_the_kept_grid_without_reading_a_page_and_the_pages_when_it_is_damaged(monkeypatch: Any) -> None:
+    pages_read: list[str] = []
+    real_stored = Session.stored
+
+    async def counting(self: Session, op: str, *args: Any, **kwargs: Any) -> Any:
+        pages_read.append(op)
+        return await real_stored(self, op, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "stored", counting)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#rb-past", Input).value = "30"
+        app.screen.query_one("#rb-limit", Input).value = "100"  # pages of 100: several of them
+        await settle(pilot)
+        await burst(pilot, "ctrl+g")
+        await until(pilot, lambda: (s := results(app)) is not None and s.state == "done")
+        first = results(app)
+        assert first is not None and first.pages > 3
+        await until(pilot, lambda: len(kept_views(app)) == 1, timeout=30)
+        shown = [(type(v), v) for row in first.grid.model.rows for v in row]
+        count, total = first.grid.row_count, first.total
+        wanted = first.grid.model.rows[7][0]  # a fulfillment id: the filter finds it in the kept columns
+
+        async def revisit() -> ReportResultsScreen:
+            await burst(pilot, "escape")
+            await until(pilot, lambda: isinstance(app.screen, ReportBuilderScreen))
+            await burst(pilot, "ctrl+g")
+            await until(pilot, lambda: (s := results(app)) is not None and s.state == "done" and s.grid.row_count == count)
+            again = results(app)
+            assert again is not None
+            return again
+
+        pages_read.clear()
+        again = await revisit()
+        assert pages_read == [], "the kept grid, not a page decoded"
+        assert [(type(v), v) for row in again.grid.model.rows for v in row] == shown, "the same rows, values and types"
+        assert again.data_age is not None and again.total == total and again.pages == first.pages
+        model = again.grid.model
+        model.sort_by("productName")
+        model.set_filter(wanted)
+        assert model.row_count == 1 and model.row(0)[0] == wanted
+
+        app.ctx.session.cache._db.execute("UPDATE derived SET body = substr(body, 1, length(body) - 7)")  # damaged
+        pages_read.clear()
+        third = await revisit()
+        assert pages_read and set(pages_read) == {"reports.page"}, "a damaged grid is a miss: the pages are read"
+        assert [(type(v), v) for row in third.grid.model.rows for v in row] == shown
+        await until(pilot, lambda: readable(kept_views(app)), timeout=30)  # and kept again, whole
+
+
+def readable(bodies: list[bytes]) -> bool:
+    try:
+        return len(bodies) == 1 and read_columns(bodies[0])[1] > 0
+    except ValueError:
+        return False

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from textual.worker import Worker, get_current_worker
 from flextui.api.errors import ApiError, NotStored
 from flextui.api.reports import Repeats, ReportPager, ReportsService, moved_note
 from flextui.kinds import Link
+from flextui.render.columns_file import Unstorable
 from flextui.render.reports import RowPacker, grid_columns, row_links
 from flextui.render.table import Encoded, GridModel
 from flextui.render.text import age_text, clean
@@ -40,6 +42,7 @@ from flextui.ui.gcpause import collector_paused
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.reports.builder import RunRequest
 from flextui.ui.screens.reports.export import ExportCancelled, ExportRequest, ExportScreen, ViewSnapshot, shown_path, write_snapshot
+from flextui.ui.screens.reports.kept import KEEP_AT_MOST, KeptRun, keep_bytes
 from flextui.ui.screens.reports.tools import (
     ChartScreen,
     ColumnChooserScreen,
@@ -53,6 +56,8 @@ from flextui.ui.screens.reports.tools import (
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.dialogs import ConfirmScreen, ValueScreen
 from flextui.ui.widgets.grid import DataGrid
+
+log = logging.getLogger("flextui.ui")
 
 CONCURRENCY = 6
 PROGRESS_EVERY = 0.1  # seconds between count/progress updates while pages stream in
@@ -279,6 +284,8 @@ class ReportResultsScreen(AreaScreen):
             if self.total is None and self.state == "done":
                 self.total = self.loaded
             self.show_age(pager.oldest_age)
+            if self.state in ("done", "limited"):
+                self._keep(self.resume_at[0] - (0 if self.resume_at[1] else 1))
             got = self.loaded - loaded_before
             took = f"{self.elapsed:.1f} s" if self.elapsed >= 0.1 else "under 0.1 s"
             self.app.notify(f"Loaded {plural(got, self.group + ' record')} in {took}", markup=False)
@@ -301,8 +308,12 @@ class ReportResultsScreen(AreaScreen):
         """A revisit: every page of this query the cache holds, shown at once, whatever its age; the age, or None.
 
         All or nothing: a page missing (or the cache unusable) shows none of them and the
-        report is asked for as usual, so a half-stored report never looks whole.
+        report is asked for as usual, so a half-stored report never looks whole. The grid's
+        columns kept beside the pages (`kept.py`) are read first; the pages, when there are none.
         """
+        age = await self._show_kept()
+        if age is not None:
+            return age
         pager = self.service.pager(
             self.group, self.filters, stored_only=True, concurrency=1, max_records=self.load_limit, on_done=lambda outcome: None
         )
@@ -324,7 +335,49 @@ class ReportResultsScreen(AreaScreen):
         age = pager.oldest_age or 0.0
         self.show_age(age)
         self._show_progress()
+        self._keep(pages)
         return age
+
+    async def _show_kept(self) -> float | None:
+        """A revisit from the grid's columns kept beside the stored pages: no page decoded; None when none are kept."""
+        try:
+            body, age = await self.service.stored_view(self.group, self.filters, max_records=self.load_limit)
+            kept = await asyncio.to_thread(KeptRun.read, body, self.group, list(self.rtype.column_names))
+        except (NotStored, ApiError, ValueError):
+            return None
+        if kept.names != [c.name for c in self.grid.model.columns]:
+            self.grid.set_columns(grid_columns(kept.names, self.rtype))
+            self.packer = RowPacker(kept.names)
+        self.grid.append_rows(self.grid.model.encoded_stores(kept.stores, kept.count))
+        self._repeats = kept.repeats
+        self.loaded, self.pages, self.total, self.total_pages = kept.received, kept.pages, kept.total, kept.total_pages
+        self.resume_at = (kept.pages + 1, 0)
+        self.state = kept.state
+        self.show_age(age)
+        self._show_progress()
+        return age
+
+    def _keep(self, pages: int) -> None:
+        """Keep the grid's rows, as pages 1 to `pages` of this run made them, beside those pages (for a revisit)."""
+        model = self.grid.model
+        count = model.total_count
+        if not count or count > KEEP_AT_MOST or self.state not in ("done", "limited"):
+            return
+        rows = model.rows
+        stores, names = [rows.column(i) for i in range(len(model.columns))], [c.name for c in model.columns]
+        facts = {"received": self.loaded, "pages": pages, "total": self.total, "total_pages": self.total_pages, "state": self.state}
+        service, group, filters, limit, dropped = self.service, self.group, self.filters, self.load_limit, self._repeats.dropped
+
+        async def keep() -> None:  # best effort: the pages alone serve a revisit when nothing is kept
+            try:
+                body = await asyncio.to_thread(lambda: keep_bytes(stores, count, names=names, dropped=dropped, **facts))
+                await service.keep_view(group, filters, max_records=limit, pages=pages, names=names, body=body)
+            except Unstorable:
+                pass  # a column that would not read back exactly
+            except Exception as exc:  # never a fault for the user: a revisit reads the pages
+                log.info("reports: the %s run's grid was not kept (%s: %s)", group, type(exc).__name__, exc)
+
+        self.run_worker(keep(), group="report-keep", exclusive=True, exit_on_error=False, description=f"keeping the {group} report's rows")
 
     async def _refresh_behind(self, age: float, load_id: int) -> None:
         """Fresh rows behind the stored ones: fetched whole, then put in their place (sort, filter and cursor kept)."""
@@ -349,6 +402,7 @@ class ReportResultsScreen(AreaScreen):
         self.resume_at = (got.pages + 1, 0)
         self.show_age(None)
         self._show_progress()
+        self._keep(got.pages)
 
     async def _gather(self, pager: ReportPager, *, new_columns: bool = False) -> Gathered:
         """Every page of `pager` as grid rows, repeats dropped, nothing shown yet (a revisit and its refresh
