@@ -131,6 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--limit-records", type=_positive, default=2500, help="records per request, 1–2500 (default 2500)")
     report.add_argument("--max-records", type=_positive, help="stop after this many records")
     report.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table", help="output format (default table)")
+    report.add_argument(
+        "--cache-pages",
+        action="store_true",
+        help="also store the records' pages in the page cache, for --offline or the TUI later (off: 100k records add ≈ 60 MB and ≈ 20 %% to the run)",
+    )
     report.add_argument("--demo", action="store_true", help="ask the embedded simulator instead of a profile")
     _sim_options(report, prefix=True)
     return parser

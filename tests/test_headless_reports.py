@@ -206,3 +206,31 @@ def test_cli_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
     assert "accountID" in capsys.readouterr().err
     assert main(["get", "reports", "--demo", "-o", "json"]) == 0
     assert len(json.loads(capsys.readouterr().out)) == 8
+
+
+async def test_run_reads_the_page_cache_but_adds_its_record_pages_only_when_asked() -> None:
+    ctx = demo_context(fixed_now_ms=FIXED_NOW_MS)
+    db = ctx.session.cache._db
+
+    def stored_pages() -> int:
+        return db.execute("SELECT count(*) FROM pages WHERE op = 'reports.page'").fetchone()[0]
+
+    async def export(*extra: str) -> str:
+        out, err = io.StringIO(), io.StringIO()
+        argv = ("run", "fulfillment", "--past-days", "30", "--limit-records", "100", "-o", "csv", *extra)
+        assert await run_report(ctx, parse(*argv), out=out, err=err) == 0, err.getvalue()
+        ctx.session.storing = True  # each command is a process of its own
+        return out.getvalue()
+
+    try:
+        plain = await export()
+        assert stored_pages() == 0, "an export's pages are not added to the cache"
+        assert db.execute("SELECT count(*) FROM pages").fetchone()[0] > 0, "the report's model and operators still are"
+        kept = await export("--cache-pages")
+        pages = stored_pages()
+        assert kept == plain and pages > 3, "--cache-pages stores every page"
+        sent = ctx.session.requests_sent
+        assert await export() == plain
+        assert ctx.session.requests_sent == sent, "and a later export is answered from them"
+    finally:
+        await ctx.aclose()

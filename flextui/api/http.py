@@ -213,6 +213,9 @@ class Session:
         self.cache = cache
         self.offline = offline
         self.fresh_seconds = fresh_seconds
+        self.storing = True
+        """Whether answers are written to the page cache (it is still read when not): a headless report export
+        turns it off for its record pages, which nobody revisits and which would grow the file by 60 MB a 100k rows."""
         self.retry = retry or RetryPolicy()
         self.registry_tenant = registry_tenant
         self.overrides = {Service(k): v.rstrip("/") for k, v in (overrides or {}).items()}
@@ -630,7 +633,7 @@ class Session:
     async def store_derived(self, op: str, params: dict[str, Any], sources: list[tuple[str, dict[str, Any]]], body: bytes) -> bool:
         """Keep `body`, made from the stored answers `sources` (op, params), for as long as each of them is the
         one stored; False when one is not stored (or there is no cache). Written in a worker thread."""
-        if self.cache is None:
+        if self.cache is None or not self.storing:
             return False
         keys = [cache_key(self.identity, source_op, source_params) for source_op, source_params in sources]
         return await asyncio.to_thread(self.cache.put_derived, cache_key(self.identity, op, params), self.identity, keys, body)
@@ -668,7 +671,7 @@ class Session:
 
     async def _store(self, key: str, op: str, raw: Any) -> None:
         """Store an answer (secrets scrubbed) in a worker thread: see `_read`."""
-        if self.cache is None:
+        if self.cache is None or not self.storing:
             return
         cache = self.cache
 

@@ -118,6 +118,7 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
     progress = _Progress(err)
     writer = None
     count = 0
+    ctx.session.storing = bool(getattr(args, "cache_pages", False))  # an export's pages: read from the cache, not added
     pager = service.pager(group, filters, max_records=args.max_records)
     repeats = Repeats(group, pages=2)
     try:
