@@ -9,7 +9,7 @@ of 2,500), a page cache on disk. Each round:
 * revisit: every stored page read back (`stored_only`, no request), packed, and
   all of them encoded into new stores at once and put in the grid: what the
   results screen shows before it asks for the fresh pages behind;
-* keeping: the grid's columns written (`kept.keep_bytes`) and kept beside the
+* keeping: the grid's columns written (`kept.keep_parts`) and kept beside the
   pages (`keep_view`), as the results screen does after a run, in the background;
 * kept revisit: those columns read back (`stored_view`, `KeptRun.read`) and
   put in a new grid model: what a revisit does first now (the pages when
@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -40,7 +41,7 @@ async def one_round(url: str, days: int) -> tuple[float, float, int, float, floa
     from flextui.api.reports import Repeats, ReportsService
     from flextui.render.reports import RowPacker, grid_columns
     from flextui.render.table import GridModel
-    from flextui.ui.screens.reports.kept import KeptRun, keep_bytes
+    from flextui.ui.screens.reports.kept import KeptRun, keep_parts
     from flextui.ui.screens.reports.results import Gathered, encoded_for
 
     ctx = make_context(url)
@@ -75,8 +76,7 @@ async def one_round(url: str, days: int) -> tuple[float, float, int, float, floa
             started = time.perf_counter()
             stores = [model.rows.column(i) for i in range(len(model.columns))]
             names = [c.name for c in model.columns]
-            body = await asyncio.to_thread(
-                keep_bytes,
+            made = keep_parts(
                 stores,
                 model.total_count,
                 names=names,
@@ -85,18 +85,28 @@ async def one_round(url: str, days: int) -> tuple[float, float, int, float, floa
                 total=model.total_count,
                 total_pages=pages[0],
                 state="done",
+                resume_at=[pages[0] + 1, 0],
                 dropped=0,
             )
-            kept = await service.keep_view(GROUP, filters, max_records=None, pages=pages[0], names=names, body=body)
+            size = [0]
+
+            def counted() -> Any:
+                for part in made:
+                    size[0] += len(part)
+                    yield part
+
+            sources = await service.view_sources(GROUP, filters, pages[0])
+            assert sources is not None, "the pages are stored"
+            kept = await service.keep_view(GROUP, filters, max_records=None, sources=sources, names=names, parts=counted())
             assert kept, "the view was not kept"
-            sizes.append(len(body))
+            sizes.append(size[0])
             return time.perf_counter() - started
 
         async def kept_run() -> tuple[float, int]:
             model = GridModel(grid_columns(rtype.column_names, rtype))
             started = time.perf_counter()
-            body, _age = await service.stored_view(GROUP, filters, max_records=None)
-            kept = await asyncio.to_thread(KeptRun.read, body, GROUP, list(rtype.column_names))
+            parts, _age = await service.stored_view(GROUP, filters, max_records=None)
+            kept = await asyncio.to_thread(KeptRun.read, parts, GROUP, list(rtype.column_names))
             model.append_rows(model.encoded_stores(kept.stores, kept.count))
             return time.perf_counter() - started, model.total_count
 

@@ -22,7 +22,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -60,19 +60,32 @@ CREATE TABLE IF NOT EXISTS pages (
     body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS pages_profile ON pages(profile);
-CREATE TABLE IF NOT EXISTS derived (
+DROP TABLE IF EXISTS derived;
+CREATE TABLE IF NOT EXISTS derived_sets (
     key TEXT PRIMARY KEY,
     profile TEXT NOT NULL,
     stored_at REAL NOT NULL,
     sources TEXT NOT NULL,
-    body BLOB NOT NULL
+    parts INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS derived_parts (
+    key TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    body BLOB NOT NULL,
+    PRIMARY KEY (key, n)
 );
 """
-# `derived`: what a caller made of several stored pages (a report's grid columns), valid while each of
-# its `sources` (page key -> stored_at) is still the page stored; see `PageCache.put_derived`.
+# `derived_sets`: what a caller made of several stored pages (a report's grid columns), in `parts` rows of
+# `derived_parts`, valid while each of its `sources` (page key -> stored_at) is still the page stored; see
+# `PageCache.put_derived`. (`derived`, one body a row, lived for an afternoon before parts.)
 
-MAX_DERIVED = 512 * 1024 * 1024
-"""Bytes above which a derived value is not kept (SQLite refuses a value of 1 GB; the pages still are)."""
+MAX_DERIVED = 1024 * 1024 * 1024
+"""Bytes above which a derived value is not kept (the pages still are)."""
+
+
+class _TooBig(Exception):
+    """Derived parts past MAX_DERIVED."""
+
 
 _KEYS_A_QUERY = 500  # page keys asked for in one statement (SQLite allows 32,766 variables since 3.32, 999 before)
 
@@ -349,41 +362,73 @@ class PageCache:
         except sqlite3.Error as exc:
             self._recover(exc)
 
-    def put_derived(self, key: str, profile: str, sources: list[str], body: bytes) -> bool:
-        """Keep `body`, made from the stored pages `sources` as they are now; False (nothing kept) when one of
-        them is not stored, or nothing can be written.
+    def stamps(self, keys: list[str]) -> dict[str, float]:
+        """When each of the stored pages `keys` was stored (missing ones left out; nothing when the cache is unusable)."""
+        if not self._ready():
+            return {}
+        try:
+            return self._stamps(self._connection(), keys)
+        except sqlite3.Error as exc:
+            self._recover(exc)
+            return {}
 
-        Callers make `body` from the pages' own (scrubbed) values and pass no secret in it.
+    def put_derived(self, key: str, profile: str, sources: dict[str, float], parts: Iterable[bytes]) -> bool:
+        """Keep `parts` (made as they are written: a generator's work runs here), what the caller made of the
+        stored pages `sources` (key -> stored_at, from `stamps` when it took their rows); False (nothing kept)
+        when one of them has been stored again or dropped since, the parts pass MAX_DERIVED, or nothing can be
+        written.
+
+        Callers make the parts from the pages' own (scrubbed) values and pass no secret in them. Each part is
+        its own statement (a million-row grid is never one value in memory); the set is written last, so a set
+        whose parts were cut short by a crash is never read, and its parts are replaced by the next put.
         """
-        if not self._ready() or self.write_problem is not None or len(body) > MAX_DERIVED:
+        if not self._ready() or self.write_problem is not None:
+            return False
+        if not sources:
             return False
         try:
             db = self._connection()
-            stamps = self._stamps(db, sources)
-            if len(stamps) != len(set(sources)):
+            db.execute("DELETE FROM derived_sets WHERE key = ?", (key,))
+            db.execute("DELETE FROM derived_parts WHERE key = ?", (key,))
+            size = count = 0
+            try:
+                for count, part in enumerate(parts, 1):
+                    size += len(part)
+                    if size > MAX_DERIVED:
+                        raise _TooBig
+                    db.execute("INSERT INTO derived_parts(key, n, body) VALUES (?, ?, ?)", (key, count - 1, part))
+            except Exception as exc:  # too big, or the maker failed: no parts left behind
+                db.execute("DELETE FROM derived_parts WHERE key = ?", (key,))
+                if isinstance(exc, _TooBig):
+                    return False
+                raise
+            if self._stamps(db, list(sources)) != sources:  # a page stored again while the parts were made
+                db.execute("DELETE FROM derived_parts WHERE key = ?", (key,))
                 return False
             db.execute(
-                "INSERT OR REPLACE INTO derived(key, profile, stored_at, sources, body) VALUES (?, ?, ?, ?, ?)",
-                (key, profile, time.time(), json.dumps(stamps, separators=(",", ":")), body),
+                "INSERT INTO derived_sets(key, profile, stored_at, sources, parts) VALUES (?, ?, ?, ?, ?)",
+                (key, profile, time.time(), json.dumps(sources, separators=(",", ":")), count),
             )
         except sqlite3.Error as exc:
             self._recover(exc)
             return False
         return True
 
-    def get_derived(self, key: str) -> tuple[bytes, float] | None:
-        """What `put_derived` kept under `key` and when the oldest of its pages was stored, while every one of
-        them is still the page stored (a page stored again since, or gone, makes it a miss)."""
+    def get_derived(self, key: str) -> tuple[list[bytes], float] | None:
+        """The parts `put_derived` kept under `key` and when the oldest of its pages was stored, while every one
+        of them is still the page stored (a page stored again since, or gone, makes it a miss)."""
         if not self._ready():
             return None
         try:
             db = self._connection()
-            row = db.execute("SELECT body, sources FROM derived WHERE key = ?", (key,)).fetchone()
+            row = db.execute("SELECT sources, parts FROM derived_sets WHERE key = ?", (key,)).fetchone()
             if row is None:
                 return None
-            sources = json.loads(row[1])
+            sources, count = json.loads(row[0]), row[1]
             if not isinstance(sources, dict) or not sources or self._stamps(db, list(sources)) != sources:
+                self._drop_derived(db, key)  # it can never be valid again
                 return None
+            parts = db.execute("SELECT n, body FROM derived_parts WHERE key = ? ORDER BY n", (key,)).fetchall()
         except sqlite3.OperationalError as exc:
             if "no such table" in str(exc):  # a file opened read-only that was written before derived values
                 return None
@@ -394,8 +439,19 @@ class PageCache:
             return None
         except ValueError:
             return None
-        body = row[0]
-        return (body if isinstance(body, bytes) else str(body).encode()), min(map(float, sources.values()))
+        if [n for n, _ in parts] != list(range(count)):
+            return None
+        bodies = [body if isinstance(body, bytes) else str(body).encode() for _, body in parts]
+        return bodies, min(map(float, sources.values()))
+
+    def _drop_derived(self, db: sqlite3.Connection, key: str) -> None:
+        if self.write_problem is not None:
+            return
+        try:
+            db.execute("DELETE FROM derived_sets WHERE key = ?", (key,))
+            db.execute("DELETE FROM derived_parts WHERE key = ?", (key,))
+        except sqlite3.Error as exc:
+            log.info("cache: a stale derived value stays (%s)", exc)
 
     @staticmethod
     def _stamps(db: sqlite3.Connection, keys: list[str]) -> dict[str, float]:
@@ -415,12 +471,15 @@ class PageCache:
             self.disabled_reason = self.write_problem
             return 0
         try:
+            db = self._connection()
             if profile is None:
-                cur = self._connection().execute("DELETE FROM pages")
-                self._connection().execute("DELETE FROM derived")
+                cur = db.execute("DELETE FROM pages")
+                db.execute("DELETE FROM derived_sets")
+                db.execute("DELETE FROM derived_parts")
             else:
-                cur = self._connection().execute("DELETE FROM pages WHERE profile = ?", (profile,))
-                self._connection().execute("DELETE FROM derived WHERE profile = ?", (profile,))
+                cur = db.execute("DELETE FROM pages WHERE profile = ?", (profile,))
+                db.execute("DELETE FROM derived_parts WHERE key IN (SELECT key FROM derived_sets WHERE profile = ?)", (profile,))
+                db.execute("DELETE FROM derived_sets WHERE profile = ?", (profile,))
             removed = cur.rowcount
         except sqlite3.Error as exc:
             self._recover(exc)

@@ -19,7 +19,7 @@ import logging
 import random
 import re
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
@@ -630,15 +630,24 @@ class Session:
         self.trace.note("GET", f"cache:{op}", op.split(".", 1)[0], "cached (shown first)")
         return Fetched(await self._parse(parse, raw), max(0.0, time.time() - stored_at))
 
-    async def store_derived(self, op: str, params: dict[str, Any], sources: list[tuple[str, dict[str, Any]]], body: bytes) -> bool:
-        """Keep `body`, made from the stored answers `sources` (op, params), for as long as each of them is the
-        one stored; False when one is not stored (or there is no cache). Written in a worker thread."""
+    async def derived_sources(self, sources: list[tuple[str, dict[str, Any]]]) -> dict[str, float] | None:
+        """When each of the stored answers `sources` (op, params) was stored, read now: what `store_derived` is
+        told its parts are made of. None when one of them is not stored, or nothing is stored by this session."""
+        if self.cache is None or not self.storing:
+            return None
+        keys = [cache_key(self.identity, source_op, source_params) for source_op, source_params in sources]
+        stamps = await asyncio.to_thread(self.cache.stamps, keys)
+        return stamps if len(stamps) == len(set(keys)) else None
+
+    async def store_derived(self, op: str, params: dict[str, Any], sources: dict[str, float], parts: Iterable[bytes]) -> bool:
+        """Keep `parts`, made from the stored answers `sources` (`derived_sources`, read when their rows were
+        taken), for as long as each of them is the one stored; False when one has changed since (or there is no
+        cache). Made and written in a worker thread."""
         if self.cache is None or not self.storing:
             return False
-        keys = [cache_key(self.identity, source_op, source_params) for source_op, source_params in sources]
-        return await asyncio.to_thread(self.cache.put_derived, cache_key(self.identity, op, params), self.identity, keys, body)
+        return await asyncio.to_thread(self.cache.put_derived, cache_key(self.identity, op, params), self.identity, sources, parts)
 
-    async def stored_derived(self, op: str, params: dict[str, Any]) -> tuple[bytes, float]:
+    async def stored_derived(self, op: str, params: dict[str, Any]) -> tuple[list[bytes], float]:
         """What `store_derived` kept and the age of its oldest source, while every source is still the answer stored.
 
         Raises `NotStored` otherwise, and, like `stored`, before this session has signed in to the service.
@@ -648,9 +657,9 @@ class Session:
         hit = await asyncio.to_thread(self.cache.get_derived, cache_key(self.identity, op, params))
         if hit is None:
             raise NotStored(op)
-        body, stored_at = hit
+        parts, stored_at = hit
         self.trace.note("GET", f"cache:{op}", op.split(".", 1)[0], "cached (shown first)")
-        return body, max(0.0, time.time() - stored_at)
+        return parts, max(0.0, time.time() - stored_at)
 
     @staticmethod
     async def _parse(parse: Callable[[Any], T], raw: Any) -> T:

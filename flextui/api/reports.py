@@ -125,6 +125,11 @@ class Repeats:
             kept.append(row)
         return rows if len(kept) == len(rows) else kept
 
+    def forget(self) -> None:
+        """Let go of the keys (a finished run will not be resumed; a million of them hold ≈ 140 MB), keep the count."""
+        self._current = set()
+        self._earlier.clear()
+
     def remember(self, keys: Iterable[tuple[Any, ...]], dropped: int = 0) -> None:
         """Take over a past run's state: the `record_key`s of the rows it kept (a key holding None is no key)
         and how many repeats it dropped, so that loading the rest of it still drops repeats."""
@@ -445,19 +450,32 @@ class ReportsService:
     def _view_params(self, group: str, filters: FilterSet, max_records: int | None) -> dict[str, Any]:
         return {"version": self.version, "group": group, "filters": filters.cache_params(), "max_records": max_records}
 
+    async def view_sources(self, group: str, filters: FilterSet, pages: int) -> dict[str, float] | None:
+        """Pages 1 to `pages` of this run as stored now (`Session.derived_sources`): ask when the rows to keep
+        are taken, before anything may store a page again; None when one of them is not stored."""
+        sources = [("reports.page", {"version": self.version, **self._cache_params(group, filters, n)}) for n in range(1, pages + 1)]
+        return await self.session.derived_sources(sources)
+
     async def keep_view(
-        self, group: str, filters: FilterSet, *, max_records: int | None, pages: int, names: list[str], body: bytes
+        self,
+        group: str,
+        filters: FilterSet,
+        *,
+        max_records: int | None,
+        sources: dict[str, float],
+        names: list[str],
+        parts: Iterable[bytes],
     ) -> bool:
-        """Keep `body`, what the caller made of pages 1 to `pages` of this run (its grid's columns `names`), beside
-        them: a revisit reads it instead of decoding every page again (`stored_view`). It is valid while each of
-        those pages is the one stored now; False when one of them is not stored (nothing kept), and when a
-        column's name marks a secret (the stored pages leave such a field out: so must this)."""
+        """Keep `parts`, what the caller makes of this run's pages as `view_sources` found them (its grid's
+        columns `names`), beside them: a revisit reads them instead of decoding every page again
+        (`stored_view`). They are valid while each of those pages is still the one stored; False when one has
+        been stored again since (nothing kept), and when a column's name marks a secret (the stored pages
+        leave such a field out: so must this)."""
         if any(map(is_secret_key, names)):
             return False
-        sources = [("reports.page", {"version": self.version, **self._cache_params(group, filters, n)}) for n in range(1, pages + 1)]
-        return await self.session.store_derived("reports.view", self._view_params(group, filters, max_records), sources, body)
+        return await self.session.store_derived("reports.view", self._view_params(group, filters, max_records), sources, parts)
 
-    async def stored_view(self, group: str, filters: FilterSet, *, max_records: int | None) -> tuple[bytes, float]:
+    async def stored_view(self, group: str, filters: FilterSet, *, max_records: int | None) -> tuple[list[bytes], float]:
         """What `keep_view` kept for this run and the age of its oldest page, never a request; `NotStored` when
         nothing is kept, or a page it was made from has been stored again (or dropped) since."""
         return await self.session.stored_derived("reports.view", self._view_params(group, filters, max_records))

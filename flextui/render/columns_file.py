@@ -7,11 +7,13 @@ already pooled once (issue 12, `bench/bench_revisit.py`). The stores
 themselves are mostly arrays (codes, numbers, text ends) and a few distinct
 values, so written as they are they read back in a fraction of that.
 
-The format is ours and plain: a magic line, a JSON header (the row count, the
-caller's facts, and per column its kind and the sizes of its blocks), then the
-blocks: arrays as their machine bytes (the byte order is in the header),
-texts as UTF-8 (lone surrogates kept), distinct and plain values as JSON,
-and a CRC-32 of the blocks. No pickle: reading a cache file never runs code.
+The format is ours and plain: a part a column, made one at a time (a
+million-row run is never one string in memory), each its blocks: arrays as
+their machine bytes, texts as UTF-8 (lone surrogates kept), distinct and
+plain values as JSON; then a header part: a magic line and JSON (the row
+count, the byte order, the caller's facts, and per column its kind, the
+sizes of its blocks and a CRC-32 of its part). No pickle: reading a cache
+file never runs code.
 Reading checks the checksum, every size and every code against what it points
 to, and raises `ValueError` on anything else, so a damaged file is a miss,
 not a wrong row or a crash later.
@@ -27,11 +29,10 @@ from __future__ import annotations
 
 import json
 import math
-import struct
 import sys
 import zlib
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import date
 from typing import Any
 
@@ -39,8 +40,7 @@ from flextui.render.columns import Numbers, Plain, Pooled, Store, Texts
 
 __all__ = ["MAGIC", "Unstorable", "read_columns", "write_columns"]
 
-MAGIC = b"flextui-columns 1\n"
-_HEADER = struct.Struct("<I")
+MAGIC = b"flextui-columns 2\n"
 _POOLED_TYPES: dict[str, type] = {"str": str, "int": int, "bool": bool, "date": date}
 _CODES = frozenset({"H", "I"})
 _NUMBERS = frozenset({"q", "d"})
@@ -51,44 +51,64 @@ class Unstorable(ValueError):
     """A column whose values would not read back exactly (nested, times, NaN in a list): not written."""
 
 
-def write_columns(stores: Sequence[Store], count: int, facts: dict[str, Any] | None = None) -> bytes:
-    """The first `count` rows of `stores` (and the caller's JSON-able `facts`) as bytes for :func:`read_columns`.
+def write_columns(stores: Sequence[Store], count: int, facts: dict[str, Any] | None = None) -> Iterator[bytes]:
+    """The first `count` rows of `stores` (and the caller's JSON-able `facts`) as parts for :func:`read_columns`:
+    one a column, made as they are asked for (a million rows never sit in memory as one string), then the header.
 
-    Safe in a worker thread while rows are appended on the loop: stores only
-    grow, and only the first `count` rows are read.
+    `Unstorable` is raised before the first part. Safe in a worker thread while rows are appended on the
+    loop: stores only grow, and only the first `count` rows are read.
     """
-    blocks: list[bytes] = []
-    specs = [_write(store, count, blocks) for store in stores]
-    crc = 0
-    for data in blocks:
-        crc = zlib.crc32(data, crc)
-    header = json.dumps(
-        {"count": count, "byteorder": sys.byteorder, "crc": crc, "facts": facts or {}, "columns": specs}, allow_nan=False
-    ).encode()
-    return b"".join([MAGIC, _HEADER.pack(len(header)), header, *blocks])
+    for store in stores:
+        _check_storable(store, count)
+    return _parts(stores, count, facts or {})
 
 
-def read_columns(data: bytes) -> tuple[list[Store], int, dict[str, Any]]:
-    """The stores, row count and facts :func:`write_columns` wrote; `ValueError` if `data` is not exactly that."""
-    view = memoryview(data)
-    if bytes(view[: len(MAGIC)]) != MAGIC:
+def _parts(stores: Sequence[Store], count: int, facts: dict[str, Any]) -> Iterator[bytes]:
+    specs = []
+    for store in stores:
+        blocks: list[bytes] = []
+        spec = _write(store, count, blocks)
+        part = b"".join(blocks)
+        del blocks
+        spec["crc"] = zlib.crc32(part)
+        specs.append(spec)
+        yield part
+    header = json.dumps({"count": count, "byteorder": sys.byteorder, "facts": facts, "columns": specs}, allow_nan=False).encode()
+    yield MAGIC + b"%08x\n" % zlib.crc32(header) + header
+
+
+def read_columns(parts: Sequence[bytes]) -> tuple[list[Store], int, dict[str, Any]]:
+    """The stores, row count and facts :func:`write_columns` wrote; `ValueError` if `parts` are not exactly that
+    (whatever is wrong with them: a cache file is read as untrusted bytes)."""
+    try:
+        return _read_parts(parts)
+    except ValueError:
+        raise
+    except Exception as exc:  # TypeError, RecursionError, …: a file no writer of ours made
+        raise ValueError(f"not a column file ({type(exc).__name__})") from exc
+
+
+def _read_parts(parts: Sequence[bytes]) -> tuple[list[Store], int, dict[str, Any]]:
+    if not parts or not parts[-1].startswith(MAGIC):
         raise ValueError("not a column file")
-    at = len(MAGIC) + _HEADER.size
-    if len(view) < at:
-        raise ValueError("truncated header")
-    (size,) = _HEADER.unpack(view[len(MAGIC) : at])
-    header = json.loads(bytes(view[at : at + size]))
+    at = len(MAGIC) + 9
+    crc, header_bytes = parts[-1][len(MAGIC) : at], parts[-1][at:]
+    if crc != b"%08x\n" % zlib.crc32(header_bytes):
+        raise ValueError("damaged: the header's checksum differs")
+    header = _json(header_bytes)
     if not isinstance(header, dict) or header.get("byteorder") != sys.byteorder:
         raise ValueError("written on another kind of machine")
-    if zlib.crc32(view[at + size :]) != header.get("crc"):
-        raise ValueError("damaged: the checksum differs")
     count, facts, specs = header.get("count"), header.get("facts"), header.get("columns")
-    if not isinstance(count, int) or count < 0 or not isinstance(facts, dict) or not isinstance(specs, list):
+    if type(count) is not int or count < 0 or not isinstance(facts, dict) or not isinstance(specs, list) or len(specs) != len(parts) - 1:
         raise ValueError("bad header")
-    reader = _Blocks(view, at + size)
-    stores = [_read(spec, count, reader) for spec in specs]
-    if reader.at != len(view):
-        raise ValueError("trailing bytes")
+    stores = []
+    for spec, part in zip(specs, parts, strict=False):
+        if not isinstance(spec, dict) or zlib.crc32(part) != spec.get("crc"):
+            raise ValueError("damaged: a column's checksum differs")
+        reader = _Blocks(memoryview(part), 0)
+        stores.append(_read(spec, count, reader))
+        if reader.at != len(part):
+            raise ValueError("trailing bytes")
     return stores, count, facts
 
 
@@ -105,8 +125,6 @@ def _write(store: Store, count: int, blocks: list[bytes]) -> dict[str, Any]:
         distinct = store.distinct[: (max(codes) + 1) if codes else 1]
         kind = store.kind
         name = next((n for n, t in _POOLED_TYPES.items() if t is kind), None)
-        if kind is not None and name is None:
-            raise Unstorable(f"pooled values of kind {kind.__name__}")
         values = [v.isoformat() for v in distinct[1:]] if kind is date else distinct[1:]
         return {
             "kind": "pooled",
@@ -123,12 +141,21 @@ def _write(store: Store, count: int, blocks: list[bytes]) -> dict[str, Any]:
         }
     if isinstance(store, Texts):
         return _write_texts(store, count, block)
-    if isinstance(store, Plain):
+    assert isinstance(store, Plain)  # _check_storable has refused anything else
+    return {"kind": "plain", "blocks": [block(json.dumps(store.values[:count], allow_nan=False).encode())]}
+
+
+def _check_storable(store: Store, count: int) -> None:
+    """`Unstorable` unless the column's first `count` values would read back exactly."""
+    if isinstance(store, Pooled):
+        if store.kind is not None and store.kind not in _POOLED_TYPES.values():
+            raise Unstorable(f"pooled values of kind {store.kind.__name__}")
+    elif isinstance(store, Plain):
         values = store.values[:count]
         if not all(isinstance(v, _SCALARS) for v in values) or any(isinstance(v, float) and not math.isfinite(v) for v in values):
             raise Unstorable("nested or non-finite values")
-        return {"kind": "plain", "blocks": [block(json.dumps(values, allow_nan=False).encode())]}
-    raise Unstorable(f"a {type(store).__name__} column")
+    elif not isinstance(store, (Numbers, Texts)):
+        raise Unstorable(f"a {type(store).__name__} column")
 
 
 def _write_texts(store: Texts, count: int, block: Any) -> dict[str, Any]:
@@ -160,6 +187,15 @@ def _write_texts(store: Texts, count: int, block: Any) -> dict[str, Any]:
 # -- reading ---------------------------------------------------------------------------------------
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} in a column file (never written)")
+
+
+def _json(data: bytes | memoryview) -> Any:
+    """JSON as the writer wrote it: no NaN or Infinity (`json.loads` would take them)."""
+    return json.loads(bytes(data), parse_constant=_no_constant)
+
+
 class _Blocks:
     """The blocks after the header, taken in order, each of the size its column's spec gives."""
 
@@ -168,11 +204,16 @@ class _Blocks:
         self.at = at
 
     def take(self, size: Any) -> memoryview:
-        if not isinstance(size, int) or size < 0 or self.at + size > len(self.view):
+        if type(size) is not int or size < 0 or self.at + size > len(self.view):
             raise ValueError("a block past the end")
         part = self.view[self.at : self.at + size]
         self.at += size
         return part
+
+
+def _one_of(value: Any, names: Any) -> bool:
+    """Whether `value` is one of the texts `names` (a header's value may be anything, unhashable too)."""
+    return isinstance(value, str) and value in names
 
 
 def _array(typecode: str, data: memoryview) -> array[Any]:
@@ -196,9 +237,9 @@ def _read(spec: Any, count: int, blocks: _Blocks) -> Store:
         raise ValueError("bad column")
     sizes = spec["blocks"]
     kind = spec.get("kind")
-    if kind == "pooled" and len(sizes) == 2 and spec.get("codes") in _CODES:
+    if kind == "pooled" and len(sizes) == 2 and _one_of(spec.get("codes"), _CODES):
         return _read_pooled(spec, count, blocks.take(sizes[0]), blocks.take(sizes[1]))
-    if kind == "numbers" and len(sizes) == 2 and spec.get("type") in _NUMBERS:
+    if kind == "numbers" and len(sizes) == 2 and _one_of(spec.get("type"), _NUMBERS):
         store = Numbers(spec["type"])
         store.array = _array(spec["type"], blocks.take(sizes[0]))
         store.nulls = _nulls(blocks.take(sizes[1]), count)
@@ -208,7 +249,7 @@ def _read(spec: Any, count: int, blocks: _Blocks) -> Store:
     if kind == "texts" and len(sizes) == 4:
         return _read_texts(spec, count, *(blocks.take(size) for size in sizes))
     if kind == "plain" and len(sizes) == 1:
-        values = json.loads(bytes(blocks.take(sizes[0])))
+        values = _json(blocks.take(sizes[0]))
         if not isinstance(values, list) or len(values) != count or not all(isinstance(v, _SCALARS) for v in values):
             raise ValueError("plain values of another shape")
         return Plain(values)
@@ -217,17 +258,20 @@ def _read(spec: Any, count: int, blocks: _Blocks) -> Store:
 
 def _read_pooled(spec: dict[str, Any], count: int, distinct_data: memoryview, codes_data: memoryview) -> Store:
     name = spec.get("type")
-    if name is not None and name not in _POOLED_TYPES:
+    if name is not None and not _one_of(name, _POOLED_TYPES):
         raise ValueError("pooled values of an unknown kind")
     kind = None if name is None else _POOLED_TYPES[name]
-    values = json.loads(bytes(distinct_data))
+    values = _json(distinct_data)
     if not isinstance(values, list):
         raise ValueError("distinct values that are not a list")
     if kind is date:
-        values = [date.fromisoformat(v) if isinstance(v, str) else None for v in values]
-    if kind is not None and not all(type(v) is kind for v in values):  # the exact kind: True is an int too
+        days = [date.fromisoformat(v) if isinstance(v, str) else None for v in values]
+        if [d.isoformat() if d else None for d in days] != values:  # only the form the writer writes
+            raise ValueError("dates not written as the writer writes them")
+        values = days
+    if (kind is None and values) or not all(type(v) is kind for v in values):  # the exact kind: True is an int too
         raise ValueError("distinct values of another kind")
-    if len(set(values)) != len(values) or (kind is None and values):
+    if len(set(values)) != len(values):
         raise ValueError("distinct values repeated")
     codes = _array(spec["codes"], codes_data)
     if len(codes) != count or (codes and max(codes) > len(values)):
@@ -246,7 +290,8 @@ def _read_texts(
     lengths = _array("q", lengths_data)
     ends = _array("I", ends_data)
     text = bytes(text_data).decode("utf-8", "surrogatepass")
-    if sum(lengths) != count or len(ends) != count or len(text) != spec.get("chars") or min(lengths, default=1) < 1:
+    chars = spec.get("chars")
+    if sum(lengths) != count or len(ends) != count or type(chars) is not int or len(text) != chars or min(lengths, default=1) < 1:
         raise ValueError("texts of another length")
     store = Texts()
     at = row = 0

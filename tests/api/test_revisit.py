@@ -75,15 +75,23 @@ async def kept_run(sim_app: Any, cache: PageCache, **session_options: Any) -> tu
         async for page in pager:
             pages = page.number
     assert pages > 1, "several pages"
-    assert await service.keep_view("fulfillment", MONTH, max_records=None, pages=pages, names=["a", "b"], body=b"the grid")
+    assert await keep(service, pages, [b"the ", b"grid"])
     return session, service, pages
+
+
+async def keep(service: ReportsService, pages: int, parts: Any, names: tuple[str, ...] = ("a", "b")) -> bool:
+    """`parts` kept as made of the month's pages 1 to `pages` as they are stored now."""
+    sources = await service.view_sources("fulfillment", MONTH, pages)
+    if sources is None:
+        return False
+    return await service.keep_view("fulfillment", MONTH, max_records=None, sources=sources, names=list(names), parts=parts)
 
 
 async def test_a_kept_view_comes_back_with_its_pages_age_and_without_a_request(sim_app: Any, cache: PageCache) -> None:
     session, service, _ = await kept_run(sim_app, cache)
     sent = session.requests_sent
-    body, age = await service.stored_view("fulfillment", MONTH, max_records=None)
-    assert body == b"the grid" and 0.0 <= age < 3600 and session.requests_sent == sent
+    parts, age = await service.stored_view("fulfillment", MONTH, max_records=None)
+    assert parts == [b"the ", b"grid"] and 0.0 <= age < 3600 and session.requests_sent == sent
     with pytest.raises(NotStored):  # another run: other filters, another limit
         await service.stored_view("fulfillment", FilterSet(past_days=7, limit_records=100), max_records=None)
     with pytest.raises(NotStored):
@@ -96,21 +104,46 @@ async def test_a_kept_view_is_a_miss_once_one_of_its_pages_is_stored_again_or_go
     await service.fetch_page("fulfillment", MONTH, pages, force=True)  # the last page asked for again: stored anew
     with pytest.raises(NotStored):
         await service.stored_view("fulfillment", MONTH, max_records=None)
-    assert await service.keep_view("fulfillment", MONTH, max_records=None, pages=pages, names=["a"], body=b"again")
-    assert (await service.stored_view("fulfillment", MONTH, max_records=None))[0] == b"again"
+    assert await keep(service, pages, iter([b"again"]))
+    assert (await service.stored_view("fulfillment", MONTH, max_records=None))[0] == [b"again"]
     assert cache._db is not None
     cache._db.execute("DELETE FROM pages WHERE rowid = (SELECT min(rowid) FROM pages WHERE op = 'reports.page')")
     with pytest.raises(NotStored):
         await service.stored_view("fulfillment", MONTH, max_records=None)
-    assert not await service.keep_view("fulfillment", MONTH, max_records=None, pages=pages, names=["a"], body=b"x"), (
-        "a page not stored: nothing kept"
-    )
+    assert not await keep(service, pages, [b"x"]), "a page not stored: nothing kept"
+    assert cache._db.execute("SELECT count(*) FROM derived_sets").fetchone()[0] == 0, "a miss that can never be valid again is dropped"
+    await session.aclose()
+
+
+async def test_rows_taken_before_a_page_was_stored_again_are_not_kept(sim_app: Any, cache: PageCache) -> None:
+    """The stamps are read when the rows are taken: a page stored again (a refresh behind, another instance)
+    before or while the parts are written makes the keep fail rather than bless old rows with new stamps."""
+    session, service, pages = await kept_run(sim_app, cache)
+    sources = await service.view_sources("fulfillment", MONTH, pages)  # the rows are taken now
+    assert sources is not None
+    await service.fetch_page("fulfillment", MONTH, 1, force=True)  # then page 1 is stored again
+    assert not await service.keep_view("fulfillment", MONTH, max_records=None, sources=sources, names=["a"], parts=[b"old rows"])
+
+    sources = await service.view_sources("fulfillment", MONTH, pages)
+    assert sources is not None
+    page_key = next(iter(sources))
+
+    def parts() -> Any:  # the page is stored again while the parts are being made
+        yield b"old "
+        assert cache._db is not None
+        cache._db.execute("UPDATE pages SET stored_at = stored_at + 1 WHERE key = ?", (page_key,))
+        yield b"rows"
+
+    assert not await service.keep_view("fulfillment", MONTH, max_records=None, sources=sources, names=["a"], parts=parts())
+    with pytest.raises(NotStored):
+        await service.stored_view("fulfillment", MONTH, max_records=None)
+    assert cache._db.execute("SELECT count(*) FROM derived_parts").fetchone()[0] == 0, "no part left behind"
     await session.aclose()
 
 
 async def test_a_view_is_not_kept_for_a_secret_column_another_identity_or_before_sign_in(sim_app: Any, cache: PageCache) -> None:
     session, service, pages = await kept_run(sim_app, cache)
-    assert not await service.keep_view("fulfillment", MONTH, max_records=None, pages=pages, names=["a", "licensePassword"], body=b"x")
+    assert not await keep(service, pages, [b"x"], names=("a", "licensePassword"))
     await session.aclose()
     other = make_session(sim_app, cache=cache, user=PRODUCER)
     await ReportsService(other).report_names()
@@ -121,8 +154,21 @@ async def test_a_view_is_not_kept_for_a_secret_column_another_identity_or_before
     with pytest.raises(NotStored):
         await ReportsService(later).stored_view("fulfillment", MONTH, max_records=None)
     await ReportsService(later).report_names()
-    assert (await ReportsService(later).stored_view("fulfillment", MONTH, max_records=None))[0] == b"the grid"
+    assert (await ReportsService(later).stored_view("fulfillment", MONTH, max_records=None))[0] == [b"the ", b"grid"]
     await later.aclose()
     assert cache.clear() > 0
     assert cache.get_derived("anything") is None
-    assert cache._db is not None and cache._db.execute("SELECT count(*) FROM derived").fetchone()[0] == 0, "cleared with the pages"
+    for table in ("derived_sets", "derived_parts"):
+        assert cache._db is not None and cache._db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0, "cleared with the pages"
+
+
+def test_repeats_forget_their_keys_and_keep_their_count() -> None:
+    from flextui.api.reports import Repeats
+
+    repeats = Repeats("fulfillment")
+    rows = [{"fulfillmentID": f"F{i}"} for i in range(5)]
+    assert repeats.fresh(rows) == rows and repeats.fresh(rows[:2]) == [] and repeats.dropped == 2
+    repeats.forget()
+    assert repeats.fresh(rows[:2]) == rows[:2] and repeats.dropped == 2, "the keys are gone, the count stays"
+    repeats.remember([("F9",), (None,)], dropped=3)
+    assert repeats.fresh([{"fulfillmentID": "F9"}, {"fulfillmentID": None}]) == [{"fulfillmentID": None}] and repeats.dropped == 6

@@ -50,10 +50,11 @@ async def test_a_stale_report_shows_its_stored_rows_at_once_then_the_fresh_ones_
         assert "refreshing" not in again.count_text()
 
 
-def kept_views(app: Any) -> list[bytes]:
-    """The grids kept beside the stored pages (`PageCache.put_derived`), as stored."""
+def kept_views(app: Any) -> list[list[bytes]]:
+    """The grids kept beside the stored pages (`PageCache.put_derived`), each as its parts."""
     db = app.ctx.session.cache._db
-    return [row[0] for row in db.execute("SELECT body FROM derived")]
+    keys = [row[0] for row in db.execute("SELECT key FROM derived_sets")]
+    return [[row[0] for row in db.execute("SELECT body FROM derived_parts WHERE key = ? ORDER BY n", (key,))] for key in keys]
 
 
 async def test_a_revisit_shows_the_kept_grid_without_reading_a_page_and_the_pages_when_it_is_damaged(monkeypatch: Any) -> None:
@@ -99,7 +100,7 @@ async def test_a_revisit_shows_the_kept_grid_without_reading_a_page_and_the_page
         model.set_filter(wanted)
         assert model.row_count == 1 and model.row(0)[0] == wanted
 
-        app.ctx.session.cache._db.execute("UPDATE derived SET body = substr(body, 1, length(body) - 7)")  # damaged
+        app.ctx.session.cache._db.execute("UPDATE derived_parts SET body = substr(body, 1, length(body) - 7) WHERE n = 3")  # damaged
         pages_read.clear()
         third = await revisit()
         assert pages_read and set(pages_read) == {"reports.page"}, "a damaged grid is a miss: the pages are read"
@@ -107,8 +108,44 @@ async def test_a_revisit_shows_the_kept_grid_without_reading_a_page_and_the_page
         await until(pilot, lambda: readable(kept_views(app)), timeout=30)  # and kept again, whole
 
 
-def readable(bodies: list[bytes]) -> bool:
+def readable(views: list[list[bytes]]) -> bool:
     try:
-        return len(bodies) == 1 and read_columns(bodies[0])[1] > 0
+        return len(views) == 1 and read_columns(views[0])[1] > 0
     except ValueError:
         return False
+
+
+async def test_loading_the_rest_of_a_revisited_limited_run_resumes_where_it_stopped(monkeypatch: Any) -> None:
+    """A record limit cuts a page short: loading the rest asks for that page again, past the rows taken,
+    whether the revisit came from the kept grid or from the stored pages (it asked for the next page, and
+    lost the rest of that one)."""
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#rb-past", Input).value = "30"
+        app.screen.query_one("#rb-limit", Input).value = "100"
+        app.screen.query_one("#rb-max", Input).value = "250"  # pages 1, 2 and half of 3
+        await settle(pilot)
+        await burst(pilot, "ctrl+g")
+        await until(pilot, lambda: (s := results(app)) is not None and s.state == "limited")
+        first = results(app)
+        assert first is not None and first.loaded == 250 and first.resume_at == (3, 50)
+        total = first.total
+        assert total is not None and total > 300
+        await until(pilot, lambda: readable(kept_views(app)), timeout=30)
+
+        for damaged in (False, True):  # from the kept grid, then from the pages
+            if damaged:
+                app.ctx.session.cache._db.execute("UPDATE derived_parts SET body = substr(body, 2)")
+            await burst(pilot, "escape")
+            await until(pilot, lambda: isinstance(app.screen, ReportBuilderScreen))
+            await burst(pilot, "ctrl+g")
+            await until(pilot, lambda shown=first: (s := results(app)) is not None and s is not shown and s.state == "limited")
+            again = results(app)
+            assert again is not None and again.loaded == 250 and again.resume_at == (3, 50), damaged
+            await burst(pilot, "plus")
+            await until(pilot, lambda screen=again: screen.state in ("done", "stopped", "failed"), timeout=60)
+            assert again.state == "done" and again.loaded == total and again.grid.row_count == total, damaged
+            ids = [row[0] for row in again.grid.model.rows]
+            assert len(set(ids)) == len(ids) == total, "every record once"
+            first = again

@@ -30,7 +30,7 @@ from textual.widgets import Button, Label, ProgressBar
 from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
-from flextui.api.reports import Repeats, ReportPager, ReportsService, moved_note
+from flextui.api.reports import RECORD_KEYS, Repeats, ReportPager, ReportsService, moved_note
 from flextui.kinds import Link
 from flextui.render.columns_file import Unstorable
 from flextui.render.reports import RowPacker, grid_columns, row_links
@@ -42,7 +42,7 @@ from flextui.ui.gcpause import collector_paused
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.reports.builder import RunRequest
 from flextui.ui.screens.reports.export import ExportCancelled, ExportRequest, ExportScreen, ViewSnapshot, shown_path, write_snapshot
-from flextui.ui.screens.reports.kept import KEEP_AT_MOST, KeptRun, keep_bytes
+from flextui.ui.screens.reports.kept import KEEP_AT_MOST, KeptRun, keep_parts
 from flextui.ui.screens.reports.tools import (
     ChartScreen,
     ColumnChooserScreen,
@@ -80,6 +80,23 @@ def encoded_for(model: GridModel, columns: list[list[Any]], *, fresh: bool = Fal
     return model.encode(list(zip(*columns, strict=True)), fresh=fresh)
 
 
+def next_at(number: int, rows: int, page_size: int, total_pages: int | None) -> tuple[int, int]:
+    """Where loading the rest resumes after page `number` brought `rows` rows: the next page, or this one
+    past its first `rows` when it was cut short (by a record limit) of a page that was not the last."""
+    full = rows >= page_size or (total_pages is not None and number >= total_pages)
+    return (number + 1, 0) if full else (number, rows)
+
+
+def final_state(loaded: int, total: int | None, limit: int | None) -> str:
+    """What a run that stopped asking for pages is: "limited" (a record limit reached short of the count),
+    "done", or "stopped" (the pages ended short of the count the server gave)."""
+    reached = limit is not None and loaded >= limit
+    complete = total is not None and loaded >= total
+    if reached and not complete:  # (without a total, BATCH mode, more may follow)
+        return "limited"
+    return "done" if complete or total is None else "stopped"
+
+
 @dataclass
 class Gathered:
     """The pages of a run gathered before anything is shown: the rows column by column, the repeats dropped, the counts."""
@@ -88,6 +105,7 @@ class Gathered:
     columns: list[list[Any]] = field(default_factory=list)
     received: int = 0
     pages: int = 0
+    resume_at: tuple[int, int] = (1, 0)
 
     def add(self, columns: list[list[Any]]) -> None:
         if not self.columns:
@@ -231,7 +249,14 @@ class ReportResultsScreen(AreaScreen):
 
     async def _load(self, force: bool, load_id: int) -> None:
         if not force and self.resume_at == (1, 0) and not self.loaded:
-            age = await self._show_stored()
+            try:
+                age = await self._show_stored()
+            except Exception as exc:  # a surprise in what the cache holds: the server is asked, as for a miss
+                log.warning("reports: the stored %s run could not be shown (%s: %s)", self.group, type(exc).__name__, exc)
+                self.grid.set_columns(grid_columns(self.rtype.column_names, self.rtype))
+                self.packer = RowPacker(list(self.rtype.column_names))
+                self._repeats = Repeats(self.group)
+                age = None
             if age is not None:
                 if age >= self.ctx.session.fresh_seconds:
                     await self._refresh_behind(age, load_id)
@@ -267,25 +292,18 @@ class ReportResultsScreen(AreaScreen):
                     self.pages += 1
                     self._count_now(pager.moved[1] if pager.moved else pager.total_records)
                     self.total_pages = pager.total_pages
-                    full = len(page.rows) >= page_size or (self.total_pages is not None and page.number >= self.total_pages)
-                    self.resume_at = (page.number + 1, 0) if full else (page.number, len(page.rows))
+                    self.resume_at = next_at(page.number, len(page.rows), page_size, self.total_pages)
                     self.elapsed = time.perf_counter() - self.started
                     self._progress_soon()
                     await asyncio.sleep(0)  # pages fetched ahead come in bursts: let keys and paints in between
             self.elapsed = time.perf_counter() - self.started
-            reached = self.load_limit is not None and self.loaded >= self.load_limit
-            complete = self.total is not None and self.loaded >= self.total
-            if reached and not complete:  # (without a total, BATCH mode, more may follow)
-                self.state = "limited"
-            elif complete or self.total is None:
-                self.state = "done"
-            else:  # the pages ended short of the count the server gave
-                self.state = "stopped"
+            self.state = final_state(self.loaded, self.total, self.load_limit)
             if self.total is None and self.state == "done":
                 self.total = self.loaded
+            if self.state == "done":
+                self._repeats.forget()  # nothing is resumed once done
             self.show_age(pager.oldest_age)
-            if self.state in ("done", "limited"):
-                self._keep(self.resume_at[0] - (0 if self.resume_at[1] else 1))
+            await self._keep()
             got = self.loaded - loaded_before
             took = f"{self.elapsed:.1f} s" if self.elapsed >= 0.1 else "under 0.1 s"
             self.app.notify(f"Loaded {plural(got, self.group + ' record')} in {took}", markup=False)
@@ -330,48 +348,70 @@ class ReportResultsScreen(AreaScreen):
         self.grid.append_rows(await asyncio.to_thread(encoded_for, self.grid.model, got.columns, fresh=True))
         self._repeats = got.repeats
         self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
-        self.resume_at = (pages + 1, 0)
+        self.resume_at = got.resume_at
         self.state = "limited" if self.load_limit is not None and count >= self.load_limit and count < total else "done"
+        if self.state == "done":
+            self._repeats.forget()
         age = pager.oldest_age or 0.0
         self.show_age(age)
         self._show_progress()
-        self._keep(pages)
+        await self._keep()  # before a refresh behind stores a page again
         return age
 
     async def _show_kept(self) -> float | None:
         """A revisit from the grid's columns kept beside the stored pages: no page decoded; None when none are kept."""
         try:
-            body, age = await self.service.stored_view(self.group, self.filters, max_records=self.load_limit)
-            kept = await asyncio.to_thread(KeptRun.read, body, self.group, list(self.rtype.column_names))
+            parts, age = await self.service.stored_view(self.group, self.filters, max_records=self.load_limit)
+            kept = await asyncio.to_thread(KeptRun.read, parts, self.group, list(self.rtype.column_names))
         except (NotStored, ApiError, ValueError):
             return None
+        if kept.total is not None and kept.received < kept.total and kept.state != "limited":
+            return None  # a run that ended short of its count is never kept; the pages path asks the server
         if kept.names != [c.name for c in self.grid.model.columns]:
             self.grid.set_columns(grid_columns(kept.names, self.rtype))
             self.packer = RowPacker(kept.names)
         self.grid.append_rows(self.grid.model.encoded_stores(kept.stores, kept.count))
         self._repeats = kept.repeats
         self.loaded, self.pages, self.total, self.total_pages = kept.received, kept.pages, kept.total, kept.total_pages
-        self.resume_at = (kept.pages + 1, 0)
+        self.resume_at = kept.resume_at
         self.state = kept.state
         self.show_age(age)
         self._show_progress()
         return age
 
-    def _keep(self, pages: int) -> None:
-        """Keep the grid's rows, as pages 1 to `pages` of this run made them, beside those pages (for a revisit)."""
+    async def _keep(self) -> None:
+        """Keep the grid's rows beside the stored pages they were made of (for a revisit), if the run is whole:
+        the pages' stamps are read now, the columns written in the background."""
         model = self.grid.model
-        count = model.total_count
-        if not count or count > KEEP_AT_MOST or self.state not in ("done", "limited"):
+        count, names = model.total_count, [c.name for c in model.columns]
+        keys = RECORD_KEYS.get(self.group, ())
+        if not count or count > KEEP_AT_MOST or self.state not in ("done", "limited") or not set(keys) <= set(names):
+            return  # (without its record keys as columns, a revisit could not drop repeats when the rest is loaded)
+        pages = self.resume_at[0] - (0 if self.resume_at[1] else 1)
+        try:
+            sources = await self.service.view_sources(self.group, self.filters, pages)
+        except Exception as exc:  # never a fault for the user: a revisit reads the pages
+            log.info("reports: the %s run's pages could not be checked for keeping (%s: %s)", self.group, type(exc).__name__, exc)
+            return
+        if sources is None:
             return
         rows = model.rows
-        stores, names = [rows.column(i) for i in range(len(model.columns))], [c.name for c in model.columns]
-        facts = {"received": self.loaded, "pages": pages, "total": self.total, "total_pages": self.total_pages, "state": self.state}
-        service, group, filters, limit, dropped = self.service, self.group, self.filters, self.load_limit, self._repeats.dropped
+        stores = [rows.column(i) for i in range(len(model.columns))]
+        facts = {
+            "received": self.loaded,
+            "pages": self.pages,
+            "total": self.total,
+            "total_pages": self.total_pages,
+            "state": self.state,
+            "resume_at": list(self.resume_at),
+            "dropped": self._repeats.dropped,
+        }
+        service, group, filters, limit = self.service, self.group, self.filters, self.load_limit
 
         async def keep() -> None:  # best effort: the pages alone serve a revisit when nothing is kept
             try:
-                body = await asyncio.to_thread(lambda: keep_bytes(stores, count, names=names, dropped=dropped, **facts))
-                await service.keep_view(group, filters, max_records=limit, pages=pages, names=names, body=body)
+                parts = await asyncio.to_thread(lambda: keep_parts(stores, count, names=names, **facts))  # checked; made as written
+                await service.keep_view(group, filters, max_records=limit, sources=sources, names=names, parts=parts)
             except Unstorable:
                 pass  # a column that would not read back exactly
             except Exception as exc:  # never a fault for the user: a revisit reads the pages
@@ -399,10 +439,13 @@ class ReportResultsScreen(AreaScreen):
         self.loaded, self.pages = got.received, got.pages
         self.total = pager.total_records if pager.total_records is not None else got.received
         self.total_pages = pager.total_pages
-        self.resume_at = (got.pages + 1, 0)
+        self.resume_at = got.resume_at
+        self.state = final_state(self.loaded, self.total, self.load_limit)
+        if self.state == "done":
+            self._repeats.forget()
         self.show_age(None)
         self._show_progress()
-        self._keep(got.pages)
+        await self._keep()
 
     async def _gather(self, pager: ReportPager, *, new_columns: bool = False) -> Gathered:
         """Every page of `pager` as grid rows, repeats dropped, nothing shown yet (a revisit and its refresh
@@ -417,6 +460,7 @@ class ReportResultsScreen(AreaScreen):
                 got.add(columns)
                 got.received += len(page.rows)
                 got.pages += 1
+                got.resume_at = next_at(page.number, len(page.rows), self.filters.limit_records, pager.total_pages)
                 await asyncio.sleep(0)
         return got
 
