@@ -149,3 +149,32 @@ async def test_loading_the_rest_of_a_revisited_limited_run_resumes_where_it_stop
             ids = [row[0] for row in again.grid.model.rows]
             assert len(set(ids)) == len(ids) == total, "every record once"
             first = again
+
+
+async def test_a_surprise_in_what_the_cache_holds_makes_a_revisit_a_plain_load(monkeypatch: Any) -> None:
+    """Not stuck "loading" with no rows (as when the kept grid raised something other than ValueError): the run
+    loads as when nothing is stored (its pages, fresh, answered from the cache)."""
+    import flextui.ui.screens.reports.results as results_module
+
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "ctrl+g")
+        await until(pilot, lambda: (s := results(app)) is not None and s.state == "done")
+        first = results(app)
+        assert first is not None
+        count = first.grid.row_count
+        await until(pilot, lambda: readable(kept_views(app)), timeout=30)
+
+        def broken(*args: Any) -> Any:
+            raise RuntimeError("a kept grid no reader expected")
+
+        monkeypatch.setattr(results_module.KeptRun, "read", broken)
+        shown = [row[0] for row in first.grid.model.rows]
+        await burst(pilot, "escape")
+        await until(pilot, lambda: isinstance(app.screen, ReportBuilderScreen))
+        await burst(pilot, "ctrl+g")
+        await until(pilot, lambda: (s := results(app)) is not None and s is not first and s.state not in ("loading",))
+        again = results(app)
+        assert again is not None and again.state == "done" and again.grid.row_count == count, "not stuck loading"
+        assert [row[0] for row in again.grid.model.rows] == shown
