@@ -417,7 +417,7 @@ class ReportResultsScreen(AreaScreen):
             except Exception as exc:  # never a fault for the user: a revisit reads the pages
                 log.info("reports: the %s run's grid was not kept (%s: %s)", group, type(exc).__name__, exc)
 
-        self.run_worker(keep(), group="report-keep", exclusive=True, exit_on_error=False, description=f"keeping the {group} report's rows")
+        self.run_worker(keep(), group="report-keep", exclusive=True, description=f"keeping the {group} report's rows")
 
     async def _refresh_behind(self, age: float, load_id: int) -> None:
         """Fresh rows behind the stored ones: fetched whole, then put in their place (sort, filter and cursor kept)."""
