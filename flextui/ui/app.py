@@ -30,6 +30,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
+from textual.scrollbar import ScrollBar
 from textual.widgets import Input
 
 from flextui import kinds
@@ -45,6 +46,7 @@ from flextui.ui.themes import bundled_themes
 from flextui.ui.trail import Hop, Trail
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
+from flextui.ui.widgets.scrollbars import RunsScrollBarRender
 
 if TYPE_CHECKING:
     from flextui.api.http import RequestEvent
@@ -96,6 +98,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         self._handlers_running = 0
         """How many SafeDispatch handlers are running now (see safety.py and the key queue)."""
         self.ctx = ctx
+        ScrollBar.renderer = RunsScrollBarRender  # Textual's hook for every scrollbar: runs of cells, not cells
         super().__init__(**kwargs)
         self.last_copied = ""
         self.unexpected: list[BaseException] = []

@@ -81,3 +81,34 @@ async def test_streamed_pages_repaint_the_scrollbar_not_the_rows_and_leave_it_at
         grid.scroll_end(animate=False)
         await until(pilot, lambda: grid.max_scroll_y > 0 and round(grid.scroll_y) == grid.max_scroll_y)
         assert grid.max_scroll_y == total - grid.scrollable_content_region.height
+
+
+def test_a_horizontal_scrollbar_is_written_as_runs_of_cells_that_look_and_click_the_same() -> None:
+    from rich.segment import Segment
+    from textual.scrollbar import ScrollBarRender
+
+    from flextui.ui.widgets.scrollbars import RunsScrollBarRender
+
+    args = {"size": 120, "virtual_size": 400, "window_size": 118, "position": 150, "thickness": 1}
+    cells = list(ScrollBarRender.render_bar(vertical=False, **args).segments)
+    runs = list(RunsScrollBarRender.render_bar(vertical=False, **args).segments)
+    assert len(cells) > 100 and len(runs) <= 6, "a few runs, not a segment a cell"
+
+    def per_cell(segments: list[Segment]) -> list[tuple[str, object]]:
+        return [(ch, seg.style) for seg in segments for ch in seg.text]
+
+    assert per_cell(runs) == per_cell(cells), "every cell keeps its glyph, colours and mouse action"
+    vertical = RunsScrollBarRender.render_bar(vertical=True, size=38, virtual_size=1000, window_size=38, position=10, thickness=2)
+    assert list(vertical.segments) == list(
+        ScrollBarRender.render_bar(vertical=True, size=38, virtual_size=1000, window_size=38, position=10, thickness=2).segments
+    )
+
+
+def test_the_activity_label_keeps_one_width_while_requests_go() -> None:
+    from rich.cells import cell_len
+
+    from flextui.ui.widgets.bars import activity_text
+
+    busy = {cell_len(activity_text(n)) for n in range(1, 20)}
+    assert len(busy) == 1, "no layout (a whole-grid repaint while rows stream in) as requests come and go"
+    assert activity_text(0) == "● idle" and activity_text(1).strip() == "⟳ loading" and activity_text(3).strip() == "⟳ 3 requests"
