@@ -102,13 +102,3 @@ def test_a_horizontal_scrollbar_is_written_as_runs_of_cells_that_look_and_click_
     assert list(vertical.segments) == list(
         ScrollBarRender.render_bar(vertical=True, size=38, virtual_size=1000, window_size=38, position=10, thickness=2).segments
     )
-
-
-def test_the_activity_label_keeps_one_width_while_requests_go() -> None:
-    from rich.cells import cell_len
-
-    from flextui.ui.widgets.bars import activity_text
-
-    busy = {cell_len(activity_text(n)) for n in range(1, 20)}
-    assert len(busy) == 1, "no layout (a whole-grid repaint while rows stream in) as requests come and go"
-    assert activity_text(0) == "● idle" and activity_text(1).strip() == "⟳ loading" and activity_text(3).strip() == "⟳ 3 requests"

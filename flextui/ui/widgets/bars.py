@@ -103,18 +103,6 @@ class FittedLabel(Label):
         return Text(fit(self.full, self.content_size.width), style=self.style_name, no_wrap=True, overflow="crop")
 
 
-BUSY_WIDTH = cell_len("⟳ 99 requests")
-
-
-def activity_text(in_flight: int) -> str:
-    """What the status line says of the requests under way. While any are, one width whatever their number:
-    a label that changes width lays the screen out again, and a layout while report pages stream in repaints
-    the whole grid (≈ 7 KB a time at 120×40, most of what a streamed report wrote; bench/bench_quiet.py)."""
-    if not in_flight:
-        return "● idle"
-    return ("⟳ loading" if in_flight == 1 else f"⟳ {in_flight} requests").ljust(BUSY_WIDTH)
-
-
 class StatusLine(Horizontal):
     """user · request activity · age of what is shown · last error (cut to fit, `!` shows all of it)."""
 
@@ -159,7 +147,7 @@ class StatusLine(Horizontal):
 
     def watch_in_flight(self, n: int) -> None:
         if self.is_mounted and self._retry_at is None:
-            self._put("#st-activity", activity_text(n))
+            self._put("#st-activity", "⟳ loading" if n == 1 else (f"⟳ {n} requests" if n else "● idle"))
 
     def _put(self, selector: str, text: str) -> None:
         """Show `text` in one of the line's labels, repainting as little as the terminal allows.
