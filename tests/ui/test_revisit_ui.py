@@ -22,15 +22,22 @@ def results(app: Any) -> ReportResultsScreen | None:
     return screen if isinstance(screen, ReportResultsScreen) else None
 
 
+async def run_once(pilot: Any) -> ReportResultsScreen:
+    """From the builder: Run, until every row is in."""
+    app = pilot.app
+    await settle(pilot)
+    await burst(pilot, "ctrl+g")
+    await until(pilot, lambda: (s := results(app)) is not None and s.state == "done")
+    first = results(app)
+    assert first is not None
+    return first
+
+
 async def test_a_stale_report_shows_its_stored_rows_at_once_then_the_fresh_ones_in_place() -> None:
     plan = FaultPlan()
     app = build_app(start=["reports", "fulfillment"], faults=plan)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await burst(pilot, "ctrl+g")
-        await until(pilot, lambda: (s := results(app)) is not None and s.state == "done")
-        first = results(app)
-        assert first is not None
+        first = await run_once(pilot)
         count = first.grid.row_count
         assert count > 0 and first.data_age is None
         await burst(pilot, "escape")
@@ -158,11 +165,7 @@ async def test_a_surprise_in_what_the_cache_holds_makes_a_revisit_a_plain_load(m
 
     app = build_app(start=["reports", "fulfillment"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await burst(pilot, "ctrl+g")
-        await until(pilot, lambda: (s := results(app)) is not None and s.state == "done")
-        first = results(app)
-        assert first is not None
+        first = await run_once(pilot)
         count = first.grid.row_count
         await until(pilot, lambda: readable(kept_views(app)), timeout=30)
 
