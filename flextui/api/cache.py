@@ -83,10 +83,6 @@ MAX_DERIVED = 1024 * 1024 * 1024
 """Bytes above which a derived value is not kept (the pages still are)."""
 
 
-class _TooBig(Exception):
-    """Derived parts past MAX_DERIVED."""
-
-
 _KEYS_A_QUERY = 500  # page keys asked for in one statement (SQLite allows 32,766 variables since 3.32, 999 before)
 
 # Added later: a page stored as the bytes received (`wire.Wire`) keeps its header facts here, its bytes in `body`.
@@ -388,22 +384,20 @@ class PageCache:
             return False
         try:
             db = self._connection()
-            db.execute("DELETE FROM derived_sets WHERE key = ?", (key,))
-            db.execute("DELETE FROM derived_parts WHERE key = ?", (key,))
+            self._drop_derived(db, key)
             size = count = 0
             try:
                 for count, part in enumerate(parts, 1):
                     size += len(part)
                     if size > MAX_DERIVED:
-                        raise _TooBig
+                        self._drop_derived(db, key)
+                        return False
                     db.execute("INSERT INTO derived_parts(key, n, body) VALUES (?, ?, ?)", (key, count - 1, part))
-            except Exception as exc:  # too big, or the maker failed: no parts left behind
-                db.execute("DELETE FROM derived_parts WHERE key = ?", (key,))
-                if isinstance(exc, _TooBig):
-                    return False
+            except Exception:  # the maker failed: no parts left behind
+                self._drop_derived(db, key)
                 raise
             if self._stamps(db, list(sources)) != sources:  # a page stored again while the parts were made
-                db.execute("DELETE FROM derived_parts WHERE key = ?", (key,))
+                self._drop_derived(db, key)
                 return False
             db.execute(
                 "INSERT INTO derived_sets(key, profile, stored_at, sources, parts) VALUES (?, ?, ?, ?, ?)",
@@ -445,6 +439,7 @@ class PageCache:
         return bodies, min(map(float, sources.values()))
 
     def _drop_derived(self, db: sqlite3.Connection, key: str) -> None:
+        """The set and parts kept under `key`, gone (quietly: a stale set is only space)."""
         if self.write_problem is not None:
             return
         try:

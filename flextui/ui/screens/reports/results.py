@@ -300,10 +300,8 @@ class ReportResultsScreen(AreaScreen):
             self.state = final_state(self.loaded, self.total, self.load_limit)
             if self.total is None and self.state == "done":
                 self.total = self.loaded
-            if self.state == "done":
-                self._repeats.forget()  # nothing is resumed once done
             self.show_age(pager.oldest_age)
-            await self._keep()
+            await self._settle()
             got = self.loaded - loaded_before
             took = f"{self.elapsed:.1f} s" if self.elapsed >= 0.1 else "under 0.1 s"
             self.app.notify(f"Loaded {plural(got, self.group + ' record')} in {took}", markup=False)
@@ -349,13 +347,11 @@ class ReportResultsScreen(AreaScreen):
         self._repeats = got.repeats
         self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
         self.resume_at = got.resume_at
-        self.state = "limited" if self.load_limit is not None and count >= self.load_limit and count < total else "done"
-        if self.state == "done":
-            self._repeats.forget()
+        self.state = final_state(count, total, self.load_limit)
         age = pager.oldest_age or 0.0
         self.show_age(age)
         self._show_progress()
-        await self._keep()  # before a refresh behind stores a page again
+        await self._settle()  # before a refresh behind stores a page again
         return age
 
     async def _show_kept(self) -> float | None:
@@ -378,6 +374,13 @@ class ReportResultsScreen(AreaScreen):
         self.show_age(age)
         self._show_progress()
         return age
+
+    async def _settle(self) -> None:
+        """A run's rows are all in (loaded, revisited from pages, refreshed): a done run lets go of its record keys
+        (it is not resumed; a million of them hold ≈ 90 MB) and its grid is kept for the next revisit."""
+        if self.state == "done":
+            self._repeats.forget()
+        await self._keep()
 
     async def _keep(self) -> None:
         """Keep the grid's rows beside the stored pages they were made of (for a revisit), if the run is whole:
@@ -441,11 +444,9 @@ class ReportResultsScreen(AreaScreen):
         self.total_pages = pager.total_pages
         self.resume_at = got.resume_at
         self.state = final_state(self.loaded, self.total, self.load_limit)
-        if self.state == "done":
-            self._repeats.forget()
         self.show_age(None)
         self._show_progress()
-        await self._keep()
+        await self._settle()
 
     async def _gather(self, pager: ReportPager, *, new_columns: bool = False) -> Gathered:
         """Every page of `pager` as grid rows, repeats dropped, nothing shown yet (a revisit and its refresh
