@@ -346,6 +346,7 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             keys=config.keys,
             theme=args.theme,
             dialects=_dialects(args),
+            sim_thread=args.command == "demo",  # the TUI: its loop must not wait on the simulator
         )
     if args.url:
         profile, creds = _adhoc(args)

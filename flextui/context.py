@@ -124,12 +124,16 @@ def demo_context(
     dialects: Any = None,
     faults: Any = None,
     timeout: float = 30.0,
+    sim_thread: bool = False,
 ) -> AppContext:
     """A context on the embedded simulator (no port, in-memory cache), speaking `dialects` (default: the strictest reading).
 
     `faults` (a `sim.faults.FaultPlan`) makes the simulator fail as a real
     network or server does, and `timeout` is the session's deadline for a
-    whole answer, as a profile's `timeout`; tests use both.
+    whole answer, as a profile's `timeout`; tests use both. `sim_thread`: the
+    simulator answers from a thread of its own, so its work never holds the
+    app's event loop (the TUI demo); in the loop (the default), a test can change
+    the world between requests without racing a request.
     """
     from flextui.sim.app import create_app
     from flextui.sim.world import Clock, World
@@ -155,6 +159,7 @@ def demo_context(
         theme=theme or settings.theme,
         timeout=timeout,
         now_ms=clock.now_ms,
+        sim_thread=sim_thread,
     )
 
 
@@ -185,6 +190,7 @@ def demo_identity(ctx: AppContext, name: str) -> AppContext:
         theme=ctx.theme,
         timeout=ctx.session.total_timeout,
         now_ms=ctx.now_ms,
+        sim_thread=ctx.extras["sim_thread"],
     )
 
 
@@ -201,6 +207,7 @@ def _on_simulator(
     theme: str | None,
     timeout: float,
     now_ms: Callable[[], int],
+    sim_thread: bool,
 ) -> AppContext:
     """A context signed in as one of the simulator's seeded users (its password and its seeded access token)."""
     from flextui.sim.app import SIM_BASE_URL, in_process_transport
@@ -213,7 +220,7 @@ def _on_simulator(
         credentials=Credentials(user, password, world.seed_token(user)),
         user=user,
         read_only=read_only,
-        transport=in_process_transport(sim_app),
+        transport=in_process_transport(sim_app, threaded=sim_thread),
         cache=cache,
         fresh_seconds=settings.cache_fresh_seconds,
         registry_tenant=world.tenant_id,
@@ -231,7 +238,7 @@ def _on_simulator(
         theme=theme,
         demo=True,
         now_ms=now_ms,
-        extras={"world": world, "sim_app": sim_app},
+        extras={"world": world, "sim_app": sim_app, "sim_thread": sim_thread},
     )
 
 

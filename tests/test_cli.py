@@ -266,3 +266,15 @@ def test_a_hundred_kilobyte_argument_is_a_one_line_usage_error(capsys: pytest.Ca
     code = main(["get", "tokens", "--demo", "--username", "u" * 100_000])
     out, err = capsys.readouterr()
     assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1 and len(err) < 400
+
+
+def test_the_tui_demo_keeps_its_simulator_off_the_apps_loop() -> None:
+    """`flextui demo` answers from the simulator's own thread (the TUI must not wait on it); headless `--demo` need not."""
+    from flextui.cli import build_parser, make_context
+    from flextui.context import demo_identity
+
+    parser = build_parser()
+    tui = make_context(parser.parse_args(["demo"]), demo=True)
+    assert tui.extras["sim_thread"] and demo_identity(tui, "demo-producer").extras["sim_thread"]
+    headless = make_context(parser.parse_args(["get", "tokens", "--demo", "--username", ADMIN[0]]), demo=True)
+    assert not headless.extras["sim_thread"]

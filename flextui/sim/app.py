@@ -6,7 +6,9 @@ at its `MOUNT` prefix (each module exposes `MOUNT` and `routes(world)`), turns
 latency/fault injection. `in_process_transport(app)` gives httpx an ASGI
 transport for the demo and tests: no port, and an app-side failure surfaces
 as a network error, as it would over a socket (so does a body shorter than
-its content-length: a connection cut mid-answer).
+its content-length: a connection cut mid-answer). The TUI demo asks for it
+`threaded`: the simulator then answers from a loop of its own, so its work
+never holds the app's event loop.
 
 `create_app(world, dialects=…)` chooses the variants of the real services
 the app speaks (dialects.py); the set is `app.state.dialects`. Two of them
@@ -29,6 +31,7 @@ import asyncio
 import importlib
 import json
 import logging
+import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -234,9 +237,46 @@ class _InProcessTransport(httpx.ASGITransport):
         return response
 
 
-def in_process_transport(app: Any) -> httpx.AsyncBaseTransport:
-    """An httpx transport that calls the simulator in this process."""
-    return _InProcessTransport(app=app)
+def in_process_transport(app: Any, *, threaded: bool = False) -> httpx.AsyncBaseTransport:
+    """An httpx transport that calls the simulator in this process; `threaded`: on a thread of its own."""
+    return _ThreadedTransport(app=app) if threaded else _InProcessTransport(app=app)
+
+
+class _ThreadedTransport(_InProcessTransport):
+    """The simulator answering from its own event loop, on a thread, as a server apart would.
+
+    In the caller's loop the simulator's work is the app's work: the first data report of a
+    scaled world builds 200,000 records (3 s at `--scale 100`) and every page scans them, and
+    the TUI froze for as long (no key, no repaint, a status line that never said "loading").
+    On its own loop the app waits for an answer as it does for a real server; the interpreter
+    lets each thread run in turn (every 5 ms by default), so the app's stalls stay short while
+    the simulator computes. The request's body is read before it crosses over, the answer is
+    whole when it comes back (ASGI transports collect the body), and cancelling the caller
+    cancels the simulator's task.
+    """
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        await request.aread()
+        answer = asyncio.run_coroutine_threadsafe(self._answer(request), _sim_loop())
+        return await asyncio.wrap_future(answer)
+
+    async def _answer(self, request: httpx.Request) -> httpx.Response:
+        return await super().handle_async_request(request)
+
+
+_SIM_LOOP: asyncio.AbstractEventLoop | None = None
+_SIM_LOOP_LOCK = threading.Lock()
+
+
+def _sim_loop() -> asyncio.AbstractEventLoop:
+    """The process's one simulator loop, started on first use (a daemon thread: it ends with the process)."""
+    global _SIM_LOOP
+    with _SIM_LOOP_LOCK:
+        if _SIM_LOOP is None:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="flextui-simulator", daemon=True).start()
+            _SIM_LOOP = loop
+        return _SIM_LOOP
 
 
 SIM_BASE_URL = "http://sim.flextui.invalid"
