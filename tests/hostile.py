@@ -211,8 +211,8 @@ def install(monkeypatch: pytest.MonkeyPatch, *, fail_paths: Iterable[str] = ()) 
     made: list[HostileTransport] = []
     original = sim_app.in_process_transport
 
-    def hostile(app: Any) -> httpx.AsyncBaseTransport:
-        transport = HostileTransport(original(app), fail_paths=fail_paths)
+    def hostile(app: Any, *, threaded: bool = False) -> httpx.AsyncBaseTransport:
+        transport = HostileTransport(original(app, threaded=threaded), fail_paths=fail_paths)
         made.append(transport)
         return transport
 

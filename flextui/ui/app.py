@@ -42,6 +42,7 @@ from flextui.ui import clipboard
 from flextui.ui.commands import KindsProvider, run_command
 from flextui.ui.guard import TerminalGuard
 from flextui.ui.safety import SafeDispatch, caller_of_handle_exception, original, survivable
+from flextui.ui.screen_shadow import TerminalShadow, WholeUpdate
 from flextui.ui.themes import bundled_themes
 from flextui.ui.trail import Hop, Trail
 from flextui.ui.widgets.bars import StatusLine
@@ -107,6 +108,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         self._typed: deque[events.Event] = deque()
         """Keys (and pastes) received, not yet handed on: see `on_event`."""
         self._key_feeder: asyncio.Task[None] | None = None
+        self._shadow = TerminalShadow()
+        """What the terminal shows: a repaint sends only what changed (`_display`)."""
         self.guard = TerminalGuard()
         self.profiles: ProfileSource | None = None
         """Which profiles `:profile` offers and how it opens one (a `ui/profiles.ProfileSource`, made on first use)."""
@@ -122,7 +125,31 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             self._theme_problem = f"no theme {wanted!r}; using textual-dark (see :theme for the list)"
         self._listen(ctx)
 
+    shadow_headless = False
+    """Diff updates against the terminal's shadow also when headless (tests of what would be written)."""
+
+    def _display(self, screen: Any, renderable: Any) -> None:
+        """Textual's write of an update, less the pieces the terminal already shows (ui/screen_shadow.py)."""
+        driver = self._driver
+        writes = self._running and not self._closed and driver is not None and not driver.is_inline
+        if renderable is not None and not self._batch_count and (self.shadow_headless or (writes and not self.is_headless)):
+            if isinstance(renderable, WholeUpdate):
+                changes = self._shadow.changes(renderable, self.console, self.size)
+                cursor = self.screen.outer_size.clamp_offset(self.cursor_position)
+                if not changes.pieces and cursor == self._previous_cursor_position:
+                    return
+                renderable = changes
+            else:  # written some other way: what the terminal shows is no longer known
+                self._shadow.forget()
+        super()._display(screen, renderable)
+
+    def action_redraw(self) -> None:
+        """Write the whole screen again (`:redraw`: for when something else wrote to the terminal)."""
+        self._shadow.forget()
+        self.screen.refresh()
+
     def on_mount(self) -> None:
+        self.app_resume_signal.subscribe(self, lambda _app: self._shadow.forget())  # back from ctrl+z: redrawn whole
         if self.ctx.keys:
             self.set_keymap(self.ctx.keys)
             # Which ids exist is known once every screen is imported: after the first paint (screens load on first use).

@@ -88,6 +88,9 @@ def run_command(app: Any, text: str) -> None:
     if word in ("refresh", "r"):
         app.action_refresh()
         return
+    if word == "redraw":
+        app.action_redraw()
+        return
     if word == "clip":
         app.action_show_clipboard()
         return

@@ -17,6 +17,7 @@ from textual.worker import WorkerState
 from flextui.context import AppContext, demo_context
 from flextui.ui.app import FlexApp
 from flextui.ui.safety import original
+from flextui.ui.widgets.bars import StatusLine
 from tests.conftest import FIXED_NOW_MS
 
 S = TypeVar("S")
@@ -56,8 +57,9 @@ def unexpected_errors(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
 
 
 async def settle(pilot: Any, delay: float = 0.02, timeout: float = 20.0) -> None:
-    """Wait until every key typed has been handed on and no worker is pending or running (with a dialog
-    open: none of the dialog's own; the work behind it may be waiting for the dialog's answer)."""
+    """Wait until every key typed has been handed on, no worker is pending or running (with a dialog
+    open: none of the dialog's own; the work behind it may be waiting for the dialog's answer), and
+    the status line shows the requests as they are."""
     app = pilot.app
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -68,6 +70,8 @@ async def settle(pilot: Any, delay: float = 0.02, timeout: float = 20.0) -> None
         busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
         if isinstance(app.screen, ModalScreen):  # a dialog's own work is waited for; work behind it may wait on the dialog
             busy = [w for w in busy if _screen_of(w.node) is app.screen]
+        if not busy and any(status.settling for status in app.screen.query(StatusLine)) and loop.time() <= deadline:
+            continue  # the status line is about to say what the requests now are (idle, most often)
         if not busy or loop.time() > deadline:
             break
         try:

@@ -226,7 +226,7 @@ async def test_a_record_the_client_cannot_read_is_kept_marked_and_shown_raw(monk
                 body["productList"][0]["productName"] = {"unexpected": "object"}
             return httpx.Response(response.status_code, json=body, request=request)
 
-    monkeypatch.setattr(sim_app, "in_process_transport", lambda app: OneBadProduct(original(app)))
+    monkeypatch.setattr(sim_app, "in_process_transport", lambda app, threaded=False: OneBadProduct(original(app, threaded=threaded)))
     app = build_app(start=["products"])
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

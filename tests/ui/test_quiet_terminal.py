@@ -83,6 +83,37 @@ async def test_streamed_pages_repaint_the_scrollbar_not_the_rows_and_leave_it_at
         assert grid.max_scroll_y == total - grid.scrollable_content_region.height
 
 
+async def test_a_page_that_leaves_the_thumb_where_it_was_drawn_writes_nothing(frames: list[Any]) -> None:
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await run_report(pilot)
+        grid = app.screen.grid
+        bar = grid.vertical_scrollbar
+        page = [grid.model.row(i) for i in range(400)]
+
+        async def streamed(rows: list[Any]) -> None:
+            grid.append_rows(rows)
+            total = grid.row_count + grid._header_height
+            await until(pilot, lambda: bar.window_virtual_size == total)  # the bar knows the new length
+            await settle(pilot)
+
+        for _ in range(10):
+            await streamed(page)  # long: at the top, the thumb is one cell and stays there
+        frames.clear()
+        await streamed(page[:200])
+        assert written(app, frames) == 0, "nothing on screen changed, nothing is sent"
+        grid.append_rows(page)  # then the status line changes width before the thumb's next move: a layout
+        app.screen.query_one(StatusLine)._put("#st-activity", "⟳ 12 requests")
+        await settle(pilot)
+        assert 0 < written(app, frames) < 600, "the status line, not the bars (≈ 1,200 more characters)"
+        grid.scroll_to(y=grid.max_scroll_y // 2, animate=False)  # half way down, a longer grid moves the thumb up
+        await until(pilot, lambda: round(grid.scroll_y) == grid.max_scroll_y // 2)
+        await settle(pilot)
+        frames.clear()
+        await streamed(page * 5)
+        assert 0 < written(app, frames) < 4_000, "the bar, drawn again where its thumb now is"
+
+
 def test_a_horizontal_scrollbar_is_written_as_runs_of_cells_that_look_and_click_the_same() -> None:
     from rich.segment import Segment
     from textual.scrollbar import ScrollBarRender

@@ -103,6 +103,10 @@ class FittedLabel(Label):
         return Text(fit(self.full, self.content_size.width), style=self.style_name, no_wrap=True, overflow="crop")
 
 
+IDLE = "● idle"
+ACTIVITY_EVERY = 0.3  # seconds between changes of the activity shown, once busy
+
+
 class StatusLine(Horizontal):
     """user · request activity · age of what is shown · last error (cut to fit, `!` shows all of it)."""
 
@@ -145,9 +149,34 @@ class StatusLine(Horizontal):
         if self.shown:
             self._render_age()
 
+    _activity_timer: Any = None
+
     def watch_in_flight(self, n: int) -> None:
-        if self.is_mounted and self._retry_at is None:
-            self._put("#st-activity", "⟳ loading" if n == 1 else (f"⟳ {n} requests" if n else "● idle"))
+        """Busy is said at once; what follows (more or fewer requests, idle again) at most every ACTIVITY_EVERY.
+
+        Pages fetched six at a time flipped the label between "6 requests", "5 requests" and, between
+        pages, "idle" several times a second: a flicker nobody can read, each a write over SSH.
+        """
+        if not self.is_mounted or self._retry_at is not None:
+            return
+        shown = self._shown_texts.get("#st-activity")
+        if shown is None or (n and shown == IDLE):
+            self._show_activity()
+        elif self._activity_timer is None:
+            self._activity_timer = self.set_timer(ACTIVITY_EVERY, self._show_activity)
+
+    def _show_activity(self) -> None:
+        if self._activity_timer is not None:
+            self._activity_timer.stop()
+            self._activity_timer = None
+        if self._retry_at is None:
+            n = self.in_flight
+            self._put("#st-activity", "⟳ loading" if n == 1 else (f"⟳ {n} requests" if n else IDLE))
+
+    @property
+    def settling(self) -> bool:
+        """Whether the activity shown is about to catch up with the requests (tests wait for it)."""
+        return self._activity_timer is not None
 
     def _put(self, selector: str, text: str) -> None:
         """Show `text` in one of the line's labels, repainting as little as the terminal allows.
@@ -180,7 +209,7 @@ class StatusLine(Horizontal):
             self._retry_timer = None
         if self._retry_at is not None:
             self._retry_at = None
-            self.watch_in_flight(self.in_flight)
+            self._show_activity()
 
     @property
     def waiting(self) -> bool:

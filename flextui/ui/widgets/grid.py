@@ -67,6 +67,7 @@ from textual.timer import Timer
 from flextui.render.table import Column, ColumnSpec, Encoded, GridModel, format_value
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.edge import more_right
+from flextui.ui.widgets.scrollbars import QuietScrollbars
 
 __all__ = ["DataGrid"]
 
@@ -92,7 +93,7 @@ def _fit(text: str, width: int, right: bool) -> str:
     return pad + text if right else text + pad
 
 
-class DataGrid(SafeDispatch, ScrollView, can_focus=True):
+class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
     """A virtual data grid over a :class:`GridModel` (see the module docstring)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -876,8 +877,7 @@ class DataGrid(SafeDispatch, ScrollView, can_focus=True):
         if not self._bar_stays(self.virtual_size.height):
             self.refresh(repaint=False, layout=True)  # the bar comes or goes: a layout decides
             return
-        bar = self.vertical_scrollbar
-        bar.window_virtual_size = self.virtual_size.height  # (a reactive: repaints the bar alone)
+        self.vertical_scrollbar.window_virtual_size = self.virtual_size.height  # (repaints the bar alone, if its thumb moved)
 
     def _scroll_cursor_into_view(self) -> None:
         if not self.is_mounted:

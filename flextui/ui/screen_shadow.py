@@ -1,0 +1,114 @@
+"""What the terminal shows, kept beside it, so a repaint sends only the pieces that changed.
+
+Textual writes every region it repaints, whether or not its cells changed. A screen
+that opens is painted whole three or four times in its first second (the resume, the
+mount's layout, the focus); each layout repaints every widget whose geometry moved;
+the footer and the status line are written again with the same keys and words. Over
+SSH each of those is kilobytes: a 45,000-row report wrote 89 KB while it streamed in,
+a third of it cells the terminal already showed (bench/bench_quiet.py --stream).
+Terminal libraries of the curses line (VisiData's) keep a copy of the screen and send
+the difference; this is that, at the grain Textual paints in.
+
+A compositor update is a set of pieces: a line's strip between two cuts (the edges of
+the widgets on that line), rendered to its escape text. The shadow keeps, line by line,
+the pieces last written (where each starts and ends, and its text); a piece that is
+already there, at the same place with the same text, is not sent again, and a piece
+that is sent replaces whatever it overlaps. Every piece's text sets its own style and
+resets it after, so a piece reads the same wherever the cursor came from.
+
+The shadow must never believe the terminal shows what it does not: it is forgotten
+when the terminal may have been redrawn by someone else (a resize, a suspend and
+resume, anything written that is not a compositor update) and by `:redraw`, which
+also repaints the screen (another program writing to the terminal is the one case
+the app cannot see).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rich.console import Console
+from rich.control import Control
+from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
+from textual.geometry import Size
+
+__all__ = ["Changes", "TerminalShadow", "WholeUpdate"]
+
+WholeUpdate = (LayoutUpdate, ChopsUpdate)
+"""The compositor's updates the shadow can take apart (not inline mode's)."""
+
+Piece = tuple[int, int, int, str]
+"""(line, first cell, end cell, escape text) of one piece of an update."""
+
+
+class Changes(CompositorUpdate):
+    """The pieces of an update the terminal does not show yet, each written where it goes."""
+
+    def __init__(self, pieces: list[Piece]) -> None:
+        self.pieces = pieces
+
+    def render_segments(self, console: Console) -> str:
+        out: list[str] = []
+        at: tuple[int, int] | None = None
+        for y, x, end, text in self.pieces:
+            if at != (y, x):  # a piece that starts where the last ended needs no cursor move
+                out.append(Control.move_to(x, y).segment.text)
+            out.append(text)
+            at = (y, end)
+        return "".join(out)
+
+    def __rich_console__(self, console: Console, options: object) -> Iterator[object]:  # (never shown as a renderable)
+        yield from ()
+
+
+class TerminalShadow:
+    """The pieces the terminal shows, line by line; see the module's docstring."""
+
+    def __init__(self) -> None:
+        self._lines: dict[int, dict[int, tuple[int, str]]] = {}
+        self._size: Size | None = None
+
+    def forget(self) -> None:
+        """The terminal may show anything now: the next update is written whole."""
+        self._lines.clear()
+
+    def changes(self, update: LayoutUpdate | ChopsUpdate, console: Console, size: Size) -> Changes:
+        """What of `update` the terminal does not show yet (and note it as shown)."""
+        if size != self._size:
+            self.forget()
+            self._size = size
+        sent: list[Piece] = []
+        lines = self._lines
+        for piece in _pieces(update, console):
+            y, x, end, text = piece
+            line = lines.get(y)
+            if line is None:
+                line = lines[y] = {}
+            elif line.get(x) == (end, text):
+                continue
+            else:
+                for covered in [start for start, (stop, _) in line.items() if start < end and stop > x]:
+                    del line[covered]
+            line[x] = (end, text)
+            sent.append(piece)
+        return Changes(sent)
+
+
+def _pieces(update: LayoutUpdate | ChopsUpdate, console: Console) -> Iterator[Piece]:
+    """The pieces Textual would write for `update`, in its order (`render_segments` of each class)."""
+    if isinstance(update, LayoutUpdate):
+        for y, line in enumerate(update.strips, update.region.y):
+            x = update.region.x
+            for strip in line:
+                end = x + strip.cell_length
+                yield y, x, end, strip.render(console)
+                x = end
+        return
+    for y, x1, x2 in update.spans:
+        for end, (x, strip) in zip(update.chop_ends[y], update.chops[y].items(), strict=False):
+            if strip is None or x > x2 or end <= x1:
+                continue
+            if not (x2 > x >= x1 and end <= x2):
+                end = min(end, x2)
+                strip = strip.crop(0, end - x)
+            yield y, x, end, strip.render(console)
