@@ -114,6 +114,29 @@ async def test_a_page_that_leaves_the_thumb_where_it_was_drawn_writes_nothing(fr
         assert 0 < written(app, frames) < 4_000, "the bar, drawn again where its thumb now is"
 
 
+async def test_the_activity_says_busy_at_once_and_then_changes_a_few_times_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = build_app(start=["tokens"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        status = app.screen.query_one(StatusLine)
+        shown: list[str] = []
+        put = status._put
+
+        def noted(selector: str, text: str) -> None:
+            if selector == "#st-activity":
+                shown.append(text)
+            put(selector, text)
+
+        monkeypatch.setattr(status, "_put", noted)
+        for n in (1, 0, 1, 2, 1, 0, 1, 0):  # six pages' requests starting and ending between two frames
+            status.in_flight = n
+        assert shown == ["⟳ loading"], "busy is said at once, the flicker after it is not"
+        await until(pilot, lambda: not status.settling)
+        assert shown == ["⟳ loading", "● idle"], "then what the requests are now"
+        status.in_flight = 3
+        assert shown[-1] == "⟳ 3 requests", "busy again: at once"
+
+
 def test_a_horizontal_scrollbar_is_written_as_runs_of_cells_that_look_and_click_the_same() -> None:
     from rich.segment import Segment
     from textual.scrollbar import ScrollBarRender

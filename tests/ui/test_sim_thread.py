@@ -15,6 +15,7 @@ from rich.cells import cell_len
 from textual.widgets import Label
 
 from flextui.ui.screens.reports.results import ReportResultsScreen
+from flextui.ui.widgets.progress import FRAMES_PER_SECOND, SteadyBar
 from tests.ui.conftest import build_app, settle, until
 
 
@@ -47,6 +48,8 @@ async def test_the_app_answers_while_the_simulator_builds_a_report(monkeypatch: 
 
             await until(pilot, says_loading)
             assert "asking for the first page" in screen.count_text()
+            waiting = screen.query_one("#rr-bar").query_one(SteadyBar)
+            assert waiting.auto_refresh == pytest.approx(1 / FRAMES_PER_SECOND), "the waiting bar moves, slowly (over SSH)"
             assert screen.state == "loading" and not released.is_set()
             released.set()
             await until(pilot, lambda: screen.state != "loading")
