@@ -149,7 +149,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         self.screen.refresh()
 
     def on_mount(self) -> None:
-        self.app_resume_signal.subscribe(self, lambda _app: self._shadow.forget())  # back from ctrl+z: redrawn whole
+        self.app_resume_signal.subscribe(self, lambda _app: self._shadow.forget(), immediate=True)  # back from ctrl+z: all anew
         if self.ctx.keys:
             self.set_keymap(self.ctx.keys)
             # Which ids exist is known once every screen is imported: after the first paint (screens load on first use).
