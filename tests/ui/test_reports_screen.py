@@ -829,3 +829,12 @@ async def test_the_kept_query_belongs_to_one_identity() -> None:
         assert list(memory) == [(app.ctx.session.identity, "fulfillment")]
         identity = app.ctx.session.identity
         assert app.ctx.user and app.ctx.user.lower() in identity
+
+
+async def test_a_report_with_no_records_says_no_rows_once_it_is_done() -> None:
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await results(pilot, conditions=(("accountID", "$sw", "no-account-starts-so"),))
+        await wait_loaded(pilot)
+        assert screen.loaded == 0 and screen.state == "done"
+        assert "No rows" in screen.grid.render_line(1).text

@@ -336,6 +336,7 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
         self._index_timer: Timer | None = None
         self._scrollbar_timer: Timer | None = None
         self._scrollbar_at = 0.0
+        self._empty_text = "No rows"
         self.set_reactive(DataGrid.zebra_stripes, zebra_stripes)
         self.set_reactive(DataGrid.fixed_columns, max(0, fixed_columns))
         self.set_reactive(DataGrid.show_header, show_header)
@@ -437,12 +438,19 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
         elif added:
             self.refresh_lines(old_count + self._header_height, added)
             if old_count == 0:
-                self.refresh_lines(self._header_height, 1)  # the "No rows" placeholder line
+                self.refresh_lines(self._header_height, 1)  # the placeholder line ("No rows")
         if moved:
             self._scroll_cursor_into_view()
             self._post_cursor_moved()
         self._schedule_indexing(postpone=True)
         return added
+
+    def show_when_empty(self, text: str) -> None:
+        """What the grid says while it has no rows ("No rows"; while the first are awaited, something else)."""
+        if text != self._empty_text:
+            self._empty_text = text
+            if not self._model.row_count and self.is_mounted:
+                self.refresh_lines(self._header_height, 1)
 
     def clear(self) -> None:
         """Remove all rows, the sort and the filter (columns stay)."""
@@ -954,7 +962,7 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
         model = self._model
         if pos >= model.row_count:
             if pos == 0 and model.columns:
-                text = " No matching rows" if model.total_count else " No rows"
+                text = " No matching rows" if model.total_count else f" {self._empty_text}"
                 style = self._style("empty")
                 return Strip([Segment(_fit(text, width, False), style)], width)
             return Strip.blank(width, self._style("base"))

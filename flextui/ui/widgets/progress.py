@@ -1,29 +1,41 @@
-"""A progress bar whose "waiting" animation runs at 5 frames a second, not Textual's 15.
+"""A progress bar that waits without animating (the count line says how long it has waited).
 
-Before a report's first page arrives the bar has no total and Textual animates it
-15 times a second: 14 KB over SSH while a large report's first page took five
-seconds (bench/bench_quiet.py --stream), for a bar whose only news is "still
-waiting". At 5 frames a second it still moves (6 cells a frame) and costs a third.
+Before a report's first page arrives the bar has no total, and Textual animates
+it 15 times a second: 14 KB over SSH while a large report's first page took
+five seconds (bench/bench_quiet.py --stream), for a bar whose only news is
+"still waiting", and a frame of work for the app each time. Here it stays an
+empty track until there is something to measure; the results screen's count
+line counts the seconds instead ("asking for the first page… 4 s"), which
+also says whether the server is slow.
 """
 
 from __future__ import annotations
 
+from rich.console import RenderableType
+from rich.style import Style
 from textual.app import ComposeResult
 from textual.widgets import ProgressBar
 from textual.widgets._progress_bar import Bar, PercentageStatus
 
 __all__ = ["SteadyProgressBar"]
 
-FRAMES_PER_SECOND = 5
-
 
 class SteadyBar(Bar):
     def watch_percentage(self, percentage: float | None) -> None:
-        self.auto_refresh = None if percentage is not None else 1 / FRAMES_PER_SECOND
+        self.auto_refresh = None  # (Textual's animates an unknown percentage 15 times a second)
+
+    def render_indeterminate(self) -> RenderableType:
+        style = self.get_component_rich_style("bar--bar")
+        return self.bar_renderable(
+            highlight_range=(0, 0),
+            highlight_style=Style.from_color(style.color),
+            background_style=Style.from_color(style.bgcolor),
+            gradient=self.gradient,
+        )
 
 
 class SteadyProgressBar(ProgressBar):
-    """Textual's ProgressBar (bar and percentage; no ETA), its waiting animation at FRAMES_PER_SECOND."""
+    """Textual's ProgressBar (bar and percentage; no ETA) that shows an empty track while the total is unknown."""
 
     def __init__(self, *, id: str) -> None:
         super().__init__(total=None, show_eta=False, id=id)

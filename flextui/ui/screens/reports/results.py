@@ -26,6 +26,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.timer import Timer
 from textual.widgets import Button, Label, ProgressBar
 from textual.worker import Worker, get_current_worker
 
@@ -246,7 +247,21 @@ class ReportResultsScreen(AreaScreen):
         self._loader = self.run_worker(
             self._load(force, self._load_id), group="report-load", exclusive=True, description=f"loading the {self.group} report"
         )
+        self._asked_at = time.monotonic()
+        if self._waiting_timer is None:
+            self._waiting_timer = self.set_interval(1.0, self._waiting_tick)
         self._show_progress()
+
+    _asked_at = 0.0
+    _waiting_timer: Timer | None = None
+
+    def _waiting_tick(self) -> None:
+        """Count the seconds until the first page (the bar does not move until then)."""
+        if self.state == "loading" and not self.pages:
+            self._show_count()
+        elif self._waiting_timer is not None:
+            self._waiting_timer.stop()
+            self._waiting_timer = None
 
     async def _load(self, force: bool, load_id: int) -> None:
         if not force and self.resume_at == (1, 0) and not self.loaded:
@@ -502,7 +517,8 @@ class ReportResultsScreen(AreaScreen):
         """The honest count line: loaded of total, state, view and cursor."""
         loaded, total = self.loaded, self.total
         if self.state == "loading" and not self.pages:
-            return "asking for the first page…"
+            waited = int(time.monotonic() - self._asked_at)
+            return "asking for the first page…" + (f" {waited} s" if waited >= 1 else "")
         if total is None:
             main = f"{loaded:,} loaded" + (" · total unknown (BATCH mode)" if self.filters.mode == "BATCH" else "")
         elif total == 0:
@@ -564,6 +580,7 @@ class ReportResultsScreen(AreaScreen):
     def _show_progress(self) -> None:
         loading = self.state == "loading"
         self.query_one("#rr-progress").display = loading
+        self.grid.show_when_empty("" if loading else "No rows")  # not "No rows" before the first page
         if loading:
             bar = self.query_one("#rr-bar", ProgressBar)
             goal = self.total
