@@ -12,8 +12,10 @@ the difference; this is that, at the grain Textual paints in.
 A compositor update is a set of pieces: a line's strip between two cuts (the edges of
 the widgets on that line), rendered to its escape text. The shadow keeps, line by line,
 the pieces last written (where each starts and ends, and its text); a piece that is
-already there, at the same place with the same text, is not sent again, and a piece
-that is sent replaces whatever it overlaps. Every piece's text sets its own style and
+already there, at the same place with the same text, is not sent again; one whose
+segments have the same widths as those shown sends only its segments between an
+equal start and an equal end (a count line's new row number, not its padding); and
+a piece that is sent replaces whatever it overlaps. Every piece's text sets its own style and
 resets it after, so a piece reads the same wherever the cursor came from.
 
 The shadow must never believe the terminal shows what it does not: it is forgotten
@@ -31,6 +33,7 @@ from rich.console import Console
 from rich.control import Control
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.geometry import Size
+from textual.strip import Strip
 
 __all__ = ["Changes", "TerminalShadow", "WholeUpdate"]
 
@@ -65,7 +68,7 @@ class TerminalShadow:
     """The pieces the terminal shows, line by line; see the module's docstring."""
 
     def __init__(self) -> None:
-        self._lines: dict[int, dict[int, tuple[int, str]]] = {}
+        self._lines: dict[int, dict[int, tuple[int, str, Strip]]] = {}
         self._size: Size | None = None
 
     def forget(self) -> None:
@@ -79,29 +82,53 @@ class TerminalShadow:
             self._size = size
         sent: list[Piece] = []
         lines = self._lines
-        for piece in _pieces(update, console):
-            y, x, end, text = piece
+        for y, x, end, strip in _pieces(update):
+            text = strip.render(console)
             line = lines.get(y)
             if line is None:
                 line = lines[y] = {}
-            elif line.get(x) == (end, text):
-                continue
+                sent.append((y, x, end, text))
             else:
-                for covered in [start for start, (stop, _) in line.items() if start < end and stop > x]:
-                    del line[covered]
-            line[x] = (end, text)
-            sent.append(piece)
+                known = line.get(x)
+                if known is not None and known[0] == end:
+                    if known[1] == text:
+                        continue
+                    sent.append(_middle(y, x, known[2], strip, console))
+                else:
+                    for covered in [start for start, (stop, _, _) in line.items() if start < end and stop > x]:
+                        del line[covered]
+                    sent.append((y, x, end, text))
+            line[x] = (end, text, strip)
         return Changes(sent)
 
 
-def _pieces(update: LayoutUpdate | ChopsUpdate, console: Console) -> Iterator[Piece]:
+def _middle(y: int, x: int, shown: Strip, new: Strip, console: Console) -> Piece:
+    """The part of `new` that differs from `shown` (the same cells): the segments between an equal start and end.
+
+    A count line whose row number changed sends the number, not the line's padding after it.
+    """
+    old_segments, new_segments = list(shown), list(new)
+    if [s.cell_length for s in old_segments] != [s.cell_length for s in new_segments]:
+        return y, x, x + new.cell_length, new.render(console)
+    first = 0
+    while first < len(new_segments) - 1 and old_segments[first] == new_segments[first]:
+        first += 1
+    last = len(new_segments)
+    while last > first + 1 and old_segments[last - 1] == new_segments[last - 1]:
+        last -= 1
+    start = x + sum(s.cell_length for s in new_segments[:first])
+    middle = Strip(new_segments[first:last])
+    return y, start, start + middle.cell_length, middle.render(console)
+
+
+def _pieces(update: LayoutUpdate | ChopsUpdate) -> Iterator[tuple[int, int, int, Strip]]:
     """The pieces Textual would write for `update`, in its order (`render_segments` of each class)."""
     if isinstance(update, LayoutUpdate):
         for y, line in enumerate(update.strips, update.region.y):
             x = update.region.x
             for strip in line:
                 end = x + strip.cell_length
-                yield y, x, end, strip.render(console)
+                yield y, x, end, strip
                 x = end
         return
     for y, x1, x2 in update.spans:
@@ -111,4 +138,4 @@ def _pieces(update: LayoutUpdate | ChopsUpdate, console: Console) -> Iterator[Pi
             if not (x2 > x >= x1 and end <= x2):
                 end = min(end, x2)
                 strip = strip.crop(0, end - x)
-            yield y, x, end, strip.render(console)
+            yield y, x, end, strip

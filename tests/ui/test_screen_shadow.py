@@ -73,6 +73,20 @@ def test_a_piece_written_over_part_of_another_makes_that_one_unknown() -> None:
     assert sent(shadow, chop(1, 5, strip("ccccc"))) == [(1, 5, 10)], "the known piece was (0, 20), not (5, 10)"
 
 
+def test_a_piece_that_changed_in_its_middle_sends_the_middle() -> None:
+    def count(row: str) -> list[list[Strip]]:
+        line = Strip([Segment(" "), Segment(f"row {row}", Style(bold=True)), Segment(" " * 13, Style(bgcolor="blue"))])
+        return [[line]]
+
+    shadow = TerminalShadow()
+    sent(shadow, full(count("34")))
+    assert sent(shadow, full(count("67"))) == [(0, 1, 7)], "the number, not the padding"
+    assert sent(shadow, full(count("67"))) == []
+    assert sent(shadow, full(count("100"))) == [(0, 0, 21)], "another width: the piece whole"
+    text = shadow.changes(full(count("34")), CONSOLE, SIZE).render_segments(CONSOLE)
+    assert text.startswith(Control.move_to(0, 0).segment.text), "cells differ in width: whole"
+
+
 def test_a_resize_or_forget_writes_everything_again() -> None:
     shadow = TerminalShadow()
     sent(shadow, full(screen()))
