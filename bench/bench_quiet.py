@@ -106,7 +106,7 @@ def stream_run(scale: str) -> dict[str, float]:
                         rows["n"] = float(done.group(1).replace(",", ""))
                         return
                     time.sleep(0.1)
-                raise SystemExit("the report never finished loading")
+                raise SystemExit("the report never finished loading; the screen:\n" + tmux("capture-pane", "-p", "-t", "q"))
 
             streamed = recorded(out, run)
         return {"stream": streamed, "rows": rows["n"]}
