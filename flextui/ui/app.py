@@ -42,7 +42,7 @@ from flextui.ui import clipboard
 from flextui.ui.commands import KindsProvider, run_command
 from flextui.ui.guard import TerminalGuard
 from flextui.ui.safety import SafeDispatch, caller_of_handle_exception, original, survivable
-from flextui.ui.screen_shadow import TerminalShadow, WholeUpdate
+from flextui.ui.screen_shadow import SHADOWED_UPDATES, TerminalShadow
 from flextui.ui.themes import bundled_themes
 from flextui.ui.trail import Hop, Trail
 from flextui.ui.widgets.bars import StatusLine
@@ -133,7 +133,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         driver = self._driver
         writes = self._running and not self._closed and driver is not None and not driver.is_inline
         if renderable is not None and not self._batch_count and (self.shadow_headless or (writes and not self.is_headless)):
-            if isinstance(renderable, WholeUpdate):
+            if isinstance(renderable, SHADOWED_UPDATES):
                 changes = self._shadow.changes(renderable, self.console, self.size)
                 cursor = self.screen.outer_size.clamp_offset(self.cursor_position)
                 if not changes.pieces and cursor == self._previous_cursor_position:

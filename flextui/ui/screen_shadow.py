@@ -35,9 +35,9 @@ from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.geometry import Size
 from textual.strip import Strip
 
-__all__ = ["Changes", "TerminalShadow", "WholeUpdate"]
+__all__ = ["Changes", "TerminalShadow", "SHADOWED_UPDATES"]
 
-WholeUpdate = (LayoutUpdate, ChopsUpdate)
+SHADOWED_UPDATES = (LayoutUpdate, ChopsUpdate)
 """The compositor's updates the shadow can take apart (not inline mode's)."""
 
 Piece = tuple[int, int, int, str]
