@@ -182,3 +182,16 @@ async def test_a_repaint_of_the_same_screen_writes_nothing_and_redraw_writes_it_
         app.refresh(layout=True)
         await settle(pilot)
         assert replay.written - before > 3_000, "every cell again"
+
+
+async def test_a_hostile_servers_names_replayed_show_what_the_app_drew(replay: Replay, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.hostile import install
+
+    install(monkeypatch)
+    app = build_app(start=["tokens"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "down", "down", "pagedown", "right", "right", "right", "end", "home")
+        await settle(pilot)
+        assert replay.cells() == drawn(app), "a screen wipe among the names would have left cells blank"
+        assert "pwned" not in replay.screen.title, "no window title reached the terminal"
