@@ -257,11 +257,8 @@ class _ThreadedTransport(_InProcessTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         await request.aread()
-        answer = asyncio.run_coroutine_threadsafe(self._answer(request), _sim_loop())
+        answer = asyncio.run_coroutine_threadsafe(super().handle_async_request(request), _sim_loop())
         return await asyncio.wrap_future(answer)
-
-    async def _answer(self, request: httpx.Request) -> httpx.Response:
-        return await super().handle_async_request(request)
 
 
 _SIM_LOOP: asyncio.AbstractEventLoop | None = None

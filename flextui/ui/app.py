@@ -135,8 +135,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         if renderable is not None and not self._batch_count and (self.shadow_headless or (writes and not self.is_headless)):
             if isinstance(renderable, SHADOWED_UPDATES):
                 changes = self._shadow.changes(renderable, self.console, self.size)
-                cursor = self.screen.outer_size.clamp_offset(self.cursor_position)
-                if not changes.pieces and cursor == self._previous_cursor_position:
+                if not changes.pieces and self.screen.outer_size.clamp_offset(self.cursor_position) == self._previous_cursor_position:
                     return
                 renderable = changes
             else:  # written some other way: what the terminal shows is no longer known
