@@ -60,6 +60,28 @@ async def test_an_idle_tick_writes_nothing_and_an_aging_label_repaints_only_itse
         assert written(app, frames) < 600, "the label, not the grid above it"
 
 
+async def test_fresh_data_growing_old_changes_the_words_not_the_layout(frames: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """"fresh" becoming "fetched 1 min ago" (another width) relaid the screen: 0.9 KB over SSH for 60 bytes of words."""
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await run_report(pilot)
+        status = app.screen.query_one(StatusLine)
+        status.set_age(None)  # just fetched
+        await settle(pilot)
+        assert str(status.query_one("#st-age").render()) == "fresh"
+        layouts: list[object] = []
+        refresh_layout = type(app.screen)._refresh_layout
+        monkeypatch.setattr(type(app.screen), "_refresh_layout", lambda self, *a, **k: layouts.append(a) or refresh_layout(self, *a, **k))
+        frames.clear()
+        for minutes in (1, 12):  # each a text of another width
+            status._shown_at -= 60 * minutes
+            status._tick()
+            await settle(pilot)
+        assert str(status.query_one("#st-age").render()) == "fetched 13 min ago"
+        assert not layouts, "the age's slot keeps its width"
+        assert frames and written(app, frames) < 300, "the words, not the line's other pieces"
+
+
 async def test_streamed_pages_repaint_the_scrollbar_not_the_rows_and_leave_it_at_the_full_length(frames: list[Any]) -> None:
     app = build_app(start=["report", "fulfillment"])
     async with app.run_test(size=(120, 40)) as pilot:

@@ -105,6 +105,10 @@ class FittedLabel(Label):
 
 IDLE = "● idle"
 ACTIVITY_EVERY = 0.3  # seconds between changes of the activity shown, once busy
+AGE_CELLS = 18
+"""The age's slot, as wide as its longest text ("fetched 59 min ago"): as what is shown grows older
+its text changes but not its width, so no layout follows (a layout rewrites every piece of the line
+whose edges moved: ≈ 0.9 KB over SSH where the new words are 60 bytes)."""
 
 
 class StatusLine(Horizontal):
@@ -115,7 +119,7 @@ class StatusLine(Horizontal):
     StatusLine > Label { padding: 0 1; height: 1; }
     StatusLine > #st-user { color: $text; }
     StatusLine > #st-activity { color: $accent; }
-    StatusLine > #st-age { color: $text-muted; }
+    StatusLine > #st-age { color: $text-muted; display: none; }
     StatusLine > #st-age.-stale { color: $warning; }
     StatusLine > #st-error { color: $error; width: 1fr; }
     StatusLine > #st-info { color: $text; width: 1fr; }
@@ -135,7 +139,9 @@ class StatusLine(Horizontal):
     def compose(self) -> ComposeResult:
         yield Label(Text(clean(self._user or "")), id="st-user")
         yield Label("", id="st-activity")
-        yield Label("", id="st-age")
+        age = Label("", id="st-age")
+        age.styles.width = AGE_CELLS + 2  # (its padding)
+        yield age
         yield FittedLabel("", id="st-error")
         yield FittedLabel("", id="st-info")
 
@@ -189,7 +195,12 @@ class StatusLine(Horizontal):
         if before == text:
             return
         self._shown_texts[selector] = text
-        label.update(text, layout=before is None or cell_len(before) != cell_len(text))
+        if selector == "#st-age":
+            resized = not label.display or cell_len(text) > AGE_CELLS
+            label.display = True
+        else:
+            resized = before is None or cell_len(before) != cell_len(text)
+        label.update(text, layout=resized)
 
     _retry_at: float | None = None
     _retry_status: int | None = None
