@@ -61,7 +61,7 @@ async def test_an_idle_tick_writes_nothing_and_an_aging_label_repaints_only_itse
 
 
 async def test_fresh_data_growing_old_changes_the_words_not_the_layout(frames: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    """"fresh" becoming "fetched 1 min ago" (another width) relaid the screen: 0.9 KB over SSH for 60 bytes of words."""
+    """ "fresh" becoming "fetched 1 min ago" (another width) relaid the screen: 0.9 KB over SSH for 60 bytes of words."""
     app = build_app(start=["report", "fulfillment"])
     async with app.run_test(size=(120, 40)) as pilot:
         await run_report(pilot)
@@ -80,6 +80,31 @@ async def test_fresh_data_growing_old_changes_the_words_not_the_layout(frames: l
         assert str(status.query_one("#st-age").render()) == "fetched 13 min ago"
         assert not layouts, "the age's slot keeps its width"
         assert frames and written(app, frames) < 300, "the words, not the line's other pieces"
+
+
+async def test_a_screen_underneath_keeps_its_age_to_itself_until_it_is_shown_again(frames: list[Any]) -> None:
+    """Each screen of the stack has a status line; the builder's, under the results, changing its words
+    made Textual repaint those cells of the screen on top: 0.7 KB a minute for nothing."""
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await run_report(pilot)
+        results = app.screen
+        builder = app.screen_stack[-2]
+        under, top = builder.query_one(StatusLine), results.query_one(StatusLine)
+        under.set_age(None)
+        top.set_age(None)
+        await settle(pilot)
+        frames.clear()
+        for line in (under, top):
+            line._shown_at -= 61  # a minute later: both lines tick
+            line._tick()
+        await settle(pilot)
+        assert str(top.query_one("#st-age").render()) == "fetched 1 min ago"
+        assert str(under.query_one("#st-age").render()) == "fresh", "the line underneath is not seen: it waits"
+        assert written(app, frames) < 300, "only the words of the screen on top"
+        await burst(pilot, "escape")
+        await until(pilot, lambda: app.screen is builder)
+        assert str(under.query_one("#st-age").render()) == "fetched 1 min ago", "shown again, it catches up"
 
 
 async def test_streamed_pages_repaint_the_scrollbar_not_the_rows_and_leave_it_at_the_full_length(frames: list[Any]) -> None:

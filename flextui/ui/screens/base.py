@@ -107,6 +107,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
             event.refresh_styles = False
         self.query_one(TitleBar).area = self.area_title
         self.status.in_flight = self.ctx.session.in_flight
+        self.status.catch_up()
 
     def on_screen_suspend(self) -> None:
         self._suspended = True
