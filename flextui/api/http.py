@@ -40,6 +40,7 @@ from flextui.api.errors import (
     Unreadable,
     from_status,
 )
+from flextui.api.lane import in_lane
 from flextui.api.paging import Outcome, PageBases
 from flextui.api.trace import Trace
 from flextui.api.wire import Wire, loads
@@ -533,7 +534,7 @@ class Session:
         """A GET's JSON answer; an empty 200 body is an unreadable answer, not "nothing"."""
         response = await self.request(service, "GET", path, **kwargs)
         if len(response.content) > LARGE_BODY:  # a huge page is decoded off the event loop: keys keep flowing meanwhile
-            return await asyncio.to_thread(decode_json, response)
+            return await in_lane(decode_json, response)
         return decode_json(response)
 
     async def send_json(self, service: Service, method: str, path: str, **kwargs: Any) -> Any:
@@ -663,9 +664,9 @@ class Session:
 
     @staticmethod
     async def _parse(parse: Callable[[Any], T], raw: Any) -> T:
-        """Records from an answer; a huge page is parsed in a worker thread (the UI keeps taking keys)."""
+        """Records from an answer; a huge page is parsed off the event loop, in the lane of page work (`api/lane.py`)."""
         try:
-            return await asyncio.to_thread(parse, raw) if _large(raw) else parse(raw)
+            return await in_lane(parse, raw) if _large(raw) else parse(raw)
         except RecursionError:
             raise Unreadable("the server sent an answer nested too deeply to read") from None
 
@@ -679,7 +680,8 @@ class Session:
         return None if self.cache is None else await asyncio.to_thread(self.cache.get, key)
 
     async def _store(self, key: str, op: str, raw: Any) -> None:
-        """Store an answer (secrets scrubbed) in a worker thread: see `_read`."""
+        """Store an answer (secrets scrubbed) off the event loop, in the lane of page work (`api/lane.py`):
+        the secret check and SQLite's copy of a 1.5 MB page are CPU, like decoding it. See `_read`."""
         if self.cache is None or not self.storing:
             return
         cache = self.cache
@@ -690,7 +692,7 @@ class Session:
             except RecursionError:
                 log.info("cache: %s nested too deeply to store", op)
 
-        await asyncio.to_thread(store)
+        await in_lane(store)
 
     async def cached_value(
         self,

@@ -31,6 +31,7 @@ from textual.widgets import Button, Label, ProgressBar
 from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
+from flextui.api.lane import in_lane
 from flextui.api.reports import RECORD_KEYS, Repeats, ReportPager, ReportsService, moved_note
 from flextui.kinds import Link
 from flextui.render.columns_file import Unstorable
@@ -359,7 +360,7 @@ class ReportResultsScreen(AreaScreen):
         total = pager.total_records if pager.total_records is not None else count
         if count < total and (self.load_limit is None or count < self.load_limit):
             return None  # the stored pages stop short of the count: ask the server
-        self.grid.append_rows(await asyncio.to_thread(encoded_for, self.grid.model, got.columns, fresh=True))
+        self.grid.append_rows(await in_lane(encoded_for, self.grid.model, got.columns, fresh=True))
         self._repeats = got.repeats
         self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
         self.resume_at = got.resume_at
@@ -445,7 +446,7 @@ class ReportResultsScreen(AreaScreen):
         pager = self.service.pager(self.group, self.filters, force=True, concurrency=CONCURRENCY, max_records=self.load_limit)
         try:
             got = await self._gather(pager)
-            fresh = await asyncio.to_thread(encoded_for, self.grid.model, got.columns, fresh=True)  # still "refreshing" meanwhile
+            fresh = await in_lane(encoded_for, self.grid.model, got.columns, fresh=True)  # still "refreshing" meanwhile
         except Exception as exc:  # the stored rows stay, said to be old
             self.report_error(exc, doing=f"refreshing the {self.group} report (the rows shown are from the cache, {age_text(age)})")
             return
@@ -483,11 +484,11 @@ class ReportResultsScreen(AreaScreen):
 
     async def _packed(self, repeats: Repeats, rows: list[dict[str, Any]], model: GridModel | None = None) -> list[list[Any]] | Encoded:
         """A page's rows for the grid (`_page_for_grid`), repeats dropped. A page of thousands is made ready
-        in a thread: on the event loop it held keys for ≈ 30 ms a page (bench/bench_stalls.py); a thread
-        running Python is made to let the loop in every 5 ms (the interpreter's switch interval)."""
+        in the lane of page work (`api/lane.py`): on the event loop it held keys for ≈ 30 ms a page
+        (bench/bench_stalls.py); a thread running Python is made to let the loop in every 5 ms."""
         if len(rows) < PACK_IN_THREAD:
             return _page_for_grid(self._pack_lock, repeats, self.packer, rows, model)
-        return await asyncio.to_thread(_page_for_grid, self._pack_lock, repeats, self.packer, rows, model)
+        return await in_lane(_page_for_grid, self._pack_lock, repeats, self.packer, rows, model)
 
     def _add_unknown_columns(self, rows: list[dict[str, Any]]) -> None:
         """Columns the data model did not list but the records carry (kept, after the known ones)."""
