@@ -428,6 +428,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"config problem: {exc}")
         return EXIT_USAGE
+    print(f"cache limit: {config.settings.cache_max_mb:g} MB (cache_max_mb; over it, what was used longest ago goes first)")
     if config.profiles:
         print("profiles:")
         for name, profile in config.profiles.items():

@@ -232,6 +232,8 @@ class Settings(BaseModel):
     """The theme: one of flextui's (themes/) or Textual's, e.g. ansi-dark, ansi-light, nord."""
     cache_fresh_seconds: float = Field(60.0, ge=0)
     """Within this many seconds a cached page is shown without asking the server again."""
+    cache_max_mb: float = Field(1024.0, ge=16)
+    """The page cache's size limit in MB: over it, what was used longest ago goes first (`api/cache_limit.py`)."""
     page_size: int = Field(50, ge=1, le=1000)
     """Rows per page in resource lists."""
     expiring_days: float = Field(7.0, gt=0)

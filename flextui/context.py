@@ -48,8 +48,9 @@ class AppContext:
         await self.session.aclose()
 
 
-def open_cache() -> PageCache:
-    return PageCache(cache_path())
+def open_cache(max_mb: float | None = None) -> PageCache:
+    """The page cache file; `max_mb` its size limit (`Settings.cache_max_mb`; None: only clearing it, no limit applied)."""
+    return PageCache(cache_path(), max_bytes=None if max_mb is None else int(max_mb * (1 << 20)))
 
 
 def credential_hint(profile: Profile) -> Callable[[str], str]:
@@ -92,7 +93,7 @@ def profile_context(
         verify=profile.verify,
         proxy=profile.proxy,
         timeout=profile.timeout,
-        cache=cache if cache is not None else open_cache(),
+        cache=cache if cache is not None else open_cache(settings.cache_max_mb),
         offline=offline,
         fresh_seconds=settings.cache_fresh_seconds,
         registry_tenant=profile.registry_tenant,

@@ -21,12 +21,14 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from flextui.api import cache_limit
 from flextui.api.wire import Wire, flat_rows_without_secrets, may_hold_secrets
 from flextui.files import private_dirs
 
@@ -85,8 +87,14 @@ MAX_DERIVED = 1024 * 1024 * 1024
 
 _KEYS_A_QUERY = 500  # page keys asked for in one statement (SQLite allows 32,766 variables since 3.32, 999 before)
 
-# Added later: a page stored as the bytes received (`wire.Wire`) keeps its header facts here, its bytes in `body`.
-MIGRATIONS = ("ALTER TABLE pages ADD COLUMN meta TEXT",)
+# Columns added later (table, column, statement), each added to a file that lacks it:
+# `meta`: a page stored as the bytes received (`wire.Wire`) keeps its header facts here, its bytes in `body`;
+# `used_at`: when a page or kept set was last read, for the size limit (`cache_limit.py`).
+MIGRATIONS = (
+    ("pages", "meta", "ALTER TABLE pages ADD COLUMN meta TEXT"),
+    ("pages", "used_at", "ALTER TABLE pages ADD COLUMN used_at REAL"),
+    ("derived_sets", "used_at", "ALTER TABLE derived_sets ADD COLUMN used_at REAL"),
+)
 
 
 # Any field whose name contains one of these is a secret too ("registrySecret", "userPassword", "jwtToken").
@@ -160,9 +168,15 @@ class PageCache:
     # While another process holds the file locked, opening is tried again after this many seconds.
     reopen_seconds = 30.0
 
-    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 1000) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 1000, max_bytes: int | None = None) -> None:
         self.path = str(path)
         self.busy_timeout_ms = busy_timeout_ms
+        self.max_bytes = max_bytes
+        """The size limit (`cache_limit.py`); None: none."""
+        self._lock = threading.Lock()
+        self._read_pages: dict[str, float] = {}  # key -> when read, written with the next store
+        self._read_sets: dict[str, float] = {}
+        self._written = max_bytes or 0  # bytes stored since the size was last checked (the first store checks it)
         self._db: sqlite3.Connection | None = None
         self.disabled_reason: str | None = None
         self.write_problem: str | None = None  # set when pages can be read but no longer written (said once)
@@ -246,9 +260,11 @@ class PageCache:
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
             db.executescript(SCHEMA)
-            columns = {row[1] for row in db.execute("PRAGMA table_info(pages)")}
-            if "meta" not in columns:
-                for statement in MIGRATIONS:
+            columns = {
+                table: {row[1] for row in db.execute(f"PRAGMA table_info({table})")} for table in {table for table, _, _ in MIGRATIONS}
+            }
+            for table, column, statement in MIGRATIONS:
+                if column not in columns[table]:
                     db.execute(statement)
             db.execute("SELECT count(*) FROM pages").fetchone()
         except sqlite3.Error:
@@ -319,6 +335,7 @@ class PageCache:
             return None
         if row is None:
             return None
+        self._read_pages[key] = time.time()
         body, stored_at, meta = row
         try:
             if meta is not None:  # stored as received: decoded when shown
@@ -352,11 +369,36 @@ class PageCache:
             return
         try:
             self._connection().execute(
-                "INSERT OR REPLACE INTO pages(key, profile, op, stored_at, body, meta) VALUES (?, ?, ?, ?, ?, ?)",
-                (key, profile, op, stored_at if stored_at is not None else time.time(), body, meta),
+                "INSERT OR REPLACE INTO pages(key, profile, op, stored_at, body, meta, used_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (key, profile, op, stored_at if stored_at is not None else time.time(), body, meta, time.time()),
             )
         except sqlite3.Error as exc:
             self._recover(exc)
+            return
+        self._stored(len(body))
+
+    def _stored(self, size: int) -> None:
+        """After a store: the reads noted since are written, and every twentieth of the limit the size is checked."""
+        if self.max_bytes is None:
+            return
+        with self._lock:
+            self._written += size
+            if self._written < max(self.max_bytes // 20, 1 << 20):
+                return
+            self._written = 0
+            pages, self._read_pages = self._read_pages, {}
+            sets, self._read_sets = self._read_sets, {}
+            try:
+                db = self._connection()
+                cache_limit.note_uses(db, pages, sets)
+                dropped = cache_limit.trim(db, self.max_bytes)
+            except sqlite3.Error as exc:
+                self._recover(exc)
+                return
+            if dropped:
+                log.info(
+                    "cache: over its limit of %d MB; %d least recently used pages and kept sets dropped", self.max_bytes >> 20, dropped
+                )
 
     def stamps(self, keys: list[str]) -> dict[str, float]:
         """When each of the stored pages `keys` was stored (missing ones left out; nothing when the cache is unusable)."""
@@ -406,6 +448,7 @@ class PageCache:
         except sqlite3.Error as exc:
             self._recover(exc)
             return False
+        self._stored(size)
         return True
 
     def get_derived(self, key: str) -> tuple[list[bytes], float] | None:
@@ -435,6 +478,7 @@ class PageCache:
             return None
         if [n for n, _ in parts] != list(range(count)):
             return None
+        self._read_sets[key] = time.time()
         bodies = [body if isinstance(body, bytes) else str(body).encode() for _, body in parts]
         return bodies, min(map(float, sources.values()))
 
@@ -443,8 +487,7 @@ class PageCache:
         if self.write_problem is not None:
             return
         try:
-            db.execute("DELETE FROM derived_sets WHERE key = ?", (key,))
-            db.execute("DELETE FROM derived_parts WHERE key = ?", (key,))
+            cache_limit.drop_set(db, key)
         except sqlite3.Error as exc:
             log.info("cache: a stale derived value stays (%s)", exc)
 
@@ -502,6 +545,8 @@ class PageCache:
         self._reopen_at = None
         if self._db is not None:
             try:
+                if self.write_problem is None and (self._read_pages or self._read_sets):
+                    cache_limit.note_uses(self._db, self._read_pages, self._read_sets)
                 self._db.close()
             except sqlite3.Error:
                 pass
