@@ -38,7 +38,7 @@ from flextui.context import AppContext
 from flextui.files import write_private
 from flextui.kinds import Link
 from flextui.render.text import clean, clean_lines
-from flextui.ui import clipboard
+from flextui.ui import clipboard, escape_keys
 from flextui.ui.commands import KindsProvider, run_command
 from flextui.ui.guard import TerminalGuard
 from flextui.ui.safety import SafeDispatch, caller_of_handle_exception, original, survivable
@@ -100,6 +100,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """How many SafeDispatch handlers are running now (see safety.py and the key queue)."""
         self.ctx = ctx
         ScrollBar.renderer = RunsScrollBarRender  # Textual's hook for every scrollbar: runs of cells, not cells
+        alt_keys = {key.strip() for keys in ctx.keys.values() for key in keys.split(",") if key.strip().startswith("alt+")}
+        escape_keys.install(alt_keys.__contains__)  # escape then a key, read together: both keys (ui/escape_keys.py)
         super().__init__(**kwargs)
         self.last_copied = ""
         self.unexpected: list[BaseException] = []
