@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Label
 
 from flextui.render.text import clean
 from flextui.ui.keys import FlexModal
+from flextui.ui.widgets.row_table import RowTable
 
 
 class HelpScreen(FlexModal[None]):
@@ -44,7 +45,7 @@ class HelpScreen(FlexModal[None]):
                 id="help-note",
                 markup=False,
             )
-            table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
+            table = RowTable(cursor_type="row", zebra_stripes=True)
             yield table
 
     def on_mount(self) -> None:

@@ -57,3 +57,19 @@ async def test_the_log_opens_from_the_command_bar_and_cleans_hostile_paths() -> 
             str(cell) for row in range(log.query_one(DataTable).row_count) for cell in log.query_one(DataTable).get_row_at(row)
         ]
         assert not any("\x1b" in c or "\u202e" in c or "\x07" in c for c in cells)
+
+
+async def test_home_and_end_go_to_the_first_and_last_exchange_as_in_every_list() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for _ in range(3):  # enough exchanges for a first and a last
+            await TokensService(app.ctx.session).count(ADMIN[0])
+        await burst(pilot, "L")
+        table = app.screen.query_one(DataTable)
+        last = table.row_count - 1
+        assert last >= 3 and table.cursor_row == last
+        await burst(pilot, "home")
+        assert table.cursor_row == 0
+        await burst(pilot, "end")
+        assert table.cursor_row == last

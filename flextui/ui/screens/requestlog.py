@@ -31,6 +31,7 @@ from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.bars import fit
+from flextui.ui.widgets.row_table import RowTable
 
 COLUMNS = ("When", "Method", "Status", "Time", "Bytes", "Decision", "Path")
 
@@ -128,7 +129,7 @@ class RequestLogScreen(FlexModal[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("", id="rl-title")
-            table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="rl-table")
+            table = RowTable(cursor_type="row", zebra_stripes=True, id="rl-table")
             table.add_columns(*COLUMNS)
             yield table
             with VerticalScroll(id="rl-detail-box"):

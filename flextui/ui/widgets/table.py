@@ -21,7 +21,6 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
-from textual.widgets import DataTable
 
 from flextui.api.tolerant import unreadable
 from flextui.kinds import Column
@@ -29,6 +28,7 @@ from flextui.render.text import clean
 from flextui.ui.guard import safe
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.edge import more_right
+from flextui.ui.widgets.row_table import RowTable
 
 CellFn = Callable[[dict[str, Any], str], Text | str]
 
@@ -65,13 +65,11 @@ def natural_key(text: str) -> tuple[Any, ...]:
     return tuple(key)
 
 
-class ResourceTable(SafeDispatch, DataTable[Any]):
+class ResourceTable(SafeDispatch, RowTable):
     """A DataTable of row dicts with columns from the kinds registry."""
 
     BINDINGS = [
         Binding("enter", "select_cursor", "Open", show=False, id="table.open"),
-        Binding("end", "scroll_bottom", "Last row", show=False, id="table.last"),
-        Binding("home", "scroll_top", "First row", show=False, id="table.first"),
     ]
 
     DEFAULT_CSS = """

@@ -56,6 +56,7 @@ from flextui.ui.screens.registry.common import (
 )
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
+from flextui.ui.widgets.row_table import RowTable
 from flextui.ui.widgets.table import ResourceTable
 
 
@@ -698,7 +699,7 @@ class ChartDetailScreen(FlexModal[str | None]):
         with Vertical():
             yield Label(Text(f"Chart {clean(c.name)}"), id="chart-title")
             yield Static(self._summary(), id="chart-summary")
-            table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="versions")
+            table = RowTable(cursor_type="row", zebra_stripes=True, id="versions")
             yield table
             yield Static("", id="chart-version")
             yield Label(hint, id="chart-hint")

@@ -61,6 +61,7 @@ from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.dialogs import ConfirmScreen
 from flextui.ui.widgets.forms import FieldSpec, FormScreen
+from flextui.ui.widgets.row_table import RowTable
 
 DEFAULT_PAST_DAYS = 7
 DEFAULT_PAGE_SIZE = MAX_LIMIT_RECORDS
@@ -950,7 +951,7 @@ class SavedSetsScreen(FlexModal[FilterSet | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(clean(f"Saved {self.group} filter sets ({self.profile})")), id="sets-title")
-            table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True, id="sets-table")
+            table = RowTable(cursor_type="row", zebra_stripes=True, id="sets-table")
             yield table
             yield Label("", id="sets-empty", classes="muted")
             note = "enter load · d delete · escape close"

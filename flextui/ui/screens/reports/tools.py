@@ -43,6 +43,7 @@ from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.chart import BarChart, compact_number
 from flextui.ui.widgets.dialogs import ValueScreen
 from flextui.ui.widgets.grid import DataGrid
+from flextui.ui.widgets.row_table import RowTable
 
 BAR_WIDTH = 24
 BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -391,7 +392,7 @@ class RowDetailScreen(_ToolScreen):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(clean(self._title)), classes="tool-title")
-            yield DataTable(cursor_type="row", zebra_stripes=True, id="row-table")
+            yield RowTable(cursor_type="row", zebra_stripes=True, id="row-table")
             yield Label(Text("c: copy value · y: copy the record as JSON · v: view a long value · escape: close"), classes="tool-note")
 
     def on_mount(self) -> None:
