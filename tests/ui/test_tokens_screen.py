@@ -196,6 +196,25 @@ async def test_delete_confirmation_names_the_token() -> None:
         assert name not in names(app)
 
 
+async def test_deleting_a_token_leaves_the_cursor_where_it_was_on_the_next_one() -> None:
+    """A reload after a delete put the cursor on the first row: on a long list, the place was lost."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        before = names(app)
+        assert len(before) >= 5
+        for _ in range(3):
+            await pilot.press("down")
+        await settle(pilot)
+        assert table(app).cursor_row == 3
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert names(app) == before[:3] + before[4:]
+        assert table(app).cursor_row == 3 and table(app).current_row()["name"] == before[4], "the next token, in the same place"
+
+
 async def test_edit_renames_and_changes_description() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:

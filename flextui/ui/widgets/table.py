@@ -191,7 +191,7 @@ class ResourceTable(SafeDispatch, RowTable):
             self.marks = marks
         current = self.current_row() if keep_cursor else None
         self.rows_all = list(rows)
-        self._refill(current)
+        self._refill(current, where_gone=self.cursor_row if current is not None else 0)
 
     def stop_watching(self) -> None:
         self.watching = False
@@ -246,9 +246,11 @@ class ResourceTable(SafeDispatch, RowTable):
             rows.sort(key=lambda row: self._sort_value(row, key), reverse=descending)
         return rows
 
-    def _refill(self, current: dict[str, Any] | None) -> None:
+    def _refill(self, current: dict[str, Any] | None, *, where_gone: int = 0) -> None:
+        """Show the rows again, the cursor on `current` when it is still shown; else on row `where_gone`
+        (a reload after a delete: the row that took the deleted one's place, not the first)."""
         self.clear()
-        target = 0
+        target = -1
         content: dict[str, int] = {}
         self._shown = self._compute_shown()
         for index, row in enumerate(self._shown):
@@ -273,7 +275,7 @@ class ResourceTable(SafeDispatch, RowTable):
             if current is not None and row.get(self.row_key) == current.get(self.row_key):
                 target = index
         if self.row_count:
-            self.move_cursor(row=target, animate=False)
+            self.move_cursor(row=target if target >= 0 else min(where_gone, self.row_count - 1), animate=False)
         self._content_widths = content  # the widest value of each column: what a cut column would need
         self._fit_width()
 
