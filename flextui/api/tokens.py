@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any
 from urllib.parse import quote
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from flextui.api.errors import ApiError, Unreadable
 from flextui.api.http import Service, Session, envelope
@@ -143,20 +143,28 @@ class TokenCreate(BaseModel):
     name: str = Field(alias="tokenName")
     expiry: str = Field(alias="expiryStr")
     token_type: TokenType = Field(TokenType.NORMAL, alias="tokenType")
-    description: str = Field("", alias="tokenDescription", max_length=2000)
-    username: str | None = None
+    description: str = Field("", alias="tokenDescription", max_length=2000, validate_default=True)
+    username: str | None = Field(None, validate_default=True)
 
     _name = field_validator("name")(classmethod(lambda cls, v: check_token_name(v)))
     _expiry = field_validator("expiry")(classmethod(lambda cls, v: check_interval(v)))
 
-    @model_validator(mode="after")
-    def _impersonation(self) -> TokenCreate:
-        if self.token_type is TokenType.IMPERSONATED:
-            if not self.description.strip():
-                raise ValueError("tokenDescription: IMPERSONATED tokens need a description (the impersonation reason)")
-            if not (self.username or "").strip():
-                raise ValueError("username: IMPERSONATED tokens need the user they are for")
-        return self
+    # An IMPERSONATED token's reason and user are checked field by field (the type is validated before
+    # them), so a form shows every missing one at once; a model validator ran only once the fields passed,
+    # and stopped at the first: three submits for three mistakes.
+    @field_validator("description")
+    @classmethod
+    def _reason(cls, value: str, info: ValidationInfo) -> str:
+        if info.data.get("token_type") is TokenType.IMPERSONATED and not value.strip():
+            raise ValueError("IMPERSONATED tokens need a description (the impersonation reason)")
+        return value
+
+    @field_validator("username")
+    @classmethod
+    def _for_user(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if info.data.get("token_type") is TokenType.IMPERSONATED and not (value or "").strip():
+            raise ValueError("IMPERSONATED tokens need the user they are for")
+        return value
 
     def body(self) -> dict[str, Any]:
         data = self.model_dump(by_alias=True, mode="json")

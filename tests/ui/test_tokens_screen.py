@@ -139,6 +139,24 @@ async def test_impersonated_needs_description_and_user() -> None:
         assert token.token_type == "IMPERSONATED" and token.username == CUSTOMER[0] and token.creator == ADMIN[0]
 
 
+async def test_every_mistake_of_a_new_impersonated_token_is_shown_at_the_first_submit() -> None:
+    """A short name, no user, no reason: three mistakes took three submits to see."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await fill(pilot, "tokenName", "ab")
+        await fill(pilot, "tokenType", "IMPERSONATED")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, FormScreen)
+        hint = {key: str(app.screen.query_one(f"#hint-{key}").render()) for key in ("tokenName", "tokenDescription", "username")}
+        assert "5 to 25" in hint["tokenName"]
+        assert "description" in hint["tokenDescription"].lower() and "need" in hint["tokenDescription"]
+        assert "user they are for" in hint["username"]
+        assert "3 fields need fixing" in str(app.screen.query_one("#form-error").render())
+
+
 async def test_server_error_is_shown_next_to_its_field() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
