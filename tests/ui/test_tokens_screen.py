@@ -249,6 +249,22 @@ async def test_edit_renames_and_changes_description() -> None:
         assert "renamed-token" in names(app)
 
 
+async def test_tabbing_into_a_filled_field_adds_to_it_rather_than_replacing_it() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        description = app.screen.query_one("#field-tokenDescription", Input)
+        before = description.value
+        assert before, "a token with a description"
+        await pilot.press("tab")
+        await settle(pilot)
+        assert app.focused is description
+        await pilot.press("space", "v", "2")
+        assert description.value == before + " v2"
+
+
 async def test_edit_refuses_a_lifetime_already_past() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -171,8 +171,16 @@ class FormScreen(FlexModal[Any]):
         if shown != given:
             self._prefilled[spec.key] = (shown, given)
         # validate_on=[]: the form marks its fields; the Input's own check would clear the mark on leaving it.
+        # select_on_focus=False: Tab into a filled field (an edit form's value, a field sent back with an error)
+        # puts the cursor at its end; selected whole, the next letter replaced what was there.
         return Input(
-            value=shown, placeholder=clean(spec.placeholder), password=spec.kind == "password", id=wid, compact=True, validate_on=[]
+            value=shown,
+            placeholder=clean(spec.placeholder),
+            password=spec.kind == "password",
+            id=wid,
+            compact=True,
+            validate_on=[],
+            select_on_focus=False,
         )
 
     def on_mount(self) -> None:
