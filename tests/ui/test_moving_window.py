@@ -14,6 +14,7 @@ from textual.widgets import Input
 from flextui.api.reports import PageResult, ReportsService, record_key
 from flextui.sim.dialects import speaking
 from flextui.ui.screens.reports.results import ReportResultsScreen
+from flextui.ui.widgets.bars import StatusLine
 from tests.ui.conftest import build_app, burst, settle, until
 
 
@@ -68,3 +69,9 @@ async def test_a_count_that_changes_while_paging_is_said_on_the_count_line() -> 
         assert latest < first, "records left the old end of the window"
         assert f"the count changed while paging ({first:,} → {latest:,})" in screen.count_text()
         assert not screen.count_text().startswith("all "), "a moved window never claims every record"
+        assert "records may be missing" in screen.query_one(StatusLine).info, "the whole note: on the status line (`!`)"
+        screen.grid.set_filter("a")
+        line = screen.count_text()
+        assert line.index("(filter)") < line.index("row ") < line.index("the count changed"), (
+            "what the user set and the cursor's row first: the line is cut at its end"
+        )

@@ -507,6 +507,7 @@ class ReportResultsScreen(AreaScreen):
             return
         if self.total is not None and latest != self.total and self.pages > 1:
             self.moved = (self.moved[0] if self.moved else self.total, latest)
+            self.status.info = moved_note(self.moved) or ""  # the whole of it; the count line has the short of it
         self.total = latest
 
     @property
@@ -531,10 +532,6 @@ class ReportResultsScreen(AreaScreen):
         else:
             main = f"{loaded:,} of {total:,} loaded"
         parts = [main]
-        if self.repeated:
-            parts.append(f"{plural(self.repeated, 'repeated row')} dropped (the window moved while paging)")
-        if self.moved:
-            parts.append(moved_note(self.moved) or "")
         if self.refreshing:
             parts.append("refreshing from the server…")
         if self.state == "loading":
@@ -558,6 +555,12 @@ class ReportResultsScreen(AreaScreen):
             parts.append(f"{plural(hidden, 'column')} hidden")
         if grid.row_count:
             parts.append(f"row {grid.cursor_row + 1:,}")
+        # Last, and short (the line is one row and cut at its end): what the user set and where the cursor
+        # is come first; the whole of the moved note is on the status line (`!` shows all of it).
+        if self.moved:
+            parts.append((moved_note(self.moved) or "").partition(":")[0])
+        if self.repeated:
+            parts.append(f"{plural(self.repeated, 'repeated row')} dropped (the window moved)")
         return " · ".join(parts)
 
     def _progress_soon(self) -> None:
