@@ -15,12 +15,15 @@ own list, whatever does not fit the width: `:`, `/` and `?` always show, and
 
 from __future__ import annotations
 
+import sys
+from functools import cache
 from typing import Any, ClassVar, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.keys import _character_to_key
 from textual.screen import ModalScreen
-from textual.widgets import Footer
+from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
 
 from flextui.ui.safety import SafeDispatch
@@ -128,6 +131,32 @@ LAST = ("app.command", "app.filter")
 """`?` first, then the screen's own keys in their declared order, then `:` and `/`: these three always show."""
 
 
+@cache
+def _text_key_names() -> frozenset[str]:
+    """Textual's names of the keys that type a printable character ("slash", "question_mark", "F", …)."""
+    return frozenset(_character_to_key(chr(code)) for code in range(32, 127)) | frozenset(map(chr, range(32, 127)))
+
+
+def types_text(key: str) -> bool:
+    """Whether `key` types a character (a focused text field takes it before any binding of the screen)."""
+    key = key.strip()
+    if key.startswith("shift+") and len(key) == 7 and key[-1].isalpha():
+        return True
+    return key in _text_key_names() or (len(key) == 1 and key.isprintable())
+
+
+def consumes(field: Any, key: str) -> bool:
+    """Whether the text field `field` takes `key` itself (a character it types, or a key of its own: delete,
+    home, …) before any binding of the screen sees it."""
+    return types_text(key) or key in field._bindings.key_to_bindings
+
+
+def takes_text(widget: Any) -> bool:
+    """Whether `widget` is a text field (an Input, or a TextArea: whose module loads only with one)."""
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return isinstance(widget, Input) or (text_area is not None and isinstance(widget, text_area.TextArea))
+
+
 class KeyFooter(SafeDispatch, Footer):
     """The footer, most important keys first, cut to the width: never a key cut in half."""
 
@@ -181,10 +210,12 @@ class KeyFooter(SafeDispatch, Footer):
         )
 
     def _keys(self) -> list[tuple[Binding, bool, str]]:
-        """The keys to show, in order, cut to the width."""
+        """The keys to show, in order, cut to the width: not, while a text field has the focus, a key it would type."""
         shown: dict[str, tuple[Binding, bool, str]] = {}
+        focused = self.app.focused
+        field = focused if focused is not None and focused.screen is self.screen and takes_text(focused) else None
         for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
-            if binding.show and binding.action not in shown:
+            if binding.show and binding.action not in shown and not (field is not None and consumes(field, binding.key)):
                 shown[binding.action] = (binding, enabled, tooltip)
         entries = list(shown.values())
         first = [e for e in entries if e[0].id in FIRST]
@@ -210,4 +241,4 @@ def shown_keys(footer: Footer) -> list[str]:
     return [f"{key.key_display} {key.description}".strip() for key in footer.query(FooterKey)]
 
 
-__all__ = ["FIRST", "FOCUS_KEYS", "KEY_TABLE", "FlexModal", "KeyFooter", "LAST", "shown_keys"]
+__all__ = ["FIRST", "FOCUS_KEYS", "KEY_TABLE", "FlexModal", "KeyFooter", "LAST", "consumes", "shown_keys", "takes_text", "types_text"]

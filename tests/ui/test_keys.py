@@ -139,6 +139,27 @@ async def test_the_report_results_footer_fits(width: int) -> None:
         assert {"f Filters", "^s Save…", "g Per day"} <= set(shown)
 
 
+async def test_while_a_field_has_the_focus_the_footer_offers_no_key_the_field_would_type() -> None:
+    """In the results' filter field, `shift+f Frequency` was offered, and pressing it typed an F."""
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "ctrl+g")
+        assert isinstance(app.screen, ReportResultsScreen)
+        await settle(pilot)
+        on_grid = footer_fits(app)[0]
+        assert any(key.endswith(" Frequency") for key in on_grid)
+        await burst(pilot, "slash")
+        assert isinstance(app.focused, Input)
+        in_field = footer_fits(app)[0]
+        assert in_field, "keys that still work are shown (escape, ctrl+…)"
+        typed = {entry.split(" ", 1)[0] for entry in in_field}
+        assert not any(key.endswith(" Frequency") or key.endswith(" Stats") for key in in_field), in_field
+        assert not typed & {"F", "shift+f", "I", "?", ":", "/", "del", "home", "end"}, in_field
+        await burst(pilot, "F")  # what a terminal sends for shift+f
+        assert isinstance(app.focused, Input) and app.focused.value.endswith("F"), "what it does there: types"
+
+
 async def test_x_shows_while_a_search_is_shown() -> None:
     app = build_app()
     async with app.run_test(size=(80, 24)) as pilot:

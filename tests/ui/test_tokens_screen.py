@@ -265,6 +265,25 @@ async def test_tabbing_into_a_filled_field_adds_to_it_rather_than_replacing_it()
         assert description.value == before + " v2"
 
 
+async def test_a_field_pointed_at_as_wrong_is_fixed_not_replaced_and_a_proposal_is_replaced() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await fill(pilot, "tokenName", "ab")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        name = app.screen.query_one("#field-tokenName", Input)
+        assert app.focused is name
+        await pilot.press("c", "d", "e")
+        assert name.value == "abcde", "the wrong value is the user's own: extended"
+        lifetime = app.screen.query_one("#field-expiryStr", Input)
+        lifetime.focus()
+        await settle(pilot)
+        await pilot.press("9", "0", "d")
+        assert lifetime.value == "90d", "the form's proposal (30d): replaced by what is typed"
+
+
 async def test_edit_refuses_a_lifetime_already_past() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -50,7 +50,7 @@ async def test_a_watched_list_marks_a_new_row_and_keeps_still_when_nothing_chang
 
         refills: list[int] = []
         real = screen.table._refill
-        screen.table._refill = lambda current: (refills.append(1), real(current))[1]  # type: ignore[method-assign]
+        screen.table._refill = lambda current, **kw: (refills.append(1), real(current, **kw))[1]  # type: ignore[method-assign]
         screen.watcher.tick()
         await until(pilot, lambda: "no change" in screen.status.info and screen.watcher.refreshes == 2)
         await settle(pilot)

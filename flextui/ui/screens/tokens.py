@@ -514,7 +514,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
                 self.say(f"Token {model.name or token.name} updated")
                 self.action_reload_fresh()
 
-        self.app.push_screen(FormScreen(f"Edit token {token.name}", fields, build, send, submit_label="Save"), done)
+        self.app.push_screen(FormScreen(f"Edit token {token.name}", fields, build, send, submit_label="Save", editing=True), done)
 
     def action_verify(self) -> None:
         from flextui.ui.widgets.dialogs import MessageScreen

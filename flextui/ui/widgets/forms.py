@@ -125,8 +125,11 @@ class FormScreen(FlexModal[Any]):
         *,
         submit_label: str = "Save",
         server_fields: dict[str, str] | None = None,
+        editing: bool = False,
     ) -> None:
         super().__init__()
+        self.editing = editing
+        """The fields hold what is being changed, not proposals: Tab puts the cursor at a value's end."""
         self._title = title
         self.specs = fields
         self.build = build
@@ -171,8 +174,9 @@ class FormScreen(FlexModal[Any]):
         if shown != given:
             self._prefilled[spec.key] = (shown, given)
         # validate_on=[]: the form marks its fields; the Input's own check would clear the mark on leaving it.
-        # select_on_focus=False: Tab into a filled field (an edit form's value, a field sent back with an error)
-        # puts the cursor at its end; selected whole, the next letter replaced what was there.
+        # select_on_focus: only a value the form proposes (a new item's lifetime, today's date) is selected when
+        # Tab arrives, so typing replaces it; a value being edited, one typed, or one pointed at as wrong is
+        # not (`_changed`, `focus_first_error`): selected whole, the next letter replaced it.
         return Input(
             value=shown,
             placeholder=clean(spec.placeholder),
@@ -180,7 +184,7 @@ class FormScreen(FlexModal[Any]):
             id=wid,
             compact=True,
             validate_on=[],
-            select_on_focus=False,
+            select_on_focus=not self.editing,
         )
 
     def on_mount(self) -> None:
@@ -238,7 +242,10 @@ class FormScreen(FlexModal[Any]):
             return None
         spec = wrong[0]
         self.query_one(f"#row-{spec.key}").scroll_visible(animate=False)
-        self.query_one(f"#field-{spec.key}").focus(scroll_visible=False)
+        field = self.query_one(f"#field-{spec.key}")
+        if isinstance(field, Input):
+            field.select_on_focus = False  # to be fixed, not replaced
+        field.focus(scroll_visible=False)
         return spec
 
     def point_at_errors(self) -> None:
@@ -280,6 +287,8 @@ class FormScreen(FlexModal[Any]):
         widget_id = event.control.id or ""
         if widget_id.startswith("field-"):
             self.touched.add(widget_id.removeprefix("field-"))
+            if isinstance(event.control, Input) and event.control.has_focus:
+                event.control.select_on_focus = False  # typed: the user's own now
         self._update_visibility()
         self.validate()
 
@@ -439,11 +448,12 @@ class SectionedForm(FormScreen):
         suggesters: Callable[[FieldSpec], Suggester | None] | None = None,
         hints: Callable[[dict[str, Any]], dict[str, str]] | None = None,
         preview: Callable[[dict[str, Any]], Text | None] | None = None,
+        editing: bool = False,
     ) -> None:
         self.head = fields
         self.section = section
         self._user_send = send
-        super().__init__(title, self._all_specs(), build, self._send_mapped, submit_label=submit_label)
+        super().__init__(title, self._all_specs(), build, self._send_mapped, submit_label=submit_label, editing=editing)
         self.suggesters = suggesters
         self.hints = hints
         self.preview = preview

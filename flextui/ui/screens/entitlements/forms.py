@@ -570,7 +570,9 @@ class EntitlementForms:
             self.say(f"Policies of {li.activation_id} saved: {policies_text(result.policies or {}) or 'none'}")
             self._after_change(None, ent.entitlement_id, select=f"L:{li.activation_id}")
 
-        self.app.push_screen(SectionedForm(f"Policies of line item {li.activation_id}", fields, build, send, submit_label="Save"), done)
+        self.app.push_screen(
+            SectionedForm(f"Policies of line item {li.activation_id}", fields, build, send, submit_label="Save", editing=True), done
+        )
 
     def action_properties(self) -> None:
         if self._refuse("updating line item properties"):
@@ -693,6 +695,7 @@ class EntitlementForms:
                 build,
                 send,
                 submit_label="Update",
+                editing=True,
                 suggesters=lambda spec: NameSuggester(self.catalogue.names) if spec.key == "productName" else None,
             ),
             done,
