@@ -169,6 +169,10 @@ def test_json_escape_keeps_the_data_exact_and_the_text_inert() -> None:
 def test_moved_helpers() -> None:
     assert shorten("abcdef", 4) == "abc…" and shorten("ab", 4) == "ab"
     assert relative(None, 0) == "" and relative(3 * 86_400_000, 0) == "in 3d" and relative(0, 5 * 3_600_000) == "5h ago"
+    day, minute = 86_400_000, 60_000
+    assert relative(30 * day - minute, 0) == "in 1mo", "a token made for 30 days, a minute later: not 'in 29d'"
+    assert relative(365 * day - 5_000, 0) == "in 1y", "a year, seconds later: not 'in 12mo'"
+    assert relative(2 * day - minute, 0) == "in 2d" and relative(int(1.5 * day), 0) == "in 1d", "whole days otherwise"
     assert absolute(0) == "1970-01-01 00:00" and absolute(None) == ""
     assert age_text(None) == "fresh" and age_text(20) == "cached 20 s ago" and age_text(180) == "cached 3 min ago"
 

@@ -204,6 +204,10 @@ def shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
+WHOLE = 0.01
+"""How close to a whole count of a unit `relative` calls it that count."""
+
+
 def relative(ms: int | None, now_ms: int) -> str:
     """ "in 3d", "5h ago", "now": a compact distance from now."""
     if ms is None:
@@ -214,8 +218,10 @@ def relative(ms: int | None, now_ms: int) -> str:
     if seconds < 60:
         return "now"
     for unit, size in (("y", 365 * 86400), ("mo", 30 * 86400), ("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            amount = int(seconds // size)
+        # Within 1 % of a whole count, it is that count: a token made for 30 days is "in 1mo" a minute
+        # later, not "in 29d" (and one for a year "in 1y", not "in 12mo"); otherwise the count is whole ones.
+        if seconds >= size * (1 - WHOLE):
+            amount = max(1, int(seconds / size + WHOLE))
             return f"in {amount}{unit}" if future else f"{amount}{unit} ago"
     return "now"
 
