@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     clear.add_argument("--all", action="store_true", help="every profile's pages")
 
     get = sub.add_parser("get", parents=[common], help="print resources headless: flextui get tokens --username U --format csv")
-    get.add_argument("kind", help="tokens, projects, members, artifacts, downloads, entitlements, line-items, products, users, accounts")
+    get.add_argument("kind", help=", ".join(listable_kinds()))
     get.add_argument("target", nargs="?", help="project, PROJECT/REPOSITORY, or entitlement id, where the kind needs one")
     get.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table")
     get.add_argument("--username", help="tokens: the user the tokens are for")
@@ -404,6 +404,13 @@ def cmd_tui(args: argparse.Namespace, *, demo: bool) -> int:
 # -- simple commands ------------------------------------------------------------------------------
 
 
+def listable_kinds() -> list[str]:
+    """What `flextui get` lists (the registry's kinds with a lister): its help and its error say the same."""
+    from flextui import kinds
+
+    return [kind.id for kind in kinds.KINDS if kind.has_lister]
+
+
 def cmd_info(args: argparse.Namespace) -> int:
     import platform
 
@@ -546,8 +553,7 @@ async def cmd_headless(args: argparse.Namespace) -> int:
 
         kind = kinds.lookup(args.kind)
         if kind is None or not kind.has_lister:
-            listable = ", ".join(k.id for k in kinds.KINDS if k.has_lister)
-            print_error(f"cannot list {args.kind!r}; try one of: {listable}")
+            print_error(f"cannot list {args.kind!r}; try one of: {', '.join(listable_kinds())}")
             return EXIT_USAGE
         lister = kind.lister_function()
         rows = lister(ctx, args) if getattr(lister, "wants_context", False) else lister(ctx.session, args)

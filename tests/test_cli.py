@@ -29,6 +29,17 @@ def test_version_and_help() -> None:
     assert done.returncode == 0 and "flextui demo" in done.stdout and "Exit codes" in done.stdout
 
 
+def test_get_help_names_every_kind_it_lists(capsys: pytest.CaptureFixture[str]) -> None:
+    """The help named 10 kinds where 16 could be listed (its error named all of them)."""
+    from flextui import kinds
+
+    with pytest.raises(SystemExit):
+        main(["get", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    listed = [kind.id for kind in kinds.KINDS if kind.has_lister]
+    assert len(listed) > 10 and all(kind in shown for kind in listed), shown
+
+
 def test_without_a_terminal_the_tui_explains_and_exits() -> None:
     for args in (("demo",), ()):
         done = run(*args)
