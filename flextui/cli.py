@@ -630,4 +630,6 @@ async def emit(
         writer.close()
     elif fmt == "json":
         out.write("[]\n")
+    elif fmt == "csv" and preferred:  # no rows: the header still, so a script reads an empty table, not nothing
+        format_for(fmt).open(out, preferred).close()
     return count

@@ -70,6 +70,17 @@ def test_get_tokens_in_each_format(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.splitlines()[0].startswith("name") and rows[0]["name"] in out
 
 
+def test_no_rows_is_an_empty_document_in_each_format(capsys: pytest.CaptureFixture[str]) -> None:
+    """A script reading the CSV of an empty listing gets its header (it got nothing at all), JSON an empty array."""
+    nobody = "nobody@nowhere.example"
+    assert main(["get", "tokens", "--demo", "--username", nobody, "-o", "csv"]) == 0
+    done = capsys.readouterr()
+    assert done.out.splitlines() == ["name,type,expires,username,creator,issued,description"]
+    assert list(csv.DictReader(io.StringIO(done.out))) == [] and "no rows" in done.err
+    assert main(["get", "tokens", "--demo", "--username", nobody, "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
 def test_get_tokens_search_and_limit(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["get", "tokens", "--demo", "--search", "name=ci-*,type=NORMAL", "-o", "json", "--limit", "2"]) == 0
     rows = json.loads(capsys.readouterr().out)
