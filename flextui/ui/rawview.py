@@ -4,8 +4,9 @@ What the server sent is kept as read: the models keep every field they do
 not know (`tolerant.Record`, extra fields allowed) and know which ones the
 answer carried, so `model_dump(by_alias=True, exclude_unset=True)` gives the
 fields of the answer, under the names the server used, and no field the
-client only defaulted. Times come back in ISO 8601 (the client reads them
-as times). A report row is the server's row as it came. Secret-bearing
+client only defaulted. A time the server sent as text (the registry's
+`Date.toString()`, for one) comes back in ISO 8601, since the client read it
+as a time; epoch milliseconds (the tokens') stay the numbers sent. A report row is the server's row as it came. Secret-bearing
 fields are removed the way the cache and the request log remove them
 (`api.cache.scrub_secrets`): a raw view is for handing over.
 """
@@ -39,7 +40,7 @@ def raw_screen(record: Any) -> ValueScreen:
     return ValueScreen(
         f"Raw JSON ({name}, secrets removed)",
         raw_text(record),
-        note="As the server named the fields; times in ISO 8601. c copies it; select with the mouse to copy a part.",
+        note="As the server named the fields; a time sent as text is shown in ISO 8601. c copies it; select with the mouse to copy a part.",
     )
 
 
