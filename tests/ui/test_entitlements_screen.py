@@ -14,6 +14,7 @@ from flextui.sim.entitlements import entitlement_store
 from flextui.ui.screens.entitlements.tree import EntitlementsScreen, parse_argument
 from flextui.ui.screens.products import ProductsScreen
 from flextui.ui.screens.users import UsersScreen
+from flextui.ui.widgets.bars import TitleBar
 from flextui.ui.widgets.forms import SectionedForm
 from flextui.ui.widgets.record import RecordScreen
 from tests.ui.conftest import build_app, settle, until, world_of
@@ -268,6 +269,19 @@ async def test_ent_command_opens_one_account_and_product_arguments() -> None:
         await pilot.press(*"ent Acme Robotics", "enter")
         await settle(pilot)
         assert [n.data.account_id for n in screen(app).tree.root.children] == [ACME], "a name works too"
+
+
+async def test_clearing_the_filters_clears_them_from_the_header_too() -> None:
+    """`x` listed every account while the header still named the filter the screen was opened with."""
+    app = build_app(start=["entitlements", ACME])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        title = app.screen.query_one(TitleBar)
+        assert ACME in title.area
+        await pilot.press("x")
+        await settle(pilot)
+        assert len(screen(app).tree.root.children) > 1, "every account"
+        assert ACME not in title.area and title.area == "Entitlements"
 
 
 async def test_create_entitlement_with_two_line_items_end_to_end() -> None:

@@ -105,9 +105,13 @@ class AreaScreen(SafeDispatch, Screen[None]):
         # would restyle every node again (twice, for a new area: ~15 % of the first paint at start-up).
         if not self._suspended and self._css_update_count == self.app._css_update_count:
             event.refresh_styles = False
-        self.query_one(TitleBar).area = self.area_title
+        self.retitle()
         self.status.in_flight = self.ctx.session.in_flight
         self.status.catch_up()
+
+    def retitle(self) -> None:
+        """Show `area_title` as it is now (a screen whose filters changed names them, or no longer does)."""
+        self.query_one(TitleBar).area = self.area_title
 
     def on_screen_suspend(self) -> None:
         self._suspended = True

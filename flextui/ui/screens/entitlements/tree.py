@@ -931,6 +931,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             self.tree.focus()
             return
         self.filters = values
+        self.retitle()  # the header named the filters the screen was opened with ("activation=…")
         self.page = 1
         self.expanded.clear()
         self.status.error = ""
