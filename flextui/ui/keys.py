@@ -121,7 +121,11 @@ ResultType = TypeVar("ResultType")
 class FlexModal(SafeDispatch, ModalScreen[ResultType]):
     """Base of every flextui dialog: guarded handlers (safety.py) and the screen keys with ids."""
 
-    BINDINGS: ClassVar[list[BindingType]] = list(FOCUS_KEYS)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *FOCUS_KEYS,
+        # Textual leaves the app's keys out while a dialog is up (its modal binding chain): `?` is the dialog's own.
+        Binding("question_mark", "app.help", "Keys", show=False, id="dialog.help"),
+    ]
     HELP_NAME: ClassVar[str] = ""
     """How `?` names this dialog ("" : its title)."""
 

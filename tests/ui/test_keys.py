@@ -206,6 +206,22 @@ async def test_help_on_a_form_names_the_form() -> None:
         assert "form.submit" in {row[3] for row in app.screen.rows}
 
 
+async def test_question_mark_in_a_dialog_lists_the_dialogs_keys() -> None:
+    """`?` did nothing in a detail dialog: Textual leaves the app's keys out while a dialog is up."""
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "enter")
+        detail = app.screen
+        assert type(detail).__name__ == "TokenDetailScreen"
+        await burst(pilot, "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert "Keys: " in str(app.screen.query_one("#help-title").render())
+        assert "token_detail.delete" in {row[3] for row in app.screen.rows}
+        await burst(pilot, "question_mark")
+        assert app.screen is detail, "? again closes the help"
+
+
 # -- ctrl+r, ctrl+c --------------------------------------------------------------------------------------
 
 
