@@ -445,6 +445,12 @@ async def test_line_item_changes_add_policies_properties_maintenance() -> None:
         form = app.screen
         assert isinstance(form, SectionedForm)
         before = sent(app)
+        await fill(pilot, {"rehosts-count": "abc"})  # the only policy given, and not a number
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        said = str(form.query_one("#form-error").render())
+        assert "whole number" in hint(app, "rehosts-count") and "1 field needs fixing" in said
+        assert "at least one policy" not in said, "one was given: only its value is wrong"
         await fill(pilot, {"rehosts-count": "2", "rehosts-duration": "30"})
         await pilot.press("ctrl+s")
         await settle(pilot)

@@ -111,7 +111,7 @@ class FormScreen(FlexModal[Any]):
     FormScreen .form-line Input, FormScreen .form-line Select { width: 1fr; }
     FormScreen Hint { padding: 0 1 0 31; }
     FormScreen Input.-invalid { color: $error; }
-    FormScreen #form-error { color: $error; padding: 0 1; }
+    FormScreen #form-error { color: $error; padding: 0 1; width: 100%; }
     FormScreen #form-buttons { height: auto; align-horizontal: right; margin-top: 1; }
     FormScreen #form-buttons Button { margin-left: 2; }
     """
@@ -357,7 +357,10 @@ def validated(model: type[Any], data: dict[str, Any], problems: dict[str, str] |
         result = model.model_validate(data)
     except ValidationError as exc:
         for path, message in errors_by_field(exc).items():
-            problems.setdefault(path, message)
+            # An error of the whole record ("give at least one policy") may come only from a field left out
+            # for its own problem ("abc" as a count): said with those problems, it would be wrong.
+            if path or not problems:
+                problems.setdefault(path, message)
         raise FormInvalid(problems) from None
     if problems:
         raise FormInvalid(problems)
