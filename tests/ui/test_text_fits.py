@@ -161,6 +161,30 @@ async def test_the_last_grid_column_takes_the_free_width() -> None:
         assert "x" * 60 in first and "…" not in first
 
 
+async def test_a_grid_scrolled_sideways_marks_the_value_it_cuts_on_the_left() -> None:
+    """The column that starts left of the view showed its tail ("ame", "-00422"), which reads as corrupt data."""
+    app = build_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        rows = [(f"row-{i}", f"account-name-{i:04d}", "x" * 30, "y" * 30) for i in range(5)]
+        grid = DataGrid([("id", "str"), ("name", "str"), ("a", "str"), ("b", "str")], rows)
+        grid.fixed_columns = 1
+        await app.screen.mount(grid)
+        await pilot.pause()
+        before = shown(grid)
+        assert all("…" not in line[:20] for line in before), "not scrolled: nothing cut on the left"
+        grid.scroll_to(x=5, animate=False)
+        await pilot.pause()
+        after = shown(grid)
+        fixed = grid._fixed_width
+        for line in after[1:6]:
+            assert line[:fixed].strip().startswith("row-"), "the fixed column stays"
+            assert line[fixed:].startswith("…nt-name-"), line  # " account-name-0001", 5 cells scrolled off
+        grid.scroll_to(x=0, animate=False)
+        await pilot.pause()
+        assert shown(grid) == before
+
+
 async def test_the_entitlement_filters_show_their_placeholders_whole() -> None:
     app = build_app(start=["entitlements"])
     async with app.run_test(size=(120, 40)) as pilot:

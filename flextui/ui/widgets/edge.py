@@ -1,10 +1,12 @@
-"""The right edge of a table wider than its view: its last cell ends "…", so a cut column says so.
+"""The edges of a table wider than its view: a value cut by an edge says so with "…".
 
 A table scrolls sideways when its columns are wider than the screen; the
 column at the edge was cut mid-word ("admin@flexdemo.exam") as if that were
 the whole value. `more_right` replaces the last cell of such a line with "…"
 (in the style that cell had), only while more lies to the right and only
-where the edge cuts into text.
+where the edge cuts into text. Scrolled sideways, the column that starts
+left of the view showed its tail ("ame", "-00422"), which reads as corrupt
+data: `more_left` makes its first cell "…" where the scroll cuts into text.
 """
 
 from __future__ import annotations
@@ -29,4 +31,12 @@ def more_right(strip: Strip, width: int) -> Strip:
     return Strip.join([strip.crop(0, width - 1), Strip([Segment(ELLIPSIS, style)], 1)])
 
 
-__all__ = ["ELLIPSIS", "more_right"]
+def more_left(strip: Strip, at: int) -> Strip:
+    """`strip` with its cell at `at` (the first one past the columns that do not scroll) replaced by "…"."""
+    if at >= strip.cell_length or strip.crop(at, at + 1).text.isspace():
+        return strip
+    style = next((segment.style for segment in strip.crop(at, at + 1) if segment.text and not segment.control), None)
+    return Strip.join([strip.crop(0, at), Strip([Segment(ELLIPSIS, style)], 1), strip.crop(at + 1, strip.cell_length)])
+
+
+__all__ = ["ELLIPSIS", "more_left", "more_right"]

@@ -66,7 +66,7 @@ from textual.timer import Timer
 
 from flextui.render.table import Column, ColumnSpec, Encoded, GridModel, format_value
 from flextui.ui.safety import SafeDispatch
-from flextui.ui.widgets.edge import more_right
+from flextui.ui.widgets.edge import more_left, more_right
 from flextui.ui.widgets.scrollbars import QuietScrollbars
 
 __all__ = ["DataGrid"]
@@ -995,6 +995,8 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
         else:
             line = full.crop(scroll_x, scroll_x + width)
         line = line.extend_cell_length(width, self._style("base"))
+        if scroll_x and fixed < width and not full.crop(fixed + scroll_x - 1, fixed + scroll_x).text.isspace():
+            line = more_left(line, fixed)  # the scroll cuts into a value: its first cell shown is "…"
         visible = min(width, self.scrollable_content_region.width) if self.is_mounted else width  # (a scrollbar covers the rest)
         if scroll_x + visible < self._total_width:  # more columns to the right: the cut one ends "…"
             line = Strip.join([more_right(line.crop(0, visible), visible), line.crop(visible, width)])
