@@ -174,7 +174,7 @@ def test_moved_helpers() -> None:
     assert relative(365 * day - 5_000, 0) == "in 1y", "a year, seconds later: not 'in 12mo'"
     assert relative(2 * day - minute, 0) == "in 2d" and relative(int(1.5 * day), 0) == "in 1d", "whole days otherwise"
     assert absolute(0) == "1970-01-01 00:00" and absolute(None) == ""
-    assert age_text(None) == "fresh" and age_text(20) == "cached 20 s ago" and age_text(180) == "cached 3 min ago"
+    assert age_text(None) == "fresh" and age_text(20) == "cached <1 min ago" and age_text(180) == "cached 3 min ago"
 
 
 def test_render_imports_neither_textual_nor_rich() -> None:

@@ -234,11 +234,12 @@ def absolute(ms: int | None) -> str:
 
 
 def age_text(age_seconds: float | None) -> str:
-    """ "fresh", "cached 20 s ago", "cached 3 min ago"."""
+    """ "fresh", "cached <1 min ago", "cached 3 min ago": to the minute (the status line keeps it true every
+    15 s; seconds shown from that tick read "10 s ago" for 15 s, then jumped)."""
     if age_seconds is None:
         return "fresh"
     if age_seconds < 60:
-        return f"cached {int(age_seconds)} s ago"
+        return "cached <1 min ago"
     if age_seconds < 3600:
         return f"cached {int(age_seconds // 60)} min ago"
     if age_seconds < 86400:
