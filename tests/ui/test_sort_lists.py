@@ -23,8 +23,11 @@ async def test_tokens_sort_by_expiry_as_a_moment_and_back_to_the_servers_order()
         moments = [r["token"].expires_ms for r in table.visible_rows]
         assert moments == sorted(moments, reverse=True), "by the moment, not by the 'in 2d' shown"
         assert any("Sorted the" in n.message and "other pages keep the server's order" in n.message for n in app._notifications)
+        titles = {str(column.key.value): column.label.plain for column in table.columns.values()}
+        assert titles["expires"] == "Expires ▼" and titles["name"] == "Name", "the sorted column says so"
         await burst(pilot, "colon", *"sort", "enter")
         assert [r["name"] for r in table.visible_rows] == server_order
+        assert "▼" not in " ".join(column.label.plain for column in table.columns.values())
 
 
 async def test_a_catalogue_tab_sorts_by_a_titles_prefix_and_an_unknown_column_is_named() -> None:

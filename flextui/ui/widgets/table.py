@@ -21,6 +21,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
+from textual.widgets.data_table import ColumnKey
 
 from flextui.api.tolerant import unreadable
 from flextui.kinds import Column
@@ -213,6 +214,11 @@ class ResourceTable(SafeDispatch, RowTable):
         """Sort the loaded rows by a column as shown (numbers by value, text case-insensitively); None: the server's order."""
         current = self.current_row()
         self.sort_spec = None if key is None else (key, descending)
+        for spec in self.spec:  # the sorted column's title says so, as in a report's grid ("Expires ▼")
+            column = self.columns.get(ColumnKey(spec.key))
+            if column is not None:
+                arrow = (" ▼" if descending else " ▲") if spec.key == key else ""
+                column.label = Text(spec.title + arrow)
         self._refill(current)
 
     def column_key(self, name: str) -> str | None:
