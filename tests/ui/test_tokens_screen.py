@@ -367,6 +367,8 @@ async def test_read_only_hides_and_refuses_changes() -> None:
             await settle(pilot)
             assert isinstance(app.screen, TokensScreen), key
         assert token_store(world_of(app)).by_name.keys() == before.keys()
+        said = [n.message for n in app._notifications]
+        assert "This profile is read-only: delete is off" in said and "This profile is read-only: new is off" in said, said
         bindings = {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}
         assert not {"create", "rotate", "edit", "delete"} & bindings
 

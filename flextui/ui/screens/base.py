@@ -135,6 +135,18 @@ class AreaScreen(SafeDispatch, Screen[None]):
             return True
         return self.kind.can(capability, read_only=self.ctx.read_only)
 
+    def on_key(self, event: events.Key) -> None:
+        """A key of a change this read-only profile does not offer (hidden from the footer, so Textual passes
+        it on unbound) says why nothing happens; before, `d` or `n` from habit did nothing and said nothing."""
+        if not self.ctx.read_only:
+            return
+        for binding in self._bindings.key_to_bindings.get(event.key, []):
+            capability = self.ACTION_CAPABILITY.get(binding.action)
+            if capability in kinds.MUTATING and not self.kind.can(capability, read_only=True):
+                self.app.notify(f"This profile is read-only: {binding.description.lower()} is off", markup=False)
+                event.stop()
+                return
+
     # -- data age and errors ---------------------------------------------------------
 
     def show_age(self, age: float | None) -> None:
