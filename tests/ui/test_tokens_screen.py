@@ -118,17 +118,32 @@ async def test_create_validates_inline_before_any_request() -> None:
         assert app.ctx.session.requests_sent == sent
 
 
+async def submit_form(pilot: Any, key: str, **fields: str) -> None:
+    """Open a form with `key`, fill `fields`, submit, and wait for what follows."""
+    await settle(pilot)
+    await pilot.press(key)
+    for field, text in fields.items():
+        await fill(pilot, field, text)
+    await pilot.click("#form-submit")
+    await settle(pilot)
+
+
+async def submit_new_impersonated(pilot: Any, name: str) -> None:
+    """`n`, `name`, type IMPERSONATED (its user field shows), submit: the form stays open with what is wrong."""
+    await settle(pilot)
+    await pilot.press("n")
+    await fill(pilot, "tokenName", name)
+    await fill(pilot, "tokenType", "IMPERSONATED")
+    assert pilot.app.screen.query_one("#row-username").display
+    await pilot.click("#form-submit")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, FormScreen)
+
+
 async def test_impersonated_needs_description_and_user() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("n")
-        await fill(pilot, "tokenName", "support-case-42")
-        await fill(pilot, "tokenType", "IMPERSONATED")
-        assert app.screen.query_one("#row-username").display
-        await pilot.click("#form-submit")
-        await settle(pilot)
-        assert isinstance(app.screen, FormScreen)
+        await submit_new_impersonated(pilot, "support-case-42")
         assert "description" in str(app.screen.query_one("#hint-tokenDescription").render()).lower()
         await fill(pilot, "tokenDescription", "Support case 42")
         await fill(pilot, "username", CUSTOMER[0])
@@ -143,13 +158,7 @@ async def test_every_mistake_of_a_new_impersonated_token_is_shown_at_the_first_s
     """A short name, no user, no reason: three mistakes took three submits to see."""
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("n")
-        await fill(pilot, "tokenName", "ab")
-        await fill(pilot, "tokenType", "IMPERSONATED")
-        await pilot.click("#form-submit")
-        await settle(pilot)
-        assert isinstance(app.screen, FormScreen)
+        await submit_new_impersonated(pilot, "ab")
         hint = {key: str(app.screen.query_one(f"#hint-{key}").render()) for key in ("tokenName", "tokenDescription", "username")}
         assert "5 to 25" in hint["tokenName"]
         assert "description" in hint["tokenDescription"].lower() and "need" in hint["tokenDescription"]
@@ -268,11 +277,7 @@ async def test_tabbing_into_a_filled_field_adds_to_it_rather_than_replacing_it()
 async def test_a_field_pointed_at_as_wrong_is_fixed_not_replaced_and_a_proposal_is_replaced() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("n")
-        await fill(pilot, "tokenName", "ab")
-        await pilot.click("#form-submit")
-        await settle(pilot)
+        await submit_form(pilot, "n", tokenName="ab")
         name = app.screen.query_one("#field-tokenName", Input)
         assert app.focused is name
         await pilot.press("c", "d", "e")
@@ -305,11 +310,7 @@ async def test_verify_valid_and_invalid_values() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        value = token_store(world_of(app)).by_name[names(app)[0]].value
-        await pilot.press("k")
-        await fill(pilot, "value", value)
-        await pilot.click("#form-submit")
-        await settle(pilot)
+        await submit_form(pilot, "k", value=token_store(world_of(app)).by_name[names(app)[0]].value)
         assert isinstance(app.screen, MessageScreen)
         assert "valid" in str(app.screen.query_one("#message-title").render())
         assert names(app.screen_stack[-2])[0] if False else True
@@ -324,11 +325,7 @@ async def test_verify_valid_and_invalid_values() -> None:
 async def test_search_by_name_pattern() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("s")
-        await fill(pilot, "tokenName", "ci-deploy*")
-        await pilot.click("#form-submit")
-        await settle(pilot)
+        await submit_form(pilot, "s", tokenName="ci-deploy*")
         shown = names(app)
         assert shown and all(n.startswith("ci-deploy") for n in shown)
         assert "search: tokenName=ci-deploy*" in pager(app)
