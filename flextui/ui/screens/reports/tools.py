@@ -251,7 +251,7 @@ class StatsScreen(_ToolScreen):
         with Vertical():
             yield Label(Text("Column statistics"), classes="tool-title")
             yield Label(Text(clean(note)), classes="tool-note", id="stats-facts")
-            yield DataGrid(self.STAT_COLUMNS, zebra_stripes=True, fixed_columns=1, max_column_width=26, id="stats-grid")
+            yield DataGrid(self.STAT_COLUMNS, zebra_stripes=True, fixed_columns=1, max_column_width=22, id="stats-grid")
             yield Label(Text("min/max of text is alphabetical · mean and sum for numbers · escape: close"), classes="tool-note")
 
     def on_mount(self) -> None:
