@@ -68,13 +68,15 @@ def record_key(group: str, row: dict[str, Any]) -> tuple[Any, ...] | None:
     return None if any(value is None for value in values) else values
 
 
-def moved_note(moved: tuple[int, int] | None) -> str | None:
+def moved_note(moved: tuple[int, int] | None, *, short: bool = False) -> str | None:
     """ "the record count changed while paging (…)": pages asked by offset over a window that moved
-    can skip records (the oldest leave, the rest shift back) or repeat them (new ones push the rest on)."""
+    can skip records (the oldest leave, the rest shift back) or repeat them (new ones push the rest on).
+    `short`: the first clause only (a one-row count line)."""
     if moved is None:
         return None
     before, after = moved
-    return f"the count changed while paging ({before:,} → {after:,}): the window moved, records may be missing; dateFrom/dateTo hold still"
+    what = f"the count changed while paging ({before:,} → {after:,})"
+    return what if short else f"{what}: the window moved, records may be missing; dateFrom/dateTo hold still"
 
 
 class Repeats:

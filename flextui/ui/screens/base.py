@@ -141,8 +141,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
         if not self.ctx.read_only:
             return
         for binding in self._bindings.key_to_bindings.get(event.key, []):
-            capability = self.ACTION_CAPABILITY.get(binding.action)
-            if capability in kinds.MUTATING and not self.kind.can(capability, read_only=True):
+            if self.ACTION_CAPABILITY.get(binding.action) in kinds.MUTATING:  # (refused on every read-only profile)
                 self.app.notify(f"This profile is read-only: {binding.description.lower()} is off", markup=False)
                 event.stop()
                 return

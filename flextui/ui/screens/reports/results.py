@@ -558,7 +558,7 @@ class ReportResultsScreen(AreaScreen):
         # Last, and short (the line is one row and cut at its end): what the user set and where the cursor
         # is come first; the whole of the moved note is on the status line (`!` shows all of it).
         if self.moved:
-            parts.append((moved_note(self.moved) or "").partition(":")[0])
+            parts.append(moved_note(self.moved, short=True) or "")
         if self.repeated:
             parts.append(f"{plural(self.repeated, 'repeated row')} dropped (the window moved)")
         return " · ".join(parts)
