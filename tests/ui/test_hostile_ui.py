@@ -327,7 +327,7 @@ async def test_no_screenshot_while_a_token_value_is_shown(monkeypatch: pytest.Mo
         await settle(pilot)
         assert list(tmp_path.iterdir()) == [], "nothing written while the value is shown"
         assert any("No screenshot taken" in n.message for n in app._notifications)
-        await press(pilot, "escape")
+        await press(pilot, "escape", "escape")  # a value shown once, not copied: the second Escape closes it
         saved = app.deliver_screenshot(path=str(tmp_path / "shots"))
         assert saved is not None
         path = Path(saved)
@@ -352,7 +352,7 @@ async def test_the_palette_screenshot_command_is_refused_with_a_secret(monkeypat
         await settle(pilot)
         assert list(tmp_path.iterdir()) == []
         assert any("No screenshot taken" in n.message for n in app._notifications)
-        await press(pilot, "escape")
+        await press(pilot, "escape", "escape")
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
         commands["Screenshot"].callback()
         await until(pilot, lambda: any(tmp_path.iterdir()))

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
-from textual.widgets import Input, TabbedContent
+from textual.widgets import Button, Input, TabbedContent
 
 from flextui.api.auth import Credentials
 from flextui.api.registry import secret_problems
@@ -40,6 +40,10 @@ def label(app: Any, selector: str) -> str:
 
 def rows(app: Any, selector: str = "ResourceTable") -> list[dict[str, Any]]:
     return app.screen.query_one(selector, ResourceTable).visible_rows
+
+
+def enabled_actions(screen: Any) -> set[str]:
+    return {b.binding.action for b in screen.active_bindings.values() if b.enabled}
 
 
 def error_of(app: Any) -> str:
@@ -273,6 +277,15 @@ async def test_delete_repository_from_the_chart_detail_too() -> None:
         await pilot.press("y")
         await until(pilot, lambda: not rows(app, "#repos-table"))
         assert store.repositories(store.project(HELLO)) == {}
+        # nothing left to delete on this tab: `d` is not offered, and pressing it asks nothing
+        screen = app.screen
+        await until(pilot, lambda: "delete" not in enabled_actions(screen))
+        await pilot.press("d")
+        await settle(pilot)
+        assert app.screen is screen
+        await pilot.press("2")  # the charts tab still has one
+        await until(pilot, lambda: "delete" in enabled_actions(screen))
+        await pilot.press("1")
         # the chart detail's d asks the same question
         await pilot.press("2", "enter")
         await until(pilot, lambda: isinstance(app.screen, ChartDetailScreen))
@@ -295,8 +308,7 @@ async def test_read_only_hides_and_refuses_deletes() -> None:
             await pilot.press(key)
             await settle(pilot)
             assert app.screen is screen, "no confirmation on a read-only profile"
-        enabled = {b.binding.action for b in screen.active_bindings.values() if b.enabled}
-        assert "delete" not in enabled
+        assert "delete" not in enabled_actions(screen)
         screen.action_delete()  # even when called directly, it refuses
         await settle(pilot)
         assert "read-only" in error_of(app)
@@ -737,6 +749,11 @@ async def test_secret_reset_validates_inline_confirms_and_shows_the_new_one_once
         await until(pilot, lambda: isinstance(app.screen, ValueScreen))
         assert secret_of(app) == "Chosen-Secret-7" == app.screen.query_one("#value-text").text
         assert "shown once" in label(app, "#value-warning")
+        # not copied: the first Escape says the value will be gone instead of closing; the second closes
+        shown = app.screen
+        await pilot.press("escape")
+        await until(pilot, lambda: "Not copied" in label(app, "#value-warning"))
+        assert app.screen is shown and str(shown.query_one("#done", Button).label) == "Close anyway"
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, SecretScreen))
         # a random one: leave the field empty

@@ -75,6 +75,8 @@ class ValueScreen(FlexModal[None]):
     """Show a value to copy or select by hand; `once` adds the shown-once warning.
 
     `once` or `secret` values are secrets: not kept for ctrl+y, and no screenshot while shown.
+    A `once` value not copied yet is not closed by the first Escape (or Done): the dialog says
+    the value will be gone and the second closes it; a habitual Escape lost a new token before.
     """
 
     BINDINGS = [
@@ -100,6 +102,8 @@ class ValueScreen(FlexModal[None]):
         self._once = once
         self.shows_secret = once or secret
         self._note = note
+        self._copied = False
+        self._warned = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -133,11 +137,21 @@ class ValueScreen(FlexModal[None]):
     def action_copy(self) -> None:
         result = flex_app(self).send_to_clipboard(self._value, sensitive=self.shows_secret)
         if result.sent:
+            self._copied = True
             self.app.notify(f"Copied {result.size} characters via OSC 52", markup=False)
         else:
             self.app.notify(f"Could not copy: {result.reason}. Select the text by hand.", severity="warning", markup=False)
 
     def action_close(self) -> None:
+        if self._once and not self._copied and not self._warned:
+            self._warned = True
+            self.query_one("#value-warning", Label).update(
+                "⚠ Not copied: once closed, this value is gone for good. Escape again (or Close anyway) closes it."
+            )
+            done = self.query_one("#done", Button)
+            done.label = "Close anyway"
+            done.variant = "error"
+            return
         self._value = ""
         self.dismiss(None)
 

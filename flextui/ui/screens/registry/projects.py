@@ -297,7 +297,11 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "delete":
             tab = self.tab
-            return tab in ("repositories", "charts") and kinds.get(tab).can("delete", read_only=self.ctx.read_only)
+            return (
+                tab in ("repositories", "charts")
+                and kinds.get(tab).can("delete", read_only=self.ctx.read_only)
+                and (not self.is_mounted or self.current_table().current_row() is not None)
+            )
         if action == "page":
             return True if self.tab == "members" else None
         if action == "member_query":
@@ -362,6 +366,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         self._set_tab_label("repositories", "Repositories", len(detail.repositories))
         self._set_tab_label("charts", "Charts", len(detail.charts))
         self._update_pagers()
+        self.refresh_bindings()  # `d` is offered on a tab with a row to delete
 
     def _set_tab_label(self, pane: str, title: str, count: int | None) -> None:
         label = Text(title) if count is None else Text(f"{title} ({count:,})")
