@@ -501,6 +501,34 @@ async def test_line_item_changes_add_policies_properties_maintenance() -> None:
         assert "maint." in str(s.node_index[f"L:{added.activation_id}"].label)
 
 
+def offered(s: EntitlementsScreen) -> set[str]:
+    return {b.binding.action for b in s.active_bindings.values() if b.enabled}
+
+
+async def test_the_footer_offers_what_the_row_under_the_cursor_allows_and_a_hidden_key_says_why() -> None:
+    """On an account row the footer offered Add items, Policies, Edit and Maint.; each did nothing there."""
+    app = build_app(start=["entitlements", ACME])
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, "E:ENT-100000")
+        s.tree.cursor_line = 0
+        await until(pilot, lambda: s.current() is not None and s.current().kind == "account")
+        row_actions = {"add_items", "maintenance", "policies", "properties"}
+        await until(pilot, lambda: not offered(s) & row_actions)
+        assert {"create", "details"} <= offered(s)
+        await pilot.press("p")
+        await until(pilot, lambda: any("put the cursor on a line item" in str(n.message) for n in app._notifications))
+        assert app.screen is s, "no form opens"
+        s.tree.move_cursor(s.node_index["E:ENT-100000"])
+        await until(pilot, lambda: offered(s) & row_actions == {"add_items", "maintenance"})
+        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await until(pilot, lambda: row_actions <= offered(s))
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, SectionedForm))
+
+
 async def test_read_only_hides_and_refuses_every_change() -> None:
     app = build_app(start=["entitlements", ACME], read_only=True)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -510,7 +538,7 @@ async def test_read_only_hides_and_refuses_every_change() -> None:
         li = world_of(app).entitlements["ENT-100000"].line_items[0]
         s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
         await pilot.pause()
-        shown = {b.binding.action for b in s.active_bindings.values() if b.enabled}
+        shown = offered(s)
         assert not shown & {"create", "add_items", "policies", "properties", "maintenance"}
         assert {"catalogue", "users", "details"} <= shown
         before = sent(app)

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 import flextui
+from flextui import kinds
 from flextui.ui.app import FlexApp, _binding_classes
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.products import ProductsScreen
@@ -21,7 +22,7 @@ from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.commandbar import CommandBar
 from flextui.ui.widgets.dialogs import MessageScreen
-from tests.ui.conftest import build_app, burst, settle
+from tests.ui.conftest import build_app, burst, screen_of, settle
 
 # The reported crash: a tab's table focused before the tab was built (NoMatches '#features-table').
 SEQUENCES = [
@@ -63,6 +64,21 @@ async def test_switching_in_one_burst_keeps_the_app(commands: list[str], screen:
         await settle(pilot)
         assert app.is_running and isinstance(app.screen, screen)
         await wait_for(pilot, lambda: app.screen.focused is not None and app.screen.focused.id == table, f"focus in #{table}")
+
+
+async def test_a_tab_shown_after_the_command_bar_opened_leaves_the_keys_in_the_bar() -> None:
+    """The area's tab (asked for by a command, shown a refresh later) took the keys from the `:` bar opened since."""
+    app = build_app(start=["products"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await screen_of(pilot, ProductsScreen)
+        await pilot.press("colon")
+        bar = screen.query_one(CommandBar)
+        assert screen.focused is bar
+        screen.show_kind(kinds.get("features"))  # as `:features`, typed a moment before, does once the screen has refreshed
+        await wait_for(pilot, lambda: screen.tab_id == "features" and screen.query("#features-table"), "the features tab built")
+        assert screen.focused is bar
+        await pilot.press(*"tokens", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TokensScreen), "the command typed in the bar ran")
 
 
 def _alive(app: FlexApp) -> bool:

@@ -109,6 +109,18 @@ class AreaScreen(SafeDispatch, Screen[None]):
         self.status.in_flight = self.ctx.session.in_flight
         self.status.catch_up()
 
+    def give_keys(self, widget: Any) -> None:
+        """Focus `widget` (a table a tab or an area asked for), unless the user has since opened a bar.
+
+        Such a focus can come a refresh or a tab's building later than the key that asked for it;
+        over SSH the `:` typed next may already have opened the command bar, and taking the keys
+        from it sent the rest of the command to the table (`products` typed there opened a record).
+        """
+        focused = self.focused
+        if isinstance(focused, (CommandBar, FilterBar)) and focused.has_class("-open"):
+            return
+        widget.focus()
+
     def retitle(self) -> None:
         """Show `area_title` as it is now (a screen whose filters changed names them, or no longer does)."""
         self.query_one(TitleBar).area = self.area_title
@@ -136,15 +148,20 @@ class AreaScreen(SafeDispatch, Screen[None]):
         return self.kind.can(capability, read_only=self.ctx.read_only)
 
     def on_key(self, event: events.Key) -> None:
-        """A key of a change this read-only profile does not offer (hidden from the footer, so Textual passes
-        it on unbound) says why nothing happens; before, `d` or `n` from habit did nothing and said nothing."""
-        if not self.ctx.read_only:
-            return
+        """A key whose action is not offered here (hidden from the footer, so Textual passes it on unbound)
+        says why nothing happens; before, `d` or `n` from habit did nothing and said nothing."""
         for binding in self._bindings.key_to_bindings.get(event.key, []):
-            if self.ACTION_CAPABILITY.get(binding.action) in kinds.MUTATING:  # (refused on every read-only profile)
-                self.app.notify(f"This profile is read-only: {binding.description.lower()} is off", markup=False)
+            why = self.why_not(binding.action, binding.description.lower())
+            if why:
+                self.app.notify(why, markup=False)
                 event.stop()
                 return
+
+    def why_not(self, action: str, description: str) -> str | None:
+        """Why `action` is hidden now (None: it is not, or there is nothing to say); screens add their reasons."""
+        if self.ctx.read_only and self.ACTION_CAPABILITY.get(action) in kinds.MUTATING:  # (refused on every read-only profile)
+            return f"This profile is read-only: {description} is off"
+        return None
 
     # -- data age and errors ---------------------------------------------------------
 

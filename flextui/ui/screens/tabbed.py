@@ -212,7 +212,7 @@ class TabbedListScreen(AreaScreen):
         """Focus a tab's table, if it is built (else `_tab_activated` does it once it is)."""
         tables = self.query(f"#{tab}-table")
         if tables:
-            tables.first().focus()
+            self.give_keys(tables.first())
 
     def table(self, tab: str | None = None) -> ResourceTable:
         return self.query_one(f"#{tab or self.tab_id}-table", ResourceTable)

@@ -819,6 +819,34 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
     @on(Tree.NodeHighlighted, "#ent-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[Item]) -> None:
         self._show_detail()
+        self.refresh_bindings()  # the footer offers what the row under the cursor allows
+
+    ROW_ACTIONS: ClassVar[dict[str, tuple[str, bool]]] = {
+        "add_items": ("Adding line items", False),
+        "maintenance": ("Adding a maintenance line item", False),
+        "policies": ("Changing policies", True),
+        "properties": ("Editing a line item", True),
+    }
+    """Actions on the row under the cursor: what they do, and whether they need a line item (else an entitlement)."""
+
+    def _cursor_allows(self, action: str) -> bool:
+        if action not in self.ROW_ACTIONS:
+            return True
+        item = self.current()
+        if self.ROW_ACTIONS[action][1]:
+            return item is not None and item.line_item is not None and item.entitlement is not None
+        return self._entitlement_of(item) is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.is_mounted and not self._cursor_allows(action):
+            return False
+        return super().check_action(action, parameters)
+
+    def why_not(self, action: str, description: str) -> str | None:
+        if self.is_mounted and not self.ctx.read_only and not self._cursor_allows(action):
+            doing, line_item = self.ROW_ACTIONS[action]
+            return f"{doing}: put the cursor on {'a line item' if line_item else 'an entitlement or one of its line items'}"
+        return super().why_not(action, description)
 
     def raw_record(self) -> Any | None:
         item = self.current()

@@ -283,7 +283,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             self._focus_table()
 
     def _focus_table(self) -> None:
-        self.current_table().focus()
+        self.give_keys(self.current_table())
 
     def current_table(self) -> ResourceTable:
         return self.query_one(TAB_TABLES[self.tab], ResourceTable)
