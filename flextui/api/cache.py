@@ -85,6 +85,10 @@ MAX_DERIVED = 1024 * 1024 * 1024
 """Bytes above which a derived value is not kept (the pages still are)."""
 
 
+WAL_BYTES = 16 * 1024 * 1024
+"""The write-ahead log's bound: SQLite folds it into the file every this many bytes (its default, 1,000 pages,
+is 64 MB at our page size, on top of the size limit) and cuts the log back to this size after."""
+
 _KEYS_A_QUERY = 500  # page keys asked for in one statement (SQLite allows 32,766 variables since 3.32, 999 before)
 
 # Columns added later (table, column, statement), each added to a file that lacks it:
@@ -259,6 +263,9 @@ class PageCache:
             if self.path != ":memory:":
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
+                page_size = db.execute("PRAGMA page_size").fetchone()[0]  # (a file made before keeps its own)
+                db.execute(f"PRAGMA wal_autocheckpoint = {max(1, WAL_BYTES // page_size)}")
+                db.execute(f"PRAGMA journal_size_limit = {WAL_BYTES}")
             db.executescript(SCHEMA)
             columns = {
                 table: {row[1] for row in db.execute(f"PRAGMA table_info({table})")} for table in {table for table, _, _ in MIGRATIONS}

@@ -152,7 +152,10 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     def on_mount(self) -> None:
         self.app_resume_signal.subscribe(self, lambda _app: self._shadow.forget(), immediate=True)  # back from ctrl+z: all anew
         if self.ctx.keys:
-            self.set_keymap(self.ctx.keys)
+            keys = dict(self.ctx.keys)
+            if "app.help" in keys:  # a dialog's `?` is its own binding (Textual leaves the app's out): it follows
+                keys.setdefault("dialog.help", keys["app.help"])
+            self.set_keymap(keys)
             # Which ids exist is known once every screen is imported: after the first paint (screens load on first use).
             self.call_after_refresh(self._report_unknown_keys)
         if self._theme_problem:

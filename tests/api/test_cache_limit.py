@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from flextui.api import cache_limit
-from flextui.api.cache import PageCache
+from flextui.api.cache import WAL_BYTES, PageCache
 
 MB = 1 << 20
 BODY = "x" * 200_000  # a page of ≈ 200 KB (four of the file's 64 KB pages)
@@ -104,4 +104,15 @@ def test_a_file_from_before_the_limit_gains_its_columns_and_keeps_its_pages(tmp_
     fill(cache, 0, 14)
     assert cache.get("old") is None, "stored longest ago, never read since the limit came: gone first"
     assert cache.get("p13") is not None
+    cache.close()
+
+
+def test_the_write_ahead_log_stays_bounded(tmp_path: Path) -> None:
+    """SQLite's default let the log reach 64 MB (1,000 of our 64 KB pages) beside a file kept under its limit."""
+    path = tmp_path / "pages.sqlite3"
+    cache = PageCache(path)
+    fill(cache, 0, 120)  # ≈ 24 MB stored
+    wal = Path(str(path) + "-wal")
+    assert wal.exists() and wal.stat().st_size <= WAL_BYTES + MB, "folded into the file and cut back at its bound"
+    assert held(cache, 120) == set(range(120)), "nothing lost on the way"
     cache.close()

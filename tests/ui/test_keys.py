@@ -227,6 +227,21 @@ async def test_question_mark_in_a_dialog_lists_the_dialogs_keys() -> None:
         assert app.screen is detail, "? again closes the help"
 
 
+async def test_help_remapped_moves_in_dialogs_too() -> None:
+    """`[keys] "app.help" = "f1"` moved help on screens; in a dialog `?` stayed and f1 did nothing."""
+    app = build_app(keys={"app.help": "f1"})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "enter")
+        detail = app.screen
+        assert type(detail).__name__ == "TokenDetailScreen"
+        await burst(pilot, "question_mark")
+        assert app.screen is detail
+        await burst(pilot, "f1")
+        title, ids = shown_help(app)
+        assert "token_detail.delete" in ids
+
+
 # -- ctrl+r, ctrl+c --------------------------------------------------------------------------------------
 
 
