@@ -550,6 +550,30 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """The profiles `:profile` and the palette offer (the config's; the demo's identities in the demo)."""
         return list(self.profile_source().names(self.ctx))
 
+    def pick_profile(self, names: list[str]) -> None:
+        """`:profile` alone: the profiles to pick from, the one in use marked and under the cursor."""
+        if not names:
+            self.notify("No profiles configured: add [profiles.NAME] to the config (flextui info shows where)", markup=False)
+            return
+        from flextui.ui.widgets.dialogs import ChoiceScreen  # (dialogs load on first use: start-up)
+
+        here = self.ctx.profile_name
+        texts = [f"{name}  (in use)" if name == here else name for name in names]
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.switch_profile(names[index])
+
+        self.push_screen(
+            ChoiceScreen(
+                "Switch profile",
+                texts,
+                note="enter signs in · escape stays · :profile NAME goes at once",
+                highlighted=names.index(here) if here in names else 0,
+            ),
+            chosen,
+        )
+
     def switch_profile(self, name: str) -> None:
         """`:profile NAME`: sign in to another profile, then show the same area on it (see ui/profiles.py)."""
         if name == self.ctx.profile_name:

@@ -104,8 +104,7 @@ def run_command(app: Any, text: str) -> None:
             app.notify(f"Profiles: {exc}", severity="error", markup=False)
             return
         if not args:
-            listed = ", ".join(f"{n} (in use)" if n == app.ctx.profile_name else n for n in names)
-            app.notify(f"Profiles: {listed or 'none configured'}. :profile NAME switches.", markup=False, timeout=10)
+            app.pick_profile(names)
             return
         if args[0] not in names:
             app.notify(f"No profile {args[0]!r}. Profiles: {', '.join(names) or 'none configured'}", severity="error", markup=False)

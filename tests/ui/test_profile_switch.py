@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Input, Label
+from textual.widgets import Input, Label, OptionList
 
 from flextui.api.auth import Credentials
 from flextui.context import AppContext, demo_context
 from flextui.ui.profiles import ProfileSource, SecretPrompt
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.trail import Link
+from flextui.ui.widgets.dialogs import ChoiceScreen
 from tests.conftest import FIXED_NOW_MS
 from tests.ui.conftest import build_app, burst, command, settle, until
 
@@ -112,3 +113,22 @@ async def test_the_trail_survives_a_switch() -> None:
         await settle(pilot)
         await burst(pilot, "escape")
         await until(pilot, lambda: isinstance(app.screen, TokensScreen) and app.ctx.profile_name == "demo-producer")
+
+
+async def test_profile_alone_offers_the_profiles_to_pick_from() -> None:
+    """`:profile` listed the names in a toast that went away; now they are a list to pick from."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await tokens_shown(pilot, "demo")
+        await command(pilot, "profile")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        options = app.screen.query_one(OptionList)
+        texts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert texts[0] == "demo  (in use)" and "demo-producer" in texts and options.highlighted == 0
+        await burst(pilot, "escape")
+        await until(pilot, lambda: isinstance(app.screen, TokensScreen))
+        assert app.ctx.profile_name == "demo"
+        await command(pilot, "profile")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await burst(pilot, "down", "enter")
+        await tokens_shown(pilot, texts[1])

@@ -117,6 +117,11 @@ class TestResults:
         assert snap_compare(build_app(start=["reports", "fulfillment"]), terminal_size=size, run_before=run)
 
     @pytest.mark.parametrize("size", SIZES, ids=IDS)
+    def test_frequency_of_few_values(self, snap_compare: Any, size: tuple[int, int]) -> None:
+        run = _run(_results, _at("status"), _press("F"))
+        assert snap_compare(build_app(start=["reports", "fulfillment"]), terminal_size=size, run_before=run)
+
+    @pytest.mark.parametrize("size", SIZES, ids=IDS)
     def test_statistics(self, snap_compare: Any, size: tuple[int, int]) -> None:
         run = _run(_results, _at("quantity"), _press("I"), _stats_done)
         assert snap_compare(build_app(start=["reports", "fulfillment"]), terminal_size=size, run_before=run)

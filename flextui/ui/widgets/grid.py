@@ -364,6 +364,11 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
         return self._model.row_count
 
     @property
+    def content_width(self) -> int:
+        """Cells the visible columns need (the free width given to the last column left out)."""
+        return sum(self._widths.get(col.index, cell_len(col.title) + 2) + 2 * _PAD for col in self._model.visible_columns)
+
+    @property
     def total_count(self) -> int:
         """All rows, regardless of the filter."""
         return self._model.total_count

@@ -190,6 +190,27 @@ class FrequencyScreen(_ToolScreen):
 
     def on_mount(self) -> None:
         self.query_one(DataGrid).focus()
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """As narrow as its columns and, with few values, as short as its rows (three values filled a box of 36 lines)."""
+        grid = self.query_one(DataGrid)
+        box = self.query_one(Vertical)
+        screen_w, screen_h = self.size
+        chrome_w = 2 + 2 + grid.styles.scrollbar_size_vertical  # thick border, padding, the grid's scrollbar
+        width = max(grid.content_width + chrome_w, 70)  # (70: the keys' note on one line)
+        box.styles.width = min(width, int(screen_w * 0.96)) if width < screen_w * 0.96 else "96%"
+        lines = grid.row_count + 1  # and the header
+        room = int(screen_h * 0.92) - 2 - 3  # the border; title, facts and keys
+        if lines <= room:
+            grid.styles.height = lines
+            box.styles.height = "auto"
+        else:
+            grid.styles.height = "1fr"
+            box.styles.height = "92%"
 
     def chosen(self) -> Any:
         grid = self.query_one(DataGrid)
