@@ -300,3 +300,14 @@ def test_the_tui_demo_keeps_its_simulator_off_the_apps_loop() -> None:
     assert tui.extras["sim_thread"] and demo_identity(tui, "demo-producer").extras["sim_thread"]
     headless = make_context(parser.parse_args(["get", "tokens", "--demo", "--username", ADMIN[0]]), demo=True)
     assert not headless.extras["sim_thread"]
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "__all__"), ("", "")])
+def test_pydantic_plugins_are_off_unless_the_environment_says(given: str | None, seen: str) -> None:
+    """A pydantic plugin sees every value a model validates (passwords, token values): off unless asked for."""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if given is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = given
+    code = "import os, flextui; print(repr(os.environ.get('PYDANTIC_DISABLE_PLUGINS')))"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == repr(seen)
