@@ -104,6 +104,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         escape_keys.install(alt_keys.__contains__)  # escape then a key, read together: both keys (ui/escape_keys.py)
         super().__init__(**kwargs)
         self.last_copied = ""
+        self._last_copy_secret = False  # the last copy was a secret (not kept: ctrl+y says so)
         self.unexpected: list[BaseException] = []
         """Every unexpected error reported while running (the tests check it stays empty)."""
         self._last_unexpected: dict[str, float] = {}
@@ -684,8 +685,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     def send_to_clipboard(self, text: str, *, sensitive: bool = False) -> clipboard.CopyResult:
         """Copy through the terminal (OSC 52); keep it for ctrl+y unless it is a secret."""
         result = clipboard.copy(self, text)
-        if result.sent and not sensitive:
-            self.last_copied = text
+        if result.sent:
+            self.last_copied = "" if sensitive else text
+            self._last_copy_secret = sensitive
         return result
 
     def action_request_log(self) -> None:
@@ -698,7 +700,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     def action_show_clipboard(self) -> None:
         value = self.clipboard
         if not value:
-            self.notify("Nothing copied yet", markup=False)
+            said = "The last copy was a secret: it went to your terminal and is not kept" if self._last_copy_secret else "Nothing copied yet"
+            self.notify(said, markup=False)
             return
         from flextui.ui.widgets.dialogs import ValueScreen
 

@@ -13,7 +13,7 @@ from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FormScreen
 from flextui.ui.widgets.table import ResourceTable
-from tests.ui.conftest import build_app, settle, world_of
+from tests.ui.conftest import build_app, settle, until, world_of
 
 
 def table(app: Any) -> ResourceTable:
@@ -98,6 +98,9 @@ async def test_create_normal_token_shows_value_once_and_never_caches_it() -> Non
         await settle(pilot)
         assert isinstance(app.screen, TokensScreen)
         assert "ui-created-token" in names(app)
+        await pilot.press("ctrl+y")  # says why nothing is shown (not "Nothing copied yet")
+        await until(pilot, lambda: any("last copy was a secret" in str(n.message) for n in app._notifications))
+        assert isinstance(app.screen, TokensScreen)
 
 
 async def test_create_validates_inline_before_any_request() -> None:

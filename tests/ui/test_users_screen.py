@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import Input, Select, Switch
 
 from flextui.ui.screens.entitlements.tree import EntitlementsScreen
@@ -190,3 +191,15 @@ async def test_customer_sees_their_own_account_and_its_users() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert rows(app, "account_id") == [ACME]
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_the_user_a_jump_opened_with_is_shown_whole(size: tuple[int, int]) -> None:
+    """`:users user=…` (a token's `j`) showed "admin@flexdemo.exampl" in a field a fourth of the toolbar wide."""
+    name = "admin@flexdemo.example"
+    app = build_app(start=["users", f"user={name}"])
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        field = app.screen.query_one("#users-name", Input)
+        assert field.value == name
+        assert field.content_region.width > len(name), "the whole address, and room for the cursor after it"
