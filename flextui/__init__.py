@@ -3,12 +3,12 @@
 Only the version lives here so that `flextui --version` and importing the data
 layer never pay for Textual.
 
-One thing is done on import: httpx's own command-line tool (`httpx._main`,
+Two things are done on import. First, httpx's own command-line tool (`httpx._main`,
 which imports click, pygments and rich's progress bars: about 80 ms of every
 start) is marked as unavailable, which httpx documents as fine (its package
 falls back to a stub `main`). flextui never uses that tool.
 
-And pydantic's plugins are off unless the environment says otherwise
+Second, pydantic's plugins are off unless the environment says otherwise
 (`PYDANTIC_DISABLE_PLUGINS`): a plugin sees every value a model validates,
 and ours carry passwords and token values (flextui's secrets never go to a
 log, and a plugin is typically an observability exporter); finding plugins
@@ -21,6 +21,9 @@ import sys
 if "httpx" not in sys.modules:
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # None in sys.modules: "cannot be imported"
 
-os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+PLUGINS_SWITCHED_OFF = "PYDANTIC_DISABLE_PLUGINS" not in os.environ
+"""Whether flextui set PYDANTIC_DISABLE_PLUGINS (programs it runs, a credential command, get the environment as it was)."""
+if PLUGINS_SWITCHED_OFF:
+    os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
 
 __version__ = "0.1.0"

@@ -79,10 +79,20 @@ def _from_keyring(profile: Profile, source: SecretSource, what: str) -> str:
     return value
 
 
+def _their_env() -> dict[str, str]:
+    """The environment a credential command gets: the user's, without what flextui set for itself."""
+    import flextui
+
+    env = dict(os.environ)
+    if flextui.PLUGINS_SWITCHED_OFF:
+        env.pop("PYDANTIC_DISABLE_PLUGINS", None)
+    return env
+
+
 def _from_command(profile: Profile, source: SecretSource, what: str) -> str:
     assert source.command is not None
     try:
-        done = subprocess.run(shlex.split(source.command), capture_output=True, text=True, timeout=30, check=False)
+        done = subprocess.run(shlex.split(source.command), capture_output=True, text=True, timeout=30, check=False, env=_their_env())
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SecretError(f"profile {profile.name!r}: the {what} command failed: {exc}") from None
     if done.returncode != 0 or not done.stdout.strip():

@@ -154,8 +154,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         self.app_resume_signal.subscribe(self, lambda _app: self._shadow.forget(), immediate=True)  # back from ctrl+z: all anew
         if self.ctx.keys:
             keys = dict(self.ctx.keys)
-            if "app.help" in keys:  # a dialog's `?` is its own binding (Textual leaves the app's out): it follows
-                keys.setdefault("dialog.help", keys["app.help"])
+            if "app.help" in keys:  # a dialog's `?` is its own binding (Textual leaves the app's out): it follows,
+                keys.setdefault("dialog.help", keys["app.help"])  # and the key that opens help closes it
+                keys.setdefault("help.close", f"escape,q,{keys['app.help']}")
             self.set_keymap(keys)
             # Which ids exist is known once every screen is imported: after the first paint (screens load on first use).
             self.call_after_refresh(self._report_unknown_keys)
@@ -224,7 +225,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     def copy_to_clipboard(self, text: str) -> None:
         """Textual's own copies (ctrl+c on selected text, in a field or on screen) go the way flextui copies:
         plain OSC 52 (or passthrough, as set), said in a toast, shown instead when it cannot work."""
-        self.copy_text(text, "the selected text")
+        self.copy_text(text, "the selected text", sensitive=self.secret_on_screen())
 
     # -- unexpected errors (safety.py) -----------------------------------------------------------
 
@@ -553,8 +554,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
     def pick_profile(self, names: list[str]) -> None:
         """`:profile` alone: the profiles to pick from, the one in use marked and under the cursor."""
-        if not names:
-            self.notify("No profiles configured: add [profiles.NAME] to the config (flextui info shows where)", markup=False)
+        if not names or names == [self.ctx.profile_name]:
+            only = f"Only {clean(self.ctx.profile_name)}, in use. " if names else "No profiles configured. "
+            self.notify(only + "Add [profiles.NAME] to the config (flextui info shows where)", markup=False)
             return
         from flextui.ui.widgets.dialogs import ChoiceScreen  # (dialogs load on first use: start-up)
 
@@ -700,7 +702,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     def action_show_clipboard(self) -> None:
         value = self.clipboard
         if not value:
-            said = "The last copy was a secret: it went to your terminal and is not kept" if self._last_copy_secret else "Nothing copied yet"
+            said = (
+                "The last copy was a secret: it went to your terminal and is not kept" if self._last_copy_secret else "Nothing copied yet"
+            )
             self.notify(said, markup=False)
             return
         from flextui.ui.widgets.dialogs import ValueScreen
@@ -720,6 +724,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             return
         result = self.send_to_clipboard(text, sensitive=sensitive)
         if result.sent:
+            copied = getattr(self.screen, "value_copied", None)  # a value shown once: it has been copied
+            if callable(copied):
+                copied()
             hint = "" if sensitive else " Not in your clipboard? ctrl+y shows it."
             self.notify(f"Copied {what} ({result.size} characters).{hint}", markup=False)
         else:

@@ -529,6 +529,20 @@ async def test_the_footer_offers_what_the_row_under_the_cursor_allows_and_a_hidd
         await until(pilot, lambda: isinstance(app.screen, SectionedForm))
 
 
+async def test_a_hidden_keys_reason_follows_the_keys_remap() -> None:
+    """With `p` remapped to Users, `p` on an account row opened nothing and said "put the cursor on a line item"."""
+    app = build_app(start=["entitlements", ACME], keys={"entitlements.users": "p", "entitlements.policies": "o"})
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        s.tree.cursor_line = 0
+        await until(pilot, lambda: s.current() is not None and s.current().kind == "account")
+        await pilot.press("o")
+        await until(pilot, lambda: any("put the cursor on a line item" in str(n.message) for n in app._notifications))
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, UsersScreen))
+
+
 async def test_read_only_hides_and_refuses_every_change() -> None:
     app = build_app(start=["entitlements", ACME], read_only=True)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -240,6 +240,8 @@ async def test_help_remapped_moves_in_dialogs_too() -> None:
         await burst(pilot, "f1")
         title, ids = shown_help(app)
         assert "token_detail.delete" in ids
+        await burst(pilot, "f1")  # the key that opened help closes it
+        assert app.screen is detail
 
 
 # -- ctrl+r, ctrl+c --------------------------------------------------------------------------------------

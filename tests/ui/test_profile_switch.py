@@ -132,3 +132,13 @@ async def test_profile_alone_offers_the_profiles_to_pick_from() -> None:
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await burst(pilot, "down", "enter")
         await tokens_shown(pilot, texts[1])
+
+
+async def test_profile_alone_with_only_the_one_in_use_says_so() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await tokens_shown(pilot, "demo")
+        app.profiles = ProfileSource(names=lambda ctx: ["demo"], open=other_instance(seed=11).open)
+        await command(pilot, "profile")
+        await until(pilot, lambda: any("Only demo, in use" in str(n.message) for n in app._notifications))
+        assert isinstance(app.screen, TokensScreen)

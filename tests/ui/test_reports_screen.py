@@ -838,3 +838,23 @@ async def test_a_report_with_no_records_says_no_rows_once_it_is_done() -> None:
         await wait_loaded(pilot)
         assert screen.loaded == 0 and screen.state == "done"
         assert "No rows" in screen.grid.render_line(1).text
+
+
+@pytest.mark.parametrize(("values", "size"), [(3, (80, 24)), (1, (80, 24)), (0, (80, 24)), (3, (120, 40)), (60, (80, 24))])
+async def test_the_frequency_dialog_shows_every_value_it_has_room_for(values: int, size: tuple[int, int]) -> None:
+    """Sized to few values, it hid one behind the scrollbar of a column wider than the box (long IDs at 80 columns)."""
+    from flextui.render.table import GridModel
+
+    long_ids = [(f"ACT-{n:04d}-" + "x" * 40,) for n in range(values)]
+    model = GridModel([("activationID", "str")], long_ids)
+    app = build_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.push_screen(FrequencyScreen(model, "activationID"))
+        await until(pilot, lambda: isinstance(app.screen, FrequencyScreen))
+        await settle(pilot)
+        grid = app.screen.query_one(DataGrid)
+        box = app.screen.query_one("Vertical")
+        assert box.region.height <= int(size[1] * 0.92) + 1 and box.region.width <= size[0]
+        lines = grid.scrollable_content_region.height
+        assert lines >= min(max(values, 1) + 1, 8), f"{lines} lines shown for {values} values and the header"

@@ -77,6 +77,10 @@ async def test_a_tab_shown_after_the_command_bar_opened_leaves_the_keys_in_the_b
         screen.show_kind(kinds.get("features"))  # as `:features`, typed a moment before, does once the screen has refreshed
         await wait_for(pilot, lambda: screen.tab_id == "features" and screen.query("#features-table"), "the features tab built")
         assert screen.focused is bar
+        await pilot.press("escape")  # closing the bar gives the keys to the tab shown meanwhile, not the one left
+        await wait_for(pilot, lambda: screen.focused is screen.query_one("#features-table"), "focus in the features table")
+        assert screen.tab_id == "features"
+        await pilot.press("colon")
         await pilot.press(*"tokens", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, TokensScreen), "the command typed in the bar ran")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Input, Select
+from textual.widgets import Input, Select, TextArea
 
 from flextui.sim.tokens import token_store
 from flextui.sim.world import ADMIN, CUSTOMER
@@ -489,3 +489,23 @@ async def test_a_masked_token_offers_no_change_the_caller_cannot_make() -> None:
         await pilot.press("d")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen), "their own token can be deleted"
+
+
+async def test_a_shown_once_value_copied_by_selecting_it_is_not_kept_and_closes_at_once() -> None:
+    """Selected and copied with ctrl+c, the token value was kept for ctrl+y and the dialog still said "Not copied"."""
+    app = build_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await fill(pilot, "tokenName", "selected-copy")
+        await pilot.click("#form-submit")
+        await until(pilot, lambda: isinstance(app.screen, ValueScreen))
+        value = token_store(world_of(app)).by_name["selected-copy"].value
+        area = app.screen.query_one("#value-text", TextArea)
+        area.focus()
+        area.select_all()
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: any("Copied" in str(n.message) for n in app._notifications))
+        assert app.clipboard != value, "a token value is never kept for ctrl+y"
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, TokensScreen))

@@ -118,6 +118,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
         """
         focused = self.focused
         if isinstance(focused, (CommandBar, FilterBar)) and focused.has_class("-open"):
+            focused.return_to(widget)  # where the keys go when the bar closes (not the table of a tab left since)
             return
         widget.focus()
 
@@ -149,8 +150,17 @@ class AreaScreen(SafeDispatch, Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """A key whose action is not offered here (hidden from the footer, so Textual passes it on unbound)
-        says why nothing happens; before, `d` or `n` from habit did nothing and said nothing."""
-        for binding in self._bindings.key_to_bindings.get(event.key, []):
+        says why nothing happens; before, `d` or `n` from habit did nothing and said nothing. The screen's keys
+        as `[keys]` remapped them; never a key a field types or another binding takes."""
+        focused = self.focused
+        if focused is not None and focused.check_consume_key(event.key, event.character):
+            return
+        if event.key in self.active_bindings:
+            return
+        bindings = self._bindings.copy()
+        if self.app._keymap:
+            bindings.apply_keymap(self.app._keymap)
+        for binding in bindings.key_to_bindings.get(event.key, []):
             why = self.why_not(binding.action, binding.description.lower())
             if why:
                 self.app.notify(why, markup=False)

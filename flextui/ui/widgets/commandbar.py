@@ -47,6 +47,10 @@ class _Bar(SafeDispatch, Input):
         # Synchronously, not via focus(): keys typed right after ':' must land here, not on the table.
         self.screen.set_focus(self)
 
+    def return_to(self, widget: Widget) -> None:
+        """Give the keys to `widget` when the bar closes (a tab shown while it was open)."""
+        self._return_to = widget
+
     def close(self) -> None:
         self.remove_class("-open")
         target = self._return_to

@@ -137,10 +137,14 @@ class ValueScreen(FlexModal[None]):
     def action_copy(self) -> None:
         result = flex_app(self).send_to_clipboard(self._value, sensitive=self.shows_secret)
         if result.sent:
-            self._copied = True
+            self.value_copied()
             self.app.notify(f"Copied {result.size} characters via OSC 52", markup=False)
         else:
             self.app.notify(f"Could not copy: {result.reason}. Select the text by hand.", severity="warning", markup=False)
+
+    def value_copied(self) -> None:
+        """The value went to the clipboard another way (its text selected and copied)."""
+        self._copied = True
 
     def action_close(self) -> None:
         if self._once and not self._copied and not self._warned:

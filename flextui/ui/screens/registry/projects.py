@@ -308,6 +308,12 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             return self.tab == "members"
         return super().check_action(action, parameters)
 
+    def why_not(self, action: str, description: str) -> str | None:
+        if action == "delete" and self.tab in ("repositories", "charts") and self.current_table().current_row() is None:
+            if not self.ctx.read_only:
+                return f"No {'repository' if self.tab == 'repositories' else 'chart'} here to delete"
+        return super().why_not(action, description)
+
     def related_links(self) -> list[Link]:
         """j: a member's user in the users area (members are named by their e-mail, as FNO users are)."""
         if self.tab != "members":
@@ -324,6 +330,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def apply_filter(self, text: str) -> None:
         self.current_table().set_filter(text)
         self._update_pagers()
+        self.refresh_bindings()  # a filter that leaves no row leaves nothing to delete
 
     def action_reload(self) -> None:
         if self.registry_problem() or not self.project:

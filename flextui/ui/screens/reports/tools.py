@@ -202,8 +202,12 @@ class FrequencyScreen(_ToolScreen):
         screen_w, screen_h = self.size
         chrome_w = 2 + 2 + grid.styles.scrollbar_size_vertical  # thick border, padding, the grid's scrollbar
         width = max(grid.content_width + chrome_w, 70)  # (70: the keys' note on one line)
-        box.styles.width = min(width, int(screen_w * 0.96)) if width < screen_w * 0.96 else "96%"
-        lines = grid.row_count + 1  # and the header
+        fits = width < screen_w * 0.96
+        box.styles.width = width if fits else "96%"
+        box.styles.max_height = "92%"  # (a facts line wrapped on a small screen)
+        lines = grid.row_count + 1 if grid.row_count else 3  # the header; with no rows, "No rows" (drawn past the end)
+        if grid.content_width + chrome_w > (width if fits else int(screen_w * 0.96)):
+            lines += grid.styles.scrollbar_size_horizontal  # wider than the box: a scrollbar under the rows
         room = int(screen_h * 0.92) - 2 - 3  # the border; title, facts and keys
         if lines <= room:
             grid.styles.height = lines
