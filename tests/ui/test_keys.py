@@ -212,36 +212,24 @@ async def test_help_on_a_form_names_the_form() -> None:
         assert title == "Keys: New access token" and "form.submit" in ids
 
 
-async def test_question_mark_in_a_dialog_lists_the_dialogs_keys() -> None:
-    """`?` did nothing in a detail dialog: Textual leaves the app's keys out while a dialog is up."""
-    app = build_app()
+@pytest.mark.parametrize(("keys", "help_key"), [({}, "question_mark"), ({"app.help": "f1"}, "f1")], ids=["?", "remapped"])
+async def test_help_in_a_dialog_lists_the_dialogs_keys(keys: dict[str, str], help_key: str) -> None:
+    """`?` did nothing in a detail dialog (Textual leaves the app's keys out while a dialog is up); remapped to f1,
+    help moved on screens while in a dialog `?` stayed and f1 did nothing."""
+    app = build_app(keys=keys)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         await burst(pilot, "enter")
         detail = app.screen
         assert type(detail).__name__ == "TokenDetailScreen"
-        await burst(pilot, "question_mark")
+        if help_key != "question_mark":
+            await burst(pilot, "question_mark")
+            assert app.screen is detail, "? is no longer help"
+        await burst(pilot, help_key)
         title, ids = shown_help(app)
         assert title.startswith("Keys: ") and "token_detail.delete" in ids
-        await burst(pilot, "question_mark")
-        assert app.screen is detail, "? again closes the help"
-
-
-async def test_help_remapped_moves_in_dialogs_too() -> None:
-    """`[keys] "app.help" = "f1"` moved help on screens; in a dialog `?` stayed and f1 did nothing."""
-    app = build_app(keys={"app.help": "f1"})
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
-        await burst(pilot, "enter")
-        detail = app.screen
-        assert type(detail).__name__ == "TokenDetailScreen"
-        await burst(pilot, "question_mark")
-        assert app.screen is detail
-        await burst(pilot, "f1")
-        title, ids = shown_help(app)
-        assert "token_detail.delete" in ids
-        await burst(pilot, "f1")  # the key that opened help closes it
-        assert app.screen is detail
+        await burst(pilot, help_key)
+        assert app.screen is detail, "the key that opened help closes it"
 
 
 # -- ctrl+r, ctrl+c --------------------------------------------------------------------------------------
