@@ -21,22 +21,31 @@ at each launch (≈ 100–250 ms more, which no user of a wheel pays).
 
 `--baseline DIR` adds a third contender in the same rounds: the flextui of
 another checkout (e.g. `git archive main | tar -x -C DIR`), for before/after.
+
+`--profile` adds the start a user of a real tenant has: `flextui --url … --user
+…` against the simulator served by `flextui sim` in a process of its own (a
+new, empty cache directory each run; no config file), so the embedded
+simulator's share of the demo's start shows.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import os
 import pty
 import select
+import socket
 import statistics
 import struct
+import subprocess
 import sys
 import tempfile
 import termios
 import time
 from pathlib import Path
+from typing import Any
 
 BARE_APP = """
 from textual.app import App
@@ -109,9 +118,25 @@ def run_once(argv: list[str], marker: bytes, timeout: float = 30.0) -> tuple[flo
     return elapsed, memory
 
 
-def main(runs: int, baseline: str | None = None) -> None:
+@contextlib.contextmanager
+def served_simulator(flextui: Path, port: int = 8791) -> Any:
+    """`flextui sim` on a local port for the run's length (the demo's world: same seed, same first token)."""
+    server = subprocess.Popen([str(flextui), "sim", "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def main(runs: int, baseline: str | None = None, profile: bool = False) -> None:
     flextui = Path(sys.executable).with_name("flextui")
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         bare = Path(tmp) / "bare.py"
         bare.write_text(BARE_APP)
         contenders = {
@@ -126,6 +151,13 @@ def main(runs: int, baseline: str | None = None) -> None:
                 ["/usr/bin/env", f"PYTHONPATH={source}", sys.executable, "-P", "-c", run_it, "demo"],
                 b"audit-pull-186",
             )
+        if profile:
+            url = stack.enter_context(served_simulator(flextui))
+            fresh_dirs = (
+                f"d=$(mktemp -d -p {tmp}); XDG_CACHE_HOME=$d/cache XDG_CONFIG_HOME=$d/config XDG_STATE_HOME=$d/state "
+                f"FLEXTUI_PASSWORD=Admin-pass-1 exec {flextui} --url {url} --user admin@flexdemo.example"
+            )
+            contenders["flextui on a profile (simulator in its own process)"] = (["/bin/sh", "-c", fresh_dirs], b"audit-pull-186")
         times: dict[str, list[float]] = {name: [] for name in contenders}
         memory: dict[str, list[float]] = {name: [] for name in contenders}
         for argv, marker in contenders.values():  # warm-up (not counted): byte-code caches, the OS's file cache
@@ -151,5 +183,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--baseline", metavar="DIR", help="also run the flextui in DIR (another checkout) in the same rounds")
+    parser.add_argument("--profile", action="store_true", help="also run flextui on an ad hoc profile against `flextui sim`")
     options = parser.parse_args()
-    main(options.runs, options.baseline)
+    main(options.runs, options.baseline, options.profile)
