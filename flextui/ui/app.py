@@ -104,6 +104,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         escape_keys.install(alt_keys.__contains__)  # escape then a key, read together: both keys (ui/escape_keys.py)
         super().__init__(**kwargs)
         self.last_copied = ""
+        self.report_queries: dict[tuple[str, str], dict[str, Any]] = {}
+        """The query last left in each report group's builder, per identity (instance and user), for the session."""
+        self._switching = False  # a `:profile` switch is signing in
         self._last_copy_secret = False  # the last copy was a secret (not kept: ctrl+y says so)
         self.unexpected: list[BaseException] = []
         """Every unexpected error reported while running (the tests check it stays empty)."""
@@ -404,13 +407,17 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
                 quiet += 1
                 continue
             quiet = 0
-            if loop.time() - started > KEY_WAIT_LIMIT:  # something never settles: do not hold the keys for ever
+            if self._switching:  # a sign-in has its own deadline: the keys are for the profile it opens
+                started = loop.time()
+            elif loop.time() - started > KEY_WAIT_LIMIT:  # something never settles: do not hold the keys for ever
                 log.warning("keys: the app did not settle within %.1f s; handing the next key on", KEY_WAIT_LIMIT)
                 return
 
     def _settled(self) -> bool:
         """Whether everything the keys so far set off has happened (see `on_event`)."""
         if self._handlers_running or not self._message_queue.empty() or self._next_callbacks:
+            return False
+        if self._switching and not self.screen.is_modal:  # signing in to another profile (a password dialog takes keys)
             return False
         try:
             if self.screen._callbacks:  # e.g. a focus change after the next refresh
@@ -582,9 +589,16 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         if name == self.ctx.profile_name:
             self.notify(f"Already on {clean(name)}", markup=False)
             return
+        self._switching = True  # keys typed meanwhile wait for the new profile's screen (see `_settled`)
         self.run_worker(self._switch(name), group="profile-switch", exclusive=True, description=f"switching to {name}")
 
     async def _switch(self, name: str) -> None:
+        try:
+            await self._sign_in_and_adopt(name)
+        finally:
+            self._switching = False
+
+    async def _sign_in_and_adopt(self, name: str) -> None:
         from flextui.api.errors import ApiError
         from flextui.config import ConfigError
         from flextui.secrets import SecretError

@@ -264,11 +264,11 @@ async def test_ent_command_opens_one_account_and_product_arguments() -> None:
         await settle(pilot)
         s = screen(app)
         assert [n.data.account_id for n in s.tree.root.children] == [ACME]
-        assert s.node_index[f"A:{ACME}"].is_expanded and len(child_keys(app, f"A:{ACME}")) == 5
+        assert s.node_index[f"A:{ACME}"].is_expanded
+        await until(pilot, lambda: len(child_keys(app, f"A:{ACME}")) == 5)  # (its entitlements: a request of their own)
         app.screen.query_one("#commandbar").open()
         await pilot.press(*"ent Acme Robotics", "enter")
-        await settle(pilot)
-        assert [n.data.account_id for n in screen(app).tree.root.children] == [ACME], "a name works too"
+        await until(pilot, lambda: [n.data.account_id for n in screen(app).tree.root.children] == [ACME])  # a name works too
 
 
 async def test_clearing_the_filters_clears_them_from_the_header_too() -> None:
@@ -614,3 +614,24 @@ def test_a_detail_label_longer_than_its_column_is_still_apart_from_its_value() -
 
     body = Body(width=16).line("FlexDemo Software", "FLEXDEMO").pairs([("ANALYZER_EXPORT", "1.0"), ("CORE", "2.0")])
     assert body.text.plain.splitlines() == ["FlexDemo Software  FLEXDEMO", "  ANALYZER_EXPORT  1.0", "  CORE          2.0"]
+
+
+async def test_accounts_that_fail_to_load_say_so_and_ctrl_r_tries_again(monkeypatch: Any) -> None:
+    """The users API refusing the account list left the tree saying "loading…" for good."""
+    from flextui.api.users import UsersService
+
+    async def refused(*args: Any, **kwargs: Any) -> Any:
+        raise ServerError("service unavailable", status=503)
+        yield  # an async generator, like accounts_page
+
+    with monkeypatch.context() as patch:
+        patch.setattr(UsersService, "accounts_page", refused)
+        app = build_app(start=["entitlements"])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            await until(pilot, lambda: "not loaded" in pager(app))
+            assert "ctrl+r tries again" in pager(app) and "503" in screen(app).status.error
+            patch.undo()
+            await pilot.press("ctrl+r")
+            await until(pilot, lambda: bool(screen(app).node_index))
+            assert "not loaded" not in pager(app)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Input, Label, OptionList
+from textual.widgets import Input, Label, OptionList, Select
 
 from flextui.api.auth import Credentials
 from flextui.context import AppContext, demo_context
@@ -142,3 +142,51 @@ async def test_profile_alone_with_only_the_one_in_use_says_so() -> None:
         await command(pilot, "profile")
         await until(pilot, lambda: any("Only demo, in use" in str(n.message) for n in app._notifications))
         assert isinstance(app.screen, TokensScreen)
+
+
+async def test_a_report_query_stays_with_the_identity_that_made_it() -> None:
+    """Left in the builder, admin's conditions showed under the producer after `:profile`, and were gone on return."""
+    from flextui.ui.screens.reports.builder import ReportBuilderScreen
+
+    async def builder() -> ReportBuilderScreen:
+        await command(pilot, "report fulfillment")
+        await until(pilot, lambda: isinstance(app.screen, ReportBuilderScreen) and app.screen.is_mounted)
+        await settle(pilot)
+        return app.screen
+
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await tokens_shown(pilot, "demo")
+        screen = await builder()
+        screen.query_one("#rb-field", Select).value = "accountID"
+        screen.query_one("#rb-op", Select).value = "$sw"
+        screen.query_one("#rb-value", Input).value = "1012"
+        await settle(pilot)
+        assert screen.add_pending() and len(screen.conditions) == 1
+        await command(pilot, "profile demo-producer")  # from inside the builder
+        await until(pilot, lambda: app.ctx.profile_name == "demo-producer")
+        assert (await builder()).conditions == [], "not the admin's query"
+        await command(pilot, "profile demo")
+        await until(pilot, lambda: app.ctx.profile_name == "demo")
+        assert [str(c) for c in (await builder()).conditions] == [str(c) for c in screen.conditions], "kept for the session"
+
+
+async def test_keys_typed_while_signing_in_go_to_the_profile_signed_in_to() -> None:
+    """`:profile x⏎:reports⏎` in one burst: the `:` was lost and `reports` ran as the old token list's keys."""
+    import asyncio
+
+    from flextui.ui.screens.reports.catalogue import ReportsScreen
+
+    slow = other_instance(seed=11)
+
+    async def opener(ctx: AppContext, name: str, ask: Any) -> AppContext:
+        await asyncio.sleep(0.3)  # a real sign-in's round trips
+        return await slow.open(ctx, name, ask)
+
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await tokens_shown(pilot, "demo")
+        app.profiles = ProfileSource(names=slow.names, open=opener)
+        await burst(pilot, "colon", *"profile other", "enter", "colon", *"reports", "enter")
+        await until(pilot, lambda: app.ctx.profile_name == "other" and isinstance(app.screen, ReportsScreen))
+        assert len(app.screen_stack) == 1, "no token dialog opened on the way"

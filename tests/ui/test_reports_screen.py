@@ -825,7 +825,7 @@ async def test_the_kept_query_belongs_to_one_identity() -> None:
         screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
         await add_condition(pilot, "accountID", "$sw", "1012")
         screen.remember()
-        memory = app.ctx.extras["report_queries"]
+        memory = app.report_queries  # the app's, across profile switches (test_profile_switch)
         assert list(memory) == [(app.ctx.session.identity, "fulfillment")]
         identity = app.ctx.session.identity
         assert app.ctx.user and app.ctx.user.lower() in identity

@@ -77,7 +77,13 @@ class AreaScreen(SafeDispatch, Screen[None]):
 
     @property
     def ctx(self) -> AppContext:
-        return flex_app(self).ctx
+        """The profile this screen was opened on, for its whole life: on `:profile` the app moves to another
+        context and closes this screen, which must still leave what it keeps (a report query) under its own
+        identity, not the next one's (a builder left its conditions to the profile switched to)."""
+        bound = self.__dict__.get("_bound_ctx")
+        if bound is None:
+            bound = self.__dict__["_bound_ctx"] = flex_app(self).ctx
+        return bound
 
     @property
     def kind(self) -> kinds.Kind:

@@ -51,7 +51,7 @@ from flextui.render.text import clean
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.safety import SafeDispatch
-from flextui.ui.screens.base import AreaScreen, sort_words
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen, sort_words
 from flextui.ui.screens.entitlements.details import entitlement_detail, line_item_detail, product_detail
 from flextui.ui.screens.entitlements.forms import CatalogueIndex, EntitlementForms
 from flextui.ui.screens.entitlements.nodes import Expansion, Item, Root
@@ -343,10 +343,17 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self.ent_total.clear()
         self.li_children.clear()
         self.query_one("#pager", Label).update(Text("loading…", style="dim"))
+        gen = self.generation
+
+        def failed(exc: BaseException) -> None:
+            if gen == self.generation:  # (not a load a newer one replaced)
+                self.query_one("#pager", Label).update(Text(NOT_LOADED))
+
         self.run_api(
             lambda: self._load_roots(force),
             group="ent-roots",
             doing="loading entitlements" if self.filters.on_entitlements else "loading accounts",
+            failed=failed,
         )
 
     def action_reload(self) -> None:

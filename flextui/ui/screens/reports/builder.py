@@ -514,7 +514,8 @@ class ReportBuilderScreen(AreaScreen):
     # -- the remembered query (per identity and group, for the session) ---------------------------------------
 
     def _memory(self) -> dict[tuple[str, str], dict[str, Any]]:
-        return self.ctx.extras.setdefault("report_queries", {})
+        # the app's, not the context's: kept per identity across `:profile` switches, as the README says
+        return flex_app(self).report_queries
 
     def _memory_key(self) -> tuple[str, str]:
         return (self.ctx.session.identity, self.group.casefold())
