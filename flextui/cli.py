@@ -375,10 +375,14 @@ def _adhoc(args: argparse.Namespace) -> tuple[Any, Any]:
         raise ConfigError(f"--token-env {args.token_env}: that environment variable is not set")
     if not args.user and not token:
         raise ConfigError(f"--url needs --user (password from FLEXTUI_PASSWORD or a prompt), or an access token in {token_var}")
+    from pydantic import ValidationError
+
     try:
         profile = Profile(name="adhoc", url=args.url, user=args.user, registry_tenant=args.registry_tenant)
-    except ValueError as exc:
-        raise ConfigError(f"--url: {str(exc).splitlines()[-1].strip()}") from None
+    except ValidationError as exc:  # its text's last line is a link to pydantic's docs: the reason is in its errors
+        first = exc.errors()[0]
+        option = {"user": "--user", "registry_tenant": "--registry-tenant"}.get(str(first["loc"][0]) if first["loc"] else "", "--url")
+        raise ConfigError(f"{option} {first.get('input')!s}: {first['msg'].removeprefix('Value error, ')}") from None
     password = None
     if args.user and not args.offline:
         password = os.environ.get("FLEXTUI_PASSWORD") or (None if token else prompt_secret(f"Password for {args.user} at {args.url}: "))
@@ -564,7 +568,7 @@ async def cmd_headless(args: argparse.Namespace) -> int:
         return exc.exit_code
     except ValueError as exc:
         print_error(exc)
-        return EXIT_USAGE
+        return int(getattr(exc, "exit_code", EXIT_USAGE))  # (the registry's missing password: 3, as every missing credential)
     finally:
         await ctx.aclose()
 

@@ -244,7 +244,12 @@ def _on_simulator(
 
 
 class RegistryUnavailable(ValueError):
-    """Why the registry cannot be used with this profile (no credentials, no tenant)."""
+    """Why the registry cannot be used with this profile (no credentials, no tenant); `exit_code` as the CLI's
+    (3 when a credential is missing, as for every other service; 2 for a tenant ID not given)."""
+
+    def __init__(self, message: str, *, exit_code: int = 2) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 def registry_for(ctx: AppContext) -> RegistryService:
@@ -256,8 +261,10 @@ def registry_for(ctx: AppContext) -> RegistryService:
         return service
     try:
         service = RegistryService(ctx.session)
-    except (ValueError, MissingCredential) as exc:
-        raise RegistryUnavailable(getattr(exc, "message", None) or str(exc)) from None
+    except MissingCredential as exc:
+        raise RegistryUnavailable(exc.message or str(exc), exit_code=exc.exit_code) from None
+    except ValueError as exc:
+        raise RegistryUnavailable(str(exc)) from None
     ctx.extras["registry"] = service
     return service
 

@@ -165,6 +165,24 @@ def test_adhoc_url_with_password_from_env(live_server: str, monkeypatch: pytest.
     assert capsys.readouterr().out.count("\n") >= 3
 
 
+def test_adhoc_url_without_a_scheme_says_what_it_needs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said only "For further information visit https://errors.pydantic.dev/…"."""
+    monkeypatch.setenv("FLEXTUI_PASSWORD", "x")
+    assert main(["--url", "127.0.0.1:18765", "--user", "a@b.example", "get", "projects"]) == 2
+    err = capsys.readouterr().err
+    assert "--url 127.0.0.1:18765: must start with https://" in err and "pydantic" not in err
+
+
+def test_a_registry_command_without_a_password_exits_3_as_every_missing_credential(
+    live_server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A token-only profile's `get projects` exited 2 (usage) where a missing token for entitlements exits 3."""
+    monkeypatch.delenv("FLEXTUI_PASSWORD", raising=False)
+    monkeypatch.setenv("FLEXTUI_TOKEN", "rna_" + "0" * 44)
+    assert main(["--url", live_server, "--registry-tenant", "1107", "get", "projects"]) == 3
+    assert "has no password" in capsys.readouterr().err
+
+
 def test_sim_command_serves_and_prints_credentials() -> None:
     import socket
     import time
