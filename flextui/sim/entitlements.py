@@ -838,6 +838,9 @@ async def add_maintenance_line_items(request: Request) -> Response:
         if product is None:
             what = f"{name} version {version}" if name and version else f"with part number {part!r}"
             raise mp.problem("maintenanceProductName" if name and version else "partNumber", f"no maintenance product {what}")
+        if name and version and part and cat.maintenance_product(None, None, part) is not product:
+            # both ways of naming it, naming two things: refused, never one of them silently dropped
+            raise mp.problem("partNumber", f"part number {part!r} is not {name} version {version}: give one or the other")
         parent = item.text("parentActivationId", blank_is_none=True)
         if parent is not None:
             found = store.by_activation.get(parent)

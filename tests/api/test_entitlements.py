@@ -161,6 +161,11 @@ def test_maintenance_model() -> None:
         ({**good, "activationId": "A@1"}, "activationId"),
         ({**good, "activationId": "A-1", "autoGenerate": True}, "autoGenerate"),
         ({**good, "quantity": -3}, "quantity"),
+        # named both ways: the form's "or part number" was sent beside the name, and a service dropped one silently
+        (
+            {**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support", "partNumber": "PN-GOLD"}},
+            "maintenanceProduct.partNumber",
+        ),
     ]
     for body, field in cases:
         assert field in refused(MaintenanceLineItemCreate, body), (body, field)

@@ -792,6 +792,22 @@ async def test_maintenance_line_items(api: Api, world: World) -> None:
             "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName",
         ),
         ({"maintenanceProduct": {"partNumber": "PN-NONE"}}, 400, "maintenanceLineItems[0].maintenanceProduct.partNumber"),
+        (  # named both ways, naming two things (or none): refused, not the part number dropped
+            {"maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0", "partNumber": "PN-GOLD"}},
+            400,
+            "maintenanceLineItems[0].maintenanceProduct.partNumber",
+        ),
+        (
+            {
+                "maintenanceProduct": {
+                    "maintenanceProductName": "Gold Support",
+                    "maintenanceProductVersion": "1.0",
+                    "partNumber": "MNT-SILVER-001",
+                }
+            },
+            400,
+            "maintenanceLineItems[0].maintenanceProduct.partNumber",
+        ),
         (
             {"maintenanceProduct": {"maintenanceProductName": "Gold Support"}},
             400,

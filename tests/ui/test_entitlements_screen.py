@@ -148,8 +148,11 @@ async def test_loading_marker_is_visible_while_the_request_runs() -> None:
         s.tree.move_cursor(s.node_index[f"A:{ACME}"])
         await pilot.press("right")
         assert child_text(app, f"A:{ACME}") == ["loading…"]
-        await settle(pilot)
-        assert child_text(app, f"A:{ACME}")[0].startswith("ENT-100000")
+        await pilot.press("down")  # onto the marker, before the answer
+        assert "Move the cursor onto" in detail(app)
+        await until(pilot, lambda: child_text(app, f"A:{ACME}")[0].startswith("ENT-100000"))
+        # the cursor is now on the first entitlement (no highlight event came): the pane says which
+        await until(pilot, lambda: "ENT-100000" in detail(app))
 
 
 async def test_detail_pane_shows_entitlement_line_item_and_product() -> None:

@@ -526,7 +526,11 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             return False
 
     def _fill(self, node: TreeNode[Item]) -> None:
-        """Add a node's children from what is loaded (a "loading…" marker when it is on its way)."""
+        """Add a node's children from what is loaded (a "loading…" marker when it is on its way).
+
+        The cursor may stand where the marker was (enter, then down, before the answer): it is now on a
+        child, with no highlight event from the tree, so the detail pane is shown again after the refresh."""
+        self.call_after_refresh(self._show_detail)
         item = node.data
         assert item is not None
         node.remove_children()
