@@ -81,6 +81,7 @@ def profile_context(
 ) -> AppContext:
     """A context for a configured (or ad hoc) profile."""
     ro = profile.read_only if read_only is None else (read_only or profile.read_only)
+    ro = ro or offline  # nothing can be changed without the network: the changes are not offered (the title says OFFLINE)
     session = Session(
         profile.url,
         name=profile.name or "adhoc",

@@ -182,3 +182,26 @@ def test_logs_never_hold_secrets(tmp_path, monkeypatch) -> None:  # type: ignore
     assert value not in text and ADMIN[1] not in text
     assert oct(log_path().stat().st_mode & 0o777) == "0o600"
     logging.getLogger("flextui").handlers[:] = []
+
+
+def test_an_offline_profile_offers_no_change() -> None:
+    """`--offline` looked like a live session: New, Edit, Delete and Rotate offered, a delete confirmed before failing."""
+    from flextui.api.auth import Credentials
+    from flextui.api.cache import PageCache
+    from flextui.config import Profile, Settings
+    from flextui.context import profile_context
+
+    profile = Profile(name="prod", url="https://acme.flexnetoperations.com", user="me@acme.example")
+    ctx = profile_context(profile, Credentials("me@acme.example", "pw", None), Settings(), offline=True, cache=PageCache(":memory:"))
+    assert ctx.read_only and ctx.session.offline
+
+
+async def test_offline_says_offline_and_a_change_key_says_it_needs_the_network() -> None:
+    app = build_app(read_only=True)  # as profile_context makes an offline session: read-only
+    app.ctx.session.offline = True
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        assert str(app.screen.query_one("#tb-ro").render()) == "OFFLINE"
+        await pilot.press("d")
+        await until(pilot, lambda: any("needs the network" in str(n.message) for n in app._notifications))
+        assert isinstance(app.screen, TokensScreen)

@@ -95,7 +95,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
 
     def compose(self) -> ComposeResult:
         ctx = self.ctx
-        yield TitleBar(ctx.profile_name, ctx.user, ctx.read_only, ctx.color)
+        yield TitleBar(ctx.profile_name, ctx.user, ctx.read_only, ctx.color, offline=ctx.session.offline)
         yield from self.compose_body()
         yield FilterBar()
         yield CommandBar()
@@ -176,6 +176,8 @@ class AreaScreen(SafeDispatch, Screen[None]):
     def why_not(self, action: str, description: str) -> str | None:
         """Why `action` is hidden now (None: it is not, or there is nothing to say); screens add their reasons."""
         if self.ctx.read_only and self.ACTION_CAPABILITY.get(action) in kinds.MUTATING:  # (refused on every read-only profile)
+            if self.ctx.session.offline:
+                return f"Offline (--offline): {description} needs the network"
             return f"This profile is read-only: {description} is off"
         return None
 

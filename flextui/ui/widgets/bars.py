@@ -21,7 +21,7 @@ from flextui.render.text import age_text, clean
 
 
 class TitleBar(Horizontal):
-    """`flextui │ profile │ READ-ONLY │ ▸ Area` (the user is on the status line)."""
+    """`flextui │ profile │ READ-ONLY │ ▸ Area` (OFFLINE in its place under `--offline`; the user is on the status line)."""
 
     DEFAULT_CSS = """
     TitleBar { height: 1; background: $panel; }
@@ -41,11 +41,12 @@ class TitleBar(Horizontal):
 
     area: reactive[str] = reactive("", layout=True)
 
-    def __init__(self, profile: str, user: str | None, read_only: bool, cue: str) -> None:
+    def __init__(self, profile: str, user: str | None, read_only: bool, cue: str, *, offline: bool = False) -> None:
         super().__init__(id="titlebar")
         self._profile = profile
         self._user = user
         self._read_only = read_only
+        self._offline = offline
         self._cue = cue
 
     def compose(self) -> ComposeResult:
@@ -55,7 +56,7 @@ class TitleBar(Horizontal):
             profile.add_class(f"cue-{self._cue}")
         yield profile
         if self._read_only:
-            yield Label("READ-ONLY", id="tb-ro")
+            yield Label("OFFLINE" if self._offline else "READ-ONLY", id="tb-ro")  # (offline: read-only, from the cache)
         yield Label("", id="tb-area")
 
     def watch_area(self, area: str) -> None:
