@@ -563,6 +563,8 @@ async def test_read_only_hides_and_refuses_every_change() -> None:
             await pilot.press(key)
             await pilot.pause()
             assert app.screen is s
+        said = [str(n.message) for n in app._notifications]
+        assert "This profile is read-only: adding a maintenance line item is off" in said, said  # (not the footer's "maint.")
         for action in (s.action_create, s.action_add_items, s.action_policies, s.action_properties, s.action_maintenance):
             action()
             await pilot.pause()

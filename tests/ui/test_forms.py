@@ -82,3 +82,24 @@ async def test_line_items_are_named_by_number_when_there_are_several() -> None:
         await burst(pilot, "ctrl+s")
         assert summary(form) == "2 fields need fixing: Line item 2: Product, Line item 2: Version"
         assert form.focused is form.query_one("#field-li1-productName")
+
+
+async def test_escape_closes_an_untouched_form_and_asks_once_before_discarding_a_typed_one() -> None:
+    """One habitual Escape lost a filled-in form (three line items)."""
+    from flextui.ui.screens.tokens import TokensScreen
+
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "n")
+        assert isinstance(app.screen, FormScreen)
+        await burst(pilot, "escape")
+        assert isinstance(app.screen, TokensScreen), "nothing typed: closed at once"
+        await burst(pilot, "n")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.query_one("#field-tokenName", Input).value = "half-typed"
+        await burst(pilot, "escape")
+        assert app.screen is form and "Not sent" in str(form.query_one("#form-error", Label).render())
+        await burst(pilot, "escape")
+        assert isinstance(app.screen, TokensScreen)

@@ -192,6 +192,8 @@ class FormScreen(FlexModal[Any]):
         first = next((w for w in self.query("Input, Select, Switch") if w.display), None)
         if first is not None:
             first.focus()
+        self._as_opened = self.values()
+        self._discard_said = False
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -303,6 +305,12 @@ class FormScreen(FlexModal[Any]):
             self.action_cancel()
 
     def action_cancel(self) -> None:
+        """Escape (or Cancel): a form as it was opened closes; one with something typed says so first, and the
+        second press discards it (a habitual Escape lost a filled-in form of three line items)."""
+        if not self._discard_said and self.values() != getattr(self, "_as_opened", None):
+            self._discard_said = True
+            self.query_one("#form-error", Label).update("Not sent: Escape again (or Cancel) discards what you typed; ctrl+s sends it")
+            return
         self.dismiss(None)
 
     def action_submit(self) -> None:

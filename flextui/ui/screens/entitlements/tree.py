@@ -857,7 +857,8 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         if self.is_mounted and not self.ctx.read_only and not self._cursor_allows(action):
             doing, line_item = self.ROW_ACTIONS[action]
             return f"{doing}: put the cursor on {'a line item' if line_item else 'an entitlement or one of its line items'}"
-        return super().why_not(action, description)
+        # the footer's short words ("Maint.") are not the reason's: what the key does, in full
+        return super().why_not(action, self.ROW_ACTIONS[action][0].lower() if action in self.ROW_ACTIONS else description)
 
     def raw_record(self) -> Any | None:
         item = self.current()
