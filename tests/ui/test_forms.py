@@ -7,7 +7,7 @@ from typing import Any
 from textual.widgets import Input, Label
 
 from flextui.ui.widgets.forms import FormScreen, SectionedForm
-from tests.ui.conftest import build_app, burst, settle
+from tests.ui.conftest import build_app, burst, screen_of, settle
 
 VALID_ITEM = {"li0-productName": "Nova Gateway", "li0-productVersion": "2022.4"}
 
@@ -90,14 +90,11 @@ async def test_escape_closes_an_untouched_form_and_asks_once_before_discarding_a
 
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await burst(pilot, "n")
-        assert isinstance(app.screen, FormScreen)
-        await burst(pilot, "escape")
+        await screen_of(pilot, TokensScreen)
+        await burst(pilot, "n", "escape")
         assert isinstance(app.screen, TokensScreen), "nothing typed: closed at once"
         await burst(pilot, "n")
-        form = app.screen
-        assert isinstance(form, FormScreen)
+        form = await screen_of(pilot, FormScreen)
         form.query_one("#field-tokenName", Input).value = "half-typed"
         await burst(pilot, "escape")
         assert app.screen is form and "Not sent" in str(form.query_one("#form-error", Label).render())
