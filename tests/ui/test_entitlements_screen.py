@@ -514,6 +514,7 @@ async def test_the_footer_offers_what_the_row_under_the_cursor_allows_and_a_hidd
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         s = screen(app)
+        await until(pilot, lambda: "E:ENT-100000" in s.node_index)  # (the account's entitlements: a request of their own)
         await expand(pilot, "E:ENT-100000")
         s.tree.cursor_line = 0
         await until(pilot, lambda: s.current() is not None and s.current().kind == "account")
