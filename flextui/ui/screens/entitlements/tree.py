@@ -526,11 +526,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             return False
 
     def _fill(self, node: TreeNode[Item]) -> None:
-        """Add a node's children from what is loaded (a "loading…" marker when it is on its way).
-
-        The cursor may stand where the marker was (enter, then down, before the answer): it is now on a
-        child, with no highlight event from the tree, so the detail pane is shown again after the refresh."""
-        self.call_after_refresh(self._show_detail)
+        """Add a node's children from what is loaded (a "loading…" marker when it is on its way)."""
         item = node.data
         assert item is not None
         node.remove_children()
@@ -802,6 +798,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         cursor = self.tree.cursor_node
         cursor_key = cursor.data.key if cursor is not None and cursor.data is not None else None
         self._fill(node)
+        # the cursor may stand where the marker was (enter, then down, before the answer): it is now on a child,
+        # with no highlight event from the tree, so the detail pane is shown again after the refresh
+        self.call_after_refresh(self._show_detail)
         if cursor_key and cursor_key in self.node_index and cursor_key != key:
             target = self.node_index[cursor_key]
             if self._attached(target):
