@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from flextui.api.auth import Credentials, MissingCredential
@@ -46,6 +46,14 @@ class AppContext:
 
     async def aclose(self) -> None:
         await self.session.aclose()
+
+    def with_password(self, password: str) -> AppContext:
+        """This profile again, signed out, with a password typed again (`:password`: a wrong one typed at the
+        start could only be fixed by quitting). In memory only, for the session; the same cache and identity."""
+        creds = self.credentials
+        if creds is None or not creds.user:
+            raise LookupError("this session signs in without a user name: there is no password to type")
+        return replace(self, session=self.session.with_credentials(Credentials(creds.user, password, creds.token)))
 
 
 def open_cache(max_mb: float | None = None) -> PageCache:

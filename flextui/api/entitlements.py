@@ -373,7 +373,7 @@ class MaintenanceProductRef(_Request):
     @model_validator(mode="after")
     def _named(self) -> MaintenanceProductRef:
         if not ((self.maintenance_product_name and self.maintenance_product_version) or self.part_number):
-            raise FieldProblem("maintenanceProductName", "give maintenanceProductName and maintenanceProductVersion, or partNumber")
+            raise FieldProblem("maintenanceProductName", "give the maintenance product's name and version, or its part number")
         if self.part_number and (self.maintenance_product_name or self.maintenance_product_version):
             # the docs name the product one way or the other; both, and a service may use one and drop the other
             raise FieldProblem("partNumber", "a part number instead of the name and version, not both")

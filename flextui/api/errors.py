@@ -32,6 +32,8 @@ class Unauthorized(ApiError):
     """401: the credentials were refused or have expired."""
 
     exit_code = 3
+    password_refused = False
+    """The request carried the profile's password (Basic, or minting a token with it): typing it again may help."""
 
 
 class Forbidden(ApiError):

@@ -19,7 +19,9 @@ import logging
 import random
 import re
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
@@ -46,6 +48,22 @@ from flextui.api.trace import Trace
 from flextui.api.wire import Wire, loads
 
 log = logging.getLogger("flextui.http")
+
+PROBE = "page-base probe"
+"""The request log's word for a request that asks where a service's pages start: its 400 or 404 is an
+answer ("pages count from 1"), not a failure."""
+_probing: ContextVar[bool] = ContextVar("probing", default=False)
+
+
+@contextmanager
+def probing() -> Iterator[None]:
+    """The requests made inside are page-base probes (see `PROBE`)."""
+    token = _probing.set(True)
+    try:
+        yield
+    finally:
+        _probing.reset(token)
+
 
 T = TypeVar("T")
 
@@ -206,6 +224,8 @@ class Session:
         credential_hint: Callable[[str], str] = default_hint,
         page_bases: dict[str, int] | None = None,
     ) -> None:
+        self._made_with = {k: v for k, v in locals().items() if k != "self"}
+        """What made this session, for `with_credentials`."""
         self.name = name
         self.instance_url = instance_url.rstrip("/")
         self.credentials = credentials
@@ -250,6 +270,11 @@ class Session:
             if proxy:
                 kwargs["proxy"] = proxy
         self.client = httpx.AsyncClient(follow_redirects=False, **kwargs)
+
+    def with_credentials(self, credentials: Credentials) -> Session:
+        """This session's instance and settings with other credentials (`:password`): a new client, signed out;
+        the same cache and identity."""
+        return Session(**{**self._made_with, "credentials": credentials})
 
     # -- plumbing -------------------------------------------------------------
 
@@ -338,11 +363,14 @@ class Session:
             del self.shortfalls[:-50]
             self._tell("warning", f"Listing cut short: {outcome.describe()}")
 
-    def _explain_refusal(self, service: Service, error: ApiError) -> ApiError:
-        """A beta API refusing a password: say that it wants an access token, and how to add one."""
+    def _explain_refusal(self, service: Service, error: ApiError, auth: httpx.Auth | None) -> ApiError:
+        """A beta API refusing a password: say that it wants an access token, and how to add one; any other
+        refused password is marked so (`Unauthorized.password_refused`)."""
         creds = self.credentials
         if isinstance(error, Unauthorized) and service in BETA_SERVICES and creds is not None and not creds.token and self._minting is None:
             return self.missing("token", f"the {service.value} API refused the password ({error.message}); it requires an access token")
+        if isinstance(error, Unauthorized) and isinstance(auth, (httpx.BasicAuth, MintingAuth)):
+            error.password_refused = True
         return error
 
     def _emit(self, event: RequestEvent) -> None:
@@ -452,7 +480,9 @@ class Session:
                 if not other_prefix:
                     message, field_name = error_message(response)
                     retry_after = _retry_after(response)
-                    last_error = self._explain_refusal(service, from_status(status, message, retry_after=retry_after, field=field_name))
+                    last_error = self._explain_refusal(
+                        service, from_status(status, message, retry_after=retry_after, field=field_name), use_auth
+                    )
                     if status not in RETRY_STATUSES:
                         raise last_error
             finally:
@@ -492,7 +522,7 @@ class Session:
         """Log the exchange in the session's trace (secrets removed there); never let logging break a request."""
         try:
             request = response.request if response is not None else self.client.build_request(method, url, params=params, json=json_body)
-            decision = "network" if attempt == 0 else f"retry {attempt + 1}/{attempts}"
+            decision = PROBE if _probing.get() else "network" if attempt == 0 else f"retry {attempt + 1}/{attempts}"
             self.trace.record(request, response, service=service.value, started=started, decision=decision, error=error)
         except Exception:
             log.debug("could not trace %s %s", method, url, exc_info=True)

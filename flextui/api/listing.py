@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import Any, Generic, TypeVar
 
-from flextui.api.http import Fetched, Service, Session
+from flextui.api.http import Fetched, Service, Session, probing
 from flextui.api.paging import Page, Pager, detect_base
 from flextui.api.tolerant import list_items, list_more, list_total, parse_records
 
@@ -89,7 +89,8 @@ class Listing(Generic[M]):
         if base is None:
 
             async def probe(number: int) -> list[Any]:
-                page: Page[M] = await freshest(self.wire(number, size))
+                with probing():
+                    page: Page[M] = await freshest(self.wire(number, size))
                 probed.add(number)
                 return page.items
 

@@ -273,6 +273,12 @@ def check_term(start: str | None, expiry: str | None, permanent: bool) -> None:
         raise FieldProblem("expiryDate", "must not be given for a permanent line item (isPermanent is true)")
     if not permanent and not expiry:
         raise FieldProblem("expiryDate", "is required unless isPermanent is true")
+    for day in (start, expiry):
+        try:
+            if day:
+                parse_ymd(day)
+        except ValueError:
+            return  # no order to check: the date's own rule names it, on its own field
     try:
         check_date_order(start, expiry)
     except ValueError as exc:

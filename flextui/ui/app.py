@@ -42,16 +42,20 @@ from flextui.ui import clipboard, escape_keys
 from flextui.ui.commands import KindsProvider, run_command
 from flextui.ui.guard import TerminalGuard
 from flextui.ui.safety import SafeDispatch, caller_of_handle_exception, original, survivable
+from flextui.ui.said import Said, SaidLog
 from flextui.ui.screen_shadow import SHADOWED_UPDATES, TerminalShadow
 from flextui.ui.themes import bundled_themes
 from flextui.ui.trail import Hop, Trail
-from flextui.ui.widgets.bars import StatusLine
+from flextui.ui.widgets.bars import StatusLine, fit_rows
 from flextui.ui.widgets.commandbar import CommandBar, FilterBar
 from flextui.ui.widgets.scrollbars import RunsScrollBarRender
 
 if TYPE_CHECKING:
     from flextui.api.http import RequestEvent
-    from flextui.ui.profiles import ProfileSource
+    from flextui.ui.profiles import Ask, Opener, ProfileSource
+
+TOAST_ROWS = 5
+"""A toast's text is cut to this many rows (`!` shows it all): a 9-row error covered a third of an 80×24 terminal."""
 
 log = logging.getLogger("flextui.ui")
 
@@ -104,6 +108,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         escape_keys.install(alt_keys.__contains__)  # escape then a key, read together: both keys (ui/escape_keys.py)
         super().__init__(**kwargs)
         self.last_copied = ""
+        self.said = SaidLog()
+        """Every toast of the session, for `!` (ui/said.py)."""
         self.report_queries: dict[tuple[str, str], dict[str, Any]] = {}
         """The query last left in each report group's builder, per identity (instance and user), for the session."""
         self._switching = False  # a `:profile` switch is signing in
@@ -205,8 +211,12 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every toast, whoever raises it: cleaned and never parsed as markup (`markup` is ignored)."""
-        super().notify(clean_lines(message), title=clean(title), severity=severity, timeout=timeout, markup=False)
+        """Every toast, whoever raises it: cleaned, never parsed as markup (`markup` is ignored), kept for `!`."""
+        said = Said(severity, clean(title), clean_lines(message))
+        self.said.add(said)
+        width = min(60, self.size.width * 7 // 10) - 3  # a toast's text: app.tcss's Toast, less its padding and edge
+        text = fit_rows(said.text, width, TOAST_ROWS)
+        super().notify(text, title=said.title, severity=severity, timeout=timeout, markup=False)
 
     def action_help_quit(self) -> None:
         """ctrl+c with nothing selected: say how to copy and how to quit (it never quits: over SSH it is a reflex)."""
@@ -255,7 +265,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
         head = f"Something went wrong while {doing}" if doing else "Something went wrong"
         self.notify(
-            clean(f"{head}: {text}", limit=UNEXPECTED_SHOWN) + f"\nflextui carries on; the details are in {log_path()}",
+            f"flextui carries on; the details are in {log_path()}\n" + clean(f"{head}: {text}", limit=UNEXPECTED_SHOWN),
             title="Unexpected error",
             severity="error",
             timeout=12,
@@ -592,13 +602,32 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         self._switching = True  # keys typed meanwhile wait for the new profile's screen (see `_settled`)
         self.run_worker(self._switch(name), group="profile-switch", exclusive=True, description=f"switching to {name}")
 
-    async def _switch(self, name: str) -> None:
+    async def _switch(self, name: str, opener: Opener | None = None) -> None:
         try:
-            await self._sign_in_and_adopt(name)
+            await self._sign_in_and_adopt(name, opener)
         finally:
             self._switching = False
 
-    async def _sign_in_and_adopt(self, name: str) -> None:
+    def action_retype_password(self) -> None:
+        """`:password`: type this profile's password again and sign in with it (this session only, never saved);
+        a wrong one typed at the start could only be fixed by quitting."""
+        from flextui.ui.profiles import SwitchCancelled
+
+        ctx = self.ctx
+        if ctx.credentials is None or not ctx.credentials.user:
+            self.notify("This session signs in without a user name: there is no password to type", markup=False)
+            return
+
+        async def typed_again(_: AppContext, __: str, ask: Ask) -> AppContext:
+            password = await ask(f"Password for {ctx.user or ctx.profile_name} at {ctx.session.instance_url}")
+            if password is None:
+                raise SwitchCancelled
+            return ctx.with_password(password)
+
+        self._switching = True
+        self.run_worker(self._switch(ctx.profile_name, typed_again), group="profile-switch", exclusive=True, description="signing in again")
+
+    async def _sign_in_and_adopt(self, name: str, opener: Opener | None = None) -> None:
         from flextui.api.errors import ApiError
         from flextui.config import ConfigError
         from flextui.secrets import SecretError
@@ -607,7 +636,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         async def ask(title: str) -> str | None:
             return await self.push_screen_wait(SecretPrompt(title))
 
-        opener = self.profile_source().open
+        opener = opener or self.profile_source().open
         self.notify(f"Signing in to {clean(name)}…", markup=False, timeout=3)
         new = None
         try:

@@ -14,12 +14,14 @@ if TYPE_CHECKING:
     from flextui.context import AppContext
     from flextui.kinds import Kind, Link
     from flextui.ui.clipboard import CopyResult
+    from flextui.ui.said import SaidLog
 
 
 class FlexAppAPI(Protocol):
     """The part of `FlexApp` that screens, dialogs and widgets use."""
 
     ctx: AppContext
+    said: SaidLog
 
     def copy_text(self, text: str, what: str, *, sensitive: bool = False) -> None: ...
 

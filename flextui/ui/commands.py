@@ -14,6 +14,7 @@ APP_COMMANDS = (
     ("Request log: every request of this session, copy one as curl", "request_log", "L or :log"),
     ("History: the records opened with j, to go back or forward to", "history", ":history"),
     ("Show the last copied value", "show_clipboard", "ctrl+y or :clip"),
+    ("Type the password again and sign in with it (this session only)", "retype_password", ":password"),
 )
 """Palette entries for the app's own actions: (text, action, how else to reach it)."""
 
@@ -97,6 +98,9 @@ def run_command(app: Any, text: str) -> None:
     if word in ("log", "requests"):
         app.action_request_log()
         return
+    if word in ("password", "passwd"):
+        app.action_retype_password()
+        return
     if word in ("profile", "ctx", "context"):
         try:
             names = app.profile_names()
@@ -156,7 +160,7 @@ def run_command(app: Any, text: str) -> None:
     if kind is None or not kind.has_screen:
         names = ", ".join(k.id for k in kinds.navigable())
         app.notify(
-            f"Unknown command {word!r}. Try: {names}, log, sort, page, watch, history, profile, theme, help, quit.",
+            f"Unknown command {word!r}. Try: {names}, log, sort, page, watch, history, profile, password, theme, help, quit.",
             severity="error",
             markup=False,
         )

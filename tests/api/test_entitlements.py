@@ -169,6 +169,8 @@ def test_maintenance_model() -> None:
     ]
     for body, field in cases:
         assert field in refused(MaintenanceLineItemCreate, body), (body, field)
+    said = refused(MaintenanceLineItemCreate, cases[0][0])["maintenanceProduct.maintenanceProductName"]
+    assert said == "give the maintenance product's name and version, or its part number", "words a form can show, not JSON names"
 
 
 def test_filters() -> None:

@@ -133,6 +133,8 @@ def test_date_order_and_terms() -> None:
     bad(lambda end: v.check_date_order("2026-01-02", end), "2026-01-01", "must not be before")
     v.check_term("2026-01-01", "2027-01-01", False)
     v.check_term("2026-01-01", None, True)
+    v.check_term("2026-13-45", "2027-01-01", False)  # the start date's own rule names it, not the expiry's
+    v.check_term("2026-01-01", "2027-02-30", False)
     for start, expiry, permanent, fragment in (
         ("2026-01-01", "2027-01-01", True, "permanent"),
         ("2026-01-01", None, False, "required"),

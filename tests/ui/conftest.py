@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import pytest
 from textual import events
+from textual.app import App
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.screen import ModalScreen
 from textual.widgets import Input
@@ -92,6 +93,8 @@ async def until(pilot: Any, predicate: Callable[[], Any], timeout: float = 20.0)
 
 
 def _screen_of(node: Any) -> Any:
+    if isinstance(node, App):  # (App.screen is the screen in front: an app's worker, such as a sign-in, is of no screen)
+        return None
     try:
         return node.screen
     except Exception:  # detached, or the app itself

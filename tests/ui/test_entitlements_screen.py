@@ -323,7 +323,7 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
         assert app.screen is form, "the server refused an activation ID already in use"
         assert "already used" in hint(app, "li1-activationId")
         assert form.query_one("#field-li1-activationId").has_class("-invalid")
-        assert "see Line item 2: Activation ID" in str(form.query_one("#form-error").render())
+        assert "see the field “Line item 2: Activation ID”" in str(form.query_one("#form-error").render())
         assert form.focused is form.query_one("#field-li1-activationId"), "the field the server named gets the focus"
         await fill(pilot, {"li1-activationId": "ACT-UI-2"})
         await pilot.press("ctrl+s")
@@ -408,6 +408,7 @@ async def test_create_form_validates_every_rule_inline_before_sending() -> None:
         assert "has no version 1999.1" in hint(app, "li0-productVersion")
         assert "whole number" in hint(app, "li0-quantity")
         assert "not a calendar date" in hint(app, "li1-startDate")
+        assert "calendar date" not in hint(app, "li1-expiryDate"), "a bad start date is named on its own field only"
         assert "no product No Such Product" in hint(app, "li1-productName")
         await fill(pilot, {"li0-productVersion": "2022.4"})
         assert "must not be before" in hint(app, "li0-expiryDate")
@@ -559,6 +560,12 @@ async def test_read_only_hides_and_refuses_every_change() -> None:
         shown = offered(s)
         assert not shown & {"create", "add_items", "policies", "properties", "maintenance"}
         assert {"catalogue", "users", "details"} <= shown
+        panes = [s.detail_text(s.current())] + [
+            s.detail_text(n.data) for n in s.tree.root.children if n.data is not None and n.data.kind == "account"
+        ]
+        assert all(pane is not None and "p sets" not in pane.plain and "n new" not in pane.plain for pane in panes), (
+            "no pane offers a change the profile cannot make"
+        )
         before = sent(app)
         for key in ("n", "a", "p", "e", "m"):
             await pilot.press(key)

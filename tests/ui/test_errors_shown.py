@@ -14,6 +14,8 @@ from textual.widgets import Label, Select, Static
 
 from flextui.api.errors import Invalid
 from flextui.render.table import GridModel
+from flextui.ui.help import help_rows
+from flextui.ui.said import SaidLog
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.entitlements.forms import CatalogueIndex, product_hint
 from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
@@ -24,7 +26,7 @@ from flextui.ui.screens.reports.tools import ChartScreen, FrequencyScreen, Stats
 from flextui.ui.widgets.bars import StatusLine, fit
 from flextui.ui.widgets.dialogs import MessageScreen
 from flextui.ui.widgets.grid import DataGrid
-from tests.ui.conftest import build_app, settle
+from tests.ui.conftest import build_app, screen_of, settle
 
 LONG = (
     "the registry answered 403: user customer@acme-robotics.example cannot use the registry service: "
@@ -66,19 +68,47 @@ async def test_a_long_error_is_cut_with_a_note_and_bang_shows_it_whole() -> None
         assert app.screen is screen
 
 
-async def test_a_short_message_is_whole_and_bang_does_nothing_without_one() -> None:
+async def test_a_short_message_is_whole_and_bang_does_nothing_before_anything_is_said() -> None:
     app = build_app()
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, AreaScreen)
-        screen.say("Copied")
-        await pilot.pause()
-        assert screen.query_one(StatusLine).shown_text == "Copied"
-        screen.query_one(StatusLine).info = ""
+        app.said = SaidLog()  # whatever the start said
         await pilot.press("exclamation_mark")
         await pilot.pause()
         assert app.screen is screen
+        screen.say("Copied")
+        await pilot.pause()
+        assert screen.query_one(StatusLine).shown_text == "Copied"
+
+
+async def test_bang_shows_a_message_that_was_only_a_toast_with_the_earlier_ones() -> None:
+    """A toast raised while typing (a refused sign-in, a `:watch abc` typo) was lost: `!` showed the status line's
+    older message, or nothing at all."""
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AreaScreen)
+        screen.say('Saved filter set "ro set"')
+        app.notify("Staying on simro: 401 invalid user name or password", severity="error")
+        app.clear_notifications()
+        await pilot.press("exclamation_mark")
+        dialog = await screen_of(pilot, MessageScreen)
+        body = str(dialog.query_one("#message-body", Static).render())
+        assert body.startswith("Staying on simro: 401 invalid user name or password")
+        assert "Earlier, newest first:" in body and body.index("Earlier") < body.index('Saved filter set "ro set"')
+        assert dialog.query_one("#message-title", Label).render().plain == "Error"
+
+
+async def test_bang_is_listed_in_help_even_before_anything_is_said() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.said = SaidLog()
+        app.screen.query_one(StatusLine).info = ""
+        assert any(row[3] == "screen.show_message" for row in help_rows(app))
 
 
 async def test_projects_pager_says_not_loaded_after_a_403_instead_of_loading() -> None:

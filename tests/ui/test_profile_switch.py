@@ -17,7 +17,7 @@ from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.trail import Link
 from flextui.ui.widgets.dialogs import ChoiceScreen
 from tests.conftest import FIXED_NOW_MS
-from tests.ui.conftest import build_app, burst, command, settle, until
+from tests.ui.conftest import build_app, burst, command, screen_of, settle, until
 
 
 def names_listed(app: Any) -> set[str]:
@@ -190,3 +190,20 @@ async def test_keys_typed_while_signing_in_go_to_the_profile_signed_in_to() -> N
         await burst(pilot, "colon", *"profile other", "enter", "colon", *"reports", "enter")
         await until(pilot, lambda: app.ctx.profile_name == "other" and isinstance(app.screen, ReportsScreen))
         assert len(app.screen_stack) == 1, "no token dialog opened on the way"
+
+
+async def test_a_refused_password_can_be_typed_again_without_quitting() -> None:
+    """A wrong password typed at the start (`--url` asks for it) left only quitting: ctrl+r sent it again."""
+    app = build_app()
+    creds = app.ctx.session.credentials
+    assert creds is not None and creds.password
+    app.ctx.session.credentials = Credentials(creds.user, "typo", creds.token)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: ":password types it again" in screen.query_one("#st-error", Label).full)
+        await command(pilot, "password")
+        prompt = await screen_of(pilot, SecretPrompt)
+        prompt.query_one(Input).value = creds.password
+        await burst(pilot, "enter")
+        assert await tokens_shown(pilot, "demo"), "signed in with the password typed again: the tokens are listed"
+        assert app.ctx.session.credentials == creds and app.screen is not screen

@@ -74,3 +74,17 @@ async def test_home_and_end_go_to_the_first_and_last_exchange_as_in_every_list()
         assert table.cursor_row == 0
         await burst(pilot, "end")
         assert table.cursor_row == last
+
+
+async def test_a_page_base_probe_refused_is_an_answer_not_a_failure() -> None:
+    """Where a service's pages start is found by asking page 0: its 400 means "from 1". The log counted it
+    as a failure, in red, so a clean start read "4 failures"."""
+    app = build_app(start=["users"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        probes = [e for e in app.ctx.session.trace.exchanges if e.decision == "page-base probe"]
+        assert probes and any(e.status == 400 for e in probes), [(e.decision, e.status, e.url) for e in app.ctx.session.trace.exchanges]
+        await burst(pilot, "L")
+        log = app.screen
+        assert isinstance(log, RequestLogScreen)
+        assert "failure" not in str(log.query_one("#rl-title").render())

@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.worker import Worker
 
 from flextui import kinds
-from flextui.api.errors import ApiError
+from flextui.api.errors import ApiError, Unauthorized
 from flextui.context import AppContext
 from flextui.kinds import Link
 from flextui.ui.appref import flex_app
@@ -144,11 +144,11 @@ class AreaScreen(SafeDispatch, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "clear_filter":  # escape: only while a filter is in force (or a search of every page runs)
             return self.escape_clears()
-        if action == "show_message":
+        if action == "show_message":  # listed in `?` always; dimmed there until something has been said
             try:
-                return bool(self.status.message[1])
+                return True if self.status.message[1] or flex_app(self).said else None
             except Exception:
-                return False
+                return None
         capability = self.ACTION_CAPABILITY.get(action)
         if capability is None:
             return True
@@ -196,6 +196,8 @@ class AreaScreen(SafeDispatch, Screen[None]):
         text = str(error) if expected else f"unexpected {type(error).__name__}: {error}"
         if doing:
             text = f"{doing}: {text}"
+        if isinstance(error, Unauthorized) and error.password_refused:
+            text += " · :password types it again"
         try:
             self.status.error = text
         except Exception:  # the screen may be gone
@@ -331,13 +333,16 @@ class AreaScreen(SafeDispatch, Screen[None]):
         self.app.push_screen(ChoiceScreen("Open…", [link.label for link in links], note="enter opens · escape comes back here"), chosen)
 
     def action_show_message(self) -> None:
-        """`!`: the status line's error (or message) in full, however long, in a dialog."""
+        """`!`: the latest error or message in full, however long, with the session's earlier ones (ui/said.py)."""
+        from flextui.ui.said import body
         from flextui.ui.widgets.dialogs import MessageScreen
 
-        kind, text = self.status.message
+        (kind, text), earlier = flex_app(self).said.latest_first(self.status.message, self.status.said_at)
         if not text:
             return
-        self.app.push_screen(MessageScreen("Error" if kind == "error" else "Message", text, tone="bad" if kind == "error" else ""))
+        self.app.push_screen(
+            MessageScreen("Error" if kind == "error" else "Message", body(text, earlier), tone="bad" if kind == "error" else "")
+        )
 
     def say(self, text: str) -> None:
         """A short success message (toast + status)."""

@@ -78,6 +78,25 @@ def fit(text: str, width: int, more: str = f"… ({FULL_TEXT_KEY} shows all)") -
     return set_cell_size(text, room).rstrip() + more
 
 
+def fit_rows(text: str, width: int, rows: int, more: str = f"… ({FULL_TEXT_KEY} shows all)") -> str:
+    """`text` as it wraps in `width` cells: whole when it takes at most `rows` rows, else cut to fit them
+    ending with `more` (a toast: a 9-row error covered a third of an 80×24 terminal; `!` shows it all)."""
+    usable = max(16, width - width // 6)  # word wrapping leaves some of each row empty
+
+    def rows_of(value: str) -> int:
+        return sum(max(1, -(-cell_len(line) // usable)) for line in value.split("\n"))
+
+    if rows_of(text) <= rows:
+        return text
+    cut = text
+    while cut and rows_of(cut + more) > rows:
+        cut = set_cell_size(cut, max(0, cell_len(cut) - usable // 2)) if "\n" not in cut[-usable:] else cut.rsplit("\n", 1)[0]
+    head, space, word = cut.rpartition(" ")
+    if space and len(word) < 16:  # end at a word's end, unless the word is a long one (a path, a hash)
+        cut = head
+    return cut.rstrip(" ,;:") + more
+
+
 class FittedLabel(Label):
     """A one-line label that never cuts its text silently: what does not fit ends "… (! shows all)"."""
 
@@ -131,6 +150,8 @@ class StatusLine(Horizontal):
     shown: reactive[bool] = reactive(False)
     error: reactive[str] = reactive("")
     info: reactive[str] = reactive("")
+    said_at = 0.0
+    """When the error or message last changed (time.time(), as `!` orders it among the toasts)."""
 
     def __init__(self, user: str | None = None) -> None:
         super().__init__()
@@ -272,12 +293,14 @@ class StatusLine(Horizontal):
             label.set_class(total >= 300, "-stale")
 
     def watch_error(self, error: str) -> None:
+        self.said_at = time.time()
         if self.is_mounted:
             self.query_one("#st-error", FittedLabel).show("✗ " + clean(error) if error else "")
             self.query_one("#st-error").display = bool(error) or not self.info
             self.query_one("#st-info").display = not error and bool(self.info)
 
     def watch_info(self, info: str) -> None:
+        self.said_at = time.time()
         if self.is_mounted:
             self.query_one("#st-info", FittedLabel).show(clean(info))
             self.query_one("#st-info").display = not self.error and bool(info)

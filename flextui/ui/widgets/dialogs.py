@@ -16,7 +16,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
@@ -171,6 +171,7 @@ class MessageScreen(FlexModal[None]):
     MessageScreen.-bad > Vertical { border: thick $error; }
     MessageScreen.-good > Vertical { border: thick $success; }
     MessageScreen #message-title { text-style: bold; margin-bottom: 1; width: 100%; }
+    MessageScreen #message-scroll { height: auto; max-height: 60vh; }
     """
 
     def __init__(self, title: str, body: str | Text, *, tone: str = "") -> None:
@@ -184,7 +185,8 @@ class MessageScreen(FlexModal[None]):
             self.add_class(f"-{self._tone}")
         with Vertical():
             yield Label(safe(self._title, lines=False), id="message-title")
-            yield Static(safe(self._body), id="message-body")
+            with VerticalScroll(id="message-scroll"):
+                yield Static(safe(self._body), id="message-body")
             yield Button("Close", id="message-close")
 
     def on_button_pressed(self) -> None:

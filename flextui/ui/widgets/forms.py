@@ -337,7 +337,7 @@ class FormScreen(FlexModal[Any]):
                 self.touched.add(spec.key)
                 self._show_errors({spec.key: exc.message}, [], all_fields=True)
                 self.focus_first_error()
-                self.query_one("#form-error", Label).update(Text(clean(f"The server refused it: see {self.field_name(spec)}")))
+                self.query_one("#form-error", Label).update(Text(clean(f"The server refused it: see the field “{self.field_name(spec)}”")))
             else:
                 self.query_one("#form-error", Label).update(Text(clean(str(exc))))
             return

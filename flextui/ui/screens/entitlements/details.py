@@ -36,7 +36,7 @@ def entitlement_detail(ent: Entitlement, now_ms: int, items: list[LineItem] | No
     return b
 
 
-def line_item_detail(li: LineItem, ent: Entitlement | None, now_ms: int, *, show_title: bool = True) -> Body:
+def line_item_detail(li: LineItem, ent: Entitlement | None, now_ms: int, *, show_title: bool = True, read_only: bool = False) -> Body:
     b = Body(show_title=show_title)
     b.title(f"Line item {li.activation_id}" + (" (maintenance)" if li.maintenance else ""))
     b.line("Entitlement", li.entitlement_id or (ent.entitlement_id if ent else None))
@@ -82,7 +82,7 @@ def line_item_detail(li: LineItem, ent: Entitlement | None, now_ms: int, *, show
             else:
                 b.pairs([(key, yes_no(value) if isinstance(value, bool) else value)])
     else:
-        b.note("  none set (p sets them)")
+        b.note("  none set" if read_only else "  none set (p sets them)")
     if li.attributes:
         b.section("Attributes").pairs((a.name, a.value) for a in li.attributes)
     return b

@@ -892,7 +892,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 item.entitlement, now, self.li_children.get(item.entitlement.entitlement_id), show_title=show_title
             ).text
         if item.kind == "line_item" and item.line_item is not None:
-            return line_item_detail(item.line_item, item.entitlement, now, show_title=show_title).text
+            return line_item_detail(item.line_item, item.entitlement, now, show_title=show_title, read_only=self.ctx.read_only).text
         if item.kind in ("product", "license_model") and item.product is not None:
             return product_detail(item.product, item.line_item, show_title=show_title).text
         return None
@@ -916,7 +916,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             for e in ents:
                 states[(e.status or "?").lower()] = states.get((e.status or "?").lower(), 0) + 1
             b.line("Entitlements", f"{len(ents)}" + (f" ({', '.join(f'{n} {s}' for s, n in sorted(states.items()))})" if states else ""))
-        b.note("\nu users of this account · n new entitlement for it · c copy the ID")
+        b.note("\nu users of this account · c copy the ID" + ("" if self.ctx.read_only else " · n new entitlement for it"))
         return b.text
 
     # -- client filter -----------------------------------------------------------------------------------
