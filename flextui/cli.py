@@ -17,10 +17,13 @@ import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flextui import __version__
 from flextui.render.words import plural
+
+if TYPE_CHECKING:
+    from flextui.headless.common import Tally
 
 EXIT_USAGE = 2
 
@@ -258,16 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "cache":
             return cmd_cache(args)
         if command in ("get", "report"):
-            _setup_logging(args.debug, to_file=False)
-            try:
-                return asyncio.run(cmd_headless(args))
-            except BrokenPipeError:  # `flextui get … | head`: the reader has gone; that is fine
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                return 0
-            except KeyboardInterrupt:
-                print_error("interrupted: what was printed is incomplete")
-                return 130
+            return _headless(args)
         if command in ("tui", "demo"):
             problem = _terminal_problem()
             if problem:
@@ -282,6 +276,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     parser.print_help()
     return EXIT_USAGE
+
+
+def _headless(args: argparse.Namespace) -> int:
+    """`get` and `report`: their exit code; ctrl+c says, as a failure midway does, where the output stops (exit 130)."""
+    from flextui.headless.common import Tally
+
+    _setup_logging(args.debug, to_file=False)
+    tally = Tally()
+    try:
+        return asyncio.run(cmd_headless(args, tally))
+    except BrokenPipeError:  # `flextui get … | head`: the reader has gone; that is fine
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print_error(f"interrupted{tally.cut_short() or f' before any {tally.what} were written'}")
+        return 130
 
 
 # -- contexts ---------------------------------------------------------------------------------
@@ -539,20 +550,22 @@ def cmd_sim(args: argparse.Namespace) -> int:
 # -- headless -------------------------------------------------------------------------------------
 
 
-async def cmd_headless(args: argparse.Namespace) -> int:
+async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> int:
+    """`get` or `report`, writing to stdout; `tally` counts the rows written as they go."""
     from flextui.api.errors import ApiError
+    from flextui.headless.common import Tally
 
     try:
         ctx = make_context(args, demo=args.demo)
     except ValueError as exc:
         print_error(exc)
         return EXIT_USAGE
-    tally = [0]  # rows printed so far: a listing that fails midway says where its output stops
+    tally = tally or Tally()
     try:
         if args.command == "report":
             from flextui.headless.reports import run_report
 
-            return await run_report(ctx, args)
+            return await run_report(ctx, args, tally=tally)
         from flextui import kinds
 
         kind = kinds.lookup(args.kind)
@@ -564,7 +577,7 @@ async def cmd_headless(args: argparse.Namespace) -> int:
         count = await emit(rows, args.format, [c.key for c in kind.columns], limit=args.limit, tally=tally)
         return _listing_end(ctx.session, count)
     except ApiError as exc:
-        print_error(f"{exc}{cut_short(tally[0])}")
+        print_error(f"{exc}{tally.cut_short()}")
         return exc.exit_code
     except ValueError as exc:
         print_error(exc)
@@ -588,13 +601,6 @@ def _listing_end(session: Any, count: int) -> int:
     return 0
 
 
-def cut_short(count: int, what: str = "rows") -> str:
-    """What a listing that failed after printing `count` rows adds to its error: its output is not the whole answer."""
-    if count <= 0:
-        return ""
-    return f"; the output is incomplete: it stops after {count:,} {what}"
-
-
 async def emit(
     rows: AsyncIterator[dict[str, Any]],
     fmt: str,
@@ -602,12 +608,12 @@ async def emit(
     *,
     limit: int | None = None,
     out: Any = None,
-    tally: list[int] | None = None,
+    tally: Tally | None = None,
 ) -> int:
-    """Stream rows to stdout in a format; return how many were written (also kept in `tally[0]` as they go).
+    """Stream rows to stdout in a format; return how many were written (also kept in `tally` as they go).
 
-    A failure midway leaves the document unfinished (a JSON array without
-    its `]`), so the part printed cannot pass for a whole answer.
+    A failure or ctrl+c midway leaves the document unfinished (a JSON array
+    without its `]`), so the part printed cannot pass for a whole answer.
     """
     from flextui.render.export import format_for
     from flextui.render.tableout import TableWriter
@@ -625,8 +631,8 @@ async def emit(
             writer.write([row])
             count += 1
             if tally is not None:
-                tally[0] = count
-    except Exception:
+                tally.count = count
+    except BaseException:  # ctrl+c too: the caller says where the output stops
         if isinstance(writer, TableWriter):  # a table is laid out at the end: show the rows read (stderr says it stops there)
             writer.close()
         raise
