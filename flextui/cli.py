@@ -365,9 +365,14 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
         profile = config.profile(args.profile or os.environ.get("FLEXTUI_PROFILE"))
         if args.registry_tenant:
             profile = profile.model_copy(update={"registry_tenant": args.registry_tenant})
-        from flextui.secrets import resolve_credentials  # (subprocess, getpass: not for the demo)
+        from flextui.secrets import deferred_credentials, resolve_credentials  # (subprocess, getpass: not for the demo)
 
-        creds = Credentials(profile.user) if args.offline else resolve_credentials(profile)
+        if args.offline:
+            creds = Credentials(profile.user)
+        elif args.command in ("get", "report"):  # each credential when a request needs it: a command asks only for what it uses
+            creds = deferred_credentials(profile)
+        else:  # the TUI: every prompt before it starts
+            creds = resolve_credentials(profile)
     ctx = profile_context(profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only)
     if args.theme:
         ctx.theme = args.theme

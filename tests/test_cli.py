@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -181,6 +182,31 @@ def test_a_registry_command_without_a_password_exits_3_as_every_missing_credenti
     monkeypatch.setenv("FLEXTUI_TOKEN", "rna_" + "0" * 44)
     assert main(["--url", live_server, "--registry-tenant", "1107", "get", "projects"]) == 3
     assert "has no password" in capsys.readouterr().err
+
+
+def test_a_command_gets_only_the_credentials_it_uses(
+    tmp_path: Path, live_server: str, world: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unset password variable stopped `get entitlements`, which takes only the access token."""
+    ran = tmp_path / "password-command-ran"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        f'[profiles.unset]\nurl = "{live_server}"\nuser = "{ADMIN[0]}"\nregistry_tenant = "{world.tenant_id}"\n'
+        'password = { env = "FNO_TEST_UNSET_PW" }\ntoken = { env = "FNO_TEST_TOKEN" }\n'
+        f'[profiles.command]\nurl = "{live_server}"\nuser = "{ADMIN[0]}"\n'
+        f'password = {{ command = "sh -c \'touch {ran}; echo {ADMIN[1]}\'" }}\ntoken = {{ env = "FNO_TEST_TOKEN" }}\n'
+    )
+    monkeypatch.delenv("FNO_TEST_UNSET_PW", raising=False)
+    monkeypatch.setenv("FNO_TEST_TOKEN", world.seed_token(ADMIN[0]))
+    for profile in ("unset", "command"):
+        assert main(["--config", str(cfg), "--profile", profile, "get", "entitlements", "-o", "json"]) == 0, capsys.readouterr().err
+        assert json.loads(capsys.readouterr().out)
+    assert not ran.exists(), "the password's command is not run for a command that does not use the password"
+    assert main(["--config", str(cfg), "--profile", "unset", "get", "projects"]) == 3
+    err = capsys.readouterr().err
+    assert "FNO_TEST_UNSET_PW is not set" in err and f'password = {{ env = "FNO_TEST_UNSET_PW" }} in [profiles.unset] in {cfg}' in err
+    assert main(["--config", str(cfg), "--profile", "command", "get", "tokens", "--username", ADMIN[0], "-o", "json"]) == 0
+    assert ran.exists() and json.loads(capsys.readouterr().out), "a command that uses the password gets it"
 
 
 def test_sim_command_serves_and_prints_credentials() -> None:
