@@ -97,7 +97,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     cache = sub.add_parser("cache", parents=[common], help="manage the local page cache")
     cache_sub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
-    clear = cache_sub.add_parser("clear", parents=[common], help="delete cached pages (of --profile, or all)")
+    clear = cache_sub.add_parser(
+        "clear",
+        parents=[common],
+        help="delete cached pages: of --profile (default: the default profile), of --url with --user, or --all",
+        description="Delete cached pages: those of --profile (without it: the default profile), of an instance and user "
+        "(--url U --user X), or every profile's (--all).",
+    )
     clear.add_argument("--all", action="store_true", help="every profile's pages")
 
     get = sub.add_parser("get", parents=[common], help="print resources headless: flextui get tokens --username U --format csv")
@@ -484,7 +490,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
     identity = None
     if not args.all:
         if args.url:
-            identity = f"{args.url.rstrip('/').lower()}|{(args.user or '').strip().lower()}"
+            if not (args.user or "").strip():  # pages are kept per instance and user: without one it would clear nothing
+                raise ConfigError("cache clear --url needs --user (the cache keeps pages per instance and user), or use --all")
+            identity = f"{args.url.rstrip('/').lower()}|{args.user.strip().lower()}"
         else:
             name = args.profile or os.environ.get("FLEXTUI_PROFILE")
             if name is None and not load_config().settings.default_profile:

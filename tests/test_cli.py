@@ -209,6 +209,21 @@ def test_a_command_gets_only_the_credentials_it_uses(
     assert ran.exists() and json.loads(capsys.readouterr().out), "a command that uses the password gets it"
 
 
+def test_cache_clear_of_an_instance_needs_its_user(capsys: pytest.CaptureFixture[str]) -> None:
+    """`cache clear --url U` without --user cleared nothing and said "removed 0 cached pages of U as " (exit 0)."""
+    assert main(["cache", "clear", "--url", "https://acme.flexnetoperations.com"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--user" in err and "removed" not in err
+
+
+def test_cache_clear_help_says_what_it_clears_without_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "(of --profile, or all)": without flags it clears the default profile's pages; --all clears every profile's."""
+    with pytest.raises(SystemExit):
+        main(["cache", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "or all)" not in shown and "default profile" in shown and "--all" in shown
+
+
 def test_sim_command_serves_and_prints_credentials() -> None:
     import socket
     import time
