@@ -440,7 +440,7 @@ def listable_kinds() -> list[str]:
 def cmd_info(args: argparse.Namespace) -> int:
     import platform
 
-    from flextui.config import ConfigError, cache_path, config_path, load_config, log_path
+    from flextui.config import ConfigError, cache_path, config_path, filters_path, load_config, log_path
 
     cfg = config_path()
     print(f"flextui {__version__} (Python {platform.python_version()})")
@@ -455,6 +455,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     size = cache.stat().st_size if cache.exists() else 0
     print(f"cache file:  {cache} ({size:,} bytes)" if cache.exists() else f"cache file:  {cache} (empty)")
     print(f"log file:    {log_path()}")
+    filters = filters_path()
+    print(f"filter sets: {filters} ({'exists' if filters.exists() else 'none saved yet'})")
     print(f"themes:      {cfg.parent / 'themes'} (your own *.toml themes)")
     try:
         config = load_config()

@@ -55,6 +55,14 @@ def test_info_names_the_files(capsys: pytest.CaptureFixture[str]) -> None:
     assert os.environ["XDG_CONFIG_HOME"] in out
 
 
+def test_info_names_the_saved_filter_sets_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """It named every file flextui writes but the saved report filter sets."""
+    from flextui.config import filters_path
+
+    assert main(["info"]) == 0
+    assert f"filter sets: {filters_path()}" in capsys.readouterr().out
+
+
 def test_get_tokens_in_each_format(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["get", "tokens", "--demo", "--username", ADMIN[0], "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
