@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     _global_options(parser, defaults=True)
     common = argparse.ArgumentParser(add_help=False)
     _global_options(common, defaults=False)
-    local = argparse.ArgumentParser(add_help=False)  # the simulator's commands: no instance, profile or credentials
+    local = argparse.ArgumentParser(add_help=False)  # the demo: how to show it, but no instance, profile or credentials
     _global_options(local, defaults=False, instance=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -87,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--demo-read-only", dest="demo_read_only", action="store_true", help=argparse.SUPPRESS)
     demo.add_argument("area", nargs="*", help="area to open first, e.g. projects, reports, entitlements")
 
-    sim = sub.add_parser("sim", parents=[local], help="serve the simulator over HTTP (for tests, curl, or a profile)")
+    # No shared options: a server has nothing to show (--theme), no client to restrict (--read-only), no config, log or trace.
+    sim = sub.add_parser("sim", help="serve the simulator over HTTP (for tests, curl, or a profile)")
     sim.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     sim.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
     sim.add_argument("--list-dialects", action="store_true", help="name every dialect the simulator can speak, and exit")
@@ -168,7 +169,7 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool, instance
     command is not overwritten by the subcommand's default.
     """
     d = (lambda value: value) if defaults else (lambda value: argparse.SUPPRESS)
-    if not instance:  # the simulator's commands take only how to show things
+    if not instance:  # the demo takes only how to show things
         parser.add_argument("--read-only", action="store_true", default=d(False), help="refuse every change")
         parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
         parser.add_argument("--config", default=d(None), help="config file (default: see `flextui info`)")
@@ -204,14 +205,49 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool, instance
     )
 
 
+def _non_negative(text: str) -> float:
+    """A number of at least 0 (a latency): anything else is the user's own bad usage, exit 2."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+    if not value >= 0:  # (also NaN)
+        raise argparse.ArgumentTypeError(f"must be 0 or more (got {text})")
+    return value
+
+
+def _scale(text: str) -> float:
+    """--scale: a number or a preset name, checked as the arguments are read (before anything else is said)."""
+    from flextui.sim.world import parse_scale
+
+    try:
+        return parse_scale(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _dialects(text: str) -> frozenset[str]:
+    """--dialect NAMES: the dialects the simulator speaks, checked as the arguments are read."""
+    from flextui.sim.dialects import speaking
+
+    try:
+        return speaking(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> None:
+    """The simulator's world and manner, each checked as the arguments are read (`demo --dialect bogus`: exit 2 at once)."""
     p = "--sim-" if prefix else "--"
     parser.add_argument(f"{p}seed", dest="seed", type=int, default=7, help="simulator world seed")
-    parser.add_argument(f"{p}scale", dest="scale", default="1", help="world size: a number, or small/default/large (100)")
-    parser.add_argument(f"{p}latency", dest="latency", type=float, default=0.0, help="simulated latency per request, ms")
+    parser.add_argument(f"{p}scale", dest="scale", type=_scale, default=1.0, help="world size: a number, or small/default/large (100)")
+    parser.add_argument(
+        f"{p}latency", dest="latency", type=_non_negative, default=0.0, help="simulated latency per request, ms (0 or more)"
+    )
     parser.add_argument(
         f"{p}dialect",
         dest="dialect",
+        type=_dialects,
         default=None,
         metavar="NAMES",
         help="real-service variants to speak besides the strictest reading of the docs, comma separated "
@@ -304,31 +340,6 @@ def _headless(args: argparse.Namespace) -> int:
 # -- contexts ---------------------------------------------------------------------------------
 
 
-def _scale(text: str) -> float:
-    from flextui.sim.world import parse_scale
-
-    try:
-        return parse_scale(text)
-    except ValueError as exc:
-        from flextui.config import ConfigError
-
-        raise ConfigError(f"--scale: {exc}") from None
-
-
-def _dialects(args: argparse.Namespace) -> Any:
-    """The simulator dialects asked for with --dialect (None: the default, the strictest reading)."""
-    text = getattr(args, "dialect", None)
-    if not text:
-        return None
-    from flextui.config import ConfigError
-    from flextui.sim.dialects import speaking
-
-    try:
-        return speaking(text)
-    except ValueError as exc:
-        raise ConfigError(f"--dialect: {exc}") from None
-
-
 def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
     """The AppContext for the command line (the demo, an ad hoc URL, or a profile), tracing to --trace FILE if asked."""
     ctx = _make_context(args, demo=demo)
@@ -355,14 +366,14 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             raise ConfigError("--offline does not apply to the demo (the simulator is in-process)")
         return demo_context(
             seed=args.seed,
-            scale=_scale(args.scale),
+            scale=args.scale,
             latency_ms=args.latency,
             read_only=args.read_only or getattr(args, "demo_read_only", False),
             as_user=getattr(args, "as_user", "admin"),
             settings=settings,
             keys=config.keys,
             theme=args.theme,
-            dialects=_dialects(args),
+            dialects=args.dialect,
             sim_thread=args.command == "demo",  # the TUI: its loop must not wait on the simulator
         )
     if args.url:
@@ -528,8 +539,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
             print(f"{name:<28}{what}{mark}")
         print(f"{'lenient':<28}(not a dialect) drop the defaults, e.g. --dialect lenient,zero-based")
         return 0
-    dialects = _dialects(args)
-    spoken = DEFAULT if dialects is None else dialects
+    spoken = DEFAULT if args.dialect is None else args.dialect
     base = f"http://{args.host}:{args.port}"
     try:
         import socket
@@ -542,7 +552,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return 6
     import uvicorn
 
-    world = World(seed=args.seed, scale=_scale(args.scale))
+    world = World(seed=args.seed, scale=args.scale)
     app = create_app(world, latency_ms=args.latency, dialects=spoken)
     tokens = {user: world.seed_token(user) for user, _ in (ADMIN, PRODUCER, CUSTOMER)}
     strict = "the strictest reading of the docs" if spoken == STRICT else ", ".join(sorted(spoken)) or "lenient"

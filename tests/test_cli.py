@@ -232,6 +232,42 @@ def test_cache_clear_help_says_what_it_clears_without_flags(capsys: pytest.Captu
     assert "or all)" not in shown and "default profile" in shown and "--all" in shown
 
 
+def _usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The argparse error `argv` is refused with (exit 2), as a user sees it."""
+    with pytest.raises(SystemExit) as exited:
+        main(list(argv))
+    assert exited.value.code == 2
+    return capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv", [["sim", "--latency", "-5"], ["get", "tokens", "--demo", "--sim-latency", "-5"], ["sim", "--latency", "nan"]]
+)
+def test_a_negative_latency_is_refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """`sim --latency -5` was accepted."""
+    assert "latency: must be 0 or more" in _usage_error(capsys, *argv)
+
+
+def test_sim_offers_only_what_a_server_uses(capsys: pytest.CaptureFixture[str]) -> None:
+    """`sim --help` offered --read-only and --theme (the demo's options), which mean nothing for a server."""
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    sim_help = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    demo_help = capsys.readouterr().out
+    for option in ("--read-only", "--theme"):
+        assert option not in sim_help and option in demo_help
+    assert "unrecognized arguments: --read-only" in _usage_error(capsys, "sim", "--read-only")
+
+
+@pytest.mark.parametrize("argv", [["--dialect", "bogus"], ["--scale", "0"], ["--latency", "-1"]])
+def test_the_demo_checks_its_arguments_before_asking_for_a_terminal(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """`demo --dialect bogus` without a terminal said it needs an interactive terminal, and only then refused the argument."""
+    err = _usage_error(capsys, "demo", *argv)
+    assert f"argument {argv[0]}:" in err and "interactive terminal" not in err
+
+
 def test_sim_command_serves_and_prints_credentials() -> None:
     import socket
     import time
