@@ -17,10 +17,13 @@ import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flextui import __version__
 from flextui.render.words import plural
+
+if TYPE_CHECKING:
+    from flextui.headless.common import Tally
 
 EXIT_USAGE = 2
 
@@ -71,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     _global_options(parser, defaults=True)
     common = argparse.ArgumentParser(add_help=False)
     _global_options(common, defaults=False)
-    local = argparse.ArgumentParser(add_help=False)  # the simulator's commands: no instance, profile or credentials
+    local = argparse.ArgumentParser(add_help=False)  # the demo: how to show it, but no instance, profile or credentials
     _global_options(local, defaults=False, instance=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -84,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--demo-read-only", dest="demo_read_only", action="store_true", help=argparse.SUPPRESS)
     demo.add_argument("area", nargs="*", help="area to open first, e.g. projects, reports, entitlements")
 
-    sim = sub.add_parser("sim", parents=[local], help="serve the simulator over HTTP (for tests, curl, or a profile)")
+    # No shared options: a server has nothing to show (--theme), no client to restrict (--read-only), no config, log or trace.
+    sim = sub.add_parser("sim", help="serve the simulator over HTTP (for tests, curl, or a profile)")
     sim.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     sim.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
     sim.add_argument("--list-dialects", action="store_true", help="name every dialect the simulator can speak, and exit")
@@ -94,7 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     cache = sub.add_parser("cache", parents=[common], help="manage the local page cache")
     cache_sub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
-    clear = cache_sub.add_parser("clear", parents=[common], help="delete cached pages (of --profile, or all)")
+    clear = cache_sub.add_parser(
+        "clear",
+        parents=[common],
+        help="delete cached pages: of --profile (default: the default profile), of --url with --user, or --all",
+        description="Delete cached pages: those of --profile (without it: the default profile), of an instance and user "
+        "(--url U --user X), or every profile's (--all).",
+    )
     clear.add_argument("--all", action="store_true", help="every profile's pages")
 
     get = sub.add_parser("get", parents=[common], help="print resources headless: flextui get tokens --username U --format csv")
@@ -159,7 +169,7 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool, instance
     command is not overwritten by the subcommand's default.
     """
     d = (lambda value: value) if defaults else (lambda value: argparse.SUPPRESS)
-    if not instance:  # the simulator's commands take only how to show things
+    if not instance:  # the demo takes only how to show things
         parser.add_argument("--read-only", action="store_true", default=d(False), help="refuse every change")
         parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
         parser.add_argument("--config", default=d(None), help="config file (default: see `flextui info`)")
@@ -195,14 +205,49 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool, instance
     )
 
 
+def _non_negative(text: str) -> float:
+    """A number of at least 0 (a latency): anything else is the user's own bad usage, exit 2."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+    if not value >= 0:  # (also NaN)
+        raise argparse.ArgumentTypeError(f"must be 0 or more (got {text})")
+    return value
+
+
+def _scale(text: str) -> float:
+    """--scale: a number or a preset name, checked as the arguments are read (before anything else is said)."""
+    from flextui.sim.world import parse_scale
+
+    try:
+        return parse_scale(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _dialects(text: str) -> frozenset[str]:
+    """--dialect NAMES: the dialects the simulator speaks, checked as the arguments are read."""
+    from flextui.sim.dialects import speaking
+
+    try:
+        return speaking(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> None:
+    """The simulator's world and manner, each checked as the arguments are read (`demo --dialect bogus`: exit 2 at once)."""
     p = "--sim-" if prefix else "--"
     parser.add_argument(f"{p}seed", dest="seed", type=int, default=7, help="simulator world seed")
-    parser.add_argument(f"{p}scale", dest="scale", default="1", help="world size: a number, or small/default/large (100)")
-    parser.add_argument(f"{p}latency", dest="latency", type=float, default=0.0, help="simulated latency per request, ms")
+    parser.add_argument(f"{p}scale", dest="scale", type=_scale, default=1.0, help="world size: a number, or small/default/large (100)")
+    parser.add_argument(
+        f"{p}latency", dest="latency", type=_non_negative, default=0.0, help="simulated latency per request, ms (0 or more)"
+    )
     parser.add_argument(
         f"{p}dialect",
         dest="dialect",
+        type=_dialects,
         default=None,
         metavar="NAMES",
         help="real-service variants to speak besides the strictest reading of the docs, comma separated "
@@ -258,16 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "cache":
             return cmd_cache(args)
         if command in ("get", "report"):
-            _setup_logging(args.debug, to_file=False)
-            try:
-                return asyncio.run(cmd_headless(args))
-            except BrokenPipeError:  # `flextui get … | head`: the reader has gone; that is fine
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                return 0
-            except KeyboardInterrupt:
-                print_error("interrupted: what was printed is incomplete")
-                return 130
+            return _headless(args)
         if command in ("tui", "demo"):
             problem = _terminal_problem()
             if problem:
@@ -284,32 +320,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     return EXIT_USAGE
 
 
+def _headless(args: argparse.Namespace) -> int:
+    """`get` and `report`: their exit code; ctrl+c says, as a failure midway does, where the output stops (exit 130)."""
+    from flextui.headless.common import Tally
+
+    _setup_logging(args.debug, to_file=False)
+    tally = Tally()
+    try:
+        return asyncio.run(cmd_headless(args, tally))
+    except BrokenPipeError:  # `flextui get … | head`: the reader has gone; that is fine
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print_error(f"interrupted{tally.cut_short() or f' before any {tally.what} were written'}")
+        return 130
+
+
 # -- contexts ---------------------------------------------------------------------------------
-
-
-def _scale(text: str) -> float:
-    from flextui.sim.world import parse_scale
-
-    try:
-        return parse_scale(text)
-    except ValueError as exc:
-        from flextui.config import ConfigError
-
-        raise ConfigError(f"--scale: {exc}") from None
-
-
-def _dialects(args: argparse.Namespace) -> Any:
-    """The simulator dialects asked for with --dialect (None: the default, the strictest reading)."""
-    text = getattr(args, "dialect", None)
-    if not text:
-        return None
-    from flextui.config import ConfigError
-    from flextui.sim.dialects import speaking
-
-    try:
-        return speaking(text)
-    except ValueError as exc:
-        raise ConfigError(f"--dialect: {exc}") from None
 
 
 def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
@@ -338,14 +366,14 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             raise ConfigError("--offline does not apply to the demo (the simulator is in-process)")
         return demo_context(
             seed=args.seed,
-            scale=_scale(args.scale),
+            scale=args.scale,
             latency_ms=args.latency,
             read_only=args.read_only or getattr(args, "demo_read_only", False),
             as_user=getattr(args, "as_user", "admin"),
             settings=settings,
             keys=config.keys,
             theme=args.theme,
-            dialects=_dialects(args),
+            dialects=args.dialect,
             sim_thread=args.command == "demo",  # the TUI: its loop must not wait on the simulator
         )
     if args.url:
@@ -354,9 +382,14 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
         profile = config.profile(args.profile or os.environ.get("FLEXTUI_PROFILE"))
         if args.registry_tenant:
             profile = profile.model_copy(update={"registry_tenant": args.registry_tenant})
-        from flextui.secrets import resolve_credentials  # (subprocess, getpass: not for the demo)
+        from flextui.secrets import deferred_credentials, resolve_credentials  # (subprocess, getpass: not for the demo)
 
-        creds = Credentials(profile.user) if args.offline else resolve_credentials(profile)
+        if args.offline:
+            creds = Credentials(profile.user)
+        elif args.command in ("get", "report"):  # each credential when a request needs it: a command asks only for what it uses
+            creds = deferred_credentials(profile)
+        else:  # the TUI: every prompt before it starts
+            creds = resolve_credentials(profile)
     ctx = profile_context(profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only)
     if args.theme:
         ctx.theme = args.theme
@@ -418,7 +451,7 @@ def listable_kinds() -> list[str]:
 def cmd_info(args: argparse.Namespace) -> int:
     import platform
 
-    from flextui.config import ConfigError, cache_path, config_path, load_config, log_path
+    from flextui.config import ConfigError, cache_path, config_path, filters_path, load_config, log_path
 
     cfg = config_path()
     print(f"flextui {__version__} (Python {platform.python_version()})")
@@ -433,6 +466,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     size = cache.stat().st_size if cache.exists() else 0
     print(f"cache file:  {cache} ({size:,} bytes)" if cache.exists() else f"cache file:  {cache} (empty)")
     print(f"log file:    {log_path()}")
+    filters = filters_path()
+    print(f"filter sets: {filters} ({'exists' if filters.exists() else 'none saved yet'})")
     print(f"themes:      {cfg.parent / 'themes'} (your own *.toml themes)")
     try:
         config = load_config()
@@ -468,7 +503,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
     identity = None
     if not args.all:
         if args.url:
-            identity = f"{args.url.rstrip('/').lower()}|{(args.user or '').strip().lower()}"
+            if not (args.user or "").strip():  # pages are kept per instance and user: without one it would clear nothing
+                raise ConfigError("cache clear --url needs --user (the cache keeps pages per instance and user), or use --all")
+            identity = f"{args.url.rstrip('/').lower()}|{args.user.strip().lower()}"
         else:
             name = args.profile or os.environ.get("FLEXTUI_PROFILE")
             if name is None and not load_config().settings.default_profile:
@@ -502,8 +539,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
             print(f"{name:<28}{what}{mark}")
         print(f"{'lenient':<28}(not a dialect) drop the defaults, e.g. --dialect lenient,zero-based")
         return 0
-    dialects = _dialects(args)
-    spoken = DEFAULT if dialects is None else dialects
+    spoken = DEFAULT if args.dialect is None else args.dialect
     base = f"http://{args.host}:{args.port}"
     try:
         import socket
@@ -516,7 +552,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return 6
     import uvicorn
 
-    world = World(seed=args.seed, scale=_scale(args.scale))
+    world = World(seed=args.seed, scale=args.scale)
     app = create_app(world, latency_ms=args.latency, dialects=spoken)
     tokens = {user: world.seed_token(user) for user, _ in (ADMIN, PRODUCER, CUSTOMER)}
     strict = "the strictest reading of the docs" if spoken == STRICT else ", ".join(sorted(spoken)) or "lenient"
@@ -539,20 +575,22 @@ def cmd_sim(args: argparse.Namespace) -> int:
 # -- headless -------------------------------------------------------------------------------------
 
 
-async def cmd_headless(args: argparse.Namespace) -> int:
+async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> int:
+    """`get` or `report`, writing to stdout; `tally` counts the rows written as they go."""
     from flextui.api.errors import ApiError
+    from flextui.headless.common import Tally
 
     try:
         ctx = make_context(args, demo=args.demo)
     except ValueError as exc:
         print_error(exc)
         return EXIT_USAGE
-    tally = [0]  # rows printed so far: a listing that fails midway says where its output stops
+    tally = tally or Tally()
     try:
         if args.command == "report":
             from flextui.headless.reports import run_report
 
-            return await run_report(ctx, args)
+            return await run_report(ctx, args, tally=tally)
         from flextui import kinds
 
         kind = kinds.lookup(args.kind)
@@ -564,7 +602,7 @@ async def cmd_headless(args: argparse.Namespace) -> int:
         count = await emit(rows, args.format, [c.key for c in kind.columns], limit=args.limit, tally=tally)
         return _listing_end(ctx.session, count)
     except ApiError as exc:
-        print_error(f"{exc}{cut_short(tally[0])}")
+        print_error(f"{exc}{tally.cut_short()}")
         return exc.exit_code
     except ValueError as exc:
         print_error(exc)
@@ -588,13 +626,6 @@ def _listing_end(session: Any, count: int) -> int:
     return 0
 
 
-def cut_short(count: int, what: str = "rows") -> str:
-    """What a listing that failed after printing `count` rows adds to its error: its output is not the whole answer."""
-    if count <= 0:
-        return ""
-    return f"; the output is incomplete: it stops after {count:,} {what}"
-
-
 async def emit(
     rows: AsyncIterator[dict[str, Any]],
     fmt: str,
@@ -602,12 +633,12 @@ async def emit(
     *,
     limit: int | None = None,
     out: Any = None,
-    tally: list[int] | None = None,
+    tally: Tally | None = None,
 ) -> int:
-    """Stream rows to stdout in a format; return how many were written (also kept in `tally[0]` as they go).
+    """Stream rows to stdout in a format; return how many were written (also kept in `tally` as they go).
 
-    A failure midway leaves the document unfinished (a JSON array without
-    its `]`), so the part printed cannot pass for a whole answer.
+    A failure or ctrl+c midway leaves the document unfinished (a JSON array
+    without its `]`), so the part printed cannot pass for a whole answer.
     """
     from flextui.render.export import format_for
     from flextui.render.tableout import TableWriter
@@ -625,8 +656,8 @@ async def emit(
             writer.write([row])
             count += 1
             if tally is not None:
-                tally[0] = count
-    except Exception:
+                tally.count = count
+    except BaseException:  # ctrl+c too: the caller says where the output stops
         if isinstance(writer, TableWriter):  # a table is laid out at the end: show the rows read (stderr says it stops there)
             writer.close()
         raise

@@ -154,7 +154,8 @@ class Profile(BaseModel):
     read_only: bool = False
     """Refuse every change (create, update, delete, rotate, reset)."""
     color: str = "none"
-    """A colour cue for the header: error, warning, success, primary, accent, secondary or none."""
+    """A colour cue for the header: error, warning, success, primary, accent, secondary or none (or a colour that
+    names one: red, yellow, green, … in PROFILE_COLORS)."""
     theme: str | None = None
     """A theme for this profile (overrides the global one)."""
 
@@ -270,8 +271,49 @@ class Config(BaseModel):
         return self.profiles[name]
 
 
+UNION_FIELDS = {
+    "password": 'the value (only in a private file) or where to get it: { env = "VAR" }, { keyring = true }, { command = "…" } or { prompt = true }',
+    "token": 'the value (only in a private file) or where to get it: { env = "VAR" }, { keyring = true }, { command = "…" } or { prompt = true }',
+    "verify": "true, false, or the path of a CA bundle",
+    "keyring": "true, or the keyring's service name",
+}
+"""Fields of several types, and what they take: pydantic reports each type it tried, where one line is wanted."""
+
+
 def _field_path(loc: tuple[Any, ...]) -> str:
-    return ".".join(str(part) for part in loc if part not in ("function-after",))
+    """`profiles.p.password` for an error's place, without the type tried after a field of several (`str`, `function-after[…]`)."""
+    parts: list[str] = []
+    for part in loc:
+        if parts and parts[-1] in UNION_FIELDS and (part in ("str", "bool") or "[" in str(part)):
+            continue
+        parts.append(str(part))
+    return ".".join(parts)
+
+
+def _problems(exc: ValidationError) -> list[str]:
+    """Every bad field once, as `field X: what is wrong (the fix)`, in the file's order."""
+    by_field: dict[str, list[Any]] = {}
+    for error in exc.errors():
+        by_field.setdefault(_field_path(error["loc"]), []).append(error)
+    # `password = { keyring = 5 }` is a source with a bad part, not a string that is not one: the part is named alone.
+    return [_problem(where, errors) for where, errors in by_field.items() if not _has_bad_part(where, by_field)]
+
+
+def _has_bad_part(where: str, fields: dict[str, list[Any]]) -> bool:
+    return where.rsplit(".", 1)[-1] in UNION_FIELDS and any(other.startswith(where + ".") for other in fields)
+
+
+def _problem(where: str, errors: list[Any]) -> str:
+    specific = [e for e in errors if e["type"] == "value_error"] or errors  # a validator's own words say more than a type
+    first = specific[0]
+    msg = first["msg"].removeprefix("Value error, ")
+    last = where.rsplit(".", 1)[-1]
+    if len(errors) > 1 and first["type"] != "value_error" and last in UNION_FIELDS:
+        msg = f"must be {UNION_FIELDS[last]}"
+    hint = {"extra_forbidden": " (unknown field: check its spelling, or remove it)", "missing": " (required: add it)"}.get(
+        first["type"], ""
+    )
+    return f"field {where}: {msg}{hint}"
 
 
 def load_config(path: Path | None = None) -> Config:
@@ -293,15 +335,11 @@ def load_config(path: Path | None = None) -> Config:
     try:
         config = Config.model_validate({**raw, "path": path})
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = _field_path(first["loc"])
-        msg = first["msg"].removeprefix("Value error, ")
-        hint = ""
-        if first["type"] == "extra_forbidden":
-            hint = " (unknown field: check its spelling, or remove it)"
-        elif first["type"] == "missing":
-            hint = " (required: add it)"
-        raise ConfigError(f"{path}: field {where}: {msg}{hint}") from None
+        problems = _problems(exc)
+        if len(problems) == 1:
+            raise ConfigError(f"{path}: {problems[0]}") from None
+        listed = "".join(f"\n  {problem}" for problem in problems)
+        raise ConfigError(f"{path}: {len(problems)} fields are wrong:{listed}") from None
     holders = [p.name for p in config.profiles.values() if p.holds_secret]
     if holders:
         mode = stat.S_IMODE(path.stat().st_mode)

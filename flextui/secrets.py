@@ -1,28 +1,32 @@
 """Where passwords and tokens come from: env, OS keyring, a command, or a prompt.
 
-Resolved once, before the TUI starts (a prompt cannot run inside it), and held
-only in memory (`api.auth.Credentials`): never written to the config, the
-cache, logs or screenshots. A profile may hold a password and an access token,
-each from its own source, so one profile reaches every service.
+For the TUI, resolved once before it starts (a prompt cannot run inside it);
+for a headless command, only when a request needs one (`deferred_credentials`),
+so a command is not stopped by a credential it does not use. Held only in
+memory (`api.auth.Credentials`): never written to the config, the cache, logs
+or screenshots. A profile may hold a password and an access token, each from
+its own source, so one profile reaches every service.
 """
 
 from __future__ import annotations
 
 import getpass
+import json
 import os
 import shlex
 import subprocess
 import sys
 
-from flextui.api.auth import Credentials
-from flextui.config import APP_NAME, ConfigError, Credential, Profile, SecretSource
+from flextui.api.auth import CredentialName, Credentials, MissingCredential, Secret
+from flextui.config import APP_NAME, ConfigError, Credential, Profile, SecretSource, config_path
+from flextui.context import credential_hint
 
 
 class SecretError(ConfigError):
     """The secret could not be obtained; the message says how to fix that."""
 
 
-def credential_sources(profile: Profile) -> list[tuple[str, Credential | None]]:
+def credential_sources(profile: Profile) -> list[tuple[CredentialName, Credential | None]]:
     """Where the profile's password and access token come from (None: it has none), named as messages name them."""
     return [("password", profile.password_source()), ("access token", profile.token_source())]
 
@@ -34,6 +38,40 @@ def resolve_credentials(profile: Profile, *, interactive: bool | None = None) ->
         for what, source in credential_sources(profile)
     )
     return Credentials(profile.user, password, token)
+
+
+def deferred_credentials(profile: Profile) -> Credentials:
+    """The profile's user, password and access token, each got only when a request needs it (the headless commands).
+
+    One that cannot be had fails the command that needs it with MissingCredential (exit 3), saying why and naming
+    the config line it comes from (or the line that adds it).
+    """
+    password, token = (_deferred(profile, source, what) if source is not None else None for what, source in credential_sources(profile))
+    return Credentials(profile.user, password, token)
+
+
+def _deferred(profile: Profile, source: Credential, what: CredentialName) -> Secret:
+    if isinstance(source, str):
+        return source
+
+    def get() -> str:
+        try:
+            return resolve(profile, source, what)
+        except SecretError as exc:
+            raise MissingCredential(f"{exc}; {_line_of(profile, source, what)}") from None
+
+    return get
+
+
+def _line_of(profile: Profile, source: SecretSource, what: CredentialName) -> str:
+    """The config line a credential comes from, or (none given: the password is asked for) the line that adds it."""
+    field = "token" if what == "access token" else "password"
+    if getattr(profile, field) is None:
+        if profile.secret is None:
+            return credential_hint(profile)(what)
+        field = "secret"
+    given = ", ".join(f"{key} = {json.dumps(value)}" for key, value in source.model_dump(exclude_defaults=True).items())
+    return f"it comes from {field} = {{ {given} }} in [profiles.{profile.name}] in {config_path()}"
 
 
 def resolve_secret(profile: Profile, *, interactive: bool | None = None) -> str:

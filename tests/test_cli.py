@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,6 +53,14 @@ def test_info_names_the_files(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "config file:" in out and "cache file:" in out and "log file:" in out
     assert os.environ["XDG_CONFIG_HOME"] in out
+
+
+def test_info_names_the_saved_filter_sets_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """It named every file flextui writes but the saved report filter sets."""
+    from flextui.config import filters_path
+
+    assert main(["info"]) == 0
+    assert f"filter sets: {filters_path()}" in capsys.readouterr().out
 
 
 def test_get_tokens_in_each_format(capsys: pytest.CaptureFixture[str]) -> None:
@@ -181,6 +190,82 @@ def test_a_registry_command_without_a_password_exits_3_as_every_missing_credenti
     monkeypatch.setenv("FLEXTUI_TOKEN", "rna_" + "0" * 44)
     assert main(["--url", live_server, "--registry-tenant", "1107", "get", "projects"]) == 3
     assert "has no password" in capsys.readouterr().err
+
+
+def test_a_command_gets_only_the_credentials_it_uses(
+    tmp_path: Path, live_server: str, world: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unset password variable stopped `get entitlements`, which takes only the access token."""
+    ran = tmp_path / "password-command-ran"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        f'[profiles.unset]\nurl = "{live_server}"\nuser = "{ADMIN[0]}"\nregistry_tenant = "{world.tenant_id}"\n'
+        'password = { env = "FNO_TEST_UNSET_PW" }\ntoken = { env = "FNO_TEST_TOKEN" }\n'
+        f'[profiles.command]\nurl = "{live_server}"\nuser = "{ADMIN[0]}"\n'
+        f'password = {{ command = "sh -c \'touch {ran}; echo {ADMIN[1]}\'" }}\ntoken = {{ env = "FNO_TEST_TOKEN" }}\n'
+    )
+    monkeypatch.delenv("FNO_TEST_UNSET_PW", raising=False)
+    monkeypatch.setenv("FNO_TEST_TOKEN", world.seed_token(ADMIN[0]))
+    for profile in ("unset", "command"):
+        assert main(["--config", str(cfg), "--profile", profile, "get", "entitlements", "-o", "json"]) == 0, capsys.readouterr().err
+        assert json.loads(capsys.readouterr().out)
+    assert not ran.exists(), "the password's command is not run for a command that does not use the password"
+    assert main(["--config", str(cfg), "--profile", "unset", "get", "projects"]) == 3
+    err = capsys.readouterr().err
+    assert "FNO_TEST_UNSET_PW is not set" in err and f'password = {{ env = "FNO_TEST_UNSET_PW" }} in [profiles.unset] in {cfg}' in err
+    assert main(["--config", str(cfg), "--profile", "command", "get", "tokens", "--username", ADMIN[0], "-o", "json"]) == 0
+    assert ran.exists() and json.loads(capsys.readouterr().out), "a command that uses the password gets it"
+
+
+def test_cache_clear_of_an_instance_needs_its_user(capsys: pytest.CaptureFixture[str]) -> None:
+    """`cache clear --url U` without --user cleared nothing and said "removed 0 cached pages of U as " (exit 0)."""
+    assert main(["cache", "clear", "--url", "https://acme.flexnetoperations.com"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--user" in err and "removed" not in err
+
+
+def test_cache_clear_help_says_what_it_clears_without_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "(of --profile, or all)": without flags it clears the default profile's pages; --all clears every profile's."""
+    with pytest.raises(SystemExit):
+        main(["cache", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "or all)" not in shown and "default profile" in shown and "--all" in shown
+
+
+def _usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The argparse error `argv` is refused with (exit 2), as a user sees it."""
+    with pytest.raises(SystemExit) as exited:
+        main(list(argv))
+    assert exited.value.code == 2
+    return capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv", [["sim", "--latency", "-5"], ["get", "tokens", "--demo", "--sim-latency", "-5"], ["sim", "--latency", "nan"]]
+)
+def test_a_negative_latency_is_refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """`sim --latency -5` was accepted."""
+    assert "latency: must be 0 or more" in _usage_error(capsys, *argv)
+
+
+def test_sim_offers_only_what_a_server_uses(capsys: pytest.CaptureFixture[str]) -> None:
+    """`sim --help` offered --read-only and --theme (the demo's options), which mean nothing for a server."""
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    sim_help = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    demo_help = capsys.readouterr().out
+    for option in ("--read-only", "--theme"):
+        assert option not in sim_help and option in demo_help
+    assert "unrecognized arguments: --read-only" in _usage_error(capsys, "sim", "--read-only")
+
+
+@pytest.mark.parametrize("argv", [["--dialect", "bogus"], ["--scale", "0"], ["--latency", "-1"]])
+def test_the_demo_checks_its_arguments_before_asking_for_a_terminal(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """`demo --dialect bogus` without a terminal said it needs an interactive terminal, and only then refused the argument."""
+    err = _usage_error(capsys, "demo", *argv)
+    assert f"argument {argv[0]}:" in err and "interactive terminal" not in err
 
 
 def test_sim_command_serves_and_prints_credentials() -> None:

@@ -82,6 +82,52 @@ def test_config_errors_name_file_and_field(tmp_path: Path, body: str, expected: 
     assert str(path) in str(err.value) and expected in str(err.value)
 
 
+def test_every_bad_field_is_named_at_once(tmp_path: Path) -> None:
+    """Only the first bad field was reported: a file with five took five rounds of fixing."""
+    body = (
+        '[settings]\npage_size = 0\n[profiles.p]\nurl = "nope"\ncolour = "red"\npassword = 5\ncolor = "chartreuse"\n'
+        '[profiles.q]\nuser = "u"\n'
+    )
+    path = write(tmp_path, body)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    lines = str(err.value).splitlines()
+    assert lines[0] == f"{path}: 6 fields are wrong:"
+    assert [line.split(":")[0].strip() for line in lines[1:]] == [
+        "field settings.page_size",
+        "field profiles.p.url",
+        "field profiles.p.password",
+        "field profiles.p.color",
+        "field profiles.p.colour",
+        "field profiles.q.url",
+    ]
+    assert "must start with https://" in lines[2] and "{ env = " in lines[3], "each with its fix"
+    assert "use one of accent, error, none, primary, secondary, success, warning" in lines[4]
+    assert "(unknown field: check its spelling, or remove it)" in lines[5] and "(required: add it)" in lines[6]
+
+
+def test_a_bad_part_of_a_secret_source_is_named_alone(tmp_path: Path) -> None:
+    """`password = { keyring = 5 }` is a source with a bad part, not "Input should be a valid string"."""
+    path = write(tmp_path, '[profiles.p]\nurl = "https://x"\npassword = { keyring = 5 }\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value) == f"{path}: field profiles.p.password.keyring: must be true, or the keyring's service name"
+
+
+def test_the_readme_names_every_profile_colour_accepted(tmp_path: Path) -> None:
+    """`color = "red"` was accepted (as the error cue) where the README named only error, warning, …"""
+    import re
+
+    from flextui.config import PROFILE_COLORS
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index('color = "error"')
+    documented = set(re.findall(r"[a-z]+", readme[start : readme.index("registry_tenant", start)]))
+    assert set(PROFILE_COLORS) <= documented
+    for name, cue in PROFILE_COLORS.items():
+        assert load_config(write(tmp_path, f'[profiles.p]\nurl = "https://x"\ncolor = "{name}"\n')).profile("p").color == cue
+
+
 def test_unknown_profile_lists_the_known_ones(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, '[profiles.a]\nurl = "https://a"\n[profiles.b]\nurl = "https://b"\n'))
     with pytest.raises(ConfigError, match="several profiles"):

@@ -20,6 +20,8 @@ import asyncio
 import errno
 import json
 import os
+import signal
+import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,7 @@ from flextui.api.reports import ReportsService
 from flextui.cli import main
 from flextui.render.export import FORMATS, ExportError, ExportFile, export, export_async
 from flextui.sim.faults import FaultPlan
+from flextui.sim.world import ADMIN
 from tests.conftest import FIXED_NOW_MS, make_session
 
 PAGE = [{"id": i, "name": f"row {i}", "n": i * 1.5} for i in range(5)]
@@ -242,20 +245,83 @@ def test_report_run_cut_short_says_so_and_never_closes_its_json(
         assert out == ""
 
 
-@pytest.mark.timeout(60)
-@pytest.mark.parametrize("after", AFTER)
-def test_report_run_interrupted_by_ctrl_c_says_so(after: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def _interrupt_report_after(monkeypatch: pytest.MonkeyPatch, after: int, stop: Any) -> None:
+    """Pages 1…after are fetched as usual; the next one meets `stop()` (ctrl+c as Python raises it, or as asyncio.run sees it)."""
     fetch_page = ReportsService.fetch_page
 
     async def interrupted(self: ReportsService, group: str, filters: Any, page: int = 1, **kwargs: Any) -> Any:
         if page > after:
-            raise KeyboardInterrupt
+            stop()
+            await asyncio.sleep(0)  # where the main task, cancelled by asyncio.run's SIGINT handler, stops
         return await fetch_page(self, group, filters, page, **kwargs)
 
     monkeypatch.setattr(ReportsService, "fetch_page", interrupted)
     _install(monkeypatch, FaultPlan())
-    code = main([*RUN, "-o", "json"])
+
+
+def _raise_keyboard_interrupt() -> None:
+    raise KeyboardInterrupt
+
+
+def _sigint() -> None:
+    signal.raise_signal(signal.SIGINT)
+
+
+CTRL_C = {"KeyboardInterrupt": _raise_keyboard_interrupt, "SIGINT": _sigint}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("how", list(CTRL_C))
+@pytest.mark.parametrize("fmt", ["json", "table"])
+@pytest.mark.parametrize("after", AFTER)
+def test_report_run_interrupted_by_ctrl_c_says_how_far_it_got(
+    after: int, fmt: str, how: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ctrl+c said only "interrupted: what was printed is incomplete"; a failure midway said where the output stops."""
+    if how == "SIGINT" and (
+        threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        pytest.skip("asyncio.run handles SIGINT only in the main thread with Python's own handler")
+    _interrupt_report_after(monkeypatch, after, CTRL_C[how])
+    code = main([*RUN, "-o", fmt])
     out, err = capsys.readouterr()
     assert code == 130
-    assert err.strip().splitlines() == ["flextui: interrupted: what was printed is incomplete"]
-    assert not out.rstrip().endswith("]")
+    if not after:
+        assert err.strip().splitlines() == ["flextui: interrupted before any records were written"]
+        assert out == ""
+        return
+    if fmt == "json":
+        assert out.startswith("[") and not out.rstrip().endswith("]"), "the JSON stays unclosed"
+        written = len(json.loads(out + "]"))
+    else:  # a table is laid out at the end: the rows read are shown, under its two header lines
+        written = len(out.splitlines()) - 2
+    assert written >= 50 and written % 50 == 0, "whole pages, as the pages came (later ones are fetched ahead)"
+    assert err.strip().splitlines() == [f"flextui: interrupted; the output is incomplete: it stops after {written:,} records"]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("after", [0, 3])
+def test_a_listing_interrupted_by_ctrl_c_says_how_far_it_got(
+    after: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`get` says it in the same words as `report run` (and as a failure midway)."""
+    import flextui.headless.tokens as headless_tokens
+
+    row = headless_tokens.token_row
+    written = [0]
+
+    def interrupted(token: Any) -> dict[str, Any]:
+        if written[0] == after:
+            raise KeyboardInterrupt
+        written[0] += 1
+        return row(token)
+
+    monkeypatch.setattr(headless_tokens, "token_row", interrupted)
+    code = main(["get", "tokens", "--demo", "--username", ADMIN[0], "-o", "csv"])
+    out, err = capsys.readouterr()
+    assert code == 130
+    if after:
+        assert err.strip().splitlines() == [f"flextui: interrupted; the output is incomplete: it stops after {after} rows"]
+        assert len(out.splitlines()) == after + 1
+    else:
+        assert err.strip().splitlines() == ["flextui: interrupted before any rows were written"]

@@ -18,7 +18,7 @@ vendor documents for it:
   access token.
 
 `Credentials` holds the password and the access token in memory only (never
-in a repr, the cache or a log). When a service needs a credential the profile
+in a repr, the cache or a log), each got the first time a request needs it. When a service needs a credential the profile
 lacks, `MissingCredential` names it and the config line that adds it. A
 profile with only a password may let flextui mint a short-lived access token
 for the beta APIs (`mint_token = true`, never on a read-only profile): the
@@ -31,8 +31,7 @@ import asyncio
 import logging
 import secrets as _secrets
 from collections.abc import AsyncGenerator, Callable, Generator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 
@@ -57,24 +56,67 @@ class BearerAuth(httpx.Auth):
         return "BearerAuth(***)"
 
 
-@dataclass(frozen=True)
-class Credentials:
-    """A user name, and a password and/or an access token (both kept out of reprs)."""
-
-    user: str | None = None
-    password: str | None = field(default=None, repr=False)
-    token: str | None = field(default=None, repr=False)
-
-    @property
-    def kinds(self) -> list[str]:
-        """What this profile holds, for `flextui info` and messages: ["password", "access token"]."""
-        return [name for name, value in (("password", self.password), ("access token", self.token)) if value]
-
-
 class MissingCredential(Unauthorized):
     """A service needs a credential this profile does not have; the message says how to add it."""
 
     exit_code = 3
+
+
+CredentialName = Literal["password", "access token"]
+
+Secret = str | Callable[[], str]
+"""A password or access token: the value, or how to get it (called the first time a request needs it; it raises
+`MissingCredential`, saying why and how to fix it, when the value cannot be had)."""
+
+
+class Credentials:
+    """A user name, and a password and/or an access token (both kept out of reprs), each got once, when first needed.
+
+    Got late so that a command asks only for what it uses: `get entitlements`
+    takes the token, and an unset password variable (or a password prompt)
+    must not stop it. A value that cannot be had fails every request that
+    needs it, with the same MissingCredential, and is not asked for again.
+    """
+
+    def __init__(self, user: str | None = None, password: Secret | None = None, token: Secret | None = None) -> None:
+        self.user = user
+        self._sources: dict[CredentialName, Secret | None] = {"password": password or None, "access token": token or None}
+        self._got: dict[CredentialName, str | MissingCredential] = {}
+
+    def __repr__(self) -> str:  # never show a secret
+        return f"Credentials(user={self.user!r}, holds={self.kinds!r})"
+
+    def holds(self, what: CredentialName) -> bool:
+        """Whether the profile has `what` (a value or a way to get it), without getting it."""
+        return self._sources[what] is not None
+
+    def get(self, what: CredentialName) -> str | None:
+        """`what`'s value (None: the profile has none); MissingCredential when it cannot be had."""
+        source = self._sources[what]
+        if source is None or isinstance(source, str):
+            return source
+        if what not in self._got:
+            try:
+                self._got[what] = source()
+            except MissingCredential as exc:
+                self._got[what] = exc
+        got = self._got[what]
+        if isinstance(got, MissingCredential):
+            raise got
+        return got
+
+    @property
+    def password(self) -> str | None:
+        return self.get("password")
+
+    @property
+    def token(self) -> str | None:
+        return self.get("access token")
+
+    @property
+    def kinds(self) -> list[CredentialName]:
+        """What this profile holds, for messages: ["password", "access token"]."""
+        return [name for name in self._sources if self.holds(name)]
 
 
 def default_hint(credential: str) -> str:

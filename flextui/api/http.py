@@ -300,14 +300,15 @@ class Session:
             raise self.missing(
                 "password", f"the registry trades a user name and password for a JWT, and profile {self.name!r} has no password"
             )
-        if creds.token and (service in BETA_SERVICES or not creds.password):
-            return BearerAuth(creds.token)
-        if service in BETA_SERVICES and self.mint_token and creds.password and creds.user:
+        # Each credential is got only where it is used (getting one may fail: MissingCredential).
+        if (service in BETA_SERVICES or not creds.holds("password")) and (token := creds.token):
+            return BearerAuth(token)
+        if service in BETA_SERVICES and self.mint_token and creds.user and (password := creds.password):
             if self._minting is None:
-                self._minting = MintingAuth(self.url(Service.TOKENS, "/uar/v1/token"), creds.user, creds.password, self._minted)
+                self._minting = MintingAuth(self.url(Service.TOKENS, "/uar/v1/token"), creds.user, password, self._minted)
             return self._minting
-        if creds.password:
-            return httpx.BasicAuth(creds.user or "", creds.password)
+        if password := creds.password:
+            return httpx.BasicAuth(creds.user or "", password)
         raise self.missing("password", f"profile {self.name!r} has no credentials")
 
     def missing(self, credential: str, why: str) -> MissingCredential:
@@ -367,7 +368,13 @@ class Session:
         """A beta API refusing a password: say that it wants an access token, and how to add one; any other
         refused password is marked so (`Unauthorized.password_refused`)."""
         creds = self.credentials
-        if isinstance(error, Unauthorized) and service in BETA_SERVICES and creds is not None and not creds.token and self._minting is None:
+        if (
+            isinstance(error, Unauthorized)
+            and service in BETA_SERVICES
+            and creds is not None
+            and not creds.holds("access token")
+            and self._minting is None
+        ):
             return self.missing("token", f"the {service.value} API refused the password ({error.message}); it requires an access token")
         if isinstance(error, Unauthorized) and isinstance(auth, (httpx.BasicAuth, MintingAuth)):
             error.password_refused = True

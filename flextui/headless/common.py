@@ -1,19 +1,36 @@
-"""What the headless listers share: `--page-size` and a pager's items as rows.
+"""What the headless listers share: `--page-size`, a pager's items as rows, and how far a listing got.
 
 `pager_rows` yields one flat row per item of a service's pager (the one
 bounded `paging.Pager`), so each lister is only its filters (`query.py`),
-its pager and its row function (`render/`).
+its pager and its row function (`render/`). `Tally` counts what a listing
+has written, so a failure midway and ctrl+c say in the same words where the
+output stops.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from flextui.api.paging import Pager
 from flextui.api.validation import MAX_LIMIT
 from flextui.query import M, parse_filters
+
+
+@dataclass
+class Tally:
+    """How many rows (`what`: "rows", "records") a listing has written so far, kept as it writes them."""
+
+    count: int = 0
+    what: str = "rows"
+
+    def cut_short(self) -> str:
+        """What a listing stopped midway (an error, ctrl+c) adds to its message: its output is not the whole answer."""
+        if self.count <= 0:
+            return ""
+        return f"; the output is incomplete: it stops after {self.count:,} {self.what}"
 
 
 def page_size(args: argparse.Namespace, maximum: int = MAX_LIMIT, *, default: int = 200) -> int:

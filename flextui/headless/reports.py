@@ -22,6 +22,7 @@ from flextui.api import errors
 from flextui.api.filters import FilterError, FilterSet, ReportType
 from flextui.api.http import Session
 from flextui.api.reports import Repeats, ReportsService
+from flextui.headless.common import Tally
 from flextui.render.export import format_for
 from flextui.render.reports import catalogue_row, model_rows
 from flextui.render.tableout import TableWriter
@@ -98,8 +99,8 @@ class _Progress:
             self.shown = False
 
 
-async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """`report run GROUP`: check, fetch concurrently, stream out; returns the exit code."""
+async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: TextIO, tally: Tally | None = None) -> int:
+    """`report run GROUP`: check, fetch concurrently, stream out; returns the exit code (`tally`: the records written)."""
     service = ReportsService(ctx.session)
     group = await resolve_group(service, args.group)
     rtype = await service.report_type(group)
@@ -117,7 +118,8 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
     fmt = args.format
     progress = _Progress(err)
     writer = None
-    count = 0
+    tally = tally or Tally()
+    tally.what = "records"
     ctx.session.storing = bool(getattr(args, "cache_pages", False))  # an export's pages: read from the cache, not added
     pager = service.pager(group, filters, max_records=args.max_records)
     repeats = Repeats(group, pages=2)
@@ -131,17 +133,19 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
                         columns += [k for k in row if k not in known and not known.add(k)]  # type: ignore[func-returns-value]
                     writer = TableWriter(out, columns) if fmt == "table" else format_for(fmt).open(out, columns)
                 writer.write(repeats.fresh(page.rows))
-                count = writer.count
-                progress.show(count, pager.total_records)
-    except errors.ApiError as exc:
-        # The document stays unfinished (a JSON array without its `]`): with this line, it cannot pass for the whole report.
+                tally.count = writer.count
+                progress.show(tally.count, pager.total_records)
+    except BaseException as exc:  # an API error or ctrl+c
+        # The document stays unfinished (a JSON array without its `]`): with the error line, it cannot pass for the whole report.
         progress.clear()
-        if not count:
+        if not tally.count:
             raise
         if isinstance(writer, TableWriter):  # laid out at the end: show the rows read (stderr says it stops there)
             writer.close()
         out.flush()
-        err.write(f"flextui: {clean(str(exc))}; the output is incomplete: it stops after {count:,} records\n")
+        if not isinstance(exc, errors.ApiError):  # ctrl+c: the CLI says where it stops, in the same words (exit 130)
+            raise
+        err.write(f"flextui: {clean(str(exc))}{tally.cut_short()}\n")
         return exc.exit_code
     finally:
         progress.clear()
@@ -156,6 +160,7 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
         if moved:
             err.write(f"flextui: {moved}\n")
         return EXIT_INCOMPLETE
+    count = tally.count
     if count == 0:
         err.write(f"no records: {group} with {filters.describe()}\n")
     elif progress.on:
@@ -170,8 +175,10 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
     return EXIT_OK
 
 
-async def run_report(ctx: Any, args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """`flextui report ACTION [GROUP] …`; returns the exit code (ApiError propagates)."""
+async def run_report(
+    ctx: Any, args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None, tally: Tally | None = None
+) -> int:
+    """`flextui report ACTION [GROUP] …`; returns the exit code (ApiError propagates); `tally`: the records `run` wrote."""
     out = out or sys.stdout
     err = err or sys.stderr
     service = ReportsService(ctx.session)
@@ -189,7 +196,7 @@ async def run_report(ctx: Any, args: argparse.Namespace, *, out: TextIO | None =
             _emit_rows(rows, args.format, out)
             return EXIT_OK
         if args.action == "run":
-            return await run_records(ctx, args, out, err)
+            return await run_records(ctx, args, out, err, tally)
         raise UsageError(f"unknown report action {args.action!r}: use list, types or run")
     except UsageError as exc:
         err.write(f"flextui: {exc}\n")
