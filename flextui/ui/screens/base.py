@@ -21,7 +21,8 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.worker import Worker
+from textual.widgets import DataTable
+from textual.worker import Worker, WorkerState
 
 from flextui import kinds
 from flextui.api.errors import ApiError, Unauthorized
@@ -198,6 +199,9 @@ class AreaScreen(SafeDispatch, Screen[None]):
             text = f"{doing}: {text}"
         if isinstance(error, Unauthorized) and error.password_refused:
             text += " · :password types it again"
+        if expected and self.watcher is not None and self.watcher.in_refresh():
+            self.watcher.failed(text)  # the watch says it once, not every tick
+            return
         try:
             self.status.error = text
         except Exception:  # the screen may be gone
@@ -292,18 +296,26 @@ class AreaScreen(SafeDispatch, Screen[None]):
 
         if self.watcher is not None:
             self.watcher.stop()
+            self.watcher.clear_status()
             self.watcher = None
-            self.status.info = ""
         if seconds is None:
             return "Stopped watching"
         if not self.WATCHABLE or not callable(getattr(self, "action_reload", None)):
             return f"{self.area_title or 'This screen'} does not refresh on its own (:watch is for lists)"
         self.watcher = Watcher(self, seconds)
-        return f"Watching {self.area_title}: every {seconds:g} s (+ new, ~ changed)"
+        return f"Watching {self.area_title}: every {seconds:g} s (+ new, ~ changed, until the cursor has been on them)"
 
     def on_resource_table_rows_changed(self, event: ResourceTable.RowsChanged) -> None:
         if self.watcher is not None:
-            self.watcher.changed(event.new, event.changed, event.gone)
+            self.watcher.changed(event)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self.watcher is not None:
+            self.watcher.cursor_moved()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if self.watcher is not None and event.state not in (WorkerState.PENDING, WorkerState.RUNNING):
+            self.watcher.worker_ended(event.worker)
 
     def on_unmount(self) -> None:
         if self.watcher is not None:

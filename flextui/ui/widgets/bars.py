@@ -270,11 +270,20 @@ class StatusLine(Horizontal):
         why = f"server busy ({self._retry_status})" if self._retry_status else "no answer"
         self._put("#st-activity", f"⏳ {why}: retrying in {left} s · escape cancels")
 
+    _failed = False
+    """Whether asking for what is shown again has failed since it came: what was fetched just now is not "fresh"."""
+
     def set_age(self, age: float | None) -> None:
         """Show the age of what is on screen (None = just fetched)."""
         self.shown = True
+        self._failed = False
         self._shown_at = time.monotonic()
         self.age = age
+
+    def refresh_failed(self) -> None:
+        """Asking again failed: what is shown says its age, never "fresh", until the next answer (`set_age`)."""
+        self._failed = True
+        self._render_age()
 
     def watch_age(self, age: float | None) -> None:
         self._render_age()
@@ -285,12 +294,12 @@ class StatusLine(Horizontal):
         since = time.monotonic() - getattr(self, "_shown_at", time.monotonic())
         label = self.query_one("#st-age", Label)
         if self.age is None:
-            self._put("#st-age", "fresh" if since < 60 else age_text(since).replace("cached", "fetched"))
-            label.set_class(since >= 300, "-stale")
+            self._put("#st-age", "fresh" if since < 60 and not self._failed else age_text(since).replace("cached", "fetched"))
+            label.set_class(since >= 300 or self._failed, "-stale")
         else:
             total = self.age + since
             self._put("#st-age", age_text(total))
-            label.set_class(total >= 300, "-stale")
+            label.set_class(total >= 300 or self._failed, "-stale")
 
     def watch_error(self, error: str) -> None:
         self.said_at = time.time()

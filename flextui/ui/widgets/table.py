@@ -14,13 +14,14 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
+from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
 from flextui.api.tolerant import unreadable
@@ -66,6 +67,45 @@ def natural_key(text: str) -> tuple[Any, ...]:
     return tuple(key)
 
 
+HIDDEN_FIELDS_NAMED = 3
+"""How many of a changed record's fields not shown as columns are named (the rest: "+N")."""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Under `:watch`: a row that appeared (`+`) or changed (`~`) and has not been seen since; `fields`: what changed
+    (column titles, or the record's own field names when no column shows the change)."""
+
+    kind: Literal["new", "changed"]
+    fields: tuple[str, ...] = ()
+
+    @property
+    def sign(self) -> str:
+        return "+" if self.kind == "new" else "~"
+
+
+@dataclass(frozen=True)
+class RowChange:
+    """One row a watch's refresh found new, changed or gone: its key, its name as shown (cleaned), what changed."""
+
+    key: Any
+    name: str
+    fields: tuple[str, ...] = ()
+
+
+def model_fields_changed(before: dict[str, Any], after: dict[str, Any]) -> tuple[str, ...]:
+    """The fields of the records behind two rows that differ ("description"), for a change no column shows."""
+    names: list[str] = []
+    for key, old in before.items():
+        new = after.get(key)
+        if isinstance(old, BaseModel) and isinstance(new, BaseModel):
+            was, now = old.model_dump(), new.model_dump()
+            names += [clean(name).replace("_", " ") for name in {**was, **now} if was.get(name) != now.get(name)]
+    if len(names) > HIDDEN_FIELDS_NAMED:
+        return (*names[:HIDDEN_FIELDS_NAMED], f"+{len(names) - HIDDEN_FIELDS_NAMED}")
+    return tuple(names)
+
+
 class ResourceTable(SafeDispatch, RowTable):
     """A DataTable of row dicts with columns from the kinds registry."""
 
@@ -88,11 +128,13 @@ class ResourceTable(SafeDispatch, RowTable):
         """(column key, descending) the loaded rows are sorted by (`:sort`), or None: the server's order."""
         self._shown: list[dict[str, Any]] = []
         self.row_style: Callable[[dict[str, Any]], str] | None = None
-        self.watching = False
-        """Under `:watch`: the next set of rows (a watch's refresh) is compared with the one before, and what changed is
-        marked; rows set for any other reason (a page turned, a filter typed) clear the marks instead."""
-        self.marks: dict[Any, str] = {}
-        """Row key → "new" or "changed" since the refresh before (under `:watch`)."""
+        self.from_watch: Callable[[], bool] | None = None
+        """Under `:watch`: whether rows being set now come from the watch's refresh. Those are compared with the rows
+        before and what changed is marked; rows set for any other reason (ctrl+r, a page turned) clear the marks."""
+        self.marks: dict[Any, Mark] = {}
+        """Row key → what a watch found on that row and no one has seen yet (the cursor has not left it since)."""
+        self._cursor_key: Any = None
+        """The key of the row the cursor was last seen on: a mark goes when the cursor moves on from its row."""
 
     def on_mount(self) -> None:
         for column in self.spec:
@@ -163,42 +205,88 @@ class ResourceTable(SafeDispatch, RowTable):
 
     @dataclass
     class RowsChanged(Message):
-        """Under `:watch`: how the rows differ from the refresh before."""
+        """Under `:watch`: how the rows of a refresh differ from the rows before."""
 
         table: ResourceTable
-        new: int
-        changed: int
-        gone: int
+        new: list[RowChange]
+        changed: list[RowChange]
+        gone: list[RowChange]
+
+    @property
+    def watching(self) -> bool:
+        """Whether the rows being set now are a watch's refresh."""
+        return self.from_watch is not None and self.from_watch()
 
     def set_rows(self, rows: list[dict[str, Any]], *, keep_cursor: bool = True) -> None:
         """Replace the rows, keeping the cursor on the same item when it is still there.
 
-        Under `:watch`, rows that appeared or changed since the rows before are marked (and the
-        count of those that left is posted); the same rows again change nothing on screen.
+        A watch's refresh marks the rows that appeared or changed since the rows before, keeps the marks
+        not yet seen, and posts what appeared, changed and left; the same rows again change nothing on screen.
         """
         if not self.watching:
             self.marks = {}
-        else:
-            self.watching = False  # set again by the watch's next tick
-            before = {row.get(self.row_key): row for row in self.rows_all}
-            after = {row.get(self.row_key): row for row in rows}
-            marks = {key: "new" if key not in before else "changed" for key, row in after.items() if before.get(key) != row}
-            gone = sum(1 for key in before if key not in after)
-            self.post_message(
-                self.RowsChanged(self, sum(m == "new" for m in marks.values()), sum(m == "changed" for m in marks.values()), gone)
-            )
-            if not marks and not self.marks and list(rows) == self.rows_all:
-                return  # nothing changed: nothing repainted
-            self.marks = marks
+        elif not self._compare(rows):
+            return  # nothing changed: nothing repainted
         current = self.current_row() if keep_cursor else None
         self.rows_all = list(rows)
         self._refill(current, where_gone=self.cursor_row if current is not None else 0)
 
+    def _compare(self, rows: list[dict[str, Any]]) -> bool:
+        """Mark what `rows` bring against the rows shown and post it; whether anything on screen changes."""
+        before = {row.get(self.row_key): row for row in self.rows_all}
+        after = {row.get(self.row_key): row for row in rows}
+        new = [self._change(key, row) for key, row in after.items() if key not in before]
+        changed = [self._change(key, row, before[key]) for key, row in after.items() if key in before and before[key] != row]
+        gone = [self._change(key, row) for key, row in before.items() if key not in after]
+        self.post_message(self.RowsChanged(self, new, changed, gone))
+        marks = {key: mark for key, mark in self.marks.items() if key in after}  # unseen marks stay
+        for change in new:
+            marks[change.key] = Mark("new")
+        for change in changed:
+            kept = marks.get(change.key)
+            if kept is None or kept.kind == "changed":  # a row new since it was last seen stays new
+                fields = dict.fromkeys((*(kept.fields if kept else ()), *change.fields))
+                marks[change.key] = Mark("changed", tuple(fields))
+        if marks == self.marks and list(rows) == self.rows_all:
+            return False
+        self.marks = marks
+        return True
+
+    def _change(self, key: Any, row: dict[str, Any], before: dict[str, Any] | None = None) -> RowChange:
+        name = self._cell(row, self.spec[0].key).plain if self.spec else clean(key)
+        return RowChange(key, name or clean(key), self.fields_changed(before, row) if before is not None else ())
+
+    def fields_changed(self, before: dict[str, Any], after: dict[str, Any]) -> tuple[str, ...]:
+        """What differs between two versions of a row: the titles of the columns that show it, else the record's fields."""
+        titles = tuple(c.title for c in self.spec if self._compared(before, c.key) != self._compared(after, c.key))
+        return titles or model_fields_changed(before, after)
+
+    def _compared(self, row: dict[str, Any], key: str) -> Any:
+        """A column's value to compare: the row's own (a moment, not the "in 2d" shown), else the text shown."""
+        return row[key] if key in row else self._cell(row, key).plain
+
     def stop_watching(self) -> None:
-        self.watching = False
+        self.from_watch = None
         if self.marks:
             self.marks = {}
             self._refill(self.current_row())
+
+    def mark_under_cursor(self) -> tuple[str, Mark] | None:
+        """(the row's name as shown, its mark) when the row under the cursor is marked."""
+        row = self.current_row()
+        mark = self.marks.get(row.get(self.row_key)) if row is not None and self.marks else None
+        if row is None or mark is None:
+            return None
+        return self._change(row.get(self.row_key), row).name, mark
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The cursor has moved on from a marked row: its mark has been seen, and goes (the event goes on to the screen)."""
+        row = self.current_row()
+        key = row.get(self.row_key) if row is not None else None
+        left, self._cursor_key = self._cursor_key, key
+        if left != key and left in self.marks:
+            del self.marks[left]
+            self._refill(row)
 
     def set_filter(self, text: str) -> None:
         current = self.current_row()
@@ -273,10 +361,8 @@ class ResourceTable(SafeDispatch, RowTable):
                 for cell in cells:
                     cell.stylize(style)
             mark = self.marks.get(row.get(self.row_key)) if self.marks else None
-            if cells and mark:  # under :watch: what appeared (+) or changed (~) since the refresh before
-                cells[0] = Text("+ " if mark == "new" else "~ ", style="bold") + cells[0]
-                for cell in cells:
-                    cell.stylize("bold " + ("green" if mark == "new" else "yellow"))
+            if cells and mark:  # under :watch: what appeared (+) or changed (~) and has not been seen yet
+                self._mark_cells(cells, mark)
             self.add_row(*cells, key=str(index))
             if current is not None and row.get(self.row_key) == current.get(self.row_key):
                 target = index
@@ -284,6 +370,14 @@ class ResourceTable(SafeDispatch, RowTable):
             self.move_cursor(row=target if target >= 0 else min(where_gone, self.row_count - 1), animate=False)
         self._content_widths = content  # the widest value of each column: what a cut column would need
         self._fit_width()
+
+    def _mark_cells(self, cells: list[Text], mark: Mark) -> None:
+        """`+ ` or `~ ` before the first cell, the row in green or yellow, and the cells that changed underlined."""
+        cells[0] = Text(mark.sign + " ", style="bold") + cells[0]
+        for spec, cell in zip(self.spec, cells):
+            cell.stylize("bold " + ("green" if mark.kind == "new" else "yellow"))
+            if spec.title in mark.fields:
+                cell.stylize("underline")
 
     def current_row(self) -> dict[str, Any] | None:
         rows = self.visible_rows
