@@ -32,7 +32,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     # (keys, as the README writes them; what they mean, wherever they are bound)
     (
         "`:`",
-        "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`, `:ent activation=ACT-1`, `:users user=NAME`), `:sort COLUMN [desc]` (`:sort` alone: the server's order; on entitlements the server sorts: `:sort created desc`), `:page N`, `:watch 30` (refresh this list every 30 s, marking `+` new and `~` changed rows until the cursor has been on them; `:watch off`), `:profile NAME` (`:ctx`: another tenant or user, in place; alone: a list to pick from), `:history`, `:log`, `:theme NAME`, `:redraw` (write the whole screen again, if something else wrote to the terminal), `:help`, `:q`",
+        "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`, `:ent activation=ACT-1`, `:users user=NAME`), `:sort COLUMN [desc]` (`:sort` alone: the server's order; on entitlements the server sorts: `:sort created desc`), `:page N`, `:watch 30` (refresh this list every 30 s, marking `+` new and `~` changed rows until the cursor has been on them; `:watch off`), `:profile NAME` (`:ctx`: another tenant or user, in place; alone: a list to pick from), `:password` (type this profile's password again and sign in with it, for the session), `:history`, `:log`, `:theme NAME`, `:redraw` (write the whole screen again, if something else wrote to the terminal), `:help`, `:q`",
     ),
     (
         "`/`",
@@ -48,7 +48,7 @@ KEY_TABLE: list[tuple[str, str]] = [
         "jump to the record the cursor names: a report row's activation (its line item in the entitlement tree), product (the catalogue), account or user; a token's user; a user's accounts and their entitlements; a line item's product; a download's project, user or account; a project member's user (a menu when there are several)",
     ),
     ("`ctrl+f`", "forward again along the jumps escape went back from (`:history` lists them all, to pick one)"),
-    ("`!`", 'the status line\'s error (or last message) in full; the line ends "… (! shows all)" when it is cut'),
+    ("`!`", 'the latest error or message in full, with the session\'s earlier ones (a toast that went by, too); the status line and a toast end "… (! shows all)" when cut'),
     ("`q`", "quit (in a dialog: close it)"),
     ("`ctrl+q`", "quit, also from a text field"),
     ("`ctrl+c`", "copy the selected text; with nothing selected it says how to copy (`c`) and quit (`q`); it never quits"),
