@@ -377,7 +377,11 @@ class ProjectScreen(RegistryMixin, AreaScreen):
 
     def _set_tab_label(self, pane: str, title: str, count: int | None) -> None:
         label = Text(title) if count is None else Text(f"{title} ({count:,})")
-        self.query_one(TabbedContent).get_tab(pane).label = label
+        tabbed = self.query_one(TabbedContent)
+        tabbed.get_tab(pane).label = label
+        # Tabs moves its underline when the active tab changes or Tabs resizes, not when a label grows:
+        # "Repositories (6)" kept the underline of "Repositories" when the count came after the activation
+        tabbed.query_one(Tabs)._highlight_active(animate=False)
 
     def _summary(self, d: ProjectDetail) -> Text:
         now = self.ctx.now_ms()
