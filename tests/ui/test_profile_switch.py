@@ -206,4 +206,5 @@ async def test_a_refused_password_can_be_typed_again_without_quitting() -> None:
         prompt.query_one(Input).value = creds.password
         await burst(pilot, "enter")
         assert await tokens_shown(pilot, "demo"), "signed in with the password typed again: the tokens are listed"
-        assert app.ctx.session.credentials == creds and app.screen is not screen
+        new = app.ctx.session.credentials
+        assert new is not None and (new.user, new.password) == (creds.user, creds.password) and app.screen is not screen
