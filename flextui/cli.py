@@ -293,6 +293,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.config:
         os.environ["FLEXTUI_CONFIG"] = args.config
     command = args.command or "tui"
+    starts_app = command in ("tui", "demo")
+    if starts_app:  # the collector off while start-up makes what lives for the session (ui/gcpause.py)
+        from flextui.ui.gcpause import hold_for_start
+
+        hold_for_start()
     from flextui.config import ConfigError
 
     try:
@@ -309,6 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if problem:
                 _say_problem(problem)
                 return EXIT_USAGE
+
             _setup_logging(args.debug, to_file=True)
             return cmd_tui(args, demo=command == "demo")
     except ConfigError as exc:
@@ -316,6 +322,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    finally:
+        if starts_app:  # (the app has done this when it showed its first data)
+            from flextui.ui.gcpause import start_done
+
+            start_done(freeze=False)
     parser.print_help()
     return EXIT_USAGE
 

@@ -40,6 +40,7 @@ from flextui.kinds import Link
 from flextui.render.text import clean, clean_lines
 from flextui.ui import clipboard, escape_keys
 from flextui.ui.commands import KindsProvider, run_command
+from flextui.ui.gcpause import start_done
 from flextui.ui.guard import TerminalGuard
 from flextui.ui.safety import SafeDispatch, caller_of_handle_exception, original, survivable
 from flextui.ui.said import Said, SaidLog
@@ -53,6 +54,9 @@ from flextui.ui.widgets.scrollbars import RunsScrollBarRender
 if TYPE_CHECKING:
     from flextui.api.http import RequestEvent
     from flextui.ui.profiles import Ask, Opener, ProfileSource
+
+START_HELD_AT_MOST = 5.0
+"""Seconds the collector stays off at launch when the first screen shows no data (ui/gcpause.py)."""
 
 TOAST_ROWS = 5
 """A toast's text is cut to this many rows (`!` shows it all): a 9-row error covered a third of an 80×24 terminal."""
@@ -171,6 +175,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             self.call_after_refresh(self._report_unknown_keys)
         if self._theme_problem:
             self.notify(self._theme_problem, severity="warning", markup=False)
+        self.set_timer(START_HELD_AT_MOST, start_done)  # the collector back even if the first screen never shows data
         start = self.ctx.start or ["tokens"]
         kind = kinds.lookup(start[0])
         if kind is None or not kind.has_screen:

@@ -48,7 +48,10 @@ KEY_TABLE: list[tuple[str, str]] = [
         "jump to the record the cursor names: a report row's activation (its line item in the entitlement tree), product (the catalogue), account or user; a token's user; a user's accounts and their entitlements; a line item's product; a download's project, user or account; a project member's user (a menu when there are several)",
     ),
     ("`ctrl+f`", "forward again along the jumps escape went back from (`:history` lists them all, to pick one)"),
-    ("`!`", 'the latest error or message in full, with the session\'s earlier ones (a toast that went by, too); the status line and a toast end "… (! shows all)" when cut'),
+    (
+        "`!`",
+        'the latest error or message in full, with the session\'s earlier ones (a toast that went by, too); the status line and a toast end "… (! shows all)" when cut',
+    ),
     ("`q`", "quit (in a dialog: close it)"),
     ("`ctrl+q`", "quit, also from a text field"),
     ("`ctrl+c`", "copy the selected text; with nothing selected it says how to copy (`c`) and quit (`q`); it never quits"),

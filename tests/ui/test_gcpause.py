@@ -7,6 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from flextui.cli import main
+from flextui.ui import gcpause
 from flextui.ui.gcpause import collector_paused
 
 
@@ -51,3 +53,34 @@ def test_objects_made_during_a_pause_are_still_collected_later() -> None:
         cycle.append(cycle)
         del cycle
     assert gc.collect() >= 1, "the cycle made while paused is found by a later full collection"
+
+
+def test_start_up_is_held_until_the_first_data_then_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Launch makes ≈ 90,000 objects that live for the session: no collection scans them while they are made,
+    and afterwards they are frozen where no later collection looks."""
+    frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    gc.enable()
+    gcpause.hold_for_start()
+    assert not gc.isenabled()
+    gcpause.start_done()
+    assert gc.isenabled() and frozen == [True]
+    gcpause.start_done()  # every screen's first data says so: only the first counts
+    assert frozen == [True]
+
+
+def test_a_report_streaming_when_start_up_ends_gives_the_collector_back_when_it_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gc, "freeze", lambda: None)
+    gc.enable()
+    gcpause.hold_for_start()
+    with collector_paused():  # `flextui tui report …`: the first screen is a report, loading
+        gcpause.start_done()
+        assert not gc.isenabled(), "the load still streams"
+    assert gc.isenabled()
+
+
+def test_a_launch_that_never_starts_the_app_gives_the_collector_back() -> None:
+    """`flextui demo` without a terminal: the collector held for a start that never came is given back."""
+    gc.enable()
+    assert main(["demo"]) != 0
+    assert gc.isenabled()

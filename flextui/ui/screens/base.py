@@ -29,6 +29,7 @@ from flextui.api.errors import ApiError, Unauthorized
 from flextui.context import AppContext
 from flextui.kinds import Link
 from flextui.ui.appref import flex_app
+from flextui.ui.gcpause import start_done
 from flextui.ui.keys import FOCUS_KEYS, KeyFooter
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import StatusLine, TitleBar
@@ -185,6 +186,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
     # -- data age and errors ---------------------------------------------------------
 
     def show_age(self, age: float | None) -> None:
+        start_done()  # the first data is on screen: start-up is over
         self.data_age = age
         self._has_data = True
         self.status.set_age(age)
