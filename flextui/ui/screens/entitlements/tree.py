@@ -916,7 +916,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             for e in ents:
                 states[(e.status or "?").lower()] = states.get((e.status or "?").lower(), 0) + 1
             b.line("Entitlements", f"{len(ents)}" + (f" ({', '.join(f'{n} {s}' for s, n in sorted(states.items()))})" if states else ""))
-        b.note("\nu users of this account · c copy the ID" + ("" if self.ctx.read_only else " · n new entitlement for it"))
+        b.note("\nu users of this account · c copy the ID")
+        if not self.ctx.read_only:
+            b.note("n new entitlement for it")
         return b.text
 
     # -- client filter -----------------------------------------------------------------------------------
