@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import math
 import os
 import sys
 from collections.abc import AsyncIterator, Sequence
@@ -211,7 +212,7 @@ def _non_negative(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
-    if not value >= 0:  # (also NaN)
+    if not 0 <= value < math.inf:  # (also NaN)
         raise argparse.ArgumentTypeError(f"must be 0 or more (got {text})")
     return value
 

@@ -291,7 +291,7 @@ def _field_path(loc: tuple[Any, ...]) -> str:
 
 
 def _problems(exc: ValidationError) -> list[str]:
-    """Every bad field once, as `field X: what is wrong (the fix)`, in the file's order."""
+    """Every bad field once, as `field X: what is wrong (the fix)`, in the order the settings are defined."""
     by_field: dict[str, list[Any]] = {}
     for error in exc.errors():
         by_field.setdefault(_field_path(error["loc"]), []).append(error)

@@ -53,7 +53,8 @@ class AppContext:
         creds = self.credentials
         if creds is None or not creds.user:
             raise LookupError("this session signs in without a user name: there is no password to type")
-        return replace(self, session=self.session.with_credentials(Credentials(creds.user, password, creds.token)))
+        session = self.session.with_credentials(Credentials(creds.user, password, creds.token))
+        return replace(self, session=session, extras={k: v for k, v in self.extras.items() if k != "registry"})
 
 
 def open_cache(max_mb: float | None = None) -> PageCache:
@@ -266,7 +267,7 @@ def registry_for(ctx: AppContext) -> RegistryService:
     from flextui.api.registry import RegistryService  # its models are built when the registry is first used
 
     service = ctx.extras.get("registry")
-    if isinstance(service, RegistryService):
+    if isinstance(service, RegistryService) and service.session is ctx.session:  # (not a session closed since: `:password`)
         return service
     try:
         service = RegistryService(ctx.session)

@@ -14,8 +14,12 @@ import getpass
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flextui.api.auth import CredentialName, Credentials, MissingCredential, Secret
 from flextui.config import APP_NAME, ConfigError, Credential, Profile, SecretSource, config_path
@@ -56,11 +60,30 @@ def _deferred(profile: Profile, source: Credential, what: CredentialName) -> Sec
 
     def get() -> str:
         try:
-            return resolve(profile, source, what)
+            with interruptible():
+                return resolve(profile, source, what)
         except SecretError as exc:
             raise MissingCredential(f"{exc}; {_line_of(profile, source, what)}") from None
 
     return get
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """ctrl+c interrupts what runs inside (a prompt, a credential command) at once.
+
+    A deferred credential is got inside a request, on the event loop, where asyncio's own SIGINT handler only
+    cancels the task at its next await: a prompt waiting in `getpass` (or a command, up to its timeout) kept
+    the terminal, and only a second ctrl+c got through.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _line_of(profile: Profile, source: SecretSource, what: CredentialName) -> str:
@@ -70,7 +93,11 @@ def _line_of(profile: Profile, source: SecretSource, what: CredentialName) -> st
         if profile.secret is None:
             return credential_hint(profile)(what)
         field = "secret"
-    given = ", ".join(f"{key} = {json.dumps(value)}" for key, value in source.model_dump(exclude_defaults=True).items())
+    # the source's kind, not its value: a command line can hold a secret (a vault token in a curl header)
+    given = ", ".join(
+        f"{key} = …" if key == "command" else f"{key} = {json.dumps(value)}"
+        for key, value in source.model_dump(exclude_defaults=True).items()
+    )
     return f"it comes from {field} = {{ {given} }} in [profiles.{profile.name}] in {config_path()}"
 
 
@@ -131,8 +158,10 @@ def _from_command(profile: Profile, source: SecretSource, what: str) -> str:
     assert source.command is not None
     try:
         done = subprocess.run(shlex.split(source.command), capture_output=True, text=True, timeout=30, check=False, env=_their_env())
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SecretError(f"profile {profile.name!r}: the {what} command failed: {exc}") from None
+    except subprocess.TimeoutExpired:  # (its text would hold the command line, which can hold a secret)
+        raise SecretError(f"profile {profile.name!r}: the {what} command gave no answer within 30 s") from None
+    except OSError as exc:
+        raise SecretError(f"profile {profile.name!r}: the {what} command could not be run: {exc.strerror or type(exc).__name__}") from None
     if done.returncode != 0 or not done.stdout.strip():
         raise SecretError(f"profile {profile.name!r}: the {what} command exited {done.returncode} without printing the {what}")
     return done.stdout.strip().splitlines()[0]

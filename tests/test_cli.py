@@ -414,3 +414,48 @@ def test_pydantic_plugins_are_off_unless_the_environment_says(given: str | None,
     code = "import os, flextui; print(repr(os.environ.get('PYDANTIC_DISABLE_PLUGINS')))"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.strip() == repr(seen)
+
+
+def test_a_password_that_cannot_be_had_falls_back_to_the_token_where_the_service_takes_one(
+    tmp_path: Path, live_server: str, world: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tokens API takes a password or a token: an unset password variable stopped `get tokens` with exit 3."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        f'[profiles.unset]\nurl = "{live_server}"\nuser = "{ADMIN[0]}"\n'
+        'password = { env = "FNO_TEST_UNSET_PW" }\ntoken = { env = "FNO_TEST_TOKEN" }\n'
+    )
+    monkeypatch.delenv("FNO_TEST_UNSET_PW", raising=False)
+    monkeypatch.setenv("FNO_TEST_TOKEN", world.seed_token(ADMIN[0]))
+    assert main(["--config", str(cfg), "--profile", "unset", "get", "tokens", "--username", ADMIN[0], "-o", "json"]) == 0, (
+        capsys.readouterr().err
+    )
+    assert json.loads(capsys.readouterr().out)
+
+
+def test_a_credential_command_is_named_by_its_kind_never_its_text(
+    tmp_path: Path, live_server: str, world: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command line can hold a secret (a vault token in a curl header); the exit-3 message copied it to stderr."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        f'[profiles.cmd]\nurl = "{live_server}"\nuser = "{ADMIN[0]}"\nregistry_tenant = "{world.tenant_id}"\n'
+        'password = { command = "false --secret-hunter2" }\n'
+    )
+    assert main(["--config", str(cfg), "--profile", "cmd", "get", "projects"]) == 3
+    err = capsys.readouterr().err
+    assert "hunter2" not in err and "password = { command = … } in [profiles.cmd]" in err, err
+
+
+def test_ctrl_c_at_a_credential_command_stops_it_at_once(tmp_path: Path, live_server: str, world: Any) -> None:
+    """A credential got inside a request (headless) ran on the event loop, where asyncio's SIGINT handler only
+    cancels the task at its next await: the first ctrl+c left a prompt (or a command) running."""
+    finished = tmp_path / "finished"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        f'[profiles.slow]\nurl = "{live_server}"\nuser = "{ADMIN[0]}"\nregistry_tenant = "{world.tenant_id}"\n'
+        f"password = {{ command = \"sh -c 'kill -INT $PPID; sleep 3; touch {finished}; echo pw'\" }}\n"
+    )
+    done = run("--config", str(cfg), "--profile", "slow", "get", "projects")
+    assert done.returncode == 130, done.stderr
+    assert "interrupted" in done.stderr and not finished.exists(), "the command was stopped, not waited for"

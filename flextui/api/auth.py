@@ -102,7 +102,7 @@ class Credentials:
                 self._got[what] = exc
         got = self._got[what]
         if isinstance(got, MissingCredential):
-            raise got
+            raise MissingCredential(got.message)  # a new one each time (one raised again grows its traceback)
         return got
 
     @property
@@ -135,6 +135,7 @@ class MintingAuth(httpx.Auth):
     """
 
     requires_response_body = True
+    carries_password = True  # a 401 can mean the password is wrong (`Unauthorized.password_refused`)
 
     def __init__(self, create_url: str, user: str, password: str, on_minted: Callable[[str], None] | None = None) -> None:
         self.create_url = create_url

@@ -12,6 +12,7 @@ headers or bodies, so credentials and token values cannot leak into them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import html as htmllib
 import json
@@ -307,7 +308,16 @@ class Session:
             if self._minting is None:
                 self._minting = MintingAuth(self.url(Service.TOKENS, "/uar/v1/token"), creds.user, password, self._minted)
             return self._minting
-        if password := creds.password:
+        try:
+            password = creds.password
+        except MissingCredential as lacking:  # the service takes a token too: the password can wait
+            token = None
+            with contextlib.suppress(MissingCredential):
+                token = creds.token
+            if token:
+                return BearerAuth(token)
+            raise lacking from None
+        if password:
             return httpx.BasicAuth(creds.user or "", password)
         raise self.missing("password", f"profile {self.name!r} has no credentials")
 
@@ -376,7 +386,7 @@ class Session:
             and self._minting is None
         ):
             return self.missing("token", f"the {service.value} API refused the password ({error.message}); it requires an access token")
-        if isinstance(error, Unauthorized) and isinstance(auth, (httpx.BasicAuth, MintingAuth)):
+        if isinstance(error, Unauthorized) and (isinstance(auth, httpx.BasicAuth) or getattr(auth, "carries_password", False)):
             error.password_refused = True
         return error
 
@@ -529,7 +539,9 @@ class Session:
         """Log the exchange in the session's trace (secrets removed there); never let logging break a request."""
         try:
             request = response.request if response is not None else self.client.build_request(method, url, params=params, json=json_body)
-            decision = PROBE if _probing.get() else "network" if attempt == 0 else f"retry {attempt + 1}/{attempts}"
+            decision = "network" if attempt == 0 else f"retry {attempt + 1}/{attempts}"
+            if _probing.get():
+                decision = PROBE if attempt == 0 else f"{PROBE}, {decision}"
             self.trace.record(request, response, service=service.value, started=started, decision=decision, error=error)
         except Exception:
             log.debug("could not trace %s %s", method, url, exc_info=True)

@@ -138,6 +138,7 @@ class RegistryAuth(httpx.Auth):
 
     requires_request_body = True  # a repeated request must be able to send its body again
     requires_response_body = True
+    carries_password = True  # a 401 can mean the password is wrong (`Unauthorized.password_refused`)
 
     def __init__(self, authenticate_url: str, username: str, password: str, tenant_id: str, *, scheme: str = "Basic") -> None:
         self.authenticate_url = authenticate_url

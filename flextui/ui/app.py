@@ -622,6 +622,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         if ctx.credentials is None or not ctx.credentials.user:
             self.notify("This session signs in without a user name: there is no password to type", markup=False)
             return
+        if ctx.session.offline:
+            self.notify("Offline (--offline): there is nothing to sign in to; start without --offline", markup=False)
+            return
 
         async def typed_again(_: AppContext, __: str, ask: Ask) -> AppContext:
             password = await ask(f"Password for {ctx.user or ctx.profile_name} at {ctx.session.instance_url}")
@@ -642,10 +645,10 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             return await self.push_screen_wait(SecretPrompt(title))
 
         opener = opener or self.profile_source().open
-        self.notify(f"Signing in to {clean(name)}…", markup=False, timeout=3)
         new = None
         try:
             new = await opener(self.ctx, name, ask)
+            self.notify(f"Signing in to {clean(name)} as {clean(new.user or '?')}…", markup=False, timeout=3)
             await sign_in(new)
         except SwitchCancelled:
             self.notify(f"Staying on {clean(self.ctx.profile_name)}", markup=False)

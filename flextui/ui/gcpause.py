@@ -16,8 +16,11 @@ Textual, pydantic and httpx and building the first screen makes ≈ 90,000
 tracked objects, every one of them meant to live for the session, and the
 collections that ran over them while they were made cost start-up ≈ 50–100 ms
 of CPU (bench/RESULTS.md, start-up). When the first screen has shown its data
-they are frozen (`gc.freeze`): moved where no later collection looks, which
-also makes every later full collection cheaper.
+they are frozen (`gc.freeze`): moved where no collection looks. The first
+report load to end moves them, with its own objects, into the oldest
+generation (`gc.unfreeze` cannot tell the two apart), where only a full
+collection looks: as they would have been without the freeze, never examined
+by the young collections that run all the time.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rich.text import Text
@@ -43,6 +44,9 @@ class SaidLog:
 
     def __bool__(self) -> bool:
         return bool(self._said)
+
+    def __iter__(self) -> Iterator[Said]:
+        return iter(self._said)
 
     def latest_first(self, status: tuple[str, str], status_at: float) -> tuple[tuple[str, str], list[Said]]:
         """(kind, text) to show in full and the earlier messages, newest first.

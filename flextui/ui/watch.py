@@ -185,7 +185,7 @@ class Watcher:
             )
         tries = f"{self.failures} tries" if self.failures > 1 else "1 try"
         status = self.screen.status
-        status.error = f"{text} · ⟳ {self.every}, failing since {self.failing_since} ({tries})"
+        status.routine(error=f"{text} · ⟳ {self.every}, failing since {self.failing_since} ({tries})")
         status.refresh_failed()
 
     def worker_ended(self, worker: Worker[Any]) -> None:
@@ -218,8 +218,10 @@ class Watcher:
         return f"{mark.sign} {clean(name, NAME_CELLS)}: {what}"
 
     def _show(self, what: str) -> None:
-        """The status line's right end, most telling first (it is cut to the width): "⟳ every 30 s · 10:04:31: 2 new · …"."""
-        self.screen.status.info = f"⟳ {self.every}" + (f" · {what}" if what else " · :watch off stops")
+        """The status line's right end, most telling first (it is cut to the width; at 80 columns "⟳ every 30 s"
+        left room for nothing else): "⟳ ~ build-7: Expires · since 10:02: 2 new · 10:04:31: 1 changed · every 30 s".
+        Routine: a tick's words are not news to `!` (an error said since stays the latest)."""
+        self.screen.status.routine(info=f"⟳ {what} · {self.every}" if what else f"⟳ {self.every} · :watch off stops")
 
 
 __all__ = ["MIN_SECONDS", "Found", "Watcher", "parse_seconds"]

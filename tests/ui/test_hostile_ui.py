@@ -182,7 +182,8 @@ async def test_error_toasts_and_status_line(monkeypatch: pytest.MonkeyPatch) -> 
         app.notify("[/] markup" + PAYLOAD, title="title" + PAYLOAD, severity="warning")
         await settle(pilot)
         messages = [n.message for n in app._notifications]
-        assert any("while loading ␛]52" in m for m in messages)
+        assert any("while loading ␛]52" in said.text for said in app.said), "kept whole and cleaned for `!`"
+        assert not any("\x1b" in said.text or "\u202e" in said.text for said in app.said)
         assert all(len(m) <= 4096 for m in messages), "a 100 KB message is cut"
         assert any("[/] markup␛]52" in m for m in messages), "never markup: brackets stay"
 

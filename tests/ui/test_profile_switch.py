@@ -11,11 +11,13 @@ from typing import Any
 from textual.widgets import Input, Label, OptionList, Select
 
 from flextui.api.auth import Credentials
-from flextui.context import AppContext, demo_context
+from flextui.context import AppContext, demo_context, registry_for
 from flextui.ui.profiles import ProfileSource, SecretPrompt
+from flextui.ui.screens.registry.projects import ProjectsScreen
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.trail import Link
 from flextui.ui.widgets.dialogs import ChoiceScreen
+from flextui.ui.widgets.table import ResourceTable
 from tests.conftest import FIXED_NOW_MS
 from tests.ui.conftest import build_app, burst, command, screen_of, settle, until
 
@@ -208,3 +210,23 @@ async def test_a_refused_password_can_be_typed_again_without_quitting() -> None:
         assert await tokens_shown(pilot, "demo"), "signed in with the password typed again: the tokens are listed"
         new = app.ctx.session.credentials
         assert new is not None and (new.user, new.password) == (creds.user, creds.password) and app.screen is not screen
+
+
+async def test_the_registry_works_after_the_password_is_typed_again() -> None:
+    """The registry's service was kept from the session `:password` replaced and closed: every registry request
+    then failed ("the client has been closed") until another profile was opened."""
+    app = build_app(start=["projects"])
+    creds = app.ctx.session.credentials
+    assert creds is not None and creds.password
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ProjectsScreen) and app.screen.query_one(ResourceTable).row_count > 0)
+        old = app.ctx
+        await command(pilot, "password")
+        prompt = await screen_of(pilot, SecretPrompt)
+        prompt.query_one(Input).value = creds.password
+        await burst(pilot, "enter")
+        await until(pilot, lambda: app.ctx is not old and isinstance(app.screen, ProjectsScreen))
+        await burst(pilot, "ctrl+r")
+        screen = app.screen
+        await until(pilot, lambda: screen.query_one(ResourceTable).row_count > 0 and not screen.status.error)
+        assert registry_for(app.ctx).session is app.ctx.session and old.session.client.is_closed

@@ -79,13 +79,13 @@ async def test_marks_stay_until_seen_and_the_status_keeps_a_tally_since_the_watc
         await create_elsewhere(app, "appeared-while-watching")
         await refreshed(pilot, screen)
         assert first_cell(screen, "appeared-while-watching").startswith("+ "), "the new row is marked"
-        assert re.search(r"· since \d\d:\d\d: 1 new · \d\d:\d\d:\d\d: 1 new$", screen.status.info), screen.status.info
+        assert re.search(r"⟳ since \d\d:\d\d: 1 new · \d\d:\d\d:\d\d: 1 new · every 600 s$", screen.status.info), screen.status.info
 
         refills: list[int] = []
         real = screen.table._refill
         screen.table._refill = lambda current, **kw: (refills.append(1), real(current, **kw))[1]  # type: ignore[method-assign]
         await refreshed(pilot, screen)
-        assert re.search(r"· since \d\d:\d\d: 1 new · \d\d:\d\d:\d\d: no change$", screen.status.info), screen.status.info
+        assert re.search(r"since \d\d:\d\d: 1 new · \d\d:\d\d:\d\d: no change · every 600 s$", screen.status.info), screen.status.info
         assert first_cell(screen, "appeared-while-watching").startswith("+ "), "a refresh later, the mark is still there"
         assert not refills, "the same rows again: nothing repainted"
         screen.table._refill = real  # type: ignore[method-assign]
@@ -94,11 +94,11 @@ async def test_marks_stay_until_seen_and_the_status_keeps_a_tally_since_the_watc
         screen.table.move_cursor(row=row)
         await settle(pilot)
         assert first_cell(screen, "appeared-while-watching").startswith("+ "), "marked while the cursor is on it"
-        assert "· + appeared-while-watching: new ·" in screen.status.info
+        assert "⟳ + appeared-while-watching: new ·" in screen.status.info
         await pilot.press("down" if row == 0 else "up")
         await until(pilot, lambda: not screen.table.marks)
         assert not first_cell(screen, "appeared-while-watching").startswith("+ "), "seen: the cursor has been on it"
-        assert f"· since {screen.watcher.began}: 1 new ·" in screen.status.info, "the tally remains"
+        assert f" since {screen.watcher.began}: 1 new ·" in screen.status.info, "the tally remains"
 
         await create_elsewhere(app, "appeared-again")
         await refreshed(pilot, screen)
@@ -106,7 +106,7 @@ async def test_marks_stay_until_seen_and_the_status_keeps_a_tally_since_the_watc
         await pilot.press("ctrl+r")
         await until(pilot, lambda: not screen.table.marks)
         assert not first_cell(screen, "appeared-again").startswith("+ "), "a refresh by hand: everything is seen"
-        assert f"· since {screen.watcher.began}: 2 new ·" in screen.status.info
+        assert f" since {screen.watcher.began}: 2 new ·" in screen.status.info
 
         await create_elsewhere(app, "appeared-third")
         await refreshed(pilot, screen)
@@ -144,8 +144,8 @@ async def test_rows_that_left_are_named_cleaned_and_a_few_at_most() -> None:
             store.remove(name)
         await refreshed(pilot, screen)
         info = screen.status.info
-        assert info.endswith(f": gone: {clean(nasty)}, {leaving[1]} +2 more"), info
-        assert f"· since {screen.watcher.began}: 4 gone ·" in info
+        assert info.endswith(f": gone: {clean(nasty)}, {leaving[1]} +2 more · every 600 s"), info
+        assert f" since {screen.watcher.began}: 4 gone ·" in info
         assert "\x1b" not in info, "a control sequence is shown, never sent to the terminal"
         assert f"gone: {clean(nasty)}, " in screen.status.shown_text, "the name is shown as sent (wide enough), never as markup"
 
@@ -159,9 +159,9 @@ async def test_a_changed_row_says_which_fields_changed() -> None:
         store.by_name[described].description = "a new reason"
         store.by_name[expiring].expiry_ms += 86_400_000
         await refreshed(pilot, screen)
-        assert re.search(r"· since \d\d:\d\d: 2 changed · \d\d:\d\d:\d\d: 2 changed \(Description, Expires\)$", screen.status.info), (
-            screen.status.info
-        )
+        assert re.search(
+            r"· since \d\d:\d\d: 2 changed · \d\d:\d\d:\d\d: 2 changed \(Description, Expires\) · every 600 s$", screen.status.info
+        ), screen.status.info
 
         row = screen.table.get_row_at(index_of(screen, expiring))
         expires = [c.key for c in screen.table.spec].index("expires")
@@ -170,9 +170,9 @@ async def test_a_changed_row_says_which_fields_changed() -> None:
         assert not any("underline" in str(span.style) for span in row[1].spans)
 
         screen.table.move_cursor(row=index_of(screen, described))
-        await until(pilot, lambda: f"⟳ every 600 s · ~ {described}: Description ·" in screen.status.info)
+        await until(pilot, lambda: f"⟳ ~ {described}: Description ·" in screen.status.info)
         screen.table.move_cursor(row=index_of(screen, expiring))
-        await until(pilot, lambda: f"⟳ every 600 s · ~ {expiring}: Expires ·" in screen.status.info)
+        await until(pilot, lambda: f"⟳ ~ {expiring}: Expires ·" in screen.status.info)
         assert described not in screen.table.marks, "the row the cursor left has been seen"
 
 
@@ -205,7 +205,7 @@ async def test_a_failing_watch_says_so_once_with_the_datas_age_and_once_when_it_
         await refreshed(pilot, screen)
         assert len(said) == 2 and "answers again" in said[1][0] and said[1][1] == "information", said
         assert not screen.status.error and str(age.render()) == "fresh" and not age.has_class("-stale")
-        assert "⟳ every 600 s" in screen.status.info
+        assert screen.status.info.startswith("⟳ ") and screen.status.info.endswith("every 600 s")
 
 
 async def test_a_field_with_the_focus_pauses_the_watch_and_a_report_run_is_not_watched() -> None:
@@ -301,3 +301,15 @@ async def test_a_service_that_will_not_sort_gets_its_entitlements_sorted_here(mo
         tree._fill(node)  # the account's entitlements, as the tree shows them
         shown_ids = [c.data.entitlement.entitlement_id for c in node.children if c.data is not None and c.data.entitlement is not None]
         assert shown_ids == [e.entitlement_id for e in tree._in_order(tree.ent_children[root.account_id])], "in the tree too"
+
+
+async def test_bang_under_a_watch_shows_the_error_said_not_the_ticks_words() -> None:
+    """Each tick rewrote the status line's words, so `!` led with "no change" over the error the user had just had."""
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await watching_tokens(pilot)
+        await refreshed(pilot, screen)
+        app.notify("No column 'bogus': Name, Type, Expires, User", severity="error")
+        await refreshed(pilot, screen)
+        (kind, text), _ = app.said.latest_first(screen.status.message, screen.status.said_at)
+        assert kind == "error" and text.startswith("No column 'bogus'"), text

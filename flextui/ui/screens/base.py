@@ -199,7 +199,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
         text = str(error) if expected else f"unexpected {type(error).__name__}: {error}"
         if doing:
             text = f"{doing}: {text}"
-        if isinstance(error, Unauthorized) and error.password_refused:
+        if isinstance(error, Unauthorized) and error.password_refused and self.ctx.user:
             text += " · :password types it again"
         if expected and self.watcher is not None and self.watcher.in_refresh():
             self.watcher.failed(text)  # the watch says it once, not every tick
@@ -354,6 +354,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
         (kind, text), earlier = flex_app(self).said.latest_first(self.status.message, self.status.said_at)
         if not text:
             return
+        self.app.clear_notifications()  # the dialog lists them: toasts would cover it
         self.app.push_screen(
             MessageScreen("Error" if kind == "error" else "Message", body(text, earlier), tone="bad" if kind == "error" else "")
         )

@@ -91,8 +91,8 @@ def fit_rows(text: str, width: int, rows: int, more: str = f"… ({FULL_TEXT_KEY
     cut = text
     while cut and rows_of(cut + more) > rows:
         cut = set_cell_size(cut, max(0, cell_len(cut) - usable // 2)) if "\n" not in cut[-usable:] else cut.rsplit("\n", 1)[0]
-    head, space, word = cut.rpartition(" ")
-    if space and len(word) < 16:  # end at a word's end, unless the word is a long one (a path, a hash)
+    head, space, _ = cut.rpartition(" ")
+    if space:  # end at a word's end: half a path looks like a whole one
         cut = head
     return cut.rstrip(" ,;:") + more
 
@@ -300,6 +300,15 @@ class StatusLine(Horizontal):
             total = self.age + since
             self._put("#st-age", age_text(total))
             label.set_class(total >= 300 or self._failed, "-stale")
+
+    def routine(self, *, info: str | None = None, error: str | None = None) -> None:
+        """Show what a routine repeats (a watch's tick): on the line, but no newer for `!` than what was said before."""
+        at = self.said_at
+        if info is not None:
+            self.info = info
+        if error is not None:
+            self.error = error
+        self.said_at = at
 
     def watch_error(self, error: str) -> None:
         self.said_at = time.time()

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 from rich.text import Text
 from textual.binding import Binding
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import DataTable
@@ -286,7 +287,7 @@ class ResourceTable(SafeDispatch, RowTable):
         left, self._cursor_key = self._cursor_key, key
         if left != key and left in self.marks:
             del self.marks[left]
-            self._refill(row)
+            self._restyle(left)
 
     def set_filter(self, text: str) -> None:
         current = self.current_row()
@@ -348,21 +349,7 @@ class ResourceTable(SafeDispatch, RowTable):
         content: dict[str, int] = {}
         self._shown = self._compute_shown()
         for index, row in enumerate(self._shown):
-            cells = [self._cell(row, c.key) for c in self.spec]
-            for spec, text in zip(self.spec, cells):
-                if text.cell_len > content.get(spec.key, 0):
-                    content[spec.key] = text.cell_len
-            if cells and unreadable_in(row):  # a record the server sent in a shape that could not be read: kept, and marked
-                cells[0] = Text("⚠ ", style="bold") + cells[0]
-                for cell in cells:
-                    cell.stylize("italic")
-            style = self.row_style(row) if self.row_style else ""
-            if style:
-                for cell in cells:
-                    cell.stylize(style)
-            mark = self.marks.get(row.get(self.row_key)) if self.marks else None
-            if cells and mark:  # under :watch: what appeared (+) or changed (~) and has not been seen yet
-                self._mark_cells(cells, mark)
+            cells = self._row_cells(row, content)
             self.add_row(*cells, key=str(index))
             if current is not None and row.get(self.row_key) == current.get(self.row_key):
                 target = index
@@ -370,6 +357,34 @@ class ResourceTable(SafeDispatch, RowTable):
             self.move_cursor(row=target if target >= 0 else min(where_gone, self.row_count - 1), animate=False)
         self._content_widths = content  # the widest value of each column: what a cut column would need
         self._fit_width()
+
+    def _row_cells(self, row: dict[str, Any], content: dict[str, int] | None = None) -> list[Text]:
+        """A row's cells as shown, with its marks; `content` gathers each column's widest value (before the marks)."""
+        cells = [self._cell(row, c.key) for c in self.spec]
+        if content is not None:
+            for spec, text in zip(self.spec, cells):
+                if text.cell_len > content.get(spec.key, 0):
+                    content[spec.key] = text.cell_len
+        if cells and unreadable_in(row):  # a record the server sent in a shape that could not be read: kept, and marked
+            cells[0] = Text("⚠ ", style="bold") + cells[0]
+            for cell in cells:
+                cell.stylize("italic")
+        style = self.row_style(row) if self.row_style else ""
+        if style:
+            for cell in cells:
+                cell.stylize(style)
+        mark = self.marks.get(row.get(self.row_key)) if self.marks else None
+        if cells and mark:  # under :watch: what appeared (+) or changed (~) and has not been seen yet
+            self._mark_cells(cells, mark)
+        return cells
+
+    def _restyle(self, key: Any) -> None:
+        """Draw again the one row whose marks changed (a whole refill on every step off a marked row was O(rows))."""
+        index = next((i for i, row in enumerate(self._shown) if row.get(self.row_key) == key), None)
+        if index is None or index >= self.row_count:
+            return
+        for column, cell in enumerate(self._row_cells(self._shown[index])):
+            self.update_cell_at(Coordinate(index, column), cell)
 
     def _mark_cells(self, cells: list[Text], mark: Mark) -> None:
         """`+ ` or `~ ` before the first cell, the row in green or yellow, and the cells that changed underlined."""
