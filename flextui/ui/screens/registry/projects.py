@@ -379,9 +379,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         label = Text(title) if count is None else Text(f"{title} ({count:,})")
         tabbed = self.query_one(TabbedContent)
         tabbed.get_tab(pane).label = label
-        # Tabs moves its underline when the active tab changes or Tabs resizes, not when a label grows:
-        # "Repositories (6)" kept the underline of "Repositories" when the count came after the activation
-        tabbed.query_one(Tabs)._highlight_active(animate=False)
+        # Tabs moves its underline when the active tab changes or Tabs resizes, not when a label grows ("Repositories (6)"
+        # kept the underline of "Repositories"): once the new width is laid out, a refresh later (Tabs reads it after another)
+        tabs = tabbed.query_one(Tabs)
+        self.call_after_refresh(tabs._highlight_active, False)
 
     def _summary(self, d: ProjectDetail) -> Text:
         now = self.ctx.now_ms()
