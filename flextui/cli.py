@@ -283,6 +283,26 @@ def print_error(message: object, stream: Any = None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command line; its exit code. A reader that has gone (`flextui info | head -1`) ends it quietly, exit 0."""
+    try:
+        try:
+            return _main(argv)
+        finally:
+            sys.stdout.flush()  # what is still buffered meets a closed pipe here, not in the interpreter's exit
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """Standard output's reader has had enough (`| head`): that is fine; the rest of the output goes nowhere, quietly."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # (a stream without a descriptor: nothing is flushed to it at exit)
+        pass
+    return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     # `flextui get members --demo PROJECT`: a target after the options is still the target.
@@ -339,10 +359,6 @@ def _headless(args: argparse.Namespace) -> int:
     tally = Tally()
     try:
         return asyncio.run(cmd_headless(args, tally))
-    except BrokenPipeError:  # `flextui get … | head`: the reader has gone; that is fine
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
     except KeyboardInterrupt:
         print_error(f"interrupted{tally.cut_short() or f' before any {tally.what} were written'}")
         return 130

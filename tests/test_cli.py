@@ -323,6 +323,23 @@ def test_a_closed_pipe_is_not_an_error() -> None:
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
 
 
+@pytest.mark.parametrize(
+    "argv", [["info"], ["cache", "clear", "--all"], ["--help"], ["get", "--help"], ["sim", "--list-dialects"], ["report", "list", "--demo"]]
+)
+def test_every_command_that_prints_ends_quietly_when_its_reader_has_gone(argv: list[str]) -> None:
+    """`flextui info | head -1` ended in a BrokenPipeError traceback (only `get` said nothing and exited 0)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLEXTUI_")}
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first byte: every write meets a closed pipe
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "flextui", *argv], stdout=write, stderr=subprocess.PIPE, text=True, timeout=60, env=env
+        )
+    finally:
+        os.close(write)
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
 def test_global_options_work_after_the_command_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from flextui.cli import build_parser
 
