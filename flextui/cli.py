@@ -528,6 +528,8 @@ def cmd_cache(args: argparse.Namespace) -> int:
     from flextui.context import open_cache
 
     identity = None
+    if args.user and not args.url:  # a user of which instance: it would clear the default profile's pages instead
+        raise ConfigError("cache clear --user needs --url (the cache keeps pages per instance and user), or use --profile or --all")
     if not args.all:
         if args.url:
             if not (args.user or "").strip():  # pages are kept per instance and user: without one it would clear nothing

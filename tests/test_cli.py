@@ -224,6 +224,16 @@ def test_cache_clear_of_an_instance_needs_its_user(capsys: pytest.CaptureFixture
     assert out == "" and "--user" in err and "removed" not in err
 
 
+def test_cache_clear_of_a_user_needs_the_instance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`cache clear --user X` without --url ignored --user and cleared the default profile's pages."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[settings]\ndefault_profile = "p"\n[profiles.p]\nurl = "https://acme.flexnetoperations.com"\nuser = "a@b.example"\n')
+    for argv in (["cache", "clear", "--user", "x@y.example"], ["--user", "x@y.example", "cache", "clear"]):
+        assert main(["--config", str(cfg), *argv]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and "--url" in err and "removed" not in err
+
+
 def test_cache_clear_help_says_what_it_clears_without_flags(capsys: pytest.CaptureFixture[str]) -> None:
     """It said "(of --profile, or all)": without flags it clears the default profile's pages; --all clears every profile's."""
     with pytest.raises(SystemExit):
