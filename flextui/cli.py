@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     # No shared options: a server has nothing to show (--theme), no client to restrict (--read-only), no config, log or trace.
     sim = sub.add_parser("sim", help="serve the simulator over HTTP (for tests, curl, or a profile)")
     sim.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    sim.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
+    sim.add_argument("--port", type=_port, default=8765, help="port to listen on, 1–65535 (default 8765)")
     sim.add_argument("--list-dialects", action="store_true", help="name every dialect the simulator can speak, and exit")
     _sim_options(sim)
 
@@ -159,6 +159,14 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return value
+
+
+def _port(text: str) -> int:
+    """A TCP port, 1–65535: anything else is the user's own bad usage, exit 2 (not "cannot listen", exit 6)."""
+    value = _positive(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"must be at most 65535 (got {value})")
     return value
 
 

@@ -258,6 +258,12 @@ def test_a_negative_latency_is_refused(capsys: pytest.CaptureFixture[str], argv:
     assert "latency: must be 0 or more" in _usage_error(capsys, *argv)
 
 
+@pytest.mark.parametrize("port", ["-1", "0", "70000", "http"])
+def test_a_port_out_of_range_is_refused(capsys: pytest.CaptureFixture[str], port: str) -> None:
+    """`sim --port -1` (or 70000) said "cannot listen" and exited 6, as if the machine were at fault."""
+    assert "argument --port: must be" in _usage_error(capsys, "sim", "--port", port)
+
+
 def test_sim_offers_only_what_a_server_uses(capsys: pytest.CaptureFixture[str]) -> None:
     """`sim --help` offered --read-only and --theme (the demo's options), which mean nothing for a server."""
     with pytest.raises(SystemExit):
