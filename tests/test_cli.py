@@ -217,6 +217,23 @@ def test_a_command_gets_only_the_credentials_it_uses(
     assert ran.exists() and json.loads(capsys.readouterr().out), "a command that uses the password gets it"
 
 
+def test_without_a_terminal_a_prompt_says_where_it_comes_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A profile's `{ prompt = true }` with no terminal said to set FLEXTUI_PASSWORD, which only `--url` reads."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[profiles.uat]\nurl = "https://uat.flexnetoperations.com"\nuser = "me@x.example"\npassword = { prompt = true }\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO())
+    monkeypatch.delenv("FLEXTUI_PASSWORD", raising=False)
+    monkeypatch.delenv("FLEXTUI_TOKEN", raising=False)
+    assert main(["--config", str(cfg), "--profile", "uat", "get", "tokens", "--username", "u"]) == 3
+    err = capsys.readouterr().err
+    assert f"password = {{ prompt = true }} in [profiles.uat] in {cfg}" in err and '{ env = "…" }' in err and "keyring" in err
+    assert "FLEXTUI_PASSWORD" not in err and err.count("[profiles.uat]") == 1
+    assert main(["--url", "https://uat.flexnetoperations.com", "--user", "me@x.example", "get", "tokens", "--username", "u"]) == 2
+    assert "FLEXTUI_PASSWORD" in capsys.readouterr().err, "--url's password does come from FLEXTUI_PASSWORD"
+
+
 def test_cache_clear_of_an_instance_needs_its_user(capsys: pytest.CaptureFixture[str]) -> None:
     """`cache clear --url U` without --user cleared nothing and said "removed 0 cached pages of U as " (exit 0)."""
     assert main(["cache", "clear", "--url", "https://acme.flexnetoperations.com"]) == 2
