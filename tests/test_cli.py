@@ -387,6 +387,64 @@ def test_global_options_work_after_the_command_too(capsys: pytest.CaptureFixture
     assert str(cfg) in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--theme", "nord", "sim"],
+        ["--read-only", "sim"],
+        ["--config", "c.toml", "sim", "--port", "8765"],
+        ["--profile", "p", "demo"],
+        ["--url", "https://x.example", "demo"],
+        ["--read-only", "info"],
+        ["--theme", "nord", "cache", "clear"],
+        ["--debug", "cache", "clear", "--all"],
+        ["--theme", "nord", "get", "tokens", "--demo"],
+        ["-p", "p", "--trace", "t.jsonl", "info"],
+    ],
+)
+def test_an_option_before_a_command_that_does_not_use_it_is_refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """`flextui --theme nord sim` and `flextui --read-only sim` were accepted and ignored (after `sim` they are refused)."""
+    option = argv[0].replace("-p", "--profile") if argv[0] == "-p" else argv[0]
+    command = next(word for word in argv[1:] if word in ("sim", "demo", "info", "cache", "get"))
+    assert f"{option} does not apply to `flextui {command}`" in _usage_error(capsys, *argv)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--profile", "prod"],
+        ["--profile", "prod", "tui", "charts", "my-project"],
+        ["--url", "https://x.flexnetoperations.com", "--user", "me@x.example", "--registry-tenant", "1107"],
+        ["--profile", "prod", "--offline"],
+        ["--read-only", "tui"],
+        ["--theme", "nord", "--read-only", "--debug", "--trace", "t.jsonl", "--config", "c.toml", "demo"],
+        ["demo", "--theme", "nord"],
+        ["--profile", "p", "--read-only", "--offline", "get", "tokens", "--username", "u"],
+        ["--url", "https://x.example", "--user", "u", "--token-env", "T", "report", "run", "fulfillment"],
+        ["--config", "c.toml", "info"],
+        ["--profile", "P", "cache", "clear"],
+        ["--url", "https://x.example", "--user", "X", "cache", "clear"],
+        ["cache", "clear", "--all"],
+        ["sim", "--port", "8765"],
+    ],
+)
+def test_options_a_command_uses_are_taken_before_it(argv: list[str]) -> None:
+    """README's examples, and each command with the options it uses given before it."""
+    from flextui.cli import parse_args
+
+    args = parse_args(argv)
+    assert (args.command or "tui") in {"tui", "demo", "get", "report", "info", "cache", "sim"}
+
+
+def test_each_command_offers_the_options_it_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    """`info --help` offered --theme, --read-only, --offline…, which it ignored."""
+    with pytest.raises(SystemExit):
+        main(["info", "--help"])
+    shown = capsys.readouterr().out
+    assert "--config" in shown and not any(option in shown for option in ("--theme", "--read-only", "--offline", "--profile"))
+    assert "unrecognized arguments: --theme" in _usage_error(capsys, "info", "--theme", "nord")
+
+
 def _on_a_terminal(*args: str, env: dict[str, str] | None = None, stderr_to_file: bool = False) -> tuple[int, str, str]:
     """Run flextui with stdin and stdout on a pty (as a user's terminal); stderr on the pty too, or into a file."""
     import pty
