@@ -514,6 +514,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     import platform
 
     from flextui.config import ConfigError, cache_path, config_path, filters_path, load_config, log_path
+    from flextui.render.text import clean, clean_lines
 
     cfg = config_path()
     print(f"flextui {__version__} (Python {platform.python_version()})")
@@ -534,7 +535,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     try:
         config = load_config()
     except ConfigError as exc:
-        print(f"config problem: {exc}")
+        print(f"config problem: {clean_lines(str(exc))}")
         return EXIT_USAGE
     print(f"cache limit: {config.settings.cache_max_mb:g} MB (cache_max_mb; over it, what was used longest ago goes first)")
     if config.profiles:
@@ -551,7 +552,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                 + (["read-only"] if profile.read_only else [])
             )
             default = " (default)" if name == config.settings.default_profile else ""
-            print(f"  {name}{default}: {profile.url} as {profile.user or '-'} [{', '.join(flags)}]")
+            print(clean(f"  {name}{default}: {profile.url} as {profile.user or '-'} [{', '.join(flags)}]"))
     else:
         print('profiles: none yet (see the README, "Using it with your instance"); try `flextui demo`')
     return 0
@@ -561,6 +562,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
     """`cache clear`: every page (--all), or the pages of one identity (the profile's instance and user)."""
     from flextui.config import ConfigError, load_config
     from flextui.context import open_cache
+    from flextui.render.text import clean
 
     identity = None
     if args.user and not args.url:  # a user of which instance: it would clear the default profile's pages instead
@@ -588,7 +590,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
     finally:
         cache.close()
     whose = f" of {identity.replace('|', ' as ')}" if identity else ""
-    print(f"removed {plural(removed, 'cached page')}{whose}")
+    print(clean(f"removed {plural(removed, 'cached page')}{whose}"))
     return 0
 
 

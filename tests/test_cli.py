@@ -55,6 +55,20 @@ def test_info_names_the_files(capsys: pytest.CaptureFixture[str]) -> None:
     assert os.environ["XDG_CONFIG_HOME"] in out
 
 
+def test_info_and_cache_clear_show_the_configs_text_cleaned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`info` printed a profile's user as written in the config: an escape sequence in it reached the terminal."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[profiles.p]\nurl = "https://x.example"\nuser = "me\\u001b]0;owned\\u0007@x.example"\n')
+    assert main(["--config", str(cfg), "info"]) == 0
+    out = capsys.readouterr().out
+    assert "me␛]0;owned␇@x.example" in out and "\x1b" not in out and "\x07" not in out
+    assert main(["--config", str(cfg), "cache", "clear", "--profile", "p"]) == 0
+    out = capsys.readouterr().out
+    assert "as me␛]0;owned␇@x.example" in out and "\x1b" not in out
+
+
 def test_info_names_the_saved_filter_sets_file(capsys: pytest.CaptureFixture[str]) -> None:
     """It named every file flextui writes but the saved report filter sets."""
     from flextui.config import filters_path
