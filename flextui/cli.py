@@ -73,42 +73,39 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"flextui {__version__}")
     _global_options(parser, defaults=True)
-    common = argparse.ArgumentParser(add_help=False)
-    _global_options(common, defaults=False)
-    local = argparse.ArgumentParser(add_help=False)  # the demo: how to show it, but no instance, profile or credentials
-    _global_options(local, defaults=False, instance=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    tui = sub.add_parser("tui", parents=[common], help="open the TUI (the default), optionally at an area: flextui tui charts PROJECT")
+    tui = sub.add_parser(
+        "tui", parents=_shared("tui"), help="open the TUI (the default), optionally at an area: flextui tui charts PROJECT"
+    )
     tui.add_argument("area", nargs="*", help="area and argument, as after ':' in the app")
 
-    demo = sub.add_parser("demo", parents=[local], help="open the TUI on the embedded simulator (no account needed)")
+    demo = sub.add_parser("demo", parents=_shared("demo"), help="open the TUI on the embedded simulator (no account needed)")
     _sim_options(demo)
     demo.add_argument("--as", dest="as_user", choices=["admin", "producer", "customer"], default="admin", help="who to sign in as")
     demo.add_argument("--demo-read-only", dest="demo_read_only", action="store_true", help=argparse.SUPPRESS)
     demo.add_argument("area", nargs="*", help="area to open first, e.g. projects, reports, entitlements")
 
-    # No shared options: a server has nothing to show (--theme), no client to restrict (--read-only), no config, log or trace.
-    sim = sub.add_parser("sim", help="serve the simulator over HTTP (for tests, curl, or a profile)")
+    sim = sub.add_parser("sim", parents=_shared("sim"), help="serve the simulator over HTTP (for tests, curl, or a profile)")
     sim.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    sim.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765)")
+    sim.add_argument("--port", type=_port, default=8765, help="port to listen on, 1–65535 (default 8765)")
     sim.add_argument("--list-dialects", action="store_true", help="name every dialect the simulator can speak, and exit")
     _sim_options(sim)
 
-    sub.add_parser("info", parents=[common], help="where config, cache and log files live; versions; profiles")
+    sub.add_parser("info", parents=_shared("info"), help="where config, cache and log files live; versions; profiles")
 
-    cache = sub.add_parser("cache", parents=[common], help="manage the local page cache")
+    cache = sub.add_parser("cache", parents=_shared("cache"), help="manage the local page cache")
     cache_sub = cache.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
     clear = cache_sub.add_parser(
         "clear",
-        parents=[common],
+        parents=_shared("cache"),
         help="delete cached pages: of --profile (default: the default profile), of --url with --user, or --all",
         description="Delete cached pages: those of --profile (without it: the default profile), of an instance and user "
         "(--url U --user X), or every profile's (--all).",
     )
     clear.add_argument("--all", action="store_true", help="every profile's pages")
 
-    get = sub.add_parser("get", parents=[common], help="print resources headless: flextui get tokens --username U --format csv")
+    get = sub.add_parser("get", parents=_shared("get"), help="print resources headless: flextui get tokens --username U --format csv")
     get.add_argument("kind", help=", ".join(listable_kinds()))
     get.add_argument("target", nargs="?", help="project, PROJECT/REPOSITORY, or entitlement id, where the kind needs one")
     get.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table")
@@ -123,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = sub.add_parser(
         "report",
-        parents=[common],
+        parents=_shared("report"),
         help="data reports headless: list, types GROUP, run GROUP",
         description="Data reports (the Data Access API) without the TUI: `list` the report groups, `types GROUP` its fields and "
         "filters, `run GROUP` its records. Without --past-days or --date-from, run asks for the past 1 day "
@@ -163,47 +160,91 @@ def _positive(text: str) -> int:
     return value
 
 
-def _global_options(parser: argparse.ArgumentParser, *, defaults: bool, instance: bool = True) -> None:
-    """Options that work before or after the command (`flextui --theme nord demo` = `flextui demo --theme nord`).
+def _port(text: str) -> int:
+    """A TCP port, 1–65535: anything else is the user's own bad usage, exit 2 (not "cannot listen", exit 6)."""
+    value = _positive(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"must be at most 65535 (got {value})")
+    return value
+
+
+GLOBAL_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "profile": (("--profile", "-p"), {"help": "profile name from the config file"}),
+    "url": (("--url",), {"help": "ad hoc instance URL (with --user; password from FLEXTUI_PASSWORD or a prompt, or FLEXTUI_TOKEN)"}),
+    "user": (("--user",), {"help": "ad hoc user name (e-mail)"}),
+    "token_env": (
+        ("--token-env",),
+        {
+            "metavar": "VAR",
+            "help": "ad hoc: the environment variable holding an rna_… access token (default FLEXTUI_TOKEN; the beta APIs need one)",
+        },
+    ),
+    "registry_tenant": (
+        ("--registry-tenant",),
+        {"metavar": "ID", "help": "the registry's tenant id (x-publisherid), for --url or over the profile's"},
+    ),
+    "read_only": (("--read-only",), {"action": "store_true", "help": "refuse every change, whatever the profile says"}),
+    "offline": (("--offline",), {"action": "store_true", "help": "read only from the local cache; send nothing"}),
+    "theme": (("--theme",), {"help": "theme name (e.g. ansi-dark, flextui-dusk, nord)"}),
+    "config": (("--config",), {"help": "config file (default: see `flextui info`)"}),
+    "debug": (("--debug",), {"action": "store_true", "help": "log debug detail to the log file"}),
+    "trace": (
+        ("--trace",),
+        {"metavar": "FILE", "help": "append every HTTP exchange (secrets removed) to FILE as JSON lines: what to attach to an escalation"},
+    ),
+}
+"""The options that work before or after the command (`flextui --theme nord demo` = `flextui demo --theme nord`)."""
+
+EVERY_OPTION = frozenset(GLOBAL_OPTIONS)
+USES: dict[str, frozenset[str]] = {
+    "tui": EVERY_OPTION,
+    "demo": frozenset({"read_only", "theme", "config", "debug", "trace"}),  # how to show it: no instance, profile or credentials
+    "get": EVERY_OPTION - {"theme"},  # nothing is drawn
+    "report": EVERY_OPTION - {"theme"},
+    "info": frozenset({"config"}),
+    "cache": frozenset({"profile", "url", "user", "config"}),
+    "sim": frozenset(),  # a server has nothing to show (--theme), no client to restrict (--read-only), no config, log or trace
+}
+"""Which of GLOBAL_OPTIONS each command uses: it offers those, and refuses the others given before it (`flextui --theme nord sim`)."""
+
+
+def _global_options(parser: argparse.ArgumentParser, *, defaults: bool, only: frozenset[str] = EVERY_OPTION) -> None:
+    """GLOBAL_OPTIONS (`only` those) on `parser`.
 
     On the subcommands they default to SUPPRESS, so a value given before the
     command is not overwritten by the subcommand's default.
     """
-    d = (lambda value: value) if defaults else (lambda value: argparse.SUPPRESS)
-    if not instance:  # the demo takes only how to show things
-        parser.add_argument("--read-only", action="store_true", default=d(False), help="refuse every change")
-        parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
-        parser.add_argument("--config", default=d(None), help="config file (default: see `flextui info`)")
-        parser.add_argument("--debug", action="store_true", default=d(False), help="log debug detail to the log file")
-        parser.add_argument(
-            "--trace", default=d(None), metavar="FILE", help="append every HTTP exchange (secrets removed) to FILE as JSON lines"
-        )
-        return
-    parser.add_argument("--profile", "-p", default=d(None), help="profile name from the config file")
-    parser.add_argument(
-        "--url", default=d(None), help="ad hoc instance URL (with --user; password from FLEXTUI_PASSWORD or a prompt, or FLEXTUI_TOKEN)"
-    )
-    parser.add_argument("--user", default=d(None), help="ad hoc user name (e-mail)")
-    parser.add_argument(
-        "--token-env",
-        default=d(None),
-        metavar="VAR",
-        help="ad hoc: the environment variable holding an rna_… access token (default FLEXTUI_TOKEN; the beta APIs need one)",
-    )
-    parser.add_argument(
-        "--registry-tenant", default=d(None), metavar="ID", help="the registry's tenant id (x-publisherid), for --url or over the profile's"
-    )
-    parser.add_argument("--read-only", action="store_true", default=d(False), help="refuse every change, whatever the profile says")
-    parser.add_argument("--offline", action="store_true", default=d(False), help="read only from the local cache; send nothing")
-    parser.add_argument("--theme", default=d(None), help="theme name (e.g. ansi-dark, flextui-dusk, nord)")
-    parser.add_argument("--config", default=d(None), help="config file (default: see `flextui info`)")
-    parser.add_argument("--debug", action="store_true", default=d(False), help="log debug detail to the log file")
-    parser.add_argument(
-        "--trace",
-        default=d(None),
-        metavar="FILE",
-        help="append every HTTP exchange (secrets removed) to FILE as JSON lines: what to attach to an escalation",
-    )
+    for dest, (flags, options) in GLOBAL_OPTIONS.items():
+        if dest in only:
+            default = (False if options.get("action") == "store_true" else None) if defaults else argparse.SUPPRESS
+            parser.add_argument(*flags, dest=dest, default=default, **options)
+
+
+def _shared(command: str) -> list[argparse.ArgumentParser]:
+    """The parents a subcommand's parser takes: the global options it uses."""
+    options = argparse.ArgumentParser(add_help=False)
+    _global_options(options, defaults=False, only=USES[command])
+    return [options]
+
+
+def _refuse_unused(parser: argparse.ArgumentParser, args: argparse.Namespace, command: str) -> None:
+    """A global option given before a command that does not use it is refused (exit 2), as after it, not ignored."""
+    for dest, (flags, _) in GLOBAL_OPTIONS.items():
+        if dest not in USES[command] and getattr(args, dest, None) not in (None, False):
+            parser.error(f"{flags[0]} does not apply to `flextui {command}`")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line read and checked: a bad one exits 2 (argparse's usage error), saying what is wrong."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    # `flextui get members --demo PROJECT`: a target after the options is still the target.
+    if extra and getattr(args, "command", None) == "get" and args.target is None and not extra[0].startswith("-"):
+        args.target, extra = extra[0], extra[1:]
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    _refuse_unused(parser, args, args.command or "tui")
+    return args
 
 
 def _non_negative(text: str) -> float:
@@ -284,13 +325,27 @@ def print_error(message: object, stream: Any = None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    # `flextui get members --demo PROJECT`: a target after the options is still the target.
-    if extra and getattr(args, "command", None) == "get" and args.target is None and not extra[0].startswith("-"):
-        args.target, extra = extra[0], extra[1:]
-    if extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    """Run one command line; its exit code. A reader that has gone (`flextui info | head -1`) ends it quietly, exit 0."""
+    try:
+        try:
+            return _main(argv)
+        finally:
+            sys.stdout.flush()  # what is still buffered meets a closed pipe here, not in the interpreter's exit
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """Standard output's reader has had enough (`| head`): that is fine; the rest of the output goes nowhere, quietly."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # (a stream without a descriptor: nothing is flushed to it at exit)
+        pass
+    return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = parse_args(argv)
     if args.config:
         os.environ["FLEXTUI_CONFIG"] = args.config
     command = args.command or "tui"
@@ -328,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from flextui.ui.gcpause import start_done
 
             start_done(freeze=False)
-    parser.print_help()
+    build_parser().print_help()
     return EXIT_USAGE
 
 
@@ -340,10 +395,6 @@ def _headless(args: argparse.Namespace) -> int:
     tally = Tally()
     try:
         return asyncio.run(cmd_headless(args, tally))
-    except BrokenPipeError:  # `flextui get … | head`: the reader has gone; that is fine
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
     except KeyboardInterrupt:
         print_error(f"interrupted{tally.cut_short() or f' before any {tally.what} were written'}")
         return 130
@@ -464,6 +515,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     import platform
 
     from flextui.config import ConfigError, cache_path, config_path, filters_path, load_config, log_path
+    from flextui.render.text import clean, clean_lines
 
     cfg = config_path()
     print(f"flextui {__version__} (Python {platform.python_version()})")
@@ -484,7 +536,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     try:
         config = load_config()
     except ConfigError as exc:
-        print(f"config problem: {exc}")
+        print(f"config problem: {clean_lines(str(exc))}")
         return EXIT_USAGE
     print(f"cache limit: {config.settings.cache_max_mb:g} MB (cache_max_mb; over it, what was used longest ago goes first)")
     if config.profiles:
@@ -501,7 +553,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                 + (["read-only"] if profile.read_only else [])
             )
             default = " (default)" if name == config.settings.default_profile else ""
-            print(f"  {name}{default}: {profile.url} as {profile.user or '-'} [{', '.join(flags)}]")
+            print(clean(f"  {name}{default}: {profile.url} as {profile.user or '-'} [{', '.join(flags)}]"))
     else:
         print('profiles: none yet (see the README, "Using it with your instance"); try `flextui demo`')
     return 0
@@ -511,8 +563,11 @@ def cmd_cache(args: argparse.Namespace) -> int:
     """`cache clear`: every page (--all), or the pages of one identity (the profile's instance and user)."""
     from flextui.config import ConfigError, load_config
     from flextui.context import open_cache
+    from flextui.render.text import clean
 
     identity = None
+    if args.user and not args.url:  # a user of which instance: it would clear the default profile's pages instead
+        raise ConfigError("cache clear --user needs --url (the cache keeps pages per instance and user), or use --profile or --all")
     if not args.all:
         if args.url:
             if not (args.user or "").strip():  # pages are kept per instance and user: without one it would clear nothing
@@ -536,7 +591,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
     finally:
         cache.close()
     whose = f" of {identity.replace('|', ' as ')}" if identity else ""
-    print(f"removed {plural(removed, 'cached page')}{whose}")
+    print(clean(f"removed {plural(removed, 'cached page')}{whose}"))
     return 0
 
 

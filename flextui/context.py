@@ -205,6 +205,13 @@ def demo_identity(ctx: AppContext, name: str) -> AppContext:
     )
 
 
+def demo_login(as_user: str) -> tuple[str, str]:
+    """The simulator's seeded user name and password for one of DEMO_USERS."""
+    from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER
+
+    return {"admin": ADMIN, "producer": PRODUCER, "customer": CUSTOMER}[as_user]
+
+
 def _on_simulator(
     name: str,
     as_user: str,
@@ -222,9 +229,8 @@ def _on_simulator(
 ) -> AppContext:
     """A context signed in as one of the simulator's seeded users (its password and its seeded access token)."""
     from flextui.sim.app import SIM_BASE_URL, in_process_transport
-    from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER
 
-    user, password = {"admin": ADMIN, "producer": PRODUCER, "customer": CUSTOMER}[as_user]
+    user, password = demo_login(as_user)
     session = Session(
         SIM_BASE_URL,
         name=name,

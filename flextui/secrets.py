@@ -30,6 +30,16 @@ class SecretError(ConfigError):
     """The secret could not be obtained; the message says how to fix that."""
 
 
+class NoTerminal(SecretError):
+    """A secret to be typed at a prompt, and no terminal to type it at; the message says what to use instead."""
+
+
+ADHOC_NO_TERMINAL = (
+    "a password is needed but there is no terminal to ask: set FLEXTUI_PASSWORD (or FLEXTUI_TOKEN), or configure password = { env = … }"
+)
+"""What `--url` without a password says with no terminal (its password comes from FLEXTUI_PASSWORD or a prompt)."""
+
+
 def credential_sources(profile: Profile) -> list[tuple[CredentialName, Credential | None]]:
     """Where the profile's password and access token come from (None: it has none), named as messages name them."""
     return [("password", profile.password_source()), ("access token", profile.token_source())]
@@ -62,6 +72,8 @@ def _deferred(profile: Profile, source: Credential, what: CredentialName) -> Sec
         try:
             with interruptible():
                 return resolve(profile, source, what)
+        except NoTerminal as exc:  # (it names the line already)
+            raise MissingCredential(str(exc)) from None
         except SecretError as exc:
             raise MissingCredential(f"{exc}; {_line_of(profile, source, what)}") from None
 
@@ -86,19 +98,37 @@ def interruptible() -> Iterator[None]:
         signal.signal(signal.SIGINT, before)
 
 
-def _line_of(profile: Profile, source: SecretSource, what: CredentialName) -> str:
-    """The config line a credential comes from, or (none given: the password is asked for) the line that adds it."""
+def _config_line(profile: Profile, source: SecretSource, what: str) -> str | None:
+    """The config line a credential comes from, with its place (`password = { env = "X" }` in [profiles.P] in FILE);
+    None when the profile gives none (its password is then asked for)."""
     field = "token" if what == "access token" else "password"
     if getattr(profile, field) is None:
         if profile.secret is None:
-            return credential_hint(profile)(what)
+            return None
         field = "secret"
     # the source's kind, not its value: a command line can hold a secret (a vault token in a curl header)
     given = ", ".join(
         f"{key} = …" if key == "command" else f"{key} = {json.dumps(value)}"
         for key, value in source.model_dump(exclude_defaults=True).items()
     )
-    return f"it comes from {field} = {{ {given} }} in [profiles.{profile.name}] in {config_path()}"
+    return f"{field} = {{ {given} }} in [profiles.{profile.name}] in {config_path()}"
+
+
+def _line_of(profile: Profile, source: SecretSource, what: CredentialName) -> str:
+    """The config line a credential comes from, or (none given: the password is asked for) the line that adds it."""
+    line = _config_line(profile, source, what)
+    return credential_hint(profile)(what) if line is None else f"it comes from {line}"
+
+
+def _no_terminal(profile: Profile, source: SecretSource, what: str) -> str:
+    """Why a profile's prompt cannot be asked without a terminal, naming its config line and what to use there instead."""
+    line = _config_line(profile, source, what)
+    if line is None:
+        return f"profile {profile.name!r} gives no {what}, so it is asked at a prompt, and there is no terminal to ask: {credential_hint(profile)(what)}"
+    return (
+        f"profile {profile.name!r} asks for its {what} at a prompt ({line}), and there is no terminal to ask: "
+        'without one, use { env = "…" }, { keyring = true } or { command = "…" } there instead'
+    )
 
 
 def resolve_secret(profile: Profile, *, interactive: bool | None = None) -> str:
@@ -123,7 +153,11 @@ def resolve(profile: Profile, source: Credential, what: str, *, interactive: boo
         return _from_keyring(profile, source, what)
     if source.command:
         return _from_command(profile, source, what)
-    return prompt_secret(f"{what.capitalize()} for {profile.user or profile.name} at {profile.url}: ", interactive=interactive)
+    return prompt_secret(
+        f"{what.capitalize()} for {profile.user or profile.name} at {profile.url}: ",
+        interactive=interactive,
+        no_terminal=_no_terminal(profile, source, what),
+    )
 
 
 def _from_keyring(profile: Profile, source: SecretSource, what: str) -> str:
@@ -167,13 +201,12 @@ def _from_command(profile: Profile, source: SecretSource, what: str) -> str:
     return done.stdout.strip().splitlines()[0]
 
 
-def prompt_secret(prompt: str, *, interactive: bool | None = None) -> str:
+def prompt_secret(prompt: str, *, interactive: bool | None = None, no_terminal: str = ADHOC_NO_TERMINAL) -> str:
+    """The secret typed at the terminal; without one, NoTerminal says `no_terminal` (where the prompt comes from, what instead)."""
     if interactive is None:
         interactive = sys.stdin.isatty()
     if not interactive:
-        raise SecretError(
-            "a password is needed but there is no terminal to ask: set FLEXTUI_PASSWORD (or FLEXTUI_TOKEN), or configure password = { env = … }"
-        )
+        raise NoTerminal(no_terminal)
     value = getpass.getpass(prompt)
     if not value:
         raise SecretError("no password given")

@@ -55,6 +55,20 @@ def test_info_names_the_files(capsys: pytest.CaptureFixture[str]) -> None:
     assert os.environ["XDG_CONFIG_HOME"] in out
 
 
+def test_info_and_cache_clear_show_the_configs_text_cleaned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`info` printed a profile's user as written in the config: an escape sequence in it reached the terminal."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[profiles.p]\nurl = "https://x.example"\nuser = "me\\u001b]0;owned\\u0007@x.example"\n')
+    assert main(["--config", str(cfg), "info"]) == 0
+    out = capsys.readouterr().out
+    assert "me␛]0;owned␇@x.example" in out and "\x1b" not in out and "\x07" not in out
+    assert main(["--config", str(cfg), "cache", "clear", "--profile", "p"]) == 0
+    out = capsys.readouterr().out
+    assert "as me␛]0;owned␇@x.example" in out and "\x1b" not in out
+
+
 def test_info_names_the_saved_filter_sets_file(capsys: pytest.CaptureFixture[str]) -> None:
     """It named every file flextui writes but the saved report filter sets."""
     from flextui.config import filters_path
@@ -217,11 +231,38 @@ def test_a_command_gets_only_the_credentials_it_uses(
     assert ran.exists() and json.loads(capsys.readouterr().out), "a command that uses the password gets it"
 
 
+def test_without_a_terminal_a_prompt_says_where_it_comes_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A profile's `{ prompt = true }` with no terminal said to set FLEXTUI_PASSWORD, which only `--url` reads."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[profiles.uat]\nurl = "https://uat.flexnetoperations.com"\nuser = "me@x.example"\npassword = { prompt = true }\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO())
+    monkeypatch.delenv("FLEXTUI_PASSWORD", raising=False)
+    monkeypatch.delenv("FLEXTUI_TOKEN", raising=False)
+    assert main(["--config", str(cfg), "--profile", "uat", "get", "tokens", "--username", "u"]) == 3
+    err = capsys.readouterr().err
+    assert f"password = {{ prompt = true }} in [profiles.uat] in {cfg}" in err and '{ env = "…" }' in err and "keyring" in err
+    assert "FLEXTUI_PASSWORD" not in err and err.count("[profiles.uat]") == 1
+    assert main(["--url", "https://uat.flexnetoperations.com", "--user", "me@x.example", "get", "tokens", "--username", "u"]) == 2
+    assert "FLEXTUI_PASSWORD" in capsys.readouterr().err, "--url's password does come from FLEXTUI_PASSWORD"
+
+
 def test_cache_clear_of_an_instance_needs_its_user(capsys: pytest.CaptureFixture[str]) -> None:
     """`cache clear --url U` without --user cleared nothing and said "removed 0 cached pages of U as " (exit 0)."""
     assert main(["cache", "clear", "--url", "https://acme.flexnetoperations.com"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "--user" in err and "removed" not in err
+
+
+def test_cache_clear_of_a_user_needs_the_instance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`cache clear --user X` without --url ignored --user and cleared the default profile's pages."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[settings]\ndefault_profile = "p"\n[profiles.p]\nurl = "https://acme.flexnetoperations.com"\nuser = "a@b.example"\n')
+    for argv in (["cache", "clear", "--user", "x@y.example"], ["--user", "x@y.example", "cache", "clear"]):
+        assert main(["--config", str(cfg), *argv]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and "--url" in err and "removed" not in err
 
 
 def test_cache_clear_help_says_what_it_clears_without_flags(capsys: pytest.CaptureFixture[str]) -> None:
@@ -246,6 +287,12 @@ def _usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 def test_a_negative_latency_is_refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     """`sim --latency -5` was accepted."""
     assert "latency: must be 0 or more" in _usage_error(capsys, *argv)
+
+
+@pytest.mark.parametrize("port", ["-1", "0", "70000", "http"])
+def test_a_port_out_of_range_is_refused(capsys: pytest.CaptureFixture[str], port: str) -> None:
+    """`sim --port -1` (or 70000) said "cannot listen" and exited 6, as if the machine were at fault."""
+    assert "argument --port: must be" in _usage_error(capsys, "sim", "--port", port)
 
 
 def test_sim_offers_only_what_a_server_uses(capsys: pytest.CaptureFixture[str]) -> None:
@@ -323,6 +370,23 @@ def test_a_closed_pipe_is_not_an_error() -> None:
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
 
 
+@pytest.mark.parametrize(
+    "argv", [["info"], ["cache", "clear", "--all"], ["--help"], ["get", "--help"], ["sim", "--list-dialects"], ["report", "list", "--demo"]]
+)
+def test_every_command_that_prints_ends_quietly_when_its_reader_has_gone(argv: list[str]) -> None:
+    """`flextui info | head -1` ended in a BrokenPipeError traceback (only `get` said nothing and exited 0)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLEXTUI_")}
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first byte: every write meets a closed pipe
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "flextui", *argv], stdout=write, stderr=subprocess.PIPE, text=True, timeout=60, env=env
+        )
+    finally:
+        os.close(write)
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
 def test_global_options_work_after_the_command_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from flextui.cli import build_parser
 
@@ -335,6 +399,64 @@ def test_global_options_work_after_the_command_too(capsys: pytest.CaptureFixture
     cfg.write_text('[profiles.x]\nurl = "nope"\n')
     assert main(["get", "tokens", "--username", "u", "--config", str(cfg)]) == 2
     assert str(cfg) in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--theme", "nord", "sim"],
+        ["--read-only", "sim"],
+        ["--config", "c.toml", "sim", "--port", "8765"],
+        ["--profile", "p", "demo"],
+        ["--url", "https://x.example", "demo"],
+        ["--read-only", "info"],
+        ["--theme", "nord", "cache", "clear"],
+        ["--debug", "cache", "clear", "--all"],
+        ["--theme", "nord", "get", "tokens", "--demo"],
+        ["-p", "p", "--trace", "t.jsonl", "info"],
+    ],
+)
+def test_an_option_before_a_command_that_does_not_use_it_is_refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """`flextui --theme nord sim` and `flextui --read-only sim` were accepted and ignored (after `sim` they are refused)."""
+    option = argv[0].replace("-p", "--profile") if argv[0] == "-p" else argv[0]
+    command = next(word for word in argv[1:] if word in ("sim", "demo", "info", "cache", "get"))
+    assert f"{option} does not apply to `flextui {command}`" in _usage_error(capsys, *argv)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--profile", "prod"],
+        ["--profile", "prod", "tui", "charts", "my-project"],
+        ["--url", "https://x.flexnetoperations.com", "--user", "me@x.example", "--registry-tenant", "1107"],
+        ["--profile", "prod", "--offline"],
+        ["--read-only", "tui"],
+        ["--theme", "nord", "--read-only", "--debug", "--trace", "t.jsonl", "--config", "c.toml", "demo"],
+        ["demo", "--theme", "nord"],
+        ["--profile", "p", "--read-only", "--offline", "get", "tokens", "--username", "u"],
+        ["--url", "https://x.example", "--user", "u", "--token-env", "T", "report", "run", "fulfillment"],
+        ["--config", "c.toml", "info"],
+        ["--profile", "P", "cache", "clear"],
+        ["--url", "https://x.example", "--user", "X", "cache", "clear"],
+        ["cache", "clear", "--all"],
+        ["sim", "--port", "8765"],
+    ],
+)
+def test_options_a_command_uses_are_taken_before_it(argv: list[str]) -> None:
+    """README's examples, and each command with the options it uses given before it."""
+    from flextui.cli import parse_args
+
+    args = parse_args(argv)
+    assert (args.command or "tui") in {"tui", "demo", "get", "report", "info", "cache", "sim"}
+
+
+def test_each_command_offers_the_options_it_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    """`info --help` offered --theme, --read-only, --offline…, which it ignored."""
+    with pytest.raises(SystemExit):
+        main(["info", "--help"])
+    shown = capsys.readouterr().out
+    assert "--config" in shown and not any(option in shown for option in ("--theme", "--read-only", "--offline", "--profile"))
+    assert "unrecognized arguments: --theme" in _usage_error(capsys, "info", "--theme", "nord")
 
 
 def _on_a_terminal(*args: str, env: dict[str, str] | None = None, stderr_to_file: bool = False) -> tuple[int, str, str]:

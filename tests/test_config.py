@@ -144,10 +144,22 @@ def test_secret_from_command(tmp_path: Path) -> None:
         resolve_secret(config.profile("p"))
 
 
-def test_prompt_without_terminal_says_how_to_fix(tmp_path: Path) -> None:
-    config = load_config(write(tmp_path, '[profiles.p]\nurl = "https://a"\nuser = "u"\n'))
-    with pytest.raises(SecretError, match="FLEXTUI_PASSWORD"):
+def test_prompt_without_terminal_names_the_profiles_line_and_what_to_use_instead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It said to set FLEXTUI_PASSWORD, which only `--url` reads: a profile's password comes from its own line."""
+    path = write(
+        tmp_path, '[profiles.p]\nurl = "https://a"\nuser = "u"\npassword = { prompt = true }\n[profiles.q]\nurl = "https://a"\nuser = "u"\n'
+    )
+    monkeypatch.setenv("FLEXTUI_CONFIG", str(path))
+    config = load_config(path)
+    with pytest.raises(SecretError) as asked:
         resolve_secret(config.profile("p"), interactive=False)
+    said = str(asked.value)
+    assert f"password = {{ prompt = true }} in [profiles.p] in {path}" in said and "no terminal" in said
+    assert '{ env = "…" }' in said and "keyring" in said and "command" in said and "FLEXTUI_PASSWORD" not in said
+    with pytest.raises(SecretError) as asked:  # nothing configured: the password is asked for; the line that adds one
+        resolve_secret(config.profile("q"), interactive=False)
+    said = str(asked.value)
+    assert 'add password = { env = "FNO_PASSWORD" }' in said and f"[profiles.q] in {path}" in said and "FLEXTUI_PASSWORD" not in said
 
 
 # -- one profile, every service: a password and an access token ------------------------------------------

@@ -13,7 +13,6 @@ them to exit codes.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import AsyncIterator
 from typing import Any, TextIO
@@ -201,13 +200,6 @@ async def run_report(
     except UsageError as exc:
         err.write(f"flextui: {exc}\n")
         return EXIT_USAGE
-    except BrokenPipeError:  # `| head`: the reader has had enough
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, out.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
-        return EXIT_OK
 
 
 __all__ = ["build_filters", "catalogue_row", "get_reports", "model_rows", "resolve_group", "run_records", "run_report"]

@@ -575,15 +575,18 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         return list(self.profile_source().names(self.ctx))
 
     def pick_profile(self, names: list[str]) -> None:
-        """`:profile` alone: the profiles to pick from, the one in use marked and under the cursor."""
+        """`:profile` alone: the profiles to pick from, each with its host, user and read-only, the one in use marked and
+        under the cursor."""
         if not names or names == [self.ctx.profile_name]:
             only = f"Only {clean(self.ctx.profile_name)}, in use. " if names else "No profiles configured. "
             self.notify(only + "Add [profiles.NAME] to the config (flextui info shows where)", markup=False)
             return
+        from flextui.ui.profiles import choice_text
         from flextui.ui.widgets.dialogs import ChoiceScreen  # (dialogs load on first use: start-up)
 
         here = self.ctx.profile_name
-        texts = [f"{name}  (in use)" if name == here else name for name in names]
+        facts = self.profile_source().facts(self.ctx)
+        texts = [choice_text(name, facts.get(name, []), in_use=name == here) for name in names]
 
         def chosen(index: int | None) -> None:
             if index is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,7 +21,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label
 
 from flextui.api.auth import Credentials
-from flextui.context import DEMO_IDENTITIES, AppContext, demo_identity, profile_context
+from flextui.context import DEMO_IDENTITIES, AppContext, demo_identity, demo_login, profile_context
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
 
@@ -70,6 +71,52 @@ def profile_names(ctx: AppContext) -> list[str]:
     return list(load_config().profiles)
 
 
+Facts = dict[str, list[str]]
+"""What `:profile`'s list says beside each profile's name: its URL's host, its user, `read-only` when it is."""
+
+
+def profile_facts(ctx: AppContext) -> Facts:
+    """Each profile's facts, for the ones `profile_names` offers (the demo's identities in the demo)."""
+    if ctx.demo and "sim_app" in ctx.extras:
+        return demo_facts(ctx)
+    return config_facts()
+
+
+def demo_facts(ctx: AppContext) -> Facts:
+    """The demo's identities: each its seeded user (their host, the one simulator, would only repeat on every line)."""
+    return {name: facts_of(None, demo_login(as_user)[0], read_only) for name, (as_user, read_only, _) in DEMO_IDENTITIES.items()}
+
+
+def config_facts() -> Facts:
+    """The config's profiles (none when it cannot be read: `:profile` says why, reading their names)."""
+    from flextui.config import ConfigError, load_config
+
+    try:
+        profiles = load_config().profiles
+    except ConfigError:
+        return {}
+    return {name: facts_of(host_of(profile.url), profile.user, profile.read_only) for name, profile in profiles.items()}
+
+
+def facts_of(host: str | None, user: str | None, read_only: bool) -> list[str]:
+    return [fact for fact in (host, user, "read-only" if read_only else None) if fact]
+
+
+def host_of(url: str) -> str:
+    """A URL's host and port: never a `user:password@` written into it."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:  # (a port that is not one: the host alone)
+        port = None
+    return f"{parts.hostname}:{port}" if parts.hostname and port else parts.hostname or ""
+
+
+def choice_text(name: str, facts: list[str], *, in_use: bool) -> str:
+    """One line of `:profile`'s list: `uat  ·  uat.example.com  ·  me@x.example  ·  read-only`, `(in use)` after it."""
+    return "  ·  ".join([name, *facts]) + ("  (in use)" if in_use else "")
+
+
 async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
     """A signed-out context for profile `name` (secrets from where the profile says; a prompt asks with `ask`)."""
     if ctx.demo and "sim_app" in ctx.extras:
@@ -110,10 +157,24 @@ Opener = Callable[[AppContext, str, Ask], Awaitable[AppContext]]
 
 @dataclass
 class ProfileSource:
-    """Which profiles there are and how one is opened (tests give one with a second simulator)."""
+    """Which profiles there are, what the list says of each, and how one is opened (tests give one with a second simulator)."""
 
     names: Callable[[AppContext], list[str]] = profile_names
     open: Opener = open_profile
+    facts: Callable[[AppContext], Facts] = profile_facts
 
 
-__all__ = ["Ask", "Opener", "ProfileSource", "SecretPrompt", "SwitchCancelled", "open_profile", "profile_names", "sign_in"]
+__all__ = [
+    "Ask",
+    "Facts",
+    "Opener",
+    "ProfileSource",
+    "SecretPrompt",
+    "SwitchCancelled",
+    "choice_text",
+    "config_facts",
+    "open_profile",
+    "profile_facts",
+    "profile_names",
+    "sign_in",
+]

@@ -6,8 +6,10 @@ Two simulators of different seeds stand for two instances; the demo's own identi
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input, Label, OptionList, Select
 
 from flextui.api.auth import Credentials
@@ -117,23 +119,51 @@ async def test_the_trail_survives_a_switch() -> None:
         await until(pilot, lambda: isinstance(app.screen, TokensScreen) and app.ctx.profile_name == "demo-producer")
 
 
+async def picked_texts(pilot: Any) -> list[str]:
+    """`:profile` alone: the lines of the list it opens."""
+    await command(pilot, "profile")
+    await until(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen))
+    options = pilot.app.screen.query_one(OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
 async def test_profile_alone_offers_the_profiles_to_pick_from() -> None:
-    """`:profile` listed the names in a toast that went away; now they are a list to pick from."""
+    """`:profile` listed the names in a toast that went away; now they are a list to pick from, each with its user and
+    read-only (it showed only the names: two identities of one tenant looked the same); a configured one, its host too."""
+    from flextui.sim.world import ADMIN, PRODUCER
+
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await tokens_shown(pilot, "demo")
-        await command(pilot, "profile")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        options = app.screen.query_one(OptionList)
-        texts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        assert texts[0] == "demo  (in use)" and "demo-producer" in texts and options.highlighted == 0
+        texts = await picked_texts(pilot)
+        assert texts[0] == f"demo  ·  {ADMIN[0]}  (in use)" and app.screen.query_one(OptionList).highlighted == 0
+        assert f"demo-producer  ·  {PRODUCER[0]}" in texts and f"demo-read-only  ·  {ADMIN[0]}  ·  read-only" in texts
         await burst(pilot, "escape")
         await until(pilot, lambda: isinstance(app.screen, TokensScreen))
         assert app.ctx.profile_name == "demo"
         await command(pilot, "profile")
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await burst(pilot, "down", "enter")
-        await tokens_shown(pilot, texts[1])
+        await tokens_shown(pilot, texts[1].split()[0])
+
+
+async def test_the_profile_list_shows_the_configs_text_literally(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The config's URL and user are shown cleaned and never as markup, and a password written into the URL not at all."""
+    from flextui.ui.profiles import config_facts
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[profiles.uat]\nurl = "https://me:s3cret@UAT.flexnetoperations.com:8443/"\nuser = "[b]me[/b]\\u001b]52;c;aGk=\\u0007@x.example"\n'
+        'read_only = true\n[profiles.prod]\nurl = "https://acme.flexnetoperations.com"\n'
+    )
+    monkeypatch.setenv("FLEXTUI_CONFIG", str(cfg))
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await tokens_shown(pilot, "demo")
+        app.profiles = ProfileSource(names=lambda ctx: ["demo", "uat", "prod"], facts=lambda ctx: config_facts())
+        texts = await picked_texts(pilot)
+        assert texts[0] == "demo  (in use)" and texts[2] == "prod  ·  acme.flexnetoperations.com"
+        assert texts[1] == "uat  ·  uat.flexnetoperations.com:8443  ·  [b]me[/b]␛]52;c;aGk=␇@x.example  ·  read-only"
 
 
 async def test_profile_alone_with_only_the_one_in_use_says_so() -> None:
