@@ -439,21 +439,23 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             dialects=args.dialect,
             sim_thread=args.command == "demo",  # the TUI: its loop must not wait on the simulator
         )
+    lacking: list[str] = []
     if args.url:
         profile, creds = _adhoc(args)
     else:
         profile = config.profile(args.profile or os.environ.get("FLEXTUI_PROFILE"))
         if args.registry_tenant:
             profile = profile.model_copy(update={"registry_tenant": args.registry_tenant})
-        from flextui.secrets import deferred_credentials, resolve_credentials  # (subprocess, getpass: not for the demo)
+        from flextui.secrets import credentials_for_tui, deferred_credentials  # (subprocess, getpass: not for the demo)
 
         if args.offline:
             creds = Credentials(profile.user)
         elif args.command in ("get", "report"):  # each credential when a request needs it: a command asks only for what it uses
             creds = deferred_credentials(profile)
-        else:  # the TUI: every prompt before it starts
-            creds = resolve_credentials(profile)
+        else:  # the TUI: every prompt before it starts; one that cannot be had is said there, not fatal
+            creds, lacking = credentials_for_tui(profile)
     ctx = profile_context(profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only)
+    ctx.extras["said_at_start"] = lacking
     if args.theme:
         ctx.theme = args.theme
     return ctx

@@ -54,6 +54,38 @@ def resolve_credentials(profile: Profile, *, interactive: bool | None = None) ->
     return Credentials(profile.user, password, token)
 
 
+def credentials_for_tui(profile: Profile) -> tuple[Credentials, list[str]]:
+    """Every credential before the TUI starts (a prompt cannot run inside it), and what could not be had.
+
+    One that cannot be had (an unset variable) no longer stops a TUI the other one serves: the token alone
+    reaches the entitlement, product and user areas. It is said at start, and a request that needs it fails
+    with the same words (MissingCredential). With none to be had, SecretError: nothing would work.
+    """
+    got: dict[CredentialName, Secret | None] = {}
+    lacking: list[str] = []
+    for what, source in credential_sources(profile):
+        if source is None:
+            got[what] = None
+            continue
+        try:
+            got[what] = resolve(profile, source, what)
+        except SecretError as exc:
+            if isinstance(exc, NoTerminal):
+                raise
+            lacking.append(f"{exc}; {_line_of(profile, source, what)}")
+            got[what] = _lacking(lacking[-1])
+    if lacking and not any(isinstance(value, str) for value in got.values()):
+        raise SecretError(lacking[0])
+    return Credentials(profile.user, got["password"], got["access token"]), lacking
+
+
+def _lacking(message: str) -> Secret:
+    def get() -> str:
+        raise MissingCredential(message)
+
+    return get
+
+
 def deferred_credentials(profile: Profile) -> Credentials:
     """The profile's user, password and access token, each got only when a request needs it (the headless commands).
 

@@ -241,3 +241,25 @@ def test_a_token_in_a_readable_file_is_refused_without_showing_it(tmp_path: Path
     with pytest.raises(ConfigError, match="chmod 600") as err:
         load_config(write(tmp_path, '[profiles.p]\nurl = "https://x.example"\ntoken = "rna_secretvalue"\n', mode=0o640))
     assert "rna_secretvalue" not in str(err.value)
+
+
+def test_the_tui_starts_on_the_credential_it_can_have_and_says_which_it_cannot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unset password variable stopped the TUI (exit 2), though the token alone reaches most areas."""
+    from flextui.api.auth import MissingCredential
+    from flextui.secrets import credentials_for_tui
+
+    config = load_config(
+        write(
+            tmp_path,
+            '[profiles.p]\nurl = "https://x.example"\nuser = "u"\npassword = { env = "FNO_UNSET_PW" }\ntoken = { env = "FNO_TOKEN" }\n',
+        )
+    )
+    monkeypatch.delenv("FNO_UNSET_PW", raising=False)
+    monkeypatch.setenv("FNO_TOKEN", "rna_t")
+    creds, lacking = credentials_for_tui(config.profile("p"))
+    assert creds.token == "rna_t" and len(lacking) == 1 and "FNO_UNSET_PW is not set" in lacking[0]
+    with pytest.raises(MissingCredential, match="FNO_UNSET_PW is not set"):  # a request that needs it says the same
+        _ = creds.password
+    monkeypatch.delenv("FNO_TOKEN")
+    with pytest.raises(SecretError, match="is not set"):  # none to be had: nothing would work
+        credentials_for_tui(config.profile("p"))

@@ -175,6 +175,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             self.call_after_refresh(self._report_unknown_keys)
         if self._theme_problem:
             self.notify(self._theme_problem, severity="warning", markup=False)
+        for said in self.ctx.extras.get("said_at_start", ()):  # a credential that could not be had (cli.py)
+            self.notify(said, title="Not every area will work", severity="warning", timeout=15, markup=False)
         self.set_timer(START_HELD_AT_MOST, start_done)  # the collector back even if the first screen never shows data
         start = self.ctx.start or ["tokens"]
         kind = kinds.lookup(start[0])

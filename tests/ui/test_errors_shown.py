@@ -195,3 +195,11 @@ async def test_results_first_page_failure_says_failed_not_asking() -> None:
         assert isinstance(screen, ReportResultsScreen) and screen.state == "failed"
         assert "asking" not in screen.count_text() and "failed" in screen.count_text()
         assert not screen.query_one("#rr-progress").display
+
+
+async def test_a_credential_that_could_not_be_had_is_said_at_start() -> None:
+    app = build_app()
+    app.ctx.extras["said_at_start"] = ["profile 'p': the environment variable FNO_PW is not set (it should hold the password)"]
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        assert any("FNO_PW is not set" in str(n.message) and n.severity == "warning" for n in app._notifications)
