@@ -257,8 +257,7 @@ class Session:
         self._prefix_settled: set[Service] = set()
         self._signed_in: set[Service] = set()  # services that answered this session's credentials
         self.trace = Trace()
-        if cache is not None:
-            cache.on_problem = self._cache_problem
+        self.claim_cache()
         self.total_timeout = timeout
         self.listeners: list[Callable[[RequestEvent], None]] = []
         self.in_flight = 0
@@ -271,6 +270,12 @@ class Session:
             if proxy:
                 kwargs["proxy"] = proxy
         self.client = httpx.AsyncClient(follow_redirects=False, **kwargs)
+
+    def claim_cache(self) -> None:
+        """Problems of the shared page cache are told to this session's listeners: the one in use (a session made and
+        dropped by a failed sign-in had taken them, and told a full disk to nobody)."""
+        if self.cache is not None:
+            self.cache.on_problem = self._cache_problem
 
     def with_credentials(self, credentials: Credentials) -> Session:
         """This session's instance and settings with other credentials (`:password`): a new client, signed out;

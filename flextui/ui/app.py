@@ -666,6 +666,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             return
         if new is not None:
             await new.aclose()
+            self.ctx.session.claim_cache()
 
     async def _adopt(self, new: AppContext) -> None:
         """Move the app to `new`: every area of the old tenant closed, the area in use opened again on the new one."""

@@ -72,7 +72,7 @@ MARK = {"error": "✗", "warning": "⚠"}
 
 def body(head: str, earlier: list[Said], *, shown: int = 10) -> Text:
     """The dialog's body: the message in full, then the earlier ones with their times."""
-    text = Text(head)
+    text = Text(clean_lines(head, limit=None))  # cleaned before the styled parts join it (cleaning may change lengths)
     if earlier:
         text.append("\n\nEarlier, newest first:", style="bold")
         for said in earlier[:shown]:

@@ -260,3 +260,18 @@ async def test_the_registry_works_after_the_password_is_typed_again() -> None:
         screen = app.screen
         await until(pilot, lambda: screen.query_one(ResourceTable).row_count > 0 and not screen.status.error)
         assert registry_for(app.ctx).session is app.ctx.session and old.session.client.is_closed
+
+
+async def test_a_sign_in_that_fails_leaves_the_caches_problems_with_the_session_in_use() -> None:
+    """The session made for a sign-in that failed took the shared cache's problems with it: a full disk then
+    went unsaid."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await tokens_shown(pilot, "demo")
+        await command(pilot, "password")
+        prompt = await screen_of(pilot, SecretPrompt)
+        prompt.query_one(Input).value = "not-the-password"
+        await burst(pilot, "enter")
+        await until(pilot, lambda: any("Staying on demo" in said.text for said in app.said))
+        cache = app.ctx.session.cache
+        assert cache is not None and cache.on_problem == app.ctx.session._cache_problem
