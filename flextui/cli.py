@@ -17,7 +17,7 @@ import logging
 import math
 import os
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from flextui import __version__
@@ -149,23 +149,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(text: str) -> int:
-    """A whole number of at least 1 (for sizes and limits): anything else is the user's own bad usage, exit 2."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
-    return value
+def _within(parse: Callable[[str], Any], kind: str, low: float, high: float = math.inf) -> Callable[[str], Any]:
+    """An argparse type: `parse(text)` between `low` and `high` (NaN and infinity never), else the user's own bad
+    usage, exit 2 (a port out of range said "cannot listen", exit 6)."""
+
+    def check(text: str) -> Any:
+        try:
+            value = parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {kind}, not {text!r}") from None
+        if not low <= value < math.inf:
+            raise argparse.ArgumentTypeError(f"must be at least {low:g} (got {text})")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:g} (got {text})")
+        return value
+
+    return check
 
 
-def _port(text: str) -> int:
-    """A TCP port, 1–65535: anything else is the user's own bad usage, exit 2 (not "cannot listen", exit 6)."""
-    value = _positive(text)
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"must be at most 65535 (got {value})")
-    return value
+_positive = _within(int, "a whole number", 1)
+"""Sizes and limits."""
+_port = _within(int, "a whole number", 1, 65535)
+"""A TCP port."""
+_non_negative = _within(float, "a number", 0)
+"""A latency in ms."""
 
 
 GLOBAL_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
@@ -245,17 +252,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     _refuse_unused(parser, args, args.command or "tui")
     return args
-
-
-def _non_negative(text: str) -> float:
-    """A number of at least 0 (a latency): anything else is the user's own bad usage, exit 2."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
-    if not 0 <= value < math.inf:  # (also NaN)
-        raise argparse.ArgumentTypeError(f"must be 0 or more (got {text})")
-    return value
 
 
 def _scale(text: str) -> float:

@@ -286,7 +286,7 @@ def _usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 )
 def test_a_negative_latency_is_refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     """`sim --latency -5` was accepted."""
-    assert "latency: must be 0 or more" in _usage_error(capsys, *argv)
+    assert "latency: must be at least 0" in _usage_error(capsys, *argv)
 
 
 @pytest.mark.parametrize("port", ["-1", "0", "70000", "http"])
