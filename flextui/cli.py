@@ -366,7 +366,6 @@ def _main(argv: Sequence[str] | None) -> int:
             if problem:
                 _say_problem(problem)
                 return EXIT_USAGE
-
             _setup_logging(args.debug, to_file=True)
             return cmd_tui(args, demo=command == "demo")
     except ConfigError as exc:

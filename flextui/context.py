@@ -54,7 +54,7 @@ class AppContext:
         if creds is None or not creds.user:
             raise LookupError("this session signs in without a user name: there is no password to type")
         session = self.session.with_credentials(Credentials(creds.user, password, creds.token))
-        return replace(self, session=session, extras={k: v for k, v in self.extras.items() if k != "registry"})
+        return replace(self, session=session, extras=dict(self.extras))  # (`registry_for` makes the new session's own)
 
 
 def open_cache(max_mb: float | None = None) -> PageCache:

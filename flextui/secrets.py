@@ -59,31 +59,18 @@ def credentials_for_tui(profile: Profile) -> tuple[Credentials, list[str]]:
 
     One that cannot be had (an unset variable) no longer stops a TUI the other one serves: the token alone
     reaches the entitlement, product and user areas. It is said at start, and a request that needs it fails
-    with the same words (MissingCredential). With none to be had, SecretError: nothing would work.
+    with the same words (MissingCredential, kept by `Credentials`). With none to be had, SecretError: nothing would work.
     """
-    got: dict[CredentialName, Secret | None] = {}
+    credentials = deferred_credentials(profile)
     lacking: list[str] = []
-    for what, source in credential_sources(profile):
-        if source is None:
-            got[what] = None
-            continue
+    for what in credentials.kinds:
         try:
-            got[what] = resolve(profile, source, what)
-        except SecretError as exc:
-            if isinstance(exc, NoTerminal):
-                raise
-            lacking.append(f"{exc}; {_line_of(profile, source, what)}")
-            got[what] = _lacking(lacking[-1])
-    if lacking and not any(isinstance(value, str) for value in got.values()):
+            credentials.get(what)
+        except MissingCredential as exc:
+            lacking.append(exc.message)
+    if lacking and len(lacking) == len(credentials.kinds):
         raise SecretError(lacking[0])
-    return Credentials(profile.user, got["password"], got["access token"]), lacking
-
-
-def _lacking(message: str) -> Secret:
-    def get() -> str:
-        raise MissingCredential(message)
-
-    return get
+    return credentials, lacking
 
 
 def deferred_credentials(profile: Profile) -> Credentials:
