@@ -58,6 +58,9 @@ if TYPE_CHECKING:
 START_HELD_AT_MOST = 5.0
 """Seconds the collector stays off at launch when the first screen shows no data (ui/gcpause.py)."""
 
+FIRST_PAINT_HELD_AT_MOST = 0.25
+"""Seconds the first screen waits at most for its data before it is painted without them (`FlexApp.first_paint_held`)."""
+
 TOAST_ROWS = 5
 """A toast's text is cut to this many rows (`!` shows it all): a 9-row error covered a third of an 80×24 terminal."""
 
@@ -131,6 +134,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """Which profiles `:profile` offers and how it opens one (a `ui/profiles.ProfileSource`, made on first use)."""
         self.trail = Trail()
         """The related jumps made (`j`): escape retraces one, ctrl+f repeats it, `:history` lists them."""
+        self.first_paint_held = False
+        """Whether the first area screen is still waiting for its data before it is painted (`first_paint_done`)."""
         for theme in bundled_themes():
             self.register_theme(theme)
         wanted = ctx.theme or "textual-dark"
@@ -178,12 +183,29 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         for said in self.ctx.extras.get("said_at_start", ()):  # a credential that could not be had (cli.py)
             self.notify(said, title="Not every area will work", severity="warning", timeout=15, markup=False)
         self.set_timer(START_HELD_AT_MOST, start_done)  # the collector back even if the first screen never shows data
+        self.first_paint_held = True
+        self.set_timer(FIRST_PAINT_HELD_AT_MOST, self.first_paint_done)
         start = self.ctx.start or ["tokens"]
         kind = kinds.lookup(start[0])
         if kind is None or not kind.has_screen:
             self.notify(f"Unknown area {start[0]!r}; showing tokens", severity="warning", markup=False)
             kind, start = kinds.get("tokens"), ["tokens"]
         self.open_kind(kind, " ".join(start[1:]) or None)
+
+    def first_paint_done(self) -> None:
+        """Paint the first screen now: its first load has ended, or it waited `FIRST_PAINT_HELD_AT_MOST` (idempotent).
+
+        Until then the first area screen lays itself out but paints nothing (`AreaScreen._compositor_refresh`).
+        Painted at once, it was painted five or six times before its rows came (the empty table, the footer's
+        keys, the status line's "loading"), each frame on the event loop that the answer waited for: at
+        start-up against the demo, ≈ 90 ms of CPU before the first row (bench/RESULTS.md, start-up). Held,
+        the first frame the terminal gets has the rows, and no flash of an empty table precedes it; a server
+        slower than the bound shows the screen, with "loading", as before.
+        """
+        if self.first_paint_held:
+            self.first_paint_held = False
+            for screen in self.screen_stack:  # a dialog opened meanwhile is painted over it
+                screen.refresh()
 
     def _report_unknown_keys(self) -> None:
         unknown = self._unknown_binding_ids(self.ctx.keys)

@@ -187,11 +187,23 @@ class AreaScreen(SafeDispatch, Screen[None]):
 
     def show_age(self, age: float | None) -> None:
         start_done()  # the first data is on screen: start-up is over
+        self._first_load_ended()
         self.data_age = age
         self._has_data = True
         self.status.set_age(age)
         if age is None:
             self.status.error = ""
+
+    def _first_load_ended(self) -> None:
+        done = getattr(self.app, "first_paint_done", None)
+        if done is not None:
+            done()
+
+    def _compositor_refresh(self) -> None:
+        """Textual's paint of this screen: held while the app waits for the first screen's data (`FlexApp.first_paint_done`)."""
+        if getattr(self.app, "first_paint_held", False):
+            return
+        super()._compositor_refresh()
 
     def report_error(self, error: BaseException, *, doing: str = "") -> None:
         """Show a failure in the status line and as a toast (an unexpected one is also logged); never raise."""
@@ -390,6 +402,8 @@ class AreaScreen(SafeDispatch, Screen[None]):
                     except Exception:  # the screen is closing
                         log.debug("after a failure of %s", doing, exc_info=True)
                 return None
+            finally:
+                self._first_load_ended()  # whatever it found (nothing to ask, an error): the screen is painted
 
         return self.run_worker(runner(), group=group, exclusive=exclusive, description=doing)
 
