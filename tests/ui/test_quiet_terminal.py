@@ -203,3 +203,25 @@ def test_a_horizontal_scrollbar_is_written_as_runs_of_cells_that_look_and_click_
     assert list(vertical.segments) == list(
         ScrollBarRender.render_bar(vertical=True, size=38, virtual_size=1000, window_size=38, position=10, thickness=2).segments
     )
+
+
+def _text(app: FlexApp, update: Any) -> str:
+    return str(update.render_segments(app.console))
+
+
+async def test_the_first_screen_is_painted_once_with_its_rows(frames: list[Any]) -> None:
+    """Start-up painted the tokens screen five or six times before its rows came (the empty table, the footer's
+    keys, "loading"), each on the loop the answer waited for: the first frame sent now holds the rows."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: frames)
+        assert "audit-pull-186" in _text(app, frames[0]), "the first frame shows the first token"
+        assert not app.first_paint_held
+
+
+async def test_a_slow_first_answer_shows_the_screen_loading_meanwhile(frames: list[Any]) -> None:
+    """The wait for the first rows is bounded (FIRST_PAINT_HELD_AT_MOST): a slow server shows the screen, loading."""
+    app = build_app(latency_ms=60_000)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: any("loading" in _text(app, update) for update in frames))
+        assert not app.screen.tokens, "painted before the answer came"
