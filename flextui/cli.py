@@ -563,6 +563,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
     from flextui.render.text import clean
 
     identity = None
+    if args.all and (given := [option for option in ("--profile", "--url", "--user") if getattr(args, option[2:])]):
+        verb = "makes" if len(given) == 1 else "make"
+        raise ConfigError(f"cache clear --all clears every identity's pages, so {' and '.join(given)} {verb} no sense with it")
     if args.user and not args.url:  # a user of which instance: it would clear the default profile's pages instead
         raise ConfigError("cache clear --user needs --url (the cache keeps pages per instance and user), or use --profile or --all")
     if not args.all:
