@@ -203,6 +203,8 @@ GLOBAL_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 """The options that work before or after the command (`flextui --theme nord demo` = `flextui demo --theme nord`)."""
 
 EVERY_OPTION = frozenset(GLOBAL_OPTIONS)
+IDENTITY_OPTIONS = ("profile", "url", "user", "token_env", "registry_tenant")
+"""The options that say which instance to ask and as whom: `--demo` (get, report) asks the simulator, and refuses them."""
 USES: dict[str, frozenset[str]] = {
     "tui": EVERY_OPTION,
     "demo": frozenset({"read_only", "theme", "config", "debug", "trace"}),  # how to show it: no instance, profile or credentials
@@ -422,6 +424,9 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
     if demo:
         if args.offline:
             raise ConfigError("--offline does not apply to the demo (the simulator is in-process)")
+        if given := [GLOBAL_OPTIONS[dest][0][0] for dest in IDENTITY_OPTIONS if getattr(args, dest, None)]:
+            verb = "does" if len(given) == 1 else "do"
+            raise ConfigError(f"{' and '.join(given)} {verb} not apply with --demo (it asks the embedded simulator, as its admin)")
         return demo_context(
             seed=args.seed,
             scale=args.scale,
@@ -563,6 +568,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
     from flextui.render.text import clean
 
     identity = None
+    if args.all and (given := [option for option in ("--profile", "--url", "--user") if getattr(args, option[2:])]):
+        verb = "makes" if len(given) == 1 else "make"
+        raise ConfigError(f"cache clear --all clears every identity's pages, so {' and '.join(given)} {verb} no sense with it")
     if args.user and not args.url:  # a user of which instance: it would clear the default profile's pages instead
         raise ConfigError("cache clear --user needs --url (the cache keeps pages per instance and user), or use --profile or --all")
     if not args.all:

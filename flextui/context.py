@@ -62,8 +62,13 @@ def open_cache(max_mb: float | None = None) -> PageCache:
     return PageCache(cache_path(), max_bytes=None if max_mb is None else int(max_mb * (1 << 20)))
 
 
-def credential_hint(profile: Profile) -> Callable[[str], str]:
-    """How to add a missing credential to this profile: the config line, or for an ad hoc session the variable."""
+def credential_hint(profile: Profile, *, can_prompt: bool = True) -> Callable[[str], str]:
+    """How to add a missing credential to this profile: the config line, or for an ad hoc session the variable.
+
+    Only what can work for the profile is offered: a password comes with a user (without one it signs in as
+    nobody), and `mint_token` only where it is not set and could mint: a user, a password it can get (typed
+    only when `can_prompt`), not read-only.
+    """
     if profile.name == "adhoc" or not profile.name:
         return lambda credential: (
             "give --user and set FLEXTUI_PASSWORD (or answer the prompt)"
@@ -71,10 +76,15 @@ def credential_hint(profile: Profile) -> Callable[[str], str]:
             else "set FLEXTUI_TOKEN to an rna_… access token (or name another variable with --token-env)"
         )
     where = f"[profiles.{profile.name}] in {config_path()}"
+    user = "" if profile.user else 'user = "…" and '
+    password = profile.password_source()
+    gettable = password is not None and (can_prompt or isinstance(password, str) or not password.prompt)
+    can_mint = bool(profile.user) and gettable and not profile.read_only and not profile.mint_token
+    mint = ", or mint_token = true to let flextui create a short-lived one" if can_mint else ""
     return lambda credential: (
-        f'add password = {{ env = "FNO_PASSWORD" }} (or keyring / command / prompt) to {where}'
+        f'add {user}password = {{ env = "FNO_PASSWORD" }} (or keyring / command / prompt) to {where}'
         if credential == "password"
-        else f'add token = {{ env = "FNO_TOKEN" }} (an rna_… access token) to {where}, or mint_token = true to let flextui create a short-lived one'
+        else f'add token = {{ env = "FNO_TOKEN" }} (an rna_… access token) to {where}{mint}'
     )
 
 

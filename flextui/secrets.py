@@ -143,7 +143,8 @@ def _no_terminal(profile: Profile, source: SecretSource, what: str) -> str:
     """Why a profile's prompt cannot be asked without a terminal, naming its config line and what to use there instead."""
     line = _config_line(profile, source, what)
     if line is None:
-        return f"profile {profile.name!r} gives no {what}, so it is asked at a prompt, and there is no terminal to ask: {credential_hint(profile)(what)}"
+        hint = credential_hint(profile, can_prompt=False)(what)
+        return f"profile {profile.name!r} gives no {what}, so it is asked at a prompt, and there is no terminal to ask: {hint}"
     return (
         f"profile {profile.name!r} asks for its {what} at a prompt ({line}), and there is no terminal to ask: "
         'without one, use { env = "…" }, { keyring = true } or { command = "…" } there instead'

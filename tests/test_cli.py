@@ -265,6 +265,43 @@ def test_cache_clear_of_a_user_needs_the_instance(tmp_path: Path, capsys: pytest
         assert out == "" and "--url" in err and "removed" not in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "given"),
+    [
+        (["cache", "clear", "--all", "--profile", "p"], "--profile"),
+        (["--profile", "p", "cache", "clear", "--all"], "--profile"),
+        (["cache", "clear", "--all", "--url", "https://acme.flexnetoperations.com", "--user", "a@b.example"], "--url and --user"),
+        (["cache", "clear", "--all", "--user", "a@b.example"], "--user"),
+    ],
+)
+def test_cache_clear_all_refuses_an_identity(capsys: pytest.CaptureFixture[str], argv: list[str], given: str) -> None:
+    """`cache clear --all --profile P` ignored --profile and cleared every profile's pages."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1, "nothing cleared; one line says why"
+    assert f"--all clears every identity's pages, so {given} make" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "given"),
+    [
+        (["get", "tokens", "--demo", "--profile", "prod"], "--profile"),
+        (["--profile", "prod", "get", "tokens", "--demo"], "--profile"),
+        (["get", "tokens", "--demo", "--url", "https://acme.flexnetoperations.com", "--user", "a@b.example"], "--url and --user"),
+        (["report", "list", "--demo", "--token-env", "T", "--registry-tenant", "1107"], "--token-env and --registry-tenant"),
+    ],
+)
+def test_the_demo_refuses_an_instance_or_identity(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str], given: str
+) -> None:
+    """`get tokens --demo --profile prod` ignored --profile and listed the simulator's tokens as if they were prod's."""
+    monkeypatch.setenv("FLEXTUI_PASSWORD", "x")
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1, "nothing listed; one line says why"
+    assert f"flextui: {given} {'does' if ' and ' not in given else 'do'} not apply with --demo" in err
+
+
 def test_cache_clear_help_says_what_it_clears_without_flags(capsys: pytest.CaptureFixture[str]) -> None:
     """It said "(of --profile, or all)": without flags it clears the default profile's pages; --all clears every profile's."""
     with pytest.raises(SystemExit):

@@ -162,6 +162,34 @@ def test_prompt_without_terminal_names_the_profiles_line_and_what_to_use_instead
     assert 'add password = { env = "FNO_PASSWORD" }' in said and f"[profiles.q] in {path}" in said and "FLEXTUI_PASSWORD" not in said
 
 
+def test_without_a_terminal_a_missing_credential_is_told_only_what_can_work_for_its_profile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`auth = "token"` without a user was told to set mint_token, which needs a user and a password."""
+    path = write(
+        tmp_path,
+        '[profiles.tok]\nurl = "https://a"\nauth = "token"\n'
+        '[profiles.mints]\nurl = "https://a"\nuser = "u"\nauth = "token"\npassword = { env = "FNO_PW" }\n'
+        '[profiles.ro]\nurl = "https://a"\nuser = "u"\nauth = "token"\npassword = { env = "FNO_PW" }\nread_only = true\n'
+        '[profiles.typed]\nurl = "https://a"\nuser = "u"\nauth = "token"\npassword = { prompt = true }\n'
+        '[profiles.nobody]\nurl = "https://a"\n',
+    )
+    monkeypatch.setenv("FLEXTUI_CONFIG", str(path))
+    monkeypatch.setenv("FNO_PW", "pw")
+    config = load_config(path)
+
+    def said(name: str) -> str:
+        with pytest.raises(SecretError) as asked:
+            resolve_secret(config.profile(name), interactive=False)  # (the older form's one secret: its token, or its password)
+        return str(asked.value)
+
+    for name in ("tok", "ro", "typed"):  # no user; read-only (never mints); its password typed too, and no terminal
+        assert f'add token = {{ env = "FNO_TOKEN" }} (an rna_… access token) to [profiles.{name}]' in said(name)
+        assert "mint_token" not in said(name), name
+    assert "or mint_token = true" in said("mints"), "a user and a password it can get: minting can work"
+    assert 'add user = "…" and password = { env = "FNO_PASSWORD" }' in said("nobody"), "a password without a user signs in as nobody"
+
+
 # -- one profile, every service: a password and an access token ------------------------------------------
 
 

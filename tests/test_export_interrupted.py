@@ -325,3 +325,33 @@ def test_a_listing_interrupted_by_ctrl_c_says_how_far_it_got(
         assert len(out.splitlines()) == after + 1
     else:
         assert err.strip().splitlines() == ["flextui: interrupted before any rows were written"]
+
+
+class _StopsAfter:
+    """Standard output that takes `rows` lines, then meets ctrl+c (as a reader that holds the pipe and the user who gives up)."""
+
+    def __init__(self, rows: int) -> None:
+        self.rows = rows
+        self.lines: list[str] = []
+
+    def write(self, text: str) -> int:
+        if len(self.lines) == self.rows:
+            raise KeyboardInterrupt
+        self.lines.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("action", ["list", "types"])
+def test_report_list_and_types_interrupted_by_ctrl_c_say_how_far_they_got(
+    action: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Their rows were not counted: ctrl+c after some said "interrupted before any rows were written"."""
+    out = _StopsAfter(2)
+    monkeypatch.setattr("sys.stdout", out)
+    code = main(["report", action, "--demo", "-o", "jsonl"])
+    err = capsys.readouterr().err
+    assert code == 130 and len(out.lines) == 2
+    assert err.strip().splitlines() == ["flextui: interrupted; the output is incomplete: it stops after 2 rows"]

@@ -69,10 +69,17 @@ def build_filters(args: argparse.Namespace, rtype: ReportType, operators: Any) -
     )
 
 
-def _emit_rows(rows: list[dict[str, Any]], fmt: str, out: TextIO) -> int:
+def _emit_rows(rows: list[dict[str, Any]], fmt: str, out: TextIO, tally: Tally) -> int:
+    """`list` and `types`: the rows in a format, each counted in `tally` once written (ctrl+c says where they stop)."""
     columns = list(rows[0]) if rows else []
     writer = TableWriter(out, columns) if fmt == "table" else format_for(fmt).open(out, columns)
-    writer.write(rows)
+    try:
+        for row in rows:
+            tally.count = writer.write([row])
+    except BaseException:
+        if isinstance(writer, TableWriter):  # laid out at the end: show the rows read (stderr says it stops there)
+            writer.close()
+        raise
     return writer.close()
 
 
@@ -177,14 +184,15 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
 async def run_report(
     ctx: Any, args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None, tally: Tally | None = None
 ) -> int:
-    """`flextui report ACTION [GROUP] …`; returns the exit code (ApiError propagates); `tally`: the records `run` wrote."""
+    """`flextui report ACTION [GROUP] …`; returns the exit code (ApiError propagates); `tally`: the rows or records written."""
     out = out or sys.stdout
     err = err or sys.stderr
+    tally = tally or Tally()
     service = ReportsService(ctx.session)
     try:
         if args.action == "list":
             rows = [catalogue_row(t) for t in await service.report_types()]
-            _emit_rows(rows, args.format, out)
+            _emit_rows(rows, args.format, out, tally)
             return EXIT_OK
         if args.action == "types":
             if args.group:
@@ -192,7 +200,7 @@ async def run_report(
                 rows = model_rows(await service.report_type(group))
             else:
                 rows = [row for t in await service.report_types() for row in model_rows(t, with_group=True)]
-            _emit_rows(rows, args.format, out)
+            _emit_rows(rows, args.format, out, tally)
             return EXIT_OK
         if args.action == "run":
             return await run_records(ctx, args, out, err, tally)

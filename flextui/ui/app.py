@@ -605,12 +605,12 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             only = f"Only {clean(self.ctx.profile_name)}, in use. " if names else "No profiles configured. "
             self.notify(only + "Add [profiles.NAME] to the config (flextui info shows where)", markup=False)
             return
-        from flextui.ui.profiles import choice_text
+        from flextui.ui.profiles import choice
         from flextui.ui.widgets.dialogs import ChoiceScreen  # (dialogs load on first use: start-up)
 
         here = self.ctx.profile_name
         facts = self.profile_source().facts(self.ctx)
-        texts = [choice_text(name, facts.get(name, []), in_use=name == here) for name in names]
+        choices = [choice(name, facts.get(name, []), in_use=name == here) for name in names]
 
         def chosen(index: int | None) -> None:
             if index is not None:
@@ -619,7 +619,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         self.push_screen(
             ChoiceScreen(
                 "Switch profile",
-                texts,
+                choices,
                 note="enter signs in · escape stays · :profile NAME goes at once",
                 highlighted=names.index(here) if here in names else 0,
             ),

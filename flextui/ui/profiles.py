@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from rich.cells import cell_len, set_cell_size
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -22,8 +23,10 @@ from textual.widgets import Input, Label
 
 from flextui.api.auth import Credentials
 from flextui.context import DEMO_IDENTITIES, AppContext, demo_identity, demo_login, profile_context
+from flextui.render.text import clean
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
+from flextui.ui.widgets.dialogs import Fitted
 
 Ask = Callable[[str], Awaitable[str | None]]
 """Ask the user for a secret (the dialog's title): the value, or None when they cancel."""
@@ -112,9 +115,29 @@ def host_of(url: str) -> str:
     return f"{parts.hostname}:{port}" if parts.hostname and port else parts.hostname or ""
 
 
-def choice_text(name: str, facts: list[str], *, in_use: bool) -> str:
-    """One line of `:profile`'s list: `uat  ·  uat.example.com  ·  me@x.example  ·  read-only`, `(in use)` after it."""
-    return "  ·  ".join([name, *facts]) + ("  (in use)" if in_use else "")
+SEPARATOR = "  ·  "
+NARROWEST = 12
+"""Cells a fact is cut to at the least (with its ellipsis): `read-only` never is, a host keeps its start."""
+
+
+def choice_text(name: str, facts: list[str], *, in_use: bool, width: int | None = None) -> str:
+    """One line of `:profile`'s list: `uat  ·  uat.example.com  ·  me@x.example  ·  read-only`, `(in use)` after it;
+    cleaned. In `width` cells the facts are cut to fit, the first first (a long host wrapped the line, pushing its
+    user and read-only onto a second); the name is never cut."""
+    name, facts = clean(name), [clean(fact) for fact in facts]
+    end = "  (in use)" if in_use else ""
+    if width is not None:
+        over = cell_len(name + end) + len(SEPARATOR) * len(facts) + sum(map(cell_len, facts)) - width
+        for index, fact in enumerate(facts):
+            if over > 0 and (cut := min(over, cell_len(fact) - NARROWEST)) > 0:
+                facts[index] = set_cell_size(fact, cell_len(fact) - cut - 1) + "…"
+                over -= cut
+    return SEPARATOR.join([name, *facts]) + end
+
+
+def choice(name: str, facts: list[str], *, in_use: bool) -> Fitted:
+    """`choice_text` for the list, made for the width it is drawn at."""
+    return Fitted(lambda width: choice_text(name, facts, in_use=in_use, width=width))
 
 
 async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
@@ -171,6 +194,7 @@ __all__ = [
     "ProfileSource",
     "SecretPrompt",
     "SwitchCancelled",
+    "choice",
     "choice_text",
     "config_facts",
     "open_profile",

@@ -166,6 +166,36 @@ async def test_the_profile_list_shows_the_configs_text_literally(tmp_path: Path,
         assert texts[1] == "uat  ·  uat.flexnetoperations.com:8443  ·  [b]me[/b]␛]52;c;aGk=␇@x.example  ·  read-only"
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_long_host_is_cut_so_each_profile_keeps_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """A long host wrapped its line at 80 columns, its user and read-only on a second; now the host is cut (…)."""
+    from flextui.ui.profiles import config_facts
+
+    host = "acme-user-acceptance-testing.eu-central-1.flexnetoperations.example.com"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        f'[profiles.uat]\nurl = "https://{host}"\nuser = "[b]me[/b]@acme.example"\nread_only = true\n'
+        '[profiles.prod]\nurl = "https://acme.flexnetoperations.com"\nuser = "me@acme.example"\n'
+    )
+    monkeypatch.setenv("FLEXTUI_CONFIG", str(cfg))
+    app = build_app()
+    async with app.run_test(size=size) as pilot:
+        await tokens_shown(pilot, "demo")
+        app.profiles = ProfileSource(names=lambda ctx: ["demo", "uat", "prod"], facts=lambda ctx: config_facts())
+        texts = await picked_texts(pilot)
+        await settle(pilot)
+        options = app.screen.query_one(OptionList)
+        shown = [options.render_line(y).text.strip() for y in range(options.size.height)]
+        assert shown == [t for t in shown if t] and len(shown) == 3, f"one line a profile: {shown}"
+        start, cut = shown[1].split("…")
+        assert start.startswith("uat  ·  acme-user-") and host.startswith(start.removeprefix("uat  ·  "))
+        assert cut == "  ·  [b]me[/b]@acme.example  ·  read-only", "the user (literally) and read-only stay whole"
+        assert shown[2] == texts[2] == "prod  ·  acme.flexnetoperations.com  ·  me@acme.example", "what fits is not cut"
+        assert host in texts[1], "the whole line is still the choice's text"
+
+
 async def test_profile_alone_with_only_the_one_in_use_says_so() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40), notifications=True) as pilot:

@@ -13,6 +13,9 @@ screenshot while it is open.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,7 +23,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from flextui.render.text import clean_lines
+from flextui.render.text import clean, clean_lines
 from flextui.ui.appref import flex_app
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
@@ -193,8 +196,27 @@ class MessageScreen(FlexModal[None]):
         self.dismiss(None)
 
 
+class Fitted:
+    """A choice made for the width it is drawn at, on one line: `text(width)` shortens what can be shortened
+    (`:profile`'s hosts) to fit; `text(None)` is the whole choice. Cleaned, never markup; what still does not
+    fit is cut at its end, never wrapped."""
+
+    def __init__(self, text: Callable[[int | None], str]) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return clean(self.text(None))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = safe(self.text(options.max_width), lines=False)
+        line.no_wrap, line.overflow = True, "ellipsis"
+        yield line
+
+
 class ChoiceScreen(FlexModal[int | None]):
-    """Pick one of a few labelled choices (a row's links, the trail): its index, or None on escape."""
+    """Pick one of a few labelled choices (a row's links, the trail): its index, or None on escape.
+
+    A choice is text (it wraps when long) or `Fitted` to the list's width (one line each)."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="choice.close")]
 
@@ -206,7 +228,7 @@ class ChoiceScreen(FlexModal[int | None]):
     ChoiceScreen #choice-note { color: $text-muted; margin-top: 1; width: 100%; }
     """
 
-    def __init__(self, title: str, choices: list[str], *, note: str = "", highlighted: int = 0) -> None:
+    def __init__(self, title: str, choices: Sequence[str | Fitted], *, note: str = "", highlighted: int = 0) -> None:
         super().__init__()
         self._title = title
         self._choices = choices
@@ -216,7 +238,9 @@ class ChoiceScreen(FlexModal[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(safe(self._title, lines=False), id="choice-title")
-            yield OptionList(*(Option(safe(text, lines=False)) for text in self._choices), id="choice-list")
+            yield OptionList(
+                *(Option(choice if isinstance(choice, Fitted) else safe(choice, lines=False)) for choice in self._choices), id="choice-list"
+            )
             if self._note:
                 yield Label(safe(self._note), id="choice-note")
 
