@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 START_HELD_AT_MOST = 5.0
 """Seconds the collector stays off at launch when the first screen shows no data (ui/gcpause.py)."""
 
-FIRST_PAINT_HELD_AT_MOST = 0.25
+FIRST_PAINT_HELD_AT_MOST = 0.4
 """Seconds the first screen waits at most for its data before it is painted without them (`FlexApp.first_paint_held`)."""
 
 TOAST_ROWS = 5
