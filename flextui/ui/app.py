@@ -714,6 +714,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
     def action_history(self) -> None:
         """`:history`: the trail; picking a place goes back (or forward) to it."""
+        self.trail.ahead_of(self.screen)
         entries = self.trail.entries()
         if not entries:
             self.notify("No jumps yet: j on a record opens what it names, and escape comes back", markup=False)

@@ -58,8 +58,15 @@ class Trail:
         self.forward.append(hop)
         return hop
 
+    def ahead_of(self, screen: Any) -> None:
+        """Forget what is ahead unless `screen` is the place going back last landed on: once the user has gone
+        elsewhere (`:projects`, enter on a row), going forward would redo an old jump from an unrelated place."""
+        if self.forward and self.forward[-1].screen is not screen:
+            self.forward.clear()
+
     def step_forward(self, mode: str, screen: Any) -> Hop | None:
         """The hop last gone back from, made again from `screen` (in area `mode`): it is the latest jump once more."""
+        self.ahead_of(screen)
         if not self.forward:
             return None
         hop = self.forward.pop()

@@ -48,6 +48,18 @@ def test_the_trail_goes_back_and_forward_like_a_browser() -> None:
     assert not trail.forward, "a new jump forgets what was ahead"
 
 
+def test_going_elsewhere_after_going_back_forgets_what_was_ahead() -> None:
+    """ctrl+f after escape and then `:projects` redid the old jump from Projects (and `:history` listed it ahead)."""
+    trail = Trail()
+    left = object()
+    trail.record(Hop("m", left, "place 1", Link("link 1", "tokens", None)))
+    trail.step_back()
+    trail.ahead_of(left)
+    assert trail.entries() == [("link 1", 1)], "still where going back landed: ahead stays"
+    assert trail.step_forward("other", object()) is None, "gone elsewhere: nothing ahead"
+    assert trail.entries() == []
+
+
 async def _results(pilot: Any) -> ReportResultsScreen:
     app = pilot.app
     await settle(pilot)
@@ -147,6 +159,25 @@ async def test_token_to_user_to_account_to_entitlements_and_all_the_way_back() -
             await burst(pilot, "escape")
             await until(pilot, lambda place=place: app.screen is place)
         assert tokens.selected() is not None and tokens.selected().username == user, "the same token under the cursor"
+
+
+async def test_ctrl_f_after_going_elsewhere_redoes_no_old_jump() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        tokens = await screen_of(pilot, TokensScreen)
+        await until(pilot, lambda: tokens.selected() is not None)
+        await burst(pilot, "j")
+        if isinstance(app.screen, ChoiceScreen):
+            await burst(pilot, "enter")
+        await until(pilot, lambda: isinstance(app.screen, UsersScreen))
+        await burst(pilot, "escape")
+        await until(pilot, lambda: app.screen is tokens)
+        await burst(pilot, "colon", *"products", "enter")
+        products = await screen_of(pilot, ProductsScreen)
+        await burst(pilot, "ctrl+f")
+        await settle(pilot)
+        assert app.screen is products, "no old jump redone from an unrelated place"
+        assert "Nothing ahead" in [said.text for said in app.said][-1]
 
 
 async def test_a_masked_user_is_no_link() -> None:
