@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -17,6 +19,11 @@ from textual.widgets import DataTable, Label
 from flextui.render.text import clean
 from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.row_table import RowTable
+
+COLUMNS = ("Key", "Action", "Where", "Binding id")
+DIALOG_WIDTH = 96
+MIN_ACTION = 16
+"""The Action column is never narrower (a tiny terminal scrolls sideways instead)."""
 
 
 class HelpScreen(FlexModal[None]):
@@ -49,11 +56,29 @@ class HelpScreen(FlexModal[None]):
             yield table
 
     def on_mount(self) -> None:
+        self._fill(self.app.size.width)
+        self.query_one(DataTable).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fill(event.size.width)
+
+    def _fill(self, width: int) -> None:
+        """The rows, with the Action column as wide as what is left beside the others (its words wrap):
+        at 80 columns the table was wider than the dialog, and the binding id, what one copies into
+        [keys], was cut at its end."""
         table = self.query_one(DataTable)
-        table.add_columns("Key", "Action", "Where", "Binding id")
+        cursor = table.cursor_row
+        table.clear(columns=True)
+        widest = [max([cell_len(label), *(cell_len(row[i]) for row in self.rows)]) for i, label in enumerate(COLUMNS)]
+        inside = (
+            min(DIALOG_WIDTH, width * 98 // 100) - 2 - 4
+        )  # the dialog's border; 4 beside the table (its scrollbar: measured, less scrolls)
+        action = max(MIN_ACTION, inside - sum(widest) + widest[1] - 2 * table.cell_padding * len(COLUMNS))
+        for i, label in enumerate(COLUMNS):
+            table.add_column(label, width=min(widest[i], action) if i == 1 else widest[i])
         for row in self.rows:
-            table.add_row(*(Text(cell) for cell in row))
-        table.focus()
+            table.add_row(*(Text(cell) for cell in row), height=None if cell_len(row[1]) > action else 1)
+        table.move_cursor(row=cursor)
 
 
 WIDGET_NAMES = {

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.binding import Binding
 from textual.keys import _character_to_key
-from textual.widgets import Input
+from textual.widgets import DataTable, Input
 from textual.widgets._footer import FooterKey
 
 from flextui.ui.app import _binding_classes
@@ -19,7 +19,7 @@ from flextui.ui.screens.reports.builder import ReportBuilderScreen
 from flextui.ui.screens.reports.results import ReportResultsScreen
 from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.widgets.forms import FormScreen
-from tests.ui.conftest import build_app, burst, settle
+from tests.ui.conftest import build_app, burst, settle, until
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -198,6 +198,22 @@ async def test_help_names_the_screen_and_lists_only_keys_you_can_use_and_remap()
         assert "tokens.list" not in by_id, "x only while a search is shown"
         assert {"screen.next_field", "app.quit_anywhere", "app.palette", "tokens.next_page", "tokens.reload"} <= set(by_id)
         assert by_id["tokens.delete"][0] == "d, del"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_help_shows_every_binding_id_whole(size: tuple[int, int]) -> None:
+    """At 80 columns the table was wider than the dialog: `tokens.creat`, `screen.show_mess`, the ids one copies into [keys]."""
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await burst(pilot, "question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        widths = [column.get_render_width(table) - 2 * table.cell_padding for column in table.columns.values()]
+        assert table.max_scroll_x == 0, "nothing to the right of the dialog's edge"
+        assert widths[3] >= max(len(ident) for *_, ident in app.screen.rows), "each id whole"
+        assert widths[0] >= max(len(key) for key, *_ in app.screen.rows), "each key whole"
 
 
 async def test_help_on_a_form_names_the_form() -> None:
