@@ -48,11 +48,13 @@ class SaidLog:
     def __iter__(self) -> Iterator[Said]:
         return iter(self._said)
 
-    def latest_first(self, status: tuple[str, str], status_at: float) -> tuple[tuple[str, str], list[Said]]:
+    def latest_first(self, status: tuple[str, str], status_at: float, *, cut: bool = False) -> tuple[tuple[str, str], list[Said]]:
         """(kind, text) to show in full and the earlier messages, newest first.
 
         The status line's message (set at `status_at`) leads when it came after the
         latest toast (some are shown there only), in full: a toast's lines are cut.
+        An older one the line shows `cut` ("… (! shows all)": a watch's tally, routine,
+        never newer than an error said before it) comes right after the latest, whole.
         """
         earlier = list(reversed(self._said))
         kind, text = status
@@ -64,6 +66,8 @@ class SaidLog:
         if not earlier:
             return ("", ""), []
         head = earlier.pop(0)
+        if text and cut:
+            earlier.insert(0, Said("error" if kind == "error" else "information", "On the status line", clean_lines(text)))
         return ("error" if head.severity == "error" else "info", head.line()), earlier
 
 

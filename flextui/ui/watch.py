@@ -76,10 +76,14 @@ class Found:
                 into[(event.table.id, change.key)] = change
 
     def counts(self) -> str:
-        """ "2 new, 1 changed, 1 gone" (a row that appeared, then changed, counts as new); "no change"."""
+        """ "2 new, 1 changed, gone: build-7" (a row that appeared, then changed, counts as new); "no change".
+        Rows that left are named: no mark on the table shows them, and a refresh later the last one's
+        findings ("gone: build-7") have given way to the next's."""
         changed = [k for k in self.changed if k not in self.new]
-        parts = [(len(self.new), "new"), (len(changed), "changed"), (len(self.gone), "gone")]
-        return ", ".join(f"{n} {word}" for n, word in parts if n) or "no change"
+        parts = [f"{n} {word}" for n, word in ((len(self.new), "new"), (len(changed), "changed")) if n]
+        if self.gone:
+            parts.append("gone: " + named([change.name for change in self.gone.values()]))
+        return ", ".join(parts) or "no change"
 
     def told(self) -> str:
         """What one refresh found, naming what it can: "1 new, 1 changed (Expires), gone: build-7"."""
@@ -201,8 +205,9 @@ class Watcher:
     def _found(self) -> str:
         """ "~ build-7: Expires · since 10:02: 2 new, 1 changed · 10:04:31: 1 changed (Expires)": what the cursor's
         row shows, then the tally (what a glance back needs), then what the last refresh found, named."""
-        parts = [self._under_cursor(), f"since {self.began}: {self.since.counts()}"]
-        if self.last is not None:
+        tally = self.since.counts()
+        parts = [self._under_cursor(), f"since {self.began}: {tally}"]
+        if self.last is not None and self.last.told() != tally:  # (the first refresh's findings are the tally)
             parts.append(f"{self.last_at}: {self.last.told()}")
         return " · ".join(p for p in parts if p)
 

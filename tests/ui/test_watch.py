@@ -79,7 +79,7 @@ async def test_marks_stay_until_seen_and_the_status_keeps_a_tally_since_the_watc
         await create_elsewhere(app, "appeared-while-watching")
         await refreshed(pilot, screen)
         assert first_cell(screen, "appeared-while-watching").startswith("+ "), "the new row is marked"
-        assert re.search(r"⟳ since \d\d:\d\d: 1 new · \d\d:\d\d:\d\d: 1 new · every 600 s$", screen.status.info), screen.status.info
+        assert re.search(r"⟳ since \d\d:\d\d: 1 new · every 600 s$", screen.status.info), "the first refresh's findings are the tally"
 
         refills: list[int] = []
         real = screen.table._refill
@@ -144,8 +144,11 @@ async def test_rows_that_left_are_named_cleaned_and_a_few_at_most() -> None:
             store.remove(name)
         await refreshed(pilot, screen)
         info = screen.status.info
-        assert info.endswith(f": gone: {clean(nasty)}, {leaving[1]} +2 more · every 600 s"), info
-        assert f" since {screen.watcher.began}: 4 gone ·" in info
+        assert info.endswith(f" since {screen.watcher.began}: gone: {clean(nasty)}, {leaving[1]} +2 more · every 600 s"), info
+        await refreshed(pilot, screen)
+        info = screen.status.info
+        assert f" since {screen.watcher.began}: gone: {clean(nasty)}, {leaving[1]} +2 more · " in info, "still named a refresh later"
+        assert info.endswith(": no change · every 600 s"), info
         assert "\x1b" not in info, "a control sequence is shown, never sent to the terminal"
         assert f"gone: {clean(nasty)}, " in screen.status.shown_text, "the name is shown as sent (wide enough), never as markup"
 
@@ -313,3 +316,17 @@ async def test_bang_under_a_watch_shows_the_error_said_not_the_ticks_words() -> 
         await refreshed(pilot, screen)
         (kind, text), _ = app.said.latest_first(screen.status.message, screen.status.said_at)
         assert kind == "error" and text.startswith("No column 'bogus'"), text
+
+
+async def test_bang_shows_a_watchs_tally_that_the_status_line_cuts() -> None:
+    """At 120 columns the tally ended "1 n… (! shows all)", and `!` showed the watch's first toast instead."""
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await watching_tokens(pilot)
+        await create_elsewhere(app, "appeared-while-watching")
+        await refreshed(pilot, screen)
+        assert screen.status.is_cut and screen.status.shown_text.endswith("(! shows all)")
+        await burst(pilot, "exclamation_mark")
+        await until(pilot, lambda: isinstance(app.screen, MessageScreen))
+        shown = str(app.screen.query_one("#message-body").render())
+        assert f"On the status line: {screen.status.info}" in shown, shown

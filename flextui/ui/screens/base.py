@@ -363,7 +363,8 @@ class AreaScreen(SafeDispatch, Screen[None]):
         from flextui.ui.said import body
         from flextui.ui.widgets.dialogs import MessageScreen
 
-        (kind, text), earlier = flex_app(self).said.latest_first(self.status.message, self.status.said_at)
+        status = self.status
+        (kind, text), earlier = flex_app(self).said.latest_first(status.message, status.said_at, cut=status.is_cut)
         if not text:
             return
         self.app.clear_notifications()  # the dialog lists them: toasts would cover it

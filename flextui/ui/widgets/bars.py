@@ -336,8 +336,16 @@ class StatusLine(Horizontal):
     @property
     def shown_text(self) -> str:
         """The error or message as the line shows it now (cut to fit)."""
-        label = self.query_one("#st-error" if self.error or not self.info else "#st-info", FittedLabel)
-        return str(label.render())
+        return str(self._shown_label.render())
+
+    @property
+    def is_cut(self) -> bool:
+        """Whether the error or message is cut to fit (it ends "… (! shows all)")."""
+        return self._shown_label.is_cut
+
+    @property
+    def _shown_label(self) -> FittedLabel:
+        return self.query_one("#st-error" if self.error or not self.info else "#st-info", FittedLabel)
 
 
 class Hint(Static):
