@@ -198,7 +198,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         Until then the first area screen lays itself out but paints nothing (`AreaScreen._compositor_refresh`).
         Painted at once, it was painted five or six times before its rows came (the empty table, the footer's
         keys, the status line's "loading"), each frame on the event loop that the answer waited for: ≈ 40 ms
-        of CPU before the first row and 7 KB more to the terminal (bench/RESULTS.md, start-up). Held,
+        of CPU, and 7 KB to the terminal, before the first row (bench/RESULTS.md, start-up). Held,
         the first frame the terminal gets has the rows, and no flash of an empty table precedes it; a server
         slower than the bound shows the screen, with "loading", as before.
         """
