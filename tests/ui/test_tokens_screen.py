@@ -509,3 +509,40 @@ async def test_a_shown_once_value_copied_by_selecting_it_is_not_kept_and_closes_
         assert app.clipboard != value, "a token value is never kept for ctrl+y"
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, TokensScreen))
+
+
+def holds_no_token(app: Any) -> None:
+    """The screen shows no listing: no token held, no row, nothing selected, no change offered, and what to do said."""
+    screen = app.screen
+    assert isinstance(screen, TokensScreen)
+    assert screen.tokens == [] and table(app).visible_rows == [] and screen.selected() is None
+    for action in ("rotate", "edit", "delete"):
+        assert screen.check_action(action, ()) is False, action
+    offered = {b.binding.action for b in screen.active_bindings.values() if b.binding.show}
+    assert not offered & {"rotate", "edit", "delete"}, offered
+    assert "Give a user or a creator" in pager(app)
+
+
+async def test_no_user_and_no_creator_leaves_no_token_on_screen() -> None:
+    """Clearing the User field (or leaving a search with it empty) kept the last listing's rows, and d deleted one of them."""
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert names(app)
+        user = app.screen.query_one("#q-user", Input)
+        user.focus()
+        user.value = ""
+        await pilot.press("enter")
+        await settle(pilot)
+        holds_no_token(app)
+        await submit_form(pilot, "s", tokenName="*")
+        assert names(app), "the search shows every user's tokens"
+        await pilot.press("x")
+        await settle(pilot)
+        holds_no_token(app)
+        before = dict(token_store(world_of(app)).by_name)
+        await pilot.press("d")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen), "no token to delete"
+        assert "No token here to delete" in [n.message for n in app._notifications]
+        assert token_store(world_of(app)).by_name.keys() == before.keys()
