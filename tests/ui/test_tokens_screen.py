@@ -546,3 +546,15 @@ async def test_no_user_and_no_creator_leaves_no_token_on_screen() -> None:
         assert not isinstance(app.screen, ConfirmScreen), "no token to delete"
         assert "No token here to delete" in [n.message for n in app._notifications]
         assert token_store(world_of(app)).by_name.keys() == before.keys()
+
+
+async def test_f_goes_to_the_first_filter_field() -> None:
+    """The README's `f` (to the filter fields) did nothing here, though the screen filters by user and creator."""
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.focused is table(app)
+        assert any(b.binding.id == "tokens.filters" for b in app.screen.active_bindings.values()), "listed by `?`, remappable"
+        await pilot.press("f")
+        await settle(pilot)
+        assert app.screen.focused is app.screen.query_one("#q-user", Input)

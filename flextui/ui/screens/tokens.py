@@ -27,7 +27,7 @@ from flextui.render.text import absolute, clean, relative
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.keys import FlexModal
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import AreaScreen, filters_key
 from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.widgets.table import ResourceTable
 
@@ -61,6 +61,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         Binding("r", "rotate", "Rotate", id="tokens.rotate"),
         Binding("s", "search", "Search", id="tokens.search"),
         Binding("k", "verify", "Verify", id="tokens.verify"),
+        filters_key("tokens"),  # to the User field
         Binding("c", "copy_name", "Copy name", show=False, id="tokens.copy"),
         Binding("u", "user_tokens", "This user's tokens", show=False, id="tokens.user"),
         Binding("right_square_bracket", "page(1)", "Next page", show=False, id="tokens.next_page"),
