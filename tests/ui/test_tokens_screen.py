@@ -558,3 +558,23 @@ async def test_f_goes_to_the_first_filter_field() -> None:
         await pilot.press("f")
         await settle(pilot)
         assert app.screen.focused is app.screen.query_one("#q-user", Input)
+
+
+async def test_r_in_the_detail_shows_the_tokens_raw_json() -> None:
+    """R did nothing in the detail dialog, though it shows a record everywhere else."""
+    import json
+
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        token = app.screen.selected()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TokenDetailScreen)
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, ValueScreen)
+        assert json.loads(app.screen.query_one("#value-text", TextArea).text)["tokenName"] == token.name
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, TokenDetailScreen), "escape comes back to the detail"

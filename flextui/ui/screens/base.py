@@ -287,13 +287,9 @@ class AreaScreen(SafeDispatch, Screen[None]):
 
     def action_raw(self) -> None:
         """R: the record under the cursor as JSON, in the server's field names, secrets removed; c copies it."""
-        from flextui.ui.rawview import raw_screen  # loaded when first asked for
+        from flextui.ui.rawview import show_raw  # loaded when first asked for
 
-        record = self.raw_record()
-        if record is None:
-            self.app.notify("No record under the cursor to show as JSON", markup=False)
-            return
-        self.app.push_screen(raw_screen(record))
+        show_raw(self, self.raw_record())
 
     # -- :page N ---------------------------------------------------------------------------------------
 

@@ -584,6 +584,7 @@ class TokenDetailScreen(FlexModal[str | None]):
         Binding("e", "choose('edit')", "Edit", id="token_detail.edit"),
         Binding("d", "choose('delete')", "Delete", id="token_detail.delete"),
         Binding("c", "choose('copy_name')", "Copy name", id="token_detail.copy"),
+        Binding("R,shift+r", "raw", "Raw JSON", show=False, id="token_detail.raw"),
     ]
 
     DEFAULT_CSS = """
@@ -632,3 +633,9 @@ class TokenDetailScreen(FlexModal[str | None]):
 
     def action_choose(self, action: str) -> None:
         self.dismiss(action)
+
+    def action_raw(self) -> None:
+        """R: this token as the server sent it (a dialog takes the keys: the list's R does not reach it)."""
+        from flextui.ui.rawview import show_raw  # loaded when first asked for
+
+        show_raw(self, self.token)
