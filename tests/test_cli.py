@@ -114,7 +114,7 @@ def test_get_tokens_search_and_limit(capsys: pytest.CaptureFixture[str]) -> None
     ("args", "code", "message"),
     [
         (["get", "tokens", "--demo"], 2, "--username or --creator"),
-        (["get", "tokens", "--demo", "--search", "colour=red"], 2, "cannot read"),
+        (["get", "tokens", "--demo", "--search", "colour=red"], 2, "--search colour=red: write KEY=VALUE"),
         (["get", "nonsense", "--demo"], 2, "cannot list"),
         (["get", "tokens", "--demo", "--username", "someone@else.example", "--sim-seed", "7"], 0, ""),
         (["get", "tokens"], 2, "no profiles"),
@@ -123,6 +123,29 @@ def test_get_tokens_search_and_limit(capsys: pytest.CaptureFixture[str]) -> None
 def test_exit_codes(capsys: pytest.CaptureFixture[str], args: list[str], code: int, message: str) -> None:
     assert main(args) == code
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("search", "error"),
+    [
+        ("name=ci-*,type=WEIRD", "--search type=WEIRD: the type is NORMAL or IMPERSONATED"),
+        ("expiresBefore=30x", "--search expiresBefore=30x: cannot read '30x': use numbers with the units y M d h m"),
+        ("type=NORMAL", "--search type=NORMAL: give at least one of name, user, creator, expires before/after or issued before"),
+    ],
+)
+def test_a_bad_search_is_one_line_naming_its_key(capsys: pytest.CaptureFixture[str], search: str, error: str) -> None:
+    """A criterion the search model refuses printed pydantic's whole ValidationError, its docs URL included."""
+    assert main(["get", "tokens", "--demo", "--search", search]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"flextui: {error}") and err.count("\n") == 1, err
+    assert "pydantic" not in err and "validation error" not in err
+
+
+def test_username_and_creator_complete_a_search(capsys: pytest.CaptureFixture[str]) -> None:
+    """--username was added after the search was checked: `type=NORMAL` alone was refused as naming no criterion."""
+    assert main(["get", "tokens", "--demo", "--search", "type=NORMAL", "--username", ADMIN[0], "-o", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows and all(r["type"] == "NORMAL" and r["username"] == ADMIN[0] for r in rows)
 
 
 def test_control_characters_never_reach_the_terminal(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

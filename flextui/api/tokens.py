@@ -26,6 +26,7 @@ from flextui.api.http import Service, Session, envelope
 from flextui.api.intervals import IntervalError, documented, parse_interval
 from flextui.api.paging import Page, Pager
 from flextui.api.tolerant import Record, list_items, parse_record, parse_records
+from flextui.api.validation import errors_by_field
 
 MASK_RE = re.compile(r"^\*{3,}$")
 NAME_FORBIDDEN = "*<>+$?.^|%]"
@@ -229,6 +230,14 @@ class TokenSearch(BaseModel):
     def _blank(cls, v: str | None) -> str | None:
         return v.strip() or None if v is not None else None
 
+    @field_validator("token_type", mode="before")
+    @classmethod
+    def _type(cls, v: Any) -> Any:
+        """The types named as a person reads them: pydantic's enum error quotes them and says "Input should be"."""
+        if v is not None and v not in tuple(TokenType):
+            raise ValueError(f"the type is {' or '.join(TokenType)}")
+        return v
+
     @model_validator(mode="after")
     def _rules(self) -> TokenSearch:
         if not any((self.name, self.username, self.creator, self.expires_before, self.expires_later_than, self.issued_before)):
@@ -242,8 +251,13 @@ class TokenSearch(BaseModel):
         return self
 
     @classmethod
-    def parse_expression(cls, text: str) -> TokenSearch:
-        """From the CLI form "name=api*,type=NORMAL,expiresBefore=30d"."""
+    def parse_expression(cls, text: str, *, username: str | None = None, creator: str | None = None) -> TokenSearch:
+        """From the CLI's `--search "name=api*,type=NORMAL,expiresBefore=30d"`, with `--username`/`--creator` where it names none.
+
+        The options are checked with the criteria (after them, `--search type=NORMAL --username me` was refused as
+        naming no criterion), and a refusal is one line naming what was typed (`--search type=WEIRD: the type is
+        NORMAL or IMPERSONATED`), not pydantic's report, which names the model's fields and ends in a link to its docs.
+        """
         keys = {
             "name": "name",
             "tokenname": "name",
@@ -259,13 +273,23 @@ class TokenSearch(BaseModel):
             "issuedbefore": "issued_before",
         }
         values: dict[str, Any] = {}
+        typed: dict[str, str] = {}  # field → what the user typed for it, as errors name it
         for part in filter(None, (p.strip() for p in text.split(","))):
             key, sep, value = part.partition("=")
             field = keys.get(key.strip().lower().replace("-", "").replace("_", ""))
             if not sep or field is None:
-                raise ValueError(f"cannot read {part!r}: use key=value with keys {', '.join(SEARCH_KEYS)}")
+                raise ValueError(f"--search {part}: write KEY=VALUE with the keys {', '.join(SEARCH_KEYS)}")
             values[field] = value.strip()
-        return cls(**values)
+            typed[field] = f"--search {part}"
+        whole = f"--search {text.strip()}"  # what an error about the criteria together names
+        for field, option, given in (("username", "--username", username), ("creator", "--creator", creator)):
+            if given and not values.get(field):
+                values[field], typed[field] = given, f"{option} {given}"
+                whole += f" {typed[field]}"
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            raise ValueError("; ".join(f"{typed.get(path, whole)}: {message}" for path, message in errors_by_field(exc).items())) from None
 
     def body(self, page: int, page_size: int) -> dict[str, Any]:
         data = self.model_dump(by_alias=True, exclude_none=True, mode="json")

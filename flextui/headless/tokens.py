@@ -15,11 +15,7 @@ from flextui.render.tokens import token_row
 async def get_tokens(session: Session, args: argparse.Namespace) -> AsyncIterator[dict[str, Any]]:
     service = TokensService(session)
     if args.search:
-        criteria = TokenSearch.parse_expression(args.search)
-        if args.username and not criteria.username:
-            criteria = criteria.model_copy(update={"username": args.username})
-        if args.creator and not criteria.creator:
-            criteria = criteria.model_copy(update={"creator": args.creator})
+        criteria = TokenSearch.parse_expression(args.search, username=args.username, creator=args.creator)
         pages = service.search_all(criteria, page_size=page_size(args), max_items=args.limit)
     else:
         if not (args.username or args.creator):

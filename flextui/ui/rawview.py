@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from pydantic import BaseModel
+from textual.screen import Screen
 
 from flextui.api.cache import scrub_secrets
 from flextui.ui.widgets.dialogs import ValueScreen
@@ -44,4 +45,12 @@ def raw_screen(record: Any) -> ValueScreen:
     )
 
 
-__all__ = ["as_sent", "raw_screen", "raw_text"]
+def show_raw(screen: Screen[Any], record: Any | None) -> None:
+    """`R` wherever a record is shown, a list's row or a dialog's own record: its raw JSON over `screen`."""
+    if record is None:
+        screen.app.notify("No record under the cursor to show as JSON", markup=False)
+        return
+    screen.app.push_screen(raw_screen(record))
+
+
+__all__ = ["as_sent", "raw_screen", "raw_text", "show_raw"]

@@ -26,6 +26,7 @@ from flextui.api.tokens import (
     check_token_name,
     field_from_message,
 )
+from flextui.api.validation import errors_by_field
 from flextui.sim.faults import FaultPlan
 from flextui.sim.tokens import token_store
 from flextui.sim.world import ADMIN, CUSTOMER, DAY_MS, PRODUCER, World
@@ -182,10 +183,14 @@ def test_token_model_times() -> None:
 def test_search_expression() -> None:
     search = TokenSearch.parse_expression("name=api*, type=NORMAL, expiresBefore=30d")
     assert search.body(0, 10) == {"tokenName": "api*", "tokenType": "NORMAL", "expiresBefore": "30d", "page": 0, "pageSize": 10}
-    with pytest.raises(ValueError, match="cannot read"):
+    with pytest.raises(ValueError, match="write KEY=VALUE"):
         TokenSearch.parse_expression("colour=blue")
     with pytest.raises(ValueError):
         TokenSearch.parse_expression("type=NORMAL")  # no criterion
+    assert TokenSearch.parse_expression("type=NORMAL", username="me@x.example").username == "me@x.example"
+    with pytest.raises(ValidationError) as refused:  # a form's field shows the same words the CLI prints
+        TokenSearch.model_validate({"tokenName": "api*", "tokenType": "WEIRD"})
+    assert errors_by_field(refused.value) == {"tokenType": "the type is NORMAL or IMPERSONATED"}
 
 
 # -- typed errors ------------------------------------------------------------------------------

@@ -509,3 +509,72 @@ async def test_a_shown_once_value_copied_by_selecting_it_is_not_kept_and_closes_
         assert app.clipboard != value, "a token value is never kept for ctrl+y"
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, TokensScreen))
+
+
+def holds_no_token(app: Any) -> None:
+    """The screen shows no listing: no token held, no row, nothing selected, no change offered, and what to do said."""
+    screen = app.screen
+    assert isinstance(screen, TokensScreen)
+    assert screen.tokens == [] and table(app).visible_rows == [] and screen.selected() is None
+    for action in ("rotate", "edit", "delete"):
+        assert screen.check_action(action, ()) is False, action
+    offered = {b.binding.action for b in screen.active_bindings.values() if b.binding.show}
+    assert not offered & {"rotate", "edit", "delete"}, offered
+    assert "Give a user or a creator" in pager(app)
+
+
+async def test_no_user_and_no_creator_leaves_no_token_on_screen() -> None:
+    """Clearing the User field (or leaving a search with it empty) kept the last listing's rows, and d deleted one of them."""
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert names(app)
+        user = app.screen.query_one("#q-user", Input)
+        user.focus()
+        user.value = ""
+        await pilot.press("enter")
+        await settle(pilot)
+        holds_no_token(app)
+        await submit_form(pilot, "s", tokenName="*")
+        assert names(app), "the search shows every user's tokens"
+        await pilot.press("x")
+        await settle(pilot)
+        holds_no_token(app)
+        before = dict(token_store(world_of(app)).by_name)
+        await pilot.press("d")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen), "no token to delete"
+        assert "No token here to delete" in [n.message for n in app._notifications]
+        assert token_store(world_of(app)).by_name.keys() == before.keys()
+
+
+async def test_f_goes_to_the_first_filter_field() -> None:
+    """The README's `f` (to the filter fields) did nothing here, though the screen filters by user and creator."""
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.focused is table(app)
+        assert any(b.binding.id == "tokens.filters" for b in app.screen.active_bindings.values()), "listed by `?`, remappable"
+        await pilot.press("f")
+        await settle(pilot)
+        assert app.screen.focused is app.screen.query_one("#q-user", Input)
+
+
+async def test_r_in_the_detail_shows_the_tokens_raw_json() -> None:
+    """R did nothing in the detail dialog, though it shows a record everywhere else."""
+    import json
+
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        token = app.screen.selected()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TokenDetailScreen)
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, ValueScreen)
+        assert json.loads(app.screen.query_one("#value-text", TextArea).text)["tokenName"] == token.name
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, TokenDetailScreen), "escape comes back to the detail"

@@ -21,6 +21,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable
 from textual.worker import Worker, WorkerState
 
@@ -51,6 +52,12 @@ def sort_words(words: list[str]) -> tuple[str, bool]:
     """`:sort` arguments as (the column named, descending): "created desc" → ("created", True)."""
     descending = bool(words) and words[-1].casefold() in _DOWN
     return " ".join(w for w in words if w.casefold() not in _DOWN + _UP), descending
+
+
+def filters_key(prefix: str) -> Binding:
+    """`f`, the README's "filters: to the filter fields", as a screen binds it: under its own id (`<prefix>.filters`,
+    remappable in [keys]), to `AreaScreen.action_focus_filters`."""
+    return Binding("f", "focus_filters", "Filters", show=False, id=f"{prefix}.filters")
 
 
 class AreaScreen(SafeDispatch, Screen[None]):
@@ -263,19 +270,26 @@ class AreaScreen(SafeDispatch, Screen[None]):
             markup=False,
         )
 
+    def first_filter(self) -> Widget | None:
+        """The field `f` goes to: the first field of the screen's filter toolbar (None: it has none)."""
+        fields = self.query(".toolbar Input, .toolbar Select")
+        return fields.first() if fields else None
+
+    def action_focus_filters(self) -> None:
+        """f: to the filter fields (`filters_key`)."""
+        field = self.first_filter()
+        if field is not None:
+            field.focus()
+
     def raw_record(self) -> Any | None:
         """The record under the cursor (a model or a row dict) for `R`; None where there is none."""
         return None
 
     def action_raw(self) -> None:
         """R: the record under the cursor as JSON, in the server's field names, secrets removed; c copies it."""
-        from flextui.ui.rawview import raw_screen  # loaded when first asked for
+        from flextui.ui.rawview import show_raw  # loaded when first asked for
 
-        record = self.raw_record()
-        if record is None:
-            self.app.notify("No record under the cursor to show as JSON", markup=False)
-            return
-        self.app.push_screen(raw_screen(record))
+        show_raw(self, self.raw_record())
 
     # -- :page N ---------------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabPane, Tabs
 
 from flextui import kinds
@@ -35,7 +36,7 @@ from flextui.api.tolerant import raw_of, unreadable
 from flextui.query import parse_filters
 from flextui.render.text import clean
 from flextui.render.words import plural
-from flextui.ui.screens.base import NOT_LOADED, AreaScreen
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen, filters_key
 from flextui.ui.widgets.bars import TitleBar, toolbar
 from flextui.ui.widgets.record import RecordScreen, state_style
 from flextui.ui.widgets.table import ResourceTable
@@ -71,7 +72,7 @@ def list_bindings(
     return [
         Binding("greater_than_sign", "tab(1)", next_tab, id=f"{prefix}.next_tab"),
         Binding("less_than_sign", "tab(-1)", prev_tab, show=False, id=f"{prefix}.prev_tab"),
-        Binding("f", "focus_filters", "Filters", show=False, id=f"{prefix}.filters"),
+        filters_key(prefix),
         # The pager line says "] next · [ prev" when there is more than one page.
         Binding("right_square_bracket", "page(1)", "Next page", show=False, id=f"{prefix}.next_page"),
         Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id=f"{prefix}.prev_page"),
@@ -360,8 +361,9 @@ class TabbedListScreen(AreaScreen):
         self.states[tab].page = 1
         self.load(tab)
 
-    def action_focus_filters(self) -> None:
-        self.query_one(f"#{self.tab_id}-name", Input).focus()
+    def first_filter(self) -> Widget | None:
+        """The name field of the tab shown (the other tabs' toolbars are built too, once shown)."""
+        return self.name_input(self.tab_id)
 
     def apply_filter(self, text: str) -> None:
         tab = self.tab_id

@@ -27,7 +27,7 @@ from flextui.render.text import absolute, clean, relative
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.keys import FlexModal
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import AreaScreen, filters_key
 from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.widgets.table import ResourceTable
 
@@ -61,6 +61,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         Binding("r", "rotate", "Rotate", id="tokens.rotate"),
         Binding("s", "search", "Search", id="tokens.search"),
         Binding("k", "verify", "Verify", id="tokens.verify"),
+        filters_key("tokens"),  # to the User field
         Binding("c", "copy_name", "Copy name", show=False, id="tokens.copy"),
         Binding("u", "user_tokens", "This user's tokens", show=False, id="tokens.user"),
         Binding("right_square_bracket", "page(1)", "Next page", show=False, id="tokens.next_page"),
@@ -137,7 +138,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             pages = self.service.search_page(self.search, self.page, self.page_size, force=force)
         else:
             if not (user or creator):
-                self.query_one("#pager", Label).update("Give a user or a creator (or both), then press enter.")
+                self._show_nothing()
                 return
             pages = self.service.list_page(user, creator, self.page, self.page_size, force=force)
         async for page in pages:
@@ -151,6 +152,19 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             self.query_one(ResourceTable).set_rows([self._row(t) for t in page.items])
         self.show_age(page.age)
         self._update_pager()
+        self.refresh_bindings()  # rows or none: the footer offers what the row under the cursor (if any) allows
+
+    def _show_nothing(self) -> None:
+        """No user, no creator, no search: no listing, so nothing of the last one stays to be acted on.
+
+        Else the last listing's rows (other users' tokens, after a search) stay under "Give a user…", with Edit, Delete
+        and Rotate still offered on them: a delete there hits a token nobody meant to pick.
+        """
+        self.tokens = []
+        self.total = None
+        self.query_one(ResourceTable).set_rows([], keep_cursor=False)
+        self.query_one("#pager", Label).update("Give a user or a creator (or both), then press enter.")
+        self.refresh_bindings()
 
     def _update_pager(self) -> None:
         every = self.every_note()
@@ -316,11 +330,18 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "list_mode":
             return self.search is not None
-        if action in ("rotate", "edit", "delete") and self.is_mounted:
-            token = self.selected()
-            if token is not None and not self._may_change(token):
-                return False
+        if action in ("rotate", "edit", "delete") and self.is_mounted and not self._may_change(self.selected()):
+            return False  # no token under the cursor, or one this caller may not change
         return super().check_action(action, parameters)
+
+    def why_not(self, action: str, description: str) -> str | None:
+        if action in ("rotate", "edit", "delete") and self.is_mounted and not self.ctx.read_only:
+            token = self.selected()
+            if token is None:
+                return f"No token here to {action}"
+            if token.masked:
+                return f"This token is masked (not yours to see): you may not {action} it"
+        return super().why_not(action, description)
 
     @on(DataTable.RowHighlighted, "#tokens-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -563,6 +584,7 @@ class TokenDetailScreen(FlexModal[str | None]):
         Binding("e", "choose('edit')", "Edit", id="token_detail.edit"),
         Binding("d", "choose('delete')", "Delete", id="token_detail.delete"),
         Binding("c", "choose('copy_name')", "Copy name", id="token_detail.copy"),
+        Binding("R,shift+r", "raw", "Raw JSON", show=False, id="token_detail.raw"),
     ]
 
     DEFAULT_CSS = """
@@ -611,3 +633,9 @@ class TokenDetailScreen(FlexModal[str | None]):
 
     def action_choose(self, action: str) -> None:
         self.dismiss(action)
+
+    def action_raw(self) -> None:
+        """R: this token as the server sent it (a dialog takes the keys: the list's R does not reach it)."""
+        from flextui.ui.rawview import show_raw  # loaded when first asked for
+
+        show_raw(self, self.token)
