@@ -204,6 +204,8 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         self.member_total: int | None = None
         self.members: list[Member] = []
         self.member_user: str | None = None
+        self._labels_grew = False
+        """A tab's label changed since the last layout (`_underline_after_layout`)."""
 
     @classmethod
     def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> ProjectScreen:
@@ -257,6 +259,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def on_mount(self) -> None:
         if not self.ready():
             return
+        self.screen_layout_refresh_signal.subscribe(self, self._underline_after_layout)
         self._focus_table()
         self._load_detail(force=False)
         self._load_members(force=False)
@@ -379,10 +382,15 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         label = Text(title) if count is None else Text(f"{title} ({count:,})")
         tabbed = self.query_one(TabbedContent)
         tabbed.get_tab(pane).label = label
-        # Tabs moves its underline when the active tab changes or Tabs resizes, not when a label grows ("Repositories (6)"
-        # kept the underline of "Repositories"): once the new width is laid out, a refresh later (Tabs reads it after another)
-        tabs = tabbed.query_one(Tabs)
-        self.call_after_refresh(tabs._highlight_active, False)
+        self._labels_grew = True
+
+    def _underline_after_layout(self, _screen: object) -> None:
+        """Tabs moves its underline when the active tab changes or Tabs resizes, not when a label grows ("Repositories (6)"
+        kept the underline of "Repositories"). Once a layout has placed the new label (this screen's layout signal), the
+        underline is moved under it; a refresh later, as before, was sometimes still before that layout (snapshots caught it)."""
+        if self._labels_grew:
+            self._labels_grew = False
+            self.query_one(TabbedContent).query_one(Tabs)._highlight_active(False)
 
     def _summary(self, d: ProjectDetail) -> Text:
         now = self.ctx.now_ms()
