@@ -203,3 +203,29 @@ async def test_the_user_a_jump_opened_with_is_shown_whole(size: tuple[int, int])
         field = app.screen.query_one("#users-name", Input)
         assert field.value == name
         assert field.content_region.width > len(name), "the whole address, and room for the cursor after it"
+
+
+async def test_r_in_a_records_detail_shows_it_as_the_server_sent_it() -> None:
+    """R did nothing in a detail dialog (users, accounts, the catalogue), though README says it works everywhere."""
+    import json
+
+    from textual.widgets import TextArea
+
+    from flextui.ui.widgets.dialogs import ValueScreen
+
+    app = build_app(start=["users"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, UsersScreen)
+        user = rows(app, "user_name")[0]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RecordScreen)
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, ValueScreen)
+        assert json.loads(app.screen.query_one("#value-text", TextArea).text)["user_name"] == user
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, RecordScreen), "escape comes back to the detail"

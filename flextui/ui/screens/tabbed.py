@@ -431,7 +431,7 @@ class TabbedListScreen(AreaScreen):
 
         row = self.table().current_row()
         item = row.get("item") if row else None
-        self.app.push_screen(RecordScreen(title, self.with_raw(item, body), actions), chosen)
+        self.app.push_screen(RecordScreen(title, self.with_raw(item, body), actions, record=item), chosen)
 
 
 __all__ = ["ListTab", "TabState", "TabbedListScreen", "list_bindings", "list_css"]

@@ -96,7 +96,10 @@ class Body:
 class RecordScreen(FlexModal[str | None]):
     """Every field of one record, and the actions that apply to it (each a key; the result is the action name)."""
 
-    BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="record.close")]
+    BINDINGS = [
+        Binding("escape,q", "dismiss(None)", "Close", id="record.close"),
+        Binding("R,shift+r", "raw", "Raw JSON", show=False, id="record.raw"),
+    ]
 
     DEFAULT_CSS = """
     RecordScreen { align: center middle; }
@@ -106,10 +109,12 @@ class RecordScreen(FlexModal[str | None]):
     RecordScreen #record-hint { color: $text-muted; padding: 0 1; margin-top: 1; }
     """
 
-    def __init__(self, title: str, body: Text, actions: Iterable[tuple[str, str, str]] = ()) -> None:
+    def __init__(self, title: str, body: Text, actions: Iterable[tuple[str, str, str]] = (), *, record: Any = None) -> None:
+        """`record`: what `R` shows as the server sent it (a dialog takes the keys: the list's `R` does not reach it)."""
         super().__init__()
         self._title = title
         self._body = body
+        self.record = record
         self.actions = list(actions)  # (key, action name, label)
         for key, action, label in self.actions:  # each with an id, like every key (remappable in [keys])
             self._bindings._add_binding(Binding(key, f"choose('{action}')", label.capitalize(), id=f"record.{action}"))
@@ -127,3 +132,8 @@ class RecordScreen(FlexModal[str | None]):
 
     def action_choose(self, action: str) -> None:
         self.dismiss(action)
+
+    def action_raw(self) -> None:
+        from flextui.ui.rawview import show_raw  # loaded when first asked for
+
+        show_raw(self, self.record)
