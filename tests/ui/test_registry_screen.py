@@ -820,6 +820,19 @@ async def test_secret_reset_hidden_and_refused_on_read_only() -> None:
         assert "read-only" in label(app, "#secret-help")
 
 
+@pytest.mark.parametrize("read_only", [False, True], ids=["writable", "read-only"])
+async def test_secret_help_offers_reset_only_where_it_resets(read_only: bool) -> None:
+    """On a read-only profile the help still offered `r reset (…)`, then said resetting is disabled: keys that change
+    something are not offered there (README), only said to be off."""
+    app = build_app(start=["secret"], read_only=read_only)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        help_text = label(app, "#secret-help")
+        assert help_text.startswith("v reveal · c copy"), help_text
+        assert ("r reset" in help_text) is not read_only, help_text
+        assert ("read-only" in help_text) is read_only, help_text
+
+
 async def test_event_status_for_known_unknown_and_each_state() -> None:
     app = build_app(start=["secret"])
     async with app.run_test(size=(120, 40)) as pilot:
