@@ -419,6 +419,52 @@ async def test_create_form_validates_every_rule_inline_before_sending() -> None:
         assert form.query_one("#field-li0-quantity", Input).value == "many", "values survive removing a section"
 
 
+async def test_the_account_name_under_the_account_id_follows_the_field() -> None:
+    """The name under Account ID was the account the cursor was on, whatever was typed since (`999` still read
+    "Acme Robotics"), and an account that does not exist was not marked: the name now follows the field, from the
+    accounts shown or else asked of the users service, and an unknown one is marked before anything is sent."""
+    app = build_app(start=["entitlements"])
+    app.ctx.settings.page_size = 5  # Willow Networks is not among the accounts shown: the form asks for it
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "A:101929061121" not in screen(app).node_index
+        await expand(pilot, f"A:{ACME}")
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SectionedForm)
+        assert hint(app, "accountId") == "Acme Robotics"
+        await fill(pilot, {"accountId": "999"})
+        assert "Acme" not in hint(app, "accountId")
+        await until(pilot, lambda: "no account '999'" in hint(app, "accountId"))
+        assert form.query_one("#field-accountId").has_class("-invalid")
+        await fill(
+            pilot,
+            {
+                "attributes": "Region=EMEA",
+                "li0-productName": "Nova Gateway",
+                "li0-productVersion": "2022.4",
+                "li0-startDate": "2026-11-02",
+                "li0-expiryDate": "2027-11-01",
+            },
+        )
+        before = sent(app)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and sent(app) == before, "nothing is sent for an account that is not there"
+        assert list(errors(app)) == ["accountId", ""], errors(app)
+        await fill(pilot, {"accountId": "101929061121"})
+        await until(pilot, lambda: hint(app, "accountId") == "Willow Networks")
+        assert not form.query_one("#field-accountId").has_class("-invalid")
+        await fill(pilot, {"accountId": ""})
+        assert "default account UNKNOWN_ORG_UNIT" in hint(app, "accountId")
+        await fill(pilot, {"accountId": ACME})
+        assert hint(app, "accountId") == "Acme Robotics"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), errors(app)
+
+
 async def test_line_item_changes_add_policies_properties_maintenance() -> None:
     app = build_app(start=["entitlements", ACME])
     async with app.run_test(size=(120, 40)) as pilot:

@@ -52,6 +52,7 @@ from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen, sort_words
+from flextui.ui.screens.entitlements.accounts import AccountNames
 from flextui.ui.screens.entitlements.details import entitlement_detail, line_item_detail, product_detail
 from flextui.ui.screens.entitlements.forms import CatalogueIndex, EntitlementForms
 from flextui.ui.screens.entitlements.nodes import Expansion, Item, Root
@@ -267,6 +268,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self.client_filter = ""
         self.expansions: list[Expansion] = []
         self.catalogue = CatalogueIndex()
+        self.account_names = AccountNames()
         self.node_index: dict[str, TreeNode[Item]] = {}
         self._select_after: str | None = None
         self._auto_expand: str | None = initial.get("account") or None
