@@ -465,6 +465,39 @@ async def test_the_account_name_under_the_account_id_follows_the_field() -> None
         assert isinstance(app.screen, EntitlementsScreen), errors(app)
 
 
+async def test_the_ship_to_e_mail_must_be_an_e_mail() -> None:
+    """Seed 002: shipToEmail is the "e-mail of the ship-to contact"; `not-an-email` passed every inline check."""
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await expand(pilot, f"A:{ACME}")
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        await fill(
+            pilot,
+            {
+                "shipToEmail": "not-an-email",
+                "attributes": "Region=EMEA",
+                "li0-productName": "Nova Gateway",
+                "li0-productVersion": "2022.4",
+                "li0-startDate": "2026-11-02",
+                "li0-expiryDate": "2027-11-01",
+            },
+        )
+        before = sent(app)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and sent(app) == before
+        assert "must be an e-mail address" in errors(app).get("shipToEmail", ""), errors(app)
+        await fill(pilot, {"shipToEmail": " ops@acme.example "})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), errors(app)
+        created = [e for e in entitlement_store(world_of(app)).by_account[ACME] if e.ship_to_email == "ops@acme.example"]
+        assert len(created) == 1
+
+
 async def test_line_item_changes_add_policies_properties_maintenance() -> None:
     app = build_app(start=["entitlements", ACME])
     async with app.run_test(size=(120, 40)) as pilot:
