@@ -660,6 +660,33 @@ async def test_read_only_hides_and_refuses_every_change() -> None:
         assert sent(app) == before
 
 
+async def test_read_only_details_do_not_offer_changes_and_their_keys_say_why() -> None:
+    """In a line item's or an entitlement's details (`i`) on a read-only profile, `p`, `e`, `m` and `a` said nothing at all;
+    they now say what the tree's keys say, and the details still do not offer them."""
+    app = build_app(start=["entitlements", ACME], read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, "E:ENT-100000")
+        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        for key, presses in ((f"L:{li.activation_id}", ("p", "e", "m")), ("E:ENT-100000", ("a", "m"))):
+            s.tree.move_cursor(s.node_index[key])
+            await pilot.pause()
+            await pilot.press("i")
+            await until(pilot, lambda: isinstance(app.screen, RecordScreen))
+            record = app.screen
+            hint_line = str(record.query_one("#record-hint").render())
+            assert "policies" not in hint_line and "edit" not in hint_line and "maintenance" not in hint_line, hint_line
+            for press in presses:
+                before = len(list(app.said))
+                await pilot.press(press)
+                await settle(pilot)
+                news = [said.text for said in list(app.said)[before:]]
+                assert app.screen is record and len(news) == 1 and news[0].startswith("This profile is read-only: "), (press, news)
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is s)
+
+
 async def test_customer_sees_only_their_account() -> None:
     app = build_app(start=["entitlements"], as_user="customer")
     async with app.run_test(size=(120, 40)) as pilot:

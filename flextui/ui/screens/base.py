@@ -30,6 +30,7 @@ from flextui.context import AppContext
 from flextui.kinds import Link
 from flextui.ui.appref import flex_app
 from flextui.ui.gcpause import start_done
+from flextui.ui.hidden_keys import say_why_hidden
 from flextui.ui.keys import FOCUS_KEYS, KeyFooter
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import StatusLine, TitleBar
@@ -51,27 +52,6 @@ def sort_words(words: list[str]) -> tuple[str, bool]:
     """`:sort` arguments as (the column named, descending): "created desc" → ("created", True)."""
     descending = bool(words) and words[-1].casefold() in _DOWN
     return " ".join(w for w in words if w.casefold() not in _DOWN + _UP), descending
-
-
-def say_why_hidden(screen: Screen[Any], event: events.Key, why_not: Callable[[str, str], str | None]) -> None:
-    """A key whose action is not offered on `screen` (hidden from the footer, so Textual passes it on unbound)
-    says why nothing happens, as `why_not(action, description)` puts it; before, `d` or `n` from habit did
-    nothing and said nothing. The screen's keys as `[keys]` remapped them; never a key a field types or
-    another binding takes."""
-    focused = screen.focused
-    if focused is not None and focused.check_consume_key(event.key, event.character):
-        return
-    if event.key in screen.active_bindings:
-        return
-    bindings = screen._bindings.copy()
-    if screen.app._keymap:
-        bindings.apply_keymap(screen.app._keymap)
-    for binding in bindings.key_to_bindings.get(event.key, []):
-        why = why_not(binding.action, binding.description.lower())
-        if why:
-            screen.app.notify(why, markup=False)
-            event.stop()
-            return
 
 
 class AreaScreen(SafeDispatch, Screen[None]):

@@ -1100,16 +1100,13 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         text = self.detail_text(item, show_title=False)
         if text is None:
             return
-        ro = self.ctx.read_only
         actions: list[tuple[str, str, str]] = []
         if item.kind == "account":
             title = f"Account {item.account_id}"
-            actions = [("u", "users", "users"), ("c", "copy_id", "copy ID")] + ([] if ro else [("n", "create", "new entitlement")])
+            actions = [("u", "users", "users"), ("c", "copy_id", "copy ID"), ("n", "create", "new entitlement")]
         elif item.kind == "entitlement":
             title = f"Entitlement {item.entitlement.entitlement_id if item.entitlement else ''}"
-            actions = [("c", "copy_id", "copy ID")] + (
-                [] if ro else [("a", "add_items", "add line items"), ("m", "maintenance", "maintenance item")]
-            )
+            actions = [("c", "copy_id", "copy ID"), ("a", "add_items", "add line items"), ("m", "maintenance", "maintenance item")]
         elif item.kind in ("product", "license_model") and item.product is not None:
             title = f"Product {item.product.product_name or ''} {item.product.product_version or ''}".strip()
             actions = [("P", "catalogue", "catalogue"), ("c", "copy_id", "copy activation ID")]
@@ -1117,14 +1114,15 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             li = item.line_item
             title = f"Line item {li.activation_id if li else ''}"
             actions = [("P", "catalogue", "catalogue"), ("c", "copy_id", "copy ID")]
-            if not ro:
-                actions += [("p", "policies", "policies"), ("e", "properties", "edit"), ("m", "maintenance", "maintenance item")]
+            actions += [("p", "policies", "policies"), ("e", "properties", "edit"), ("m", "maintenance", "maintenance item")]
+        # A change this profile cannot make is not offered; its key says why, as the tree's own key does.
+        refused = {action: why for _, action, label in actions if self.ctx.read_only and (why := self.why_not(action, label))}
 
         def chosen(action: str | None) -> None:
             if action:
                 self.call_later(self.run_action, action)
 
-        self.app.push_screen(RecordScreen(title, text, actions), chosen)
+        self.app.push_screen(RecordScreen(title, text, actions, refused), chosen)
 
 
 __all__ = ["EntitlementsScreen", "EntitlementTree", "parse_argument"]

@@ -36,8 +36,9 @@ from flextui.query import split_repository
 from flextui.render.text import clean, relative
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
+from flextui.ui.hidden_keys import say_why_hidden
 from flextui.ui.keys import FlexModal
-from flextui.ui.screens.base import NOT_LOADED, AreaScreen, say_why_hidden
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.registry.common import (
     PagedRegistryScreen,
     RegistryMixin,
