@@ -68,7 +68,8 @@ __all__ = [
 ]
 
 Description = Annotated[str, AfterValidator(v.max_length(v.DESCRIPTION_MAX))]
-ShipToEmail = Annotated[str, AfterValidator(v.max_length(v.SHIP_TO_MAX))]
+# Seed 002: "e-mail of the ship-to contact", 0 to 1000 characters (an account's contactEmail is one too).
+ShipToEmail = Annotated[str, AfterValidator(v.max_length(v.SHIP_TO_MAX)), AfterValidator(v.check_optional_email)]
 ShipToAddress = Annotated[str, AfterValidator(v.check_ship_to_address)]
 # Checked in any case, sent in the documented lower case (seed 002: "new_order, renewal_order, …",
 # "draft, deployed, obsolete"; https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md).

@@ -191,6 +191,11 @@ def check_email(value: str) -> str:
     return value.strip()
 
 
+def check_optional_email(value: str) -> str:
+    """Empty, or an e-mail address: an entitlement's ship-to e-mail and an account's contact e-mail may be left out."""
+    return check_email(value) if value.strip() else ""
+
+
 SORT_ORDERS = ("asc", "desc")
 
 # -- entitlements ---------------------------------------------------------------------

@@ -93,6 +93,15 @@ def test_good_variants_pass(good: dict[str, Any]) -> None:
     EntitlementCreate.model_validate(entitlement(**good))
 
 
+def test_ship_to_and_contact_e_mails_are_e_mail_addresses() -> None:
+    """Seed 002: shipToEmail is the "e-mail of the ship-to contact" (and an account's contactEmail an e-mail); either may be empty."""
+    assert "shipToEmail" in refused(EntitlementCreate, entitlement(shipToEmail="not-an-email"))
+    account = {"accountId": "101200004242", "accountType": "customer", "partnerTierName": "end_customer", "contactEmail": "ops"}
+    assert "accounts[0].contactEmail" in refused(EntitlementCreate, entitlement(accounts=[account]))
+    assert EntitlementCreate.model_validate(entitlement(shipToEmail="")).ship_to_email == ""
+    assert EntitlementCreate.model_validate(entitlement(shipToEmail=" ops@acme.example ")).body()["shipToEmail"] == "ops@acme.example"
+
+
 def test_ids_unique_within_the_request() -> None:
     errors = refused(EntitlementCreate, entitlement(entitlementId="SAME", lineItems=[line_item(activationId="SAME")]))
     assert "lineItems[0].activationId" in errors

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
-from textual.widgets import Input, Select, Switch
+from textual.widgets import Input, Select, Switch, TextArea
 
 from flextui.api.entitlements import EntitlementsService
 from flextui.api.errors import ServerError
@@ -15,6 +15,7 @@ from flextui.ui.screens.entitlements.tree import EntitlementsScreen, parse_argum
 from flextui.ui.screens.products import ProductsScreen
 from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.bars import TitleBar
+from flextui.ui.widgets.dialogs import ValueScreen
 from flextui.ui.widgets.forms import SectionedForm
 from flextui.ui.widgets.record import RecordScreen
 from tests.ui.conftest import build_app, settle, until, world_of
@@ -190,6 +191,9 @@ async def test_detail_pane_shows_entitlement_line_item_and_product() -> None:
         await pilot.pause()
         assert isinstance(app.screen, RecordScreen)
         assert "PN-GAT-0240" in str(app.screen.query_one("#record-body").render())
+        await pilot.press("R")  # the product as the server sent it (R did nothing in a detail dialog)
+        await settle(pilot)
+        assert isinstance(app.screen, ValueScreen) and "PN-GAT-0240" in app.screen.query_one("#value-text", TextArea).text
 
 
 async def test_filters_paging_and_client_filter() -> None:
@@ -419,6 +423,85 @@ async def test_create_form_validates_every_rule_inline_before_sending() -> None:
         assert form.query_one("#field-li0-quantity", Input).value == "many", "values survive removing a section"
 
 
+async def test_the_account_name_under_the_account_id_follows_the_field() -> None:
+    """The name under Account ID was the account the cursor was on, whatever was typed since (`999` still read
+    "Acme Robotics"), and an account that does not exist was not marked: the name now follows the field, from the
+    accounts shown or else asked of the users service, and an unknown one is marked before anything is sent."""
+    app = build_app(start=["entitlements"])
+    app.ctx.settings.page_size = 5  # Willow Networks is not among the accounts shown: the form asks for it
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "A:101929061121" not in screen(app).node_index
+        await expand(pilot, f"A:{ACME}")
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SectionedForm)
+        assert hint(app, "accountId") == "Acme Robotics"
+        await fill(pilot, {"accountId": "999"})
+        assert "Acme" not in hint(app, "accountId")
+        await until(pilot, lambda: "no account '999'" in hint(app, "accountId"))
+        assert form.query_one("#field-accountId").has_class("-invalid")
+        await fill(
+            pilot,
+            {
+                "attributes": "Region=EMEA",
+                "li0-productName": "Nova Gateway",
+                "li0-productVersion": "2022.4",
+                "li0-startDate": "2026-11-02",
+                "li0-expiryDate": "2027-11-01",
+            },
+        )
+        before = sent(app)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and sent(app) == before, "nothing is sent for an account that is not there"
+        assert list(errors(app)) == ["accountId", ""], errors(app)
+        await fill(pilot, {"accountId": "101929061121"})
+        await until(pilot, lambda: hint(app, "accountId") == "Willow Networks")
+        assert not form.query_one("#field-accountId").has_class("-invalid")
+        await fill(pilot, {"accountId": ""})
+        assert "default account UNKNOWN_ORG_UNIT" in hint(app, "accountId")
+        await fill(pilot, {"accountId": ACME})
+        assert hint(app, "accountId") == "Acme Robotics"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), errors(app)
+
+
+async def test_the_ship_to_e_mail_must_be_an_e_mail() -> None:
+    """Seed 002: shipToEmail is the "e-mail of the ship-to contact"; `not-an-email` passed every inline check."""
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await expand(pilot, f"A:{ACME}")
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        await fill(
+            pilot,
+            {
+                "shipToEmail": "not-an-email",
+                "attributes": "Region=EMEA",
+                "li0-productName": "Nova Gateway",
+                "li0-productVersion": "2022.4",
+                "li0-startDate": "2026-11-02",
+                "li0-expiryDate": "2027-11-01",
+            },
+        )
+        before = sent(app)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and sent(app) == before
+        assert "must be an e-mail address" in errors(app).get("shipToEmail", ""), errors(app)
+        await fill(pilot, {"shipToEmail": " ops@acme.example "})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), errors(app)
+        created = [e for e in entitlement_store(world_of(app)).by_account[ACME] if e.ship_to_email == "ops@acme.example"]
+        assert len(created) == 1
+
+
 async def test_line_item_changes_add_policies_properties_maintenance() -> None:
     app = build_app(start=["entitlements", ACME])
     async with app.run_test(size=(120, 40)) as pilot:
@@ -579,6 +662,33 @@ async def test_read_only_hides_and_refuses_every_change() -> None:
             assert app.screen is s
         assert "read-only" in s.status.error
         assert sent(app) == before
+
+
+async def test_read_only_details_do_not_offer_changes_and_their_keys_say_why() -> None:
+    """In a line item's or an entitlement's details (`i`) on a read-only profile, `p`, `e`, `m` and `a` said nothing at all;
+    they now say what the tree's keys say, and the details still do not offer them."""
+    app = build_app(start=["entitlements", ACME], read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, "E:ENT-100000")
+        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        for key, presses in ((f"L:{li.activation_id}", ("p", "e", "m")), ("E:ENT-100000", ("a", "m"))):
+            s.tree.move_cursor(s.node_index[key])
+            await pilot.pause()
+            await pilot.press("i")
+            await until(pilot, lambda: isinstance(app.screen, RecordScreen))
+            record = app.screen
+            hint_line = str(record.query_one("#record-hint").render())
+            assert "policies" not in hint_line and "edit" not in hint_line and "maintenance" not in hint_line, hint_line
+            for press in presses:
+                before = len(list(app.said))
+                await pilot.press(press)
+                await settle(pilot)
+                news = [said.text for said in list(app.said)[before:]]
+                assert app.screen is record and len(news) == 1 and news[0].startswith("This profile is read-only: "), (press, news)
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is s)
 
 
 async def test_customer_sees_only_their_account() -> None:

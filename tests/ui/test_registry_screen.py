@@ -321,6 +321,40 @@ async def test_read_only_hides_and_refuses_deletes() -> None:
         assert isinstance(app.screen, ChartDetailScreen)
 
 
+async def test_read_only_delete_keys_say_the_profile_is_read_only() -> None:
+    """`d` and Delete on a repository or a chart (and `d` in a chart's detail) say why nothing happens, as every
+    other change does on a read-only profile (they said nothing at all); the Members tab, which deletes nothing, stays quiet."""
+    app = build_app(start=["repos", HELLO], read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ProjectScreen)
+        refusal = "This profile is read-only: delete is off"
+
+        def said() -> list[str]:
+            return [s.text for s in app.said]
+
+        for tab in ("1", "2"):
+            await pilot.press(tab)
+            for key in ("d", "delete"):
+                before = len(said())
+                await pilot.press(key)
+                await settle(pilot)
+                assert app.screen is screen and said()[before:] == [refusal], (tab, key, said())
+        await pilot.press("3")
+        await until(pilot, lambda: screen.tab == "members")
+        before = len(said())
+        await pilot.press("d")
+        await settle(pilot)
+        assert said()[before:] == []
+        await pilot.press("2", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ChartDetailScreen))
+        before = len(said())
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ChartDetailScreen) and said()[before:] == [refusal], said()
+
+
 async def test_members_tab_pages_and_asks_the_api_for_one_user() -> None:
     app = build_app(start=["members", HELLO])
     app.ctx.settings.page_size = 4
@@ -784,6 +818,19 @@ async def test_secret_reset_hidden_and_refused_on_read_only() -> None:
         await pilot.pause()
         assert app.screen is screen and "read-only" in error_of(app)
         assert "read-only" in label(app, "#secret-help")
+
+
+@pytest.mark.parametrize("read_only", [False, True], ids=["writable", "read-only"])
+async def test_secret_help_offers_reset_only_where_it_resets(read_only: bool) -> None:
+    """On a read-only profile the help still offered `r reset (…)`, then said resetting is disabled: keys that change
+    something are not offered there (README), only said to be off."""
+    app = build_app(start=["secret"], read_only=read_only)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        help_text = label(app, "#secret-help")
+        assert help_text.startswith("v reveal · c copy"), help_text
+        assert ("r reset" in help_text) is not read_only, help_text
+        assert ("read-only" in help_text) is read_only, help_text
 
 
 async def test_event_status_for_known_unknown_and_each_state() -> None:

@@ -422,6 +422,40 @@ async def test_sort_filter_and_column_tools_work_on_the_view() -> None:
         assert "fulfillmentType" in shown and "userName" not in shown
 
 
+@pytest.mark.parametrize(
+    ("keys", "all_key", "shown_as"), [({}, "asterisk", "*"), ({"report_columns.all": "A"}, "A", "A")], ids=["*", "remapped"]
+)
+async def test_column_chooser_names_its_own_keys_and_marks_hidden_columns_without_colour(
+    keys: dict[str, str], all_key: str, shown_as: str
+) -> None:
+    """The chooser's hint said `a: show all` (`a` does nothing; the key is `*`, or wherever [keys] moved it), and a
+    shown and a hidden column both drew `▐X▌`, told apart only by colour (not in a colourless terminal or a capture)."""
+    app = build_app(start=["reports", "fulfillment"], keys=keys)
+    async with app.run_test(size=SIZE) as pilot:
+        await results(pilot)
+        g = grid(app)
+        total = len(g.model.columns)
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, ColumnChooserScreen))
+        chooser = app.screen
+        notes = " ".join(str(label.render()) for label in chooser.query(".tool-note"))
+        assert f"{shown_as}: show all" in notes and "a: show all" not in notes, notes
+        assert "space: show/hide" in notes and "shift+↑/↓: move" in notes, notes
+        listing = chooser.query_one("SelectionList")
+        await pilot.press("space", "down", "space")
+        await until(pilot, lambda: len(g.model.visible_columns) == total - 2)
+
+        def box(row: int) -> str:
+            return listing.render_line(row).text[:3]
+
+        assert box(0) == box(1) != box(2), [box(0), box(1), box(2)]
+        assert box(0).strip("▐▌") == " " and box(2) == "▐X▌"
+        await pilot.press(all_key)
+        await until(pilot, lambda: len(g.model.visible_columns) == total)
+        assert f"{total} of {total} shown" in str(chooser.query_one("#cols-facts").render())
+        assert box(0) == box(2) == "▐X▌"
+
+
 async def test_frequency_table_counts_the_view_and_enter_filters_to_a_value() -> None:
     app = build_app(start=["reports", "fulfillment"])
     async with app.run_test(size=SIZE) as pilot:

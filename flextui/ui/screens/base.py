@@ -31,6 +31,7 @@ from flextui.context import AppContext
 from flextui.kinds import Link
 from flextui.ui.appref import flex_app
 from flextui.ui.gcpause import start_done
+from flextui.ui.hidden_keys import say_why_hidden
 from flextui.ui.keys import FOCUS_KEYS, KeyFooter
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import StatusLine, TitleBar
@@ -164,27 +165,15 @@ class AreaScreen(SafeDispatch, Screen[None]):
         return self.kind.can(capability, read_only=self.ctx.read_only)
 
     def on_key(self, event: events.Key) -> None:
-        """A key whose action is not offered here (hidden from the footer, so Textual passes it on unbound)
-        says why nothing happens; before, `d` or `n` from habit did nothing and said nothing. The screen's keys
-        as `[keys]` remapped them; never a key a field types or another binding takes."""
-        focused = self.focused
-        if focused is not None and focused.check_consume_key(event.key, event.character):
-            return
-        if event.key in self.active_bindings:
-            return
-        bindings = self._bindings.copy()
-        if self.app._keymap:
-            bindings.apply_keymap(self.app._keymap)
-        for binding in bindings.key_to_bindings.get(event.key, []):
-            why = self.why_not(binding.action, binding.description.lower())
-            if why:
-                self.app.notify(why, markup=False)
-                event.stop()
-                return
+        say_why_hidden(self, event, self.why_not)
 
     def why_not(self, action: str, description: str) -> str | None:
-        """Why `action` is hidden now (None: it is not, or there is nothing to say); screens add their reasons."""
-        if self.ctx.read_only and self.ACTION_CAPABILITY.get(action) in kinds.MUTATING:  # (refused on every read-only profile)
+        """Why `action` is hidden now (None: it is not, or there is nothing to say); screens add their reasons.
+
+        A change the kind offers (its capability is in `ACTION_CAPABILITY` and the kind's actions) is off on a
+        read-only profile; a key that would change nothing here (a tab of another kind) is left unexplained."""
+        capability = self.ACTION_CAPABILITY.get(action)
+        if self.ctx.read_only and capability in kinds.MUTATING and self.kind.can(capability, read_only=False):
             if self.ctx.session.offline:
                 return f"Offline (--offline): {description} needs the network"
             return f"This profile is read-only: {description} is off"

@@ -6,11 +6,13 @@ colours: `state_style`), so a record reads the same in every area.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
 from rich.text import Text
+from textual import events
+from textual.actions import parse
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -18,6 +20,7 @@ from textual.widgets import Label, Static
 
 from flextui.render.text import absolute, clean, relative
 from flextui.ui.guard import safe
+from flextui.ui.hidden_keys import say_why_hidden
 from flextui.ui.keys import FlexModal
 
 
@@ -109,18 +112,41 @@ class RecordScreen(FlexModal[str | None]):
     RecordScreen #record-hint { color: $text-muted; padding: 0 1; margin-top: 1; }
     """
 
-    def __init__(self, title: str, body: Text, actions: Iterable[tuple[str, str, str]] = (), *, record: Any = None) -> None:
-        """`record`: what `R` shows as the server sent it (a dialog takes the keys: the list's `R` does not reach it)."""
+    def __init__(
+        self,
+        title: str,
+        body: Text,
+        actions: Iterable[tuple[str, str, str]] = (),
+        refused: Mapping[str, str] | None = None,
+        *,
+        record: Any = None,
+    ) -> None:
+        """`refused`: action name → why it is off here (a change on a read-only profile, in the words of the screen's
+        `why_not`): its key is bound but not offered, and says why when pressed. `record`: what `R` shows as the
+        server sent it (a dialog takes the keys: the list's `R` does not reach it)."""
         super().__init__()
         self._title = title
         self._body = body
         self.record = record
         self.actions = list(actions)  # (key, action name, label)
+        self.refused = dict(refused or {})
         for key, action, label in self.actions:  # each with an id, like every key (remappable in [keys])
             self._bindings._add_binding(Binding(key, f"choose('{action}')", label.capitalize(), id=f"record.{action}"))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters and parameters[0] in self.refused:
+            return False
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        say_why_hidden(self, event, self._why_not)
+
+    def _why_not(self, action: str, _description: str) -> str | None:
+        _namespace, name, parameters = parse(action)
+        return self.refused.get(str(parameters[0])) if name == "choose" and parameters else None
+
     def compose(self) -> ComposeResult:
-        hint = " · ".join(f"{key} {label}" for key, _, label in self.actions)
+        hint = " · ".join(f"{key} {label}" for key, action, label in self.actions if action not in self.refused)
         with Vertical():
             yield Label(Text(clean(self._title)), id="record-title")
             with VerticalScroll(id="record-scroll"):

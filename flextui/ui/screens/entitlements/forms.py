@@ -9,6 +9,7 @@ only the node they changed) and its catalogue index (product suggestions).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -26,11 +27,13 @@ from flextui.api.entitlements import (
     MaintenanceLineItemsCreate,
     MutationResult,
 )
-from flextui.api.errors import ReadOnly
+from flextui.api.errors import ApiError, ReadOnly
 from flextui.api.products import MaintenanceProduct, Product, ProductsService
+from flextui.api.users import AccountFilter
 from flextui.api.validation import MAX_LIMIT
 from flextui.render.entitlements import policies_text
 from flextui.render.words import plural
+from flextui.ui.screens.entitlements.accounts import LOOKUP_PAUSE_S
 from flextui.ui.screens.entitlements.nodes import Item
 from flextui.ui.widgets.forms import TRISTATE, FieldSpec, NameSuggester, Section, SectionedForm, bool_choice, number, section_key, validated
 
@@ -294,9 +297,8 @@ class EntitlementForms:
                 "accountId",
                 "Account ID",
                 value=root.account_id if root and root.account_id != v.DEFAULT_ACCOUNT else "",
-                hint=f"{root.name}" if root and root.name else "empty: the default account UNKNOWN_ORG_UNIT",
                 errors=("accounts[0].accountId", "accounts[0]", "accounts"),
-            ),
+            ),  # its hint, the account's name, follows the field (`_account_hint`)
             FieldSpec(
                 "accountType",
                 "Account type",
@@ -354,6 +356,9 @@ class EntitlementForms:
             for key in ("entitlementId", "emailTemplateVariation", "status"):
                 if str(values[key]).strip():
                     data[key] = str(values[key]).strip()
+            unknown = self.account_names.problem(values["accountId"].strip())
+            if unknown:
+                problems.setdefault("accounts[0].accountId", unknown)
             if values["accountId"].strip():
                 data["accounts"] = [
                     {
@@ -404,10 +409,43 @@ class EntitlementForms:
             section=section,
             submit_label="Create",
             suggesters=self._line_item_suggester(form_ref),
-            hints=lambda values: self._line_item_hints(values, section.count),
+            hints=lambda values: {**self._line_item_hints(values, section.count), **self._account_hint(values, form_ref)},
         )
         form_ref.append(form)
         self.app.push_screen(form, done)
+
+    def _account_hint(self, values: dict[str, Any], form_ref: list[SectionedForm]) -> dict[str, str]:
+        """The name of the account the Account ID field names now (asked of the users service when the tree does not
+        show it), not of the account the form was opened on."""
+        names = self.account_names
+        for root in self.roots:
+            names.learn(root.account_id, root.name)
+        account_id = str(values.get("accountId") or "").strip()
+        if form_ref and names.needs_lookup(account_id):
+            self._look_up_account(account_id, form_ref[0])
+        return {"accountId": names.hint(account_id)}
+
+    def _look_up_account(self, account_id: str, form: SectionedForm) -> None:
+        """Ask the users service about `account_id` once the typing pauses (a key typed meanwhile asks about its own ID
+        instead); a failure is said under the field only: the server decides on submit."""
+        names = self.account_names
+        names.asking = account_id
+
+        async def job() -> None:
+            try:
+                await asyncio.sleep(LOOKUP_PAUSE_S)
+                query = AccountFilter.model_validate({"accountId": account_id, "accountType": list(v.LISTED_ACCOUNT_TYPES)})
+                try:
+                    page = await self.users.accounts(query, 1, MAX_LIMIT)
+                except ApiError as exc:
+                    names.unchecked(account_id, str(exc))
+                else:
+                    names.found(account_id, page.items)
+            finally:
+                names.done(account_id)  # also when a later key cancelled it: the ID may be asked about again
+            form.recheck()
+
+        self.run_worker(job(), group="ent-account-lookup", exclusive=True, description=f"looking up account {account_id}")
 
     def _entitlement_of(self, item: Item | None) -> Entitlement | None:
         return item.entitlement if item is not None else None

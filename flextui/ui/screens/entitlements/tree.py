@@ -32,6 +32,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static, Tree
 from textual.widgets.tree import TreeNode, UnknownNodeID
 
@@ -51,7 +52,8 @@ from flextui.render.text import clean
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.safety import SafeDispatch
-from flextui.ui.screens.base import NOT_LOADED, AreaScreen, sort_words
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen, filters_key, sort_words
+from flextui.ui.screens.entitlements.accounts import AccountNames
 from flextui.ui.screens.entitlements.details import entitlement_detail, line_item_detail, product_detail
 from flextui.ui.screens.entitlements.forms import CatalogueIndex, EntitlementForms
 from flextui.ui.screens.entitlements.nodes import Expansion, Item, Root
@@ -225,7 +227,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         Binding("P,shift+p", "catalogue", "Product", id="entitlements.catalogue"),
         Binding("i", "details", "Details", id="entitlements.details"),
         Binding("c", "copy_id", "Copy ID", show=False, id="entitlements.copy"),
-        Binding("f", "focus_filters", "Filters", show=False, id="entitlements.filters"),
+        filters_key("entitlements"),
         Binding("x", "clear_filters", "Clear filters", show=False, id="entitlements.clear"),
         Binding("right_square_bracket", "page(1)", "Next page", show=False, id="entitlements.next_page"),
         Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id="entitlements.prev_page"),
@@ -267,6 +269,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self.client_filter = ""
         self.expansions: list[Expansion] = []
         self.catalogue = CatalogueIndex()
+        self.account_names = AccountNames()
         self.node_index: dict[str, TreeNode[Item]] = {}
         self._select_after: str | None = None
         self._auto_expand: str | None = initial.get("account") or None
@@ -990,8 +993,8 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         if str(event.value or "") != self.filters.status:
             self._apply_query()
 
-    def action_focus_filters(self) -> None:
-        self.query_one("#f-account", Input).focus()
+    def first_filter(self) -> Widget | None:
+        return self.query_one("#f-account", Input)
 
     def action_clear_filters(self) -> None:
         for wid in ("#f-account", "#f-product", "#f-from", "#f-to"):
@@ -1098,16 +1101,13 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         text = self.detail_text(item, show_title=False)
         if text is None:
             return
-        ro = self.ctx.read_only
         actions: list[tuple[str, str, str]] = []
         if item.kind == "account":
             title = f"Account {item.account_id}"
-            actions = [("u", "users", "users"), ("c", "copy_id", "copy ID")] + ([] if ro else [("n", "create", "new entitlement")])
+            actions = [("u", "users", "users"), ("c", "copy_id", "copy ID"), ("n", "create", "new entitlement")]
         elif item.kind == "entitlement":
             title = f"Entitlement {item.entitlement.entitlement_id if item.entitlement else ''}"
-            actions = [("c", "copy_id", "copy ID")] + (
-                [] if ro else [("a", "add_items", "add line items"), ("m", "maintenance", "maintenance item")]
-            )
+            actions = [("c", "copy_id", "copy ID"), ("a", "add_items", "add line items"), ("m", "maintenance", "maintenance item")]
         elif item.kind in ("product", "license_model") and item.product is not None:
             title = f"Product {item.product.product_name or ''} {item.product.product_version or ''}".strip()
             actions = [("P", "catalogue", "catalogue"), ("c", "copy_id", "copy activation ID")]
@@ -1115,14 +1115,15 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             li = item.line_item
             title = f"Line item {li.activation_id if li else ''}"
             actions = [("P", "catalogue", "catalogue"), ("c", "copy_id", "copy ID")]
-            if not ro:
-                actions += [("p", "policies", "policies"), ("e", "properties", "edit"), ("m", "maintenance", "maintenance item")]
+            actions += [("p", "policies", "policies"), ("e", "properties", "edit"), ("m", "maintenance", "maintenance item")]
+        # A change this profile cannot make is not offered; its key says why, as the tree's own key does.
+        refused = {action: why for _, action, label in actions if self.ctx.read_only and (why := self.why_not(action, label))}
 
         def chosen(action: str | None) -> None:
             if action:
                 self.call_later(self.run_action, action)
 
-        self.app.push_screen(RecordScreen(title, text, actions), chosen)
+        self.app.push_screen(RecordScreen(title, text, actions, refused, record=self.raw_record()), chosen)
 
 
 __all__ = ["EntitlementsScreen", "EntitlementTree", "parse_argument"]

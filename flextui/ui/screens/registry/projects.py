@@ -7,10 +7,10 @@ project, and are hidden and refused on read-only profiles.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -36,6 +36,7 @@ from flextui.query import split_repository
 from flextui.render.text import clean, relative
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
+from flextui.ui.hidden_keys import say_why_hidden
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.registry.common import (
@@ -174,6 +175,8 @@ class ProjectScreen(RegistryMixin, AreaScreen):
 
     HOME = ProjectsScreen
     KIND = "repositories"
+    ACTION_CAPABILITY: ClassVar[dict[str, str]] = {"delete": "delete"}
+    """Of the tab's kind (`kind`): repositories and charts can be deleted, members cannot."""
 
     BINDINGS = [
         Binding("greater_than_sign", "next_tab(1)", "Next tab", id="project.next_tab"),
@@ -298,13 +301,9 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         return next((row[key] for key in ("repo", "chart", "member") if key in row), None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "delete":
-            tab = self.tab
-            return (
-                tab in ("repositories", "charts")
-                and kinds.get(tab).can("delete", read_only=self.ctx.read_only)
-                and (not self.is_mounted or self.current_table().current_row() is not None)
-            )
+        if action == "delete":  # the tab's kind and the profile decide (AreaScreen), then there must be a row
+            offered = super().check_action(action, parameters)
+            return offered and (not self.is_mounted or self.current_table().current_row() is not None)
         if action == "page":
             return True if self.tab == "members" else None
         if action == "member_query":
@@ -568,8 +567,8 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def open_chart(self, chart: Chart) -> None:
         async def job() -> None:
             detail = await self.registry.get_chart(self.project, chart.name)
-            read_only = not kinds.get("charts").can("delete", read_only=self.ctx.read_only)
-            self.app.push_screen(ChartDetailScreen(self.project, detail, self.ctx.now_ms(), read_only), self._after_chart)
+            refusal = self.why_not("delete", "delete") if self.ctx.read_only else None
+            self.app.push_screen(ChartDetailScreen(self.project, detail, self.ctx.now_ms(), refusal), self._after_chart)
 
         self.run_api(job, group="chart-detail", doing=f"loading chart {chart.short_name}")
 
@@ -614,7 +613,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         tab = self.tab
         if tab not in ("repositories", "charts"):
             return
-        if self.ctx.read_only or not kinds.get(tab).can("delete", read_only=self.ctx.read_only):
+        if not self.kind.can("delete", read_only=self.ctx.read_only):
             self.report_error(ApiError("this profile is read-only: nothing can be deleted"), doing=f"deleting from {self.project}")
             return
         row = self.current_table().current_row()
@@ -677,7 +676,7 @@ class ChartDetailScreen(FlexModal[str | None]):
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Close", id="chart_detail.close"),
         Binding("c", "copy_command", "Copy helm command", id="chart_detail.copy"),
-        Binding("d", "choose('delete')", "Delete chart", id="chart_detail.delete"),
+        Binding("d", "delete", "Delete chart", id="chart_detail.delete"),
     ]
 
     DEFAULT_CSS = """
@@ -690,12 +689,13 @@ class ChartDetailScreen(FlexModal[str | None]):
     ChartDetailScreen #chart-hint { color: $text-muted; }
     """
 
-    def __init__(self, project: str, chart: ChartDetail, now_ms: int, read_only: bool) -> None:
+    def __init__(self, project: str, chart: ChartDetail, now_ms: int, refusal: str | None = None) -> None:
         super().__init__()
         self.project = project
         self.chart = chart
         self.now_ms = now_ms
-        self.read_only = read_only
+        self.refusal = refusal
+        """Why `d` does not delete here (the project screen's `why_not`: a read-only profile); None: it does."""
 
     def _summary(self) -> Text:
         c = self.chart
@@ -720,7 +720,7 @@ class ChartDetailScreen(FlexModal[str | None]):
 
     def compose(self) -> ComposeResult:
         c = self.chart
-        hint = "↑↓ version · c copy helm command · escape close" + ("" if self.read_only else " · d delete chart")
+        hint = "↑↓ version · c copy helm command · escape close" + ("" if self.refusal else " · d delete chart")
         with Vertical():
             yield Label(Text(f"Chart {clean(c.name)}"), id="chart-title")
             yield Static(self._summary(), id="chart-summary")
@@ -771,9 +771,12 @@ class ChartDetailScreen(FlexModal[str | None]):
         self.query_one("#chart-version", Static).update(block(lines, width=9))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "choose" and self.read_only:
+        if action == "delete" and self.refusal:
             return False
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        say_why_hidden(self, event, lambda action, _description: self.refusal if action == "delete" else None)
 
     def action_copy_command(self) -> None:
         v = self._version()
@@ -782,8 +785,8 @@ class ChartDetailScreen(FlexModal[str | None]):
         value = v.helm_command or (v.urls[0] if v.urls else v.digest or "")
         flex_app(self).copy_text(value, "helm command" if v.helm_command else "chart URL")
 
-    def action_choose(self, action: str) -> None:
-        self.dismiss(action)
+    def action_delete(self) -> None:
+        self.dismiss("delete")
 
 
 class ArtifactsScreen(PagedRegistryScreen):

@@ -19,6 +19,7 @@ from flextui.api.registry import (
 )
 from flextui.render.text import clean
 from flextui.ui.appref import flex_app
+from flextui.ui.keyhint import bound_key, hint
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.registry.common import MASK, RegistryMixin, problem_note
 from flextui.ui.widgets.dialogs import ConfirmScreen, ValueScreen
@@ -139,14 +140,19 @@ class SecretScreen(RegistryMixin, AreaScreen):
             value.update(Text(MASK + "  (hidden)"))
         value.set_class(self.revealed, "-revealed")
         if self.revealed:
+            hide = bound_key(self, "secret.reveal")
             help_text = (
-                f"Shown until you press v, leave this screen, or {int(SECRET_HIDE_AFTER_S)} s pass. "
+                f"Shown until you {f'press {hide}, ' if hide else ''}leave this screen, or {int(SECRET_HIDE_AFTER_S)} s pass. "
                 "Use it as the password of `docker login` / `helm registry login` with your user name."
             )
         else:
+            keys = hint(  # the keys offered here, as bound: not reset on a read-only profile
+                (bound_key(self, "secret.reveal"), "reveal"),
+                (bound_key(self, "secret.copy"), "copy"),
+                (bound_key(self, "secret.reset"), "reset (to a value you choose, or a random one)"),
+            )
             help_text = (
-                "v reveal · c copy · r reset (to a value you choose, or a random one) · "
-                "The secret is your registry password for docker and helm; it is fetched only when asked and never stored."
+                f"{keys} · The secret is your registry password for docker and helm; it is fetched only when asked and never stored."
             )
         if self.ctx.read_only:
             help_text += " This profile is read-only: resetting is disabled."

@@ -26,12 +26,16 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from rich.segment import Segment
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.strip import Strip
 from textual.widgets import Button, DataTable, Label, SelectionList
+from textual.widgets._toggle_button import ToggleButton
+from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
 
 from flextui.api.filters import ReportType
@@ -39,6 +43,7 @@ from flextui.render.table import Column, GridModel, format_value
 from flextui.render.text import clean, clean_lines
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
+from flextui.ui.keyhint import bound_key, hint
 from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.chart import BarChart, compact_number
 from flextui.ui.widgets.dialogs import ValueScreen
@@ -459,6 +464,26 @@ class RowDetailScreen(_ToolScreen):
         self.action_view_value()
 
 
+class ColumnList(SelectionList[str]):
+    """The chooser's list: a hidden column's box is empty (`▐ ▌`), a shown one's checked (`▐X▌`).
+
+    Textual draws both boxes `▐X▌` and tells them apart by colour alone, which a colourless terminal,
+    a screen reader or a capture of the screen does not show."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        try:
+            selection = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return strip
+        segments = list(strip)
+        # SelectionList.render_line puts the box first: its left side, its inside, its right side, a space.
+        if selection.value in self._selected or len(segments) < 2 or segments[1].text != ToggleButton.BUTTON_INNER:
+            return strip
+        segments[1] = Segment(" " * len(ToggleButton.BUTTON_INNER), segments[1].style)
+        return Strip(segments, strip.cell_length)
+
+
 class ColumnChooserScreen(_ToolScreen):
     """Show/hide (space) and reorder (shift+↑/↓) the result columns; changes apply at once."""
 
@@ -487,11 +512,22 @@ class ColumnChooserScreen(_ToolScreen):
         with Vertical():
             yield Label(Text("Columns"), classes="tool-title")
             yield Label("", classes="tool-note", id="cols-facts")
-            yield SelectionList[str](id="cols-list")
-            yield Label(Text("space: show/hide · shift+↑/↓: move · a: show all · escape: done"), classes="tool-note")
+            listing = ColumnList(id="cols-list")
+            yield listing
+            yield Label(Text(self.keys_hint(listing)), classes="tool-note", id="cols-keys")
             with Horizontal(id="cols-buttons"):
                 yield Button("Show all", id="cols-all", compact=True)
                 yield Button("Done", id="cols-done", variant="primary", compact=True)
+
+    def keys_hint(self, listing: ColumnList) -> str:
+        """The keys as bound here (and moved in [keys]): a hint typed by hand named `a` for `*`."""
+        return hint(
+            (bound_key(listing, "select", prefer="space"), "show/hide"),
+            ((bound_key(self, "report_columns.up"), bound_key(self, "report_columns.down")), "move"),
+            (bound_key(self, "report_columns.all"), "show all"),
+            (bound_key(self, "report_tool.close"), "done"),
+            between=": ",
+        )
 
     def on_mount(self) -> None:
         self._fill(0)
@@ -555,6 +591,7 @@ class ColumnChooserScreen(_ToolScreen):
 __all__ = [
     "ChartScreen",
     "ColumnChooserScreen",
+    "ColumnList",
     "FrequencyScreen",
     "RowDetailScreen",
     "StatsScreen",

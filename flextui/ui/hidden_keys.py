@@ -1,0 +1,38 @@
+"""A key whose action is not offered says why nothing happens.
+
+A key hidden from the footer (its screen's `check_action` says False: a change on
+a read-only profile, a delete with nothing to delete) is passed on by Textual as
+if it were not bound, so `d` or `n` pressed from habit did nothing and said
+nothing. A screen or dialog hands its unbound keys to `say_why_hidden` with its
+reasons (`why_not`), and the first binding of the key that has one says it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual import events
+from textual.screen import Screen
+
+
+def say_why_hidden(screen: Screen[Any], event: events.Key, why_not: Callable[[str, str], str | None]) -> None:
+    """Say `why_not(action, description)` for a key of `screen` whose binding is hidden now, as `[keys]` placed
+    the bindings; never for a key a field types or another binding takes."""
+    focused = screen.focused
+    if focused is not None and focused.check_consume_key(event.key, event.character):
+        return
+    if event.key in screen.active_bindings:
+        return
+    bindings = screen._bindings.copy()
+    if screen.app._keymap:
+        bindings.apply_keymap(screen.app._keymap)
+    for binding in bindings.key_to_bindings.get(event.key, []):
+        why = why_not(binding.action, binding.description.lower())
+        if why:
+            screen.app.notify(why, markup=False)
+            event.stop()
+            return
+
+
+__all__ = ["say_why_hidden"]
