@@ -151,3 +151,21 @@ async def command(pilot: Any, text: str) -> None:
 def world_of(app: FlexApp) -> Any:
     ctx: AppContext = app.ctx
     return ctx.extras["world"]
+
+
+async def raw_json_over(pilot: Any, detail: type) -> Any:
+    """`R` on a detail dialog (of type `detail`): the record's raw JSON as shown, parsed; escape comes back to the dialog."""
+    import json
+
+    from textual.widgets import TextArea
+
+    from flextui.ui.widgets.dialogs import ValueScreen
+
+    app = pilot.app
+    assert isinstance(app.screen, detail)
+    await pilot.press("R")
+    await until(pilot, lambda: isinstance(app.screen, ValueScreen))
+    shown = json.loads(app.screen.query_one("#value-text", TextArea).text)
+    await pilot.press("escape")
+    await until(pilot, lambda: isinstance(app.screen, detail))
+    return shown

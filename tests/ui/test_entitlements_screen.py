@@ -78,6 +78,39 @@ def detail(app: Any) -> str:
     return str(app.screen.query_one("#ent-detail-body").render())
 
 
+ONE_LINE_ITEM = {
+    "li0-productName": "Nova Gateway",
+    "li0-productVersion": "2022.4",
+    "li0-startDate": "2026-11-02",
+    "li0-expiryDate": "2027-11-01",
+}
+"""The first line item's fields, filled as valid."""
+
+
+async def first_entitlement_open(pilot: Any) -> tuple[Any, Any]:
+    """The tree settled with ENT-100000 open: the screen and its first line item."""
+    await settle(pilot)
+    await expand(pilot, "E:ENT-100000")
+    return screen(pilot.app), world_of(pilot.app).entitlements["ENT-100000"].line_items[0]
+
+
+async def requests_to_save(pilot: Any) -> int:
+    """ctrl+s on a form, settled: how many requests it sent."""
+    before = sent(pilot.app)
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    return sent(pilot.app) - before
+
+
+async def new_entitlement_form(pilot: Any) -> Any:
+    """The tree settled, Acme's node open, and `n`: its new-entitlement form."""
+    await settle(pilot)
+    await expand(pilot, f"A:{ACME}")
+    await pilot.press("n")
+    await settle(pilot)
+    return pilot.app.screen
+
+
 async def test_accounts_page_then_each_expansion_loads_only_its_children(monkeypatch: Any) -> None:
     app = build_app(start=["entitlements"])
     app.ctx.session.page_bases.learn("entitlements", 1)  # known, as after a first listing (detection: tests/test_dialects.py)
@@ -348,26 +381,10 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
 async def test_a_mandatory_attribute_the_server_names_is_shown_on_the_attributes_field() -> None:
     app = build_app(start=["entitlements"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await expand(pilot, f"A:{ACME}")
-        await pilot.press("n")
-        await settle(pilot)
-        form = app.screen
-        await fill(
-            pilot,
-            {
-                "attributes": "SalesOrder=SO-9",
-                "li0-productName": "Nova Gateway",
-                "li0-productVersion": "2022.4",
-                "li0-startDate": "2026-11-02",
-                "li0-expiryDate": "2027-11-01",
-            },
-        )
+        form = await new_entitlement_form(pilot)
+        await fill(pilot, {"attributes": "SalesOrder=SO-9", **ONE_LINE_ITEM})
         assert form.validate(all_fields=True) is not None, "the client does not invent mandatory attributes"
-        before = sent(app)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert sent(app) == before + 1 and app.screen is form, "sent once, refused by the server, the form kept"
+        assert await requests_to_save(pilot) == 1 and app.screen is form, "sent once, refused by the server, the form kept"
         assert "mandatory custom attribute REGION" in hint(app, "attributes") and form.query_one("#field-attributes").has_class("-invalid")
         await fill(pilot, {"attributes": "SalesOrder=SO-9; Region=AMER"})
         await pilot.press("ctrl+s")
@@ -473,26 +490,9 @@ async def test_the_ship_to_e_mail_must_be_an_e_mail() -> None:
     """Seed 002: shipToEmail is the "e-mail of the ship-to contact"; `not-an-email` passed every inline check."""
     app = build_app(start=["entitlements"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await expand(pilot, f"A:{ACME}")
-        await pilot.press("n")
-        await settle(pilot)
-        form = app.screen
-        await fill(
-            pilot,
-            {
-                "shipToEmail": "not-an-email",
-                "attributes": "Region=EMEA",
-                "li0-productName": "Nova Gateway",
-                "li0-productVersion": "2022.4",
-                "li0-startDate": "2026-11-02",
-                "li0-expiryDate": "2027-11-01",
-            },
-        )
-        before = sent(app)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert app.screen is form and sent(app) == before
+        form = await new_entitlement_form(pilot)
+        await fill(pilot, {"shipToEmail": "not-an-email", "attributes": "Region=EMEA", **ONE_LINE_ITEM})
+        assert await requests_to_save(pilot) == 0 and app.screen is form
         assert "must be an e-mail address" in errors(app).get("shipToEmail", ""), errors(app)
         await fill(pilot, {"shipToEmail": " ops@acme.example "})
         await pilot.press("ctrl+s")
@@ -634,10 +634,7 @@ async def test_a_hidden_keys_reason_follows_the_keys_remap() -> None:
 async def test_read_only_hides_and_refuses_every_change() -> None:
     app = build_app(start=["entitlements", ACME], read_only=True)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        s = screen(app)
-        await expand(pilot, "E:ENT-100000")
-        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        s, li = await first_entitlement_open(pilot)
         s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
         await pilot.pause()
         shown = offered(s)
@@ -669,10 +666,7 @@ async def test_read_only_details_do_not_offer_changes_and_their_keys_say_why() -
     they now say what the tree's keys say, and the details still do not offer them."""
     app = build_app(start=["entitlements", ACME], read_only=True)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        s = screen(app)
-        await expand(pilot, "E:ENT-100000")
-        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        s, li = await first_entitlement_open(pilot)
         for key, presses in ((f"L:{li.activation_id}", ("p", "e", "m")), ("E:ENT-100000", ("a", "m"))):
             s.tree.move_cursor(s.node_index[key])
             await pilot.pause()
@@ -703,10 +697,7 @@ async def test_customer_sees_only_their_account() -> None:
 async def test_jump_to_catalogue_and_to_users() -> None:
     app = build_app(start=["entitlements", ACME])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        s = screen(app)
-        await expand(pilot, "E:ENT-100000")
-        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        s, li = await first_entitlement_open(pilot)
         s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
         await pilot.pause()
         await pilot.press("P")
