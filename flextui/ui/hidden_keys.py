@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from textual import events
+from textual.actions import parse
 from textual.screen import Screen
 
 
@@ -35,4 +36,22 @@ def say_why_hidden(screen: Screen[Any], event: events.Key, why_not: Callable[[st
             return
 
 
-__all__ = ["say_why_hidden"]
+class RefusedChoices:
+    """A dialog's `choose(ACTION)` keys less the refused ones (`refused`: action → why it is off here, in the words
+    of the screen's `why_not`): not offered, and each says why when pressed. Mixed in before the dialog's screen class."""
+
+    refused: dict[str, str]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action == "choose" and parameters and parameters[0] in self.refused)
+
+    def on_key(self, event: events.Key) -> None:
+        assert isinstance(self, Screen)
+        say_why_hidden(self, event, self._refusal)
+
+    def _refusal(self, action: str, _description: str) -> str | None:
+        _namespace, name, parameters = parse(action)
+        return self.refused.get(str(parameters[0])) if name == "choose" and parameters else None
+
+
+__all__ = ["RefusedChoices", "say_why_hidden"]

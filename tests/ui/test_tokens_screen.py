@@ -372,6 +372,14 @@ async def test_read_only_hides_and_refuses_changes() -> None:
         bindings = {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}
         assert not {"create", "rotate", "edit", "delete"} & bindings
 
+        app.clear_notifications()
+        await pilot.press("enter")  # the detail: its change keys say why too (they said nothing)
+        await until(pilot, lambda: isinstance(app.screen, TokenDetailScreen))
+        assert "r rotate" not in str(app.screen.query_one("#detail-hint").render())
+        await pilot.press("d")
+        await until(pilot, lambda: "This profile is read-only: delete is off" in [n.message for n in app._notifications])
+        assert isinstance(app.screen, TokenDetailScreen) and token_store(world_of(app)).by_name.keys() == before.keys()
+
 
 async def test_detail_view_and_its_actions() -> None:
     app = build_app()

@@ -26,6 +26,7 @@ from flextui.kinds import Link
 from flextui.render.text import absolute, clean, relative
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
+from flextui.ui.hidden_keys import RefusedChoices
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import AreaScreen, filters_key
 from flextui.ui.screens.everypage import EveryPageSearch
@@ -316,7 +317,8 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def _open(self, event: DataTable.RowSelected) -> None:
         token = self.selected()
         if token is not None:
-            self.app.push_screen(TokenDetailScreen(token, self.ctx.now_ms(), not self._may_change(token)), self._after_detail)
+            refused = {action: why for action in ("rotate", "edit", "delete") if (why := self.why_not(action, action))}
+            self.app.push_screen(TokenDetailScreen(token, self.ctx.now_ms(), refused), self._after_detail)
 
     def _may_change(self, token: Token | None) -> bool:
         """Whether rotate, edit and delete can work on `token`: not on a read-only profile, not on a masked token.
@@ -575,7 +577,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             flex_app(self).copy_text(token.name, f"token name {token.name}")
 
 
-class TokenDetailScreen(FlexModal[str | None]):
+class TokenDetailScreen(RefusedChoices, FlexModal[str | None]):
     """Every field of one token, with its actions."""
 
     BINDINGS = [
@@ -594,11 +596,13 @@ class TokenDetailScreen(FlexModal[str | None]):
     TokenDetailScreen #detail-hint { color: $text-muted; margin-top: 1; }
     """
 
-    def __init__(self, token: Token, now_ms: int, read_only: bool) -> None:
+    def __init__(self, token: Token, now_ms: int, refused: dict[str, str] | None = None) -> None:
+        """`refused`: rotate, edit or delete → why it is off for this token (a read-only profile, a masked token):
+        not offered, and its key says why when pressed (in the words of the list's `why_not`)."""
         super().__init__()
         self.token = token
         self.now_ms = now_ms
-        self.read_only = read_only
+        self.refused = dict(refused or {})
 
     def compose(self) -> ComposeResult:
         t = self.token
@@ -620,16 +624,12 @@ class TokenDetailScreen(FlexModal[str | None]):
             body.append("\n⊘ Masked: you may not view some details of this token.\n", style="italic")
         if t.expires_within(self.now_ms, 7):
             body.append("\n⚠ Expires within 7 days.\n", style="bold")
-        hint = "c copy name · escape close" if self.read_only else "r rotate · e edit · d delete · c copy name · escape close"
+        offered = [f"{key} {action}" for key, action in (("r", "rotate"), ("e", "edit"), ("d", "delete")) if action not in self.refused]
+        hint = " · ".join([*offered, "c copy name", "escape close"])
         with Vertical():
             yield Label(Text(f"Token {clean(t.name)}"), id="detail-title")
             yield Static(body, id="detail-body")
             yield Label(hint, id="detail-hint")
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "choose" and self.read_only and parameters and parameters[0] != "copy_name":
-            return False
-        return True
 
     def action_choose(self, action: str) -> None:
         self.dismiss(action)

@@ -11,8 +11,6 @@ from datetime import datetime
 from typing import Any
 
 from rich.text import Text
-from textual import events
-from textual.actions import parse
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -20,7 +18,7 @@ from textual.widgets import Label, Static
 
 from flextui.render.text import absolute, clean, relative
 from flextui.ui.guard import safe
-from flextui.ui.hidden_keys import say_why_hidden
+from flextui.ui.hidden_keys import RefusedChoices
 from flextui.ui.keys import FlexModal
 
 
@@ -96,7 +94,7 @@ class Body:
         return self
 
 
-class RecordScreen(FlexModal[str | None]):
+class RecordScreen(RefusedChoices, FlexModal[str | None]):
     """Every field of one record, and the actions that apply to it (each a key; the result is the action name)."""
 
     BINDINGS = [
@@ -132,18 +130,6 @@ class RecordScreen(FlexModal[str | None]):
         self.refused = dict(refused or {})
         for key, action, label in self.actions:  # each with an id, like every key (remappable in [keys])
             self._bindings._add_binding(Binding(key, f"choose('{action}')", label.capitalize(), id=f"record.{action}"))
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "choose" and parameters and parameters[0] in self.refused:
-            return False
-        return True
-
-    def on_key(self, event: events.Key) -> None:
-        say_why_hidden(self, event, self._why_not)
-
-    def _why_not(self, action: str, _description: str) -> str | None:
-        _namespace, name, parameters = parse(action)
-        return self.refused.get(str(parameters[0])) if name == "choose" and parameters else None
 
     def compose(self) -> ComposeResult:
         hint = " · ".join(f"{key} {label}" for key, action, label in self.actions if action not in self.refused)
