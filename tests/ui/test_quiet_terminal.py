@@ -225,3 +225,14 @@ async def test_a_slow_first_answer_shows_the_screen_loading_meanwhile(frames: li
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: any("loading" in _text(app, update) for update in frames))
         assert not app.screen.tokens, "painted before the answer came"
+
+
+async def test_on_a_server_the_first_screen_is_shown_while_the_network_answers(frames: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the embedded simulator is waited for: a real server's first answer takes the network's time, and the
+    screen held that long would show nothing where it showed "loading" at once."""
+    monkeypatch.setattr("flextui.ui.app.FIRST_PAINT_HELD_AT_MOST", 3600.0)  # the bound cannot be what shows it
+    app = build_app(latency_ms=60_000)
+    app.ctx.demo = False  # as on a profile: the simulator stands for a server
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: any("loading" in _text(app, update) for update in frames))
+        assert not app.screen.tokens, "shown while the first answer is awaited"
