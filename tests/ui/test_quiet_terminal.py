@@ -209,9 +209,10 @@ def _text(app: FlexApp, update: Any) -> str:
     return str(update.render_segments(app.console))
 
 
-async def test_the_first_screen_is_painted_once_with_its_rows(frames: list[Any]) -> None:
+async def test_the_first_screen_is_painted_once_with_its_rows(frames: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
     """Start-up painted the tokens screen five or six times before its rows came (the empty table, the footer's
     keys, "loading"), each on the loop the answer waited for: the first frame sent now holds the rows."""
+    monkeypatch.setattr("flextui.ui.app.FIRST_PAINT_HELD_AT_MOST", 3600.0)  # a loaded machine: the rows, not the bound
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: frames)
