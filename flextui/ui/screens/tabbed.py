@@ -167,7 +167,9 @@ class TabbedListScreen(AreaScreen):
             await pane.mount_all(self._pane_widgets(tab))
 
     async def on_mount(self) -> None:
-        self._focus_table(self.initial_tab)  # composed with the screen
+        # The table of the tab shown: on a loaded machine `:products` then `:features` (keys handed on after 2 s)
+        # could show the features tab before this ran, and the initial tab's table took the keys from it.
+        self._focus_table(self.tab_id)
         await self._ensure_loaded(self.tab_id)
 
     def show_kind(self, kind: kinds.Kind) -> None:
