@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -36,7 +36,7 @@ from flextui.query import split_repository
 from flextui.render.text import clean, relative
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
-from flextui.ui.hidden_keys import say_why_hidden
+from flextui.ui.hidden_keys import RefusedChoices
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.registry.common import (
@@ -670,13 +670,13 @@ CHART_COLUMNS = kinds.get("charts").columns
 MEMBER_COLUMNS = kinds.get("members").columns
 
 
-class ChartDetailScreen(FlexModal[str | None]):
+class ChartDetailScreen(RefusedChoices, FlexModal[str | None]):
     """A chart's versions (newest first) with digest, created time and URLs; copy the helm command."""
 
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Close", id="chart_detail.close"),
         Binding("c", "copy_command", "Copy helm command", id="chart_detail.copy"),
-        Binding("d", "delete", "Delete chart", id="chart_detail.delete"),
+        Binding("d", "choose('delete')", "Delete chart", id="chart_detail.delete"),
     ]
 
     DEFAULT_CSS = """
@@ -694,8 +694,8 @@ class ChartDetailScreen(FlexModal[str | None]):
         self.project = project
         self.chart = chart
         self.now_ms = now_ms
-        self.refusal = refusal
-        """Why `d` does not delete here (the project screen's `why_not`: a read-only profile); None: it does."""
+        self.refused = {"delete": refusal} if refusal else {}
+        """Why `d` does not delete here (the project screen's `why_not`: a read-only profile), if it does not."""
 
     def _summary(self) -> Text:
         c = self.chart
@@ -720,7 +720,7 @@ class ChartDetailScreen(FlexModal[str | None]):
 
     def compose(self) -> ComposeResult:
         c = self.chart
-        hint = "↑↓ version · c copy helm command · escape close" + ("" if self.refusal else " · d delete chart")
+        hint = "↑↓ version · c copy helm command · escape close" + ("" if self.refused else " · d delete chart")
         with Vertical():
             yield Label(Text(f"Chart {clean(c.name)}"), id="chart-title")
             yield Static(self._summary(), id="chart-summary")
@@ -770,14 +770,6 @@ class ChartDetailScreen(FlexModal[str | None]):
             lines.append(("Helm", v.helm_command))
         self.query_one("#chart-version", Static).update(block(lines, width=9))
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "delete" and self.refusal:
-            return False
-        return True
-
-    def on_key(self, event: events.Key) -> None:
-        say_why_hidden(self, event, lambda action, _description: self.refusal if action == "delete" else None)
-
     def action_copy_command(self) -> None:
         v = self._version()
         if v is None:
@@ -785,8 +777,8 @@ class ChartDetailScreen(FlexModal[str | None]):
         value = v.helm_command or (v.urls[0] if v.urls else v.digest or "")
         flex_app(self).copy_text(value, "helm command" if v.helm_command else "chart URL")
 
-    def action_delete(self) -> None:
-        self.dismiss("delete")
+    def action_choose(self, action: str) -> None:
+        self.dismiss(action)
 
 
 class ArtifactsScreen(PagedRegistryScreen):
