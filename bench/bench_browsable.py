@@ -29,7 +29,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_reports import GROUP, start_sim, warm  # noqa: E402
 from bench_stalls import child_run  # noqa: E402
+
+from bench.scratch import scratch_dir  # noqa: E402
 
 SOCKET = "flextui-bench-browsable"
 
@@ -77,7 +78,7 @@ def export_csv(url: str, days: int, path: Path) -> int:
     """The same report as CSV (flextui's headless export); its data row count."""
     from flextui.sim.world import ADMIN
 
-    env = {**os.environ, "FLEXTUI_PASSWORD": ADMIN[1], "XDG_CACHE_HOME": tempfile.mkdtemp(prefix="bench-browsable-")}
+    env = {**os.environ, "FLEXTUI_PASSWORD": ADMIN[1], "XDG_CACHE_HOME": scratch_dir("bench-browsable-")}
     with path.open("w", encoding="utf-8", newline="") as out:
         subprocess.run(
             [sys.executable, "-m", "flextui", "--url", url, "--user", ADMIN[0], "report", "run", GROUP,
@@ -99,7 +100,7 @@ def main() -> None:
     proc, url = start_sim("100", 20)
     try:
         asyncio.run(warm(url, args.days))
-        csv_path = Path(tempfile.mkdtemp(prefix="bench-browsable-")) / f"{GROUP}.csv"
+        csv_path = Path(scratch_dir("bench-browsable-")) / f"{GROUP}.csv"
         rows = export_csv(url, args.days, csv_path)
         flextui_load(url, args.days)  # warm-up: byte-code caches, the simulator's indexes
         visidata_load(args.vd, csv_path, rows)

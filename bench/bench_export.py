@@ -20,7 +20,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -30,6 +29,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_reports import GROUP, start_sim, warm  # noqa: E402
+
+from bench.scratch import scratch_dir  # noqa: E402
 
 PLAIN = r"""
 import asyncio, csv, json, sys
@@ -95,7 +96,7 @@ def main() -> None:
     proc, url = start_sim("100", args.latency)
     try:
         records = asyncio.run(warm(url, args.days))
-        plain = Path(tempfile.mkdtemp(prefix="bench-export-")) / "plain.py"
+        plain = Path(scratch_dir("bench-export-")) / "plain.py"
         plain.write_text(PLAIN)
         base_env = {**os.environ, "FLEXTUI_PASSWORD": ADMIN[1], "PYTHONDONTWRITEBYTECODE": "0"}
         today = datetime.now(UTC).date()
@@ -108,7 +109,7 @@ def main() -> None:
         results: dict[str, list[tuple[float, float]]] = {"flextui": [], "plain httpx": []}
         timed(plain_cmd, base_env)  # warm-up: byte-code, the simulator's page cache of filtered indexes
         for _ in range(args.rounds):
-            env = {**base_env, "XDG_CACHE_HOME": tempfile.mkdtemp(prefix="bench-export-cache-")}
+            env = {**base_env, "XDG_CACHE_HOME": scratch_dir("bench-export-cache-")}
             wall, cpu, said = timed(flextui_cmd, env)
             results["flextui"].append((wall, cpu))
             wall, cpu, said = timed(plain_cmd, base_env)

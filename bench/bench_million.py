@@ -30,6 +30,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.scratch import scratch_dir  # noqa: E402
+
 PAGE = 2500
 COLUMNS = [
     "fulfillmentID",
@@ -206,14 +208,13 @@ def export_all(model: Any) -> float:
     """The view written as the export screen writes it (`write_snapshot`: 2,000 rows at a time, column by column);
     how far the resident memory rose above where it started, sampled after each chunk."""
     import os
-    import tempfile
 
     from flextui.render.export import ExportFile
 
     rows, ids = model.rows, model.view_ids()
     indexes = [c.index for c in model.visible_columns]
     start = highest = rss_mb()
-    path = os.path.join(tempfile.mkdtemp(), "all.csv")
+    path = os.path.join(scratch_dir(), "all.csv")
     with ExportFile(path, "csv", [c.name for c in model.visible_columns]) as writer:
         for first in range(0, len(ids), 2000):
             writer.write(rows.take(ids[first : first + 2000], indexes))
@@ -249,11 +250,10 @@ def duck_queries(con: Any, count: int, at_position: str, out: dict[str, Any]) ->
 
 def run_duckdb(rows: int) -> dict[str, Any]:
     import os
-    import tempfile
 
     import duckdb
 
-    tmp = tempfile.mkdtemp()
+    tmp = scratch_dir()
     con = duckdb.connect(os.path.join(tmp, "rows.duckdb"))
     load = 0.0
     first = True
@@ -283,11 +283,10 @@ def run_duckdb_tuned(rows: int, batch: int = 1) -> dict[str, Any]:
     order would be a column), pages spooled and read `batch` at a time. Batches of 8 pages ran out of
     memory under a 400 MB limit (read_json's buffers per file), so a page is read as it comes."""
     import os
-    import tempfile
 
     import duckdb
 
-    tmp = tempfile.mkdtemp()
+    tmp = scratch_dir()
     con = duckdb.connect(
         os.path.join(tmp, "rows.duckdb"),
         config={"memory_limit": "400MB", "threads": 2, "temp_directory": tmp, "preserve_insertion_order": False},

@@ -35,13 +35,14 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.scratch import scratch_dir  # noqa: E402
 
 GROUP = "fulfillment"
 
@@ -81,7 +82,7 @@ def make_context(url: str) -> Any:
     from flextui.sim.world import ADMIN
 
     profile = Profile(name="bench", url=url, user=ADMIN[0])
-    cache = PageCache(Path(tempfile.mkdtemp(prefix="bench-cache-")) / "pages.sqlite3")
+    cache = PageCache(Path(scratch_dir("bench-cache-")) / "pages.sqlite3")
     return profile_context(profile, Credentials(ADMIN[0], ADMIN[1]), Settings(), cache=cache)
 
 
@@ -144,7 +145,7 @@ async def ui_run(url: str, days: int) -> dict[str, float]:
     ctx.start = ["reports", GROUP]
     app = FlexApp(ctx)
     out: dict[str, float] = {}
-    folder = tempfile.mkdtemp(prefix="bench-reports-")
+    folder = scratch_dir("bench-reports-")
     os.chdir(folder)
     async with app.run_test(size=(120, 40)) as pilot:
         await fill_builder(pilot, days)

@@ -20,7 +20,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_reports import GROUP, fill_builder, make_context, start_sim, warm  # noqa: E402
+
+from bench.scratch import scratch_dir  # noqa: E402
 
 TICK = 0.005
 
@@ -41,7 +42,7 @@ async def run(url: str, days: int) -> dict[str, float]:
     ctx = make_context(url)
     ctx.start = ["reports", GROUP]
     app = FlexApp(ctx)
-    os.chdir(tempfile.mkdtemp(prefix="bench-stalls-"))
+    os.chdir(scratch_dir("bench-stalls-"))
     lags: list[float] = []
     sampling = True
 
