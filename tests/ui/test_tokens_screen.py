@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Input, Select, TextArea
+from textual.widgets import Input, Label, Select, TextArea
 
 from flextui.sim.tokens import token_store
 from flextui.sim.world import ADMIN, CUSTOMER
@@ -529,6 +529,8 @@ def holds_no_token(app: Any) -> None:
     offered = {b.binding.action for b in screen.active_bindings.values() if b.binding.show}
     assert not offered & {"rotate", "edit", "delete"}, offered
     assert "Give a user or a creator" in pager(app)
+    age = screen.status.query_one("#st-age", Label)
+    assert not age.display and "fresh" not in str(age.render()), "no listing, so no age: not \"fresh\""
 
 
 async def test_no_user_and_no_creator_leaves_no_token_on_screen() -> None:

@@ -190,6 +190,13 @@ class AreaScreen(SafeDispatch, Screen[None]):
         if age is None:
             self.status.error = ""
 
+    def show_no_data(self) -> None:
+        """Nothing is listed, by design (no user or creator given yet): the status line shows no age."""
+        self._first_load_ended()
+        self.data_age = None
+        self._has_data = False
+        self.status.no_data()
+
     def _first_load_ended(self) -> None:
         done = getattr(self.app, "first_paint_done", None)
         if done is not None:

@@ -165,6 +165,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.total = None
         self.query_one(ResourceTable).set_rows([], keep_cursor=False)
         self.query_one("#pager", Label).update("Give a user or a creator (or both), then press enter.")
+        self.show_no_data()
         self.refresh_bindings()
 
     def _update_pager(self) -> None:

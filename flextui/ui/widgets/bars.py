@@ -280,6 +280,16 @@ class StatusLine(Horizontal):
         self._shown_at = time.monotonic()
         self.age = age
 
+    def no_data(self) -> None:
+        """Nothing is listed (the tokens screen before a user or creator is given): no age to show, so none, not "fresh"."""
+        self.shown = False
+        self._failed = False
+        self._shown_texts.pop("#st-age", None)
+        if self.is_mounted:
+            age = self.query_one("#st-age", Label)
+            age.update("")
+            age.display = False
+
     def refresh_failed(self) -> None:
         """Asking again failed: what is shown says its age, never "fresh", until the next answer (`set_age`)."""
         self._failed = True
