@@ -486,6 +486,33 @@ async def test_the_account_name_under_the_account_id_follows_the_field() -> None
         assert isinstance(app.screen, EntitlementsScreen), errors(app)
 
 
+async def test_the_account_type_follows_the_account_id_until_the_user_picks_one() -> None:
+    """The type proposed was the cursor's account's, whatever Account ID was typed since: a channel partner's ID
+    went with "customer". It now follows the account the ID names (from the tree or the users service), and once
+    the user picks a type it is theirs."""
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        partner = next(a for a in world_of(app).accounts.values() if a.account_type == "CHANNEL_PARTNER")
+        await expand(pilot, f"A:{ACME}")
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SectionedForm)
+        kind = form.query_one("#field-accountType", Select)
+        assert kind.value == "CUSTOMER"
+        await fill(pilot, {"accountId": partner.account_id})
+        await until(pilot, lambda: hint(app, "accountId") == partner.name)
+        await until(pilot, lambda: kind.value == "CHANNEL_PARTNER")
+        await fill(pilot, {"accountId": ACME})
+        await until(pilot, lambda: kind.value == "CUSTOMER")
+        await fill(pilot, {"accountType": "PUBLISHER"})
+        await fill(pilot, {"accountId": partner.account_id})
+        await until(pilot, lambda: hint(app, "accountId") == partner.name)
+        await settle(pilot)
+        assert kind.value == "PUBLISHER", "the type the user picked is never overwritten"
+
+
 async def test_the_ship_to_e_mail_must_be_an_e_mail() -> None:
     """Seed 002: shipToEmail is the "e-mail of the ship-to contact"; `not-an-email` passed every inline check."""
     app = build_app(start=["entitlements"])

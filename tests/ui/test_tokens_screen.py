@@ -530,7 +530,7 @@ def holds_no_token(app: Any) -> None:
     assert not offered & {"rotate", "edit", "delete"}, offered
     assert "Give a user or a creator" in pager(app)
     age = screen.status.query_one("#st-age", Label)
-    assert not age.display and "fresh" not in str(age.render()), "no listing, so no age: not \"fresh\""
+    assert not age.display and "fresh" not in str(age.render()), 'no listing, so no age: not "fresh"'
 
 
 async def test_no_user_and_no_creator_leaves_no_token_on_screen() -> None:

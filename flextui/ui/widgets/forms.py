@@ -142,6 +142,8 @@ class FormScreen(FlexModal[Any]):
         self.general: list[str] = []
         """Errors that name no field, shown above the buttons."""
         self.busy = False
+        self._proposed: dict[str, Any] = {}
+        """Field key → the value `follow` last put there."""
         self._prefilled: dict[str, tuple[str, str]] = {}
         """Field key → (value as shown, value as given) for prefilled values that cleaning changed."""
 
@@ -293,6 +295,19 @@ class FormScreen(FlexModal[Any]):
                 event.control.select_on_focus = False  # typed: the user's own now
         self._update_visibility()
         self.validate()
+
+    def follow(self, key: str, value: Any) -> None:
+        """Propose `value` for a field because of another one (the type of the account an ID names), unless the
+        user has changed this field: what they chose is never overwritten. (`touched` cannot tell: the fields'
+        first change events, as they mount, mark them all.)"""
+        found = self.query(f"#field-{key}")
+        if not found:
+            return
+        widget = found.first()
+        proposed = self._proposed.get(key, getattr(self, "_as_opened", {}).get(key))
+        if widget.value == proposed and value != proposed:  # type: ignore[attr-defined]
+            self._proposed[key] = value
+            widget.value = value  # type: ignore[attr-defined]
 
     @on(Input.Submitted)
     def _submitted(self) -> None:

@@ -23,6 +23,8 @@ class AccountNames:
     def __init__(self) -> None:
         self._names: dict[str, str] = {}
         """ID → the account's name ("" when it has none), for the accounts known to exist."""
+        self._types: dict[str, str] = {}
+        """ID → the account's type, where the tree or the users service said it."""
         self._missing: set[str] = set()
         """IDs the users service does not know."""
         self._unchecked: dict[str, str] = {}
@@ -30,16 +32,22 @@ class AccountNames:
         self.asking: str | None = None
         """The ID being asked about now."""
 
-    def learn(self, account_id: str, name: str | None) -> None:
+    def learn(self, account_id: str, name: str | None, account_type: str | None = None) -> None:
         """An account known to exist (a root of the tree, an entitlement's owner)."""
         if account_id:
             self._names[account_id] = name or ""
+            if account_type:
+                self._types[account_id] = account_type
+
+    def type_of(self, account_id: str) -> str | None:
+        """The type of the account `account_id` names, if known (the form proposes it for the new entitlement)."""
+        return self._types.get(account_id)
 
     def found(self, account_id: str, accounts: Iterable[Account]) -> None:
         """The users service's answer to a lookup of `account_id` (its accounts whose ID contains it)."""
         exact = [a for a in accounts if a.account_id.casefold() == account_id.casefold()]
         if exact:
-            self.learn(account_id, exact[0].account_name)
+            self.learn(account_id, exact[0].account_name, exact[0].account_type)
         else:
             self._missing.add(account_id)
 

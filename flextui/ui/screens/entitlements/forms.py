@@ -416,13 +416,16 @@ class EntitlementForms:
 
     def _account_hint(self, values: dict[str, Any], form_ref: list[SectionedForm]) -> dict[str, str]:
         """The name of the account the Account ID field names now (asked of the users service when the tree does not
-        show it), not of the account the form was opened on."""
+        show it), not of the account the form was opened on; and its type proposed, unless the user chose one."""
         names = self.account_names
         for root in self.roots:
-            names.learn(root.account_id, root.name)
+            names.learn(root.account_id, root.name, root.account_type)
         account_id = str(values.get("accountId") or "").strip()
         if form_ref and names.needs_lookup(account_id):
             self._look_up_account(account_id, form_ref[0])
+        account_type = names.type_of(account_id)
+        if form_ref and account_type in v.ACCOUNT_TYPES:
+            form_ref[0].follow("accountType", account_type)
         return {"accountId": names.hint(account_id)}
 
     def _look_up_account(self, account_id: str, form: SectionedForm) -> None:
