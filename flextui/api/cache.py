@@ -112,8 +112,9 @@ def is_secret_key(key: str) -> bool:
     return lowered in SECRET_KEYS or any(part in lowered for part in SECRET_PARTS)
 
 
-def scrub_secrets(value: Any) -> Any:
-    """`value` without any field whose name carries a secret (a new object only where one was removed).
+def scrub_secrets(value: Any, mark: str | None = None) -> Any:
+    """`value` without any field whose name carries a secret (a new object only where one was removed); with
+    `mark`, such a field stays with `mark` for its value (the request log: what was sent, less the secret).
 
     A `Wire` is passed through: `PageCache.put` decides whether its bytes need scrubbing.
 
@@ -125,9 +126,11 @@ def scrub_secrets(value: Any) -> Any:
     if isinstance(value, dict):
         if not any(is_secret_key(str(k)) for k in value) and not any(isinstance(v, (dict, list)) for v in value.values()):
             return value
-        return {k: scrub_secrets(v) for k, v in value.items() if not is_secret_key(str(k))}
+        if mark is None:
+            return {k: scrub_secrets(v) for k, v in value.items() if not is_secret_key(str(k))}
+        return {k: mark if is_secret_key(str(k)) else scrub_secrets(v, mark) for k, v in value.items()}
     if isinstance(value, list):
-        return [scrub_secrets(v) if isinstance(v, (dict, list)) else v for v in value]
+        return [scrub_secrets(v, mark) if isinstance(v, (dict, list)) else v for v in value]
     return value
 
 

@@ -6,15 +6,22 @@ exchange (`trace.Exchange`) into a shell command that asks the same thing:
 same method, address, body and headers, with the credential replaced by an
 environment variable (`$FNO_USER`/`$FNO_PASSWORD` for Basic, `$FNO_TOKEN`
 for an access token), never the secret itself. The registry's JWT is fetched
-first with the password (its authenticate call), as flextui does.
+first with the password (its authenticate call), as flextui does. A secret in
+the body (the value `POST /token/verification` checks) was not logged
+(`trace.REMOVED`): the command takes it from a variable named after its field
+(`$FNO_ACCESS_TOKEN`), and the note beside it says to set that too, so the
+copy repeats the request rather than asking about nothing.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shlex
+from typing import Any
 
-from flextui.api.trace import Exchange
+from flextui.api.cache import is_secret_key
+from flextui.api.trace import REMOVED, Exchange
 
 KEPT_HEADERS = ("x-publisherid", "accept")
 
@@ -29,8 +36,13 @@ def curl_for(exchange: Exchange, *, user_env: str = "FNO_USER", password_env: st
             parts += ["-H", shlex.quote(f"{name}: {headers[name]}")]
     body = exchange.request_body
     if body not in (None, ""):
-        data = body if isinstance(body, str) else json.dumps(body, separators=(",", ":"), ensure_ascii=True)
-        parts += ["-H", shlex.quote("content-type: application/json"), "--data-raw", shlex.quote(data)]
+        if isinstance(body, str):
+            quoted = shlex.quote(body)
+        else:
+            quoted = shlex.quote(json.dumps(_placeholders(body), separators=(",", ":"), ensure_ascii=True))
+            # In single quotes: close them, the variable in double quotes, open them again.
+            quoted = re.sub(r"@@(FNO_[A-Z0-9_]+)@@", lambda m: f"'\"${m.group(1)}\"'", quoted)
+        parts += ["-H", shlex.quote("content-type: application/json"), "--data-raw", quoted]
     prefix = ""
     if exchange.service == "registry" and auth.lower().startswith("bearer"):
         tenant = headers.get("x-publisherid", "")
@@ -47,9 +59,26 @@ def curl_for(exchange: Exchange, *, user_env: str = "FNO_USER", password_env: st
     return prefix + " ".join(parts)
 
 
+def secret_variable(field: str) -> str:
+    """The variable a removed secret is taken from: `accessToken` → `FNO_ACCESS_TOKEN`."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", field)
+    return "FNO_" + (re.sub(r"[^A-Za-z0-9]+", "_", words).strip("_").upper() or "SECRET")
+
+
+def _placeholders(value: Any) -> Any:
+    """The logged body with each removed secret as a marker `curl_for` turns into its variable."""
+    if isinstance(value, dict):
+        return {
+            k: f"@@{secret_variable(str(k))}@@" if v == REMOVED and is_secret_key(str(k)) else _placeholders(v) for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_placeholders(v) for v in value]
+    return value
+
+
 def environment_note(command: str) -> str:
     """Which variables the command needs, for the line shown next to it."""
-    needed = [name for name in ("FNO_USER", "FNO_PASSWORD", "FNO_TOKEN") if f"${name}" in command]
+    needed = list(dict.fromkeys(re.findall(r"\$(FNO_[A-Z0-9_]+)", command)))
     return "set " + ", ".join(needed) + " first" if needed else "no credentials needed"
 
 

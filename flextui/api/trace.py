@@ -6,7 +6,9 @@ from the cache, and the headers and bodies. `Trace` keeps the last exchanges
 of a session in memory (`Session.trace`), the TUI shows them, and `flextui
 --trace FILE` writes them as JSON lines. Nothing secret is kept: credentials
 in headers are replaced by what they are (`Basic ***`, `Bearer ***`), bodies
-lose every secret-bearing field (`cache.scrub_secrets`), and the answers of
+keep every secret-bearing field with `[removed]` for its value (`cache.scrub_secrets`:
+the verification call's `{"accessToken": "[removed]"}` says what was sent, where a
+bare `{}` looked like a request with nothing in it), and the answers of
 the registry's authenticate and secret calls (a bare JWT or secret) are
 withheld entirely.
 """
@@ -31,6 +33,9 @@ KEEP_LIMIT = 4 * BODY_LIMIT
 """Bodies larger than this are not kept (a 2,500-record report page is ~1.5 MB): parsing and scrubbing one
 again only to cut it to BODY_LIMIT cost more CPU than the client's own handling of the page."""
 """Characters of a body kept in the log (the rest is summarised)."""
+
+REMOVED = "[removed]"
+"""The value a secret-bearing field has in the log (`curl.curl_for` asks for it from the environment)."""
 
 SECRET_HEADERS = frozenset(
     {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-auth-token", "x-access-token", "access-token", "token", "jwt"}
@@ -97,7 +102,7 @@ def redact_body(content: bytes, url: str) -> Any:
         text = content[:BODY_LIMIT].decode("utf-8", errors="replace")
         return text + (f"… ({len(content) - BODY_LIMIT:,} more bytes)" if len(content) > BODY_LIMIT else "")
     try:
-        cleaned = scrub_secrets(value)
+        cleaned = scrub_secrets(value, REMOVED)
     except RecursionError:
         return "[not logged: nested too deeply]"
     text = json.dumps(cleaned, ensure_ascii=True, default=str)

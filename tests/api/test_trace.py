@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from flextui.api.auth import Credentials
-from flextui.api.curl import curl_for
+from flextui.api.curl import curl_for, environment_note
 from flextui.api.entitlements import EntitlementsService
 from flextui.api.errors import Unreachable
 from flextui.api.http import RetryPolicy, Service, Session
@@ -35,8 +35,8 @@ def _session(url: str, world: World) -> Session:
     )
 
 
-def _run(command: str, world: World) -> Any:
-    env = {**os.environ, "FNO_USER": ADMIN[0], "FNO_PASSWORD": ADMIN[1], "FNO_TOKEN": world.seed_token(ADMIN[0])}
+def _run(command: str, world: World, **more: str) -> Any:
+    env = {**os.environ, "FNO_USER": ADMIN[0], "FNO_PASSWORD": ADMIN[1], "FNO_TOKEN": world.seed_token(ADMIN[0]), **more}
     done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -67,6 +67,37 @@ def test_copy_as_curl_returns_the_same_data_and_holds_no_secret(live_server: str
         assert not any(secret in command for secret in secrets), name
         assert _run(command, world) == raw, name
     assert "$FNO_TOKEN" in curl_for(got["entitlements"][0]) and "JWT=$(curl" in curl_for(got["registry"][0])
+
+
+def test_a_secret_in_the_body_is_asked_of_the_environment_by_curl(live_server: str, world: World) -> None:
+    """The verification call's body was logged as `{}` (its one field is the secret), and copied as curl it asked the
+    server about nothing: the log now says `[removed]`, and the command takes the value from $FNO_ACCESS_TOKEN."""
+    import asyncio
+
+    value = world.seed_token(ADMIN[0])
+
+    async def verify() -> Exchange:
+        s = _session(live_server, world)
+        async with s:
+            answer = await TokensService(s).verify(value)
+            assert answer.valid
+            got = s.trace.latest(lambda e: e.url.endswith("/token/verification"))
+            assert got is not None
+            return got
+
+    exchange = asyncio.run(verify())
+    assert exchange.request_body == {"accessToken": "[removed]"}
+    command = curl_for(exchange)
+    assert value not in command and value not in exchange.as_json()
+    assert environment_note(command).startswith("set FNO_ACCESS_TOKEN, "), environment_note(command)
+    answer = _run(command, world, FNO_ACCESS_TOKEN=value)
+    assert answer["responseObject"]["username"] == ADMIN[0], "the copy verifies the same token"
+    unset = {k: v for k, v in os.environ.items() if k != "FNO_ACCESS_TOKEN"}
+    unset |= {"FNO_USER": ADMIN[0], "FNO_PASSWORD": ADMIN[1], "FNO_TOKEN": value}
+    status = subprocess.run(
+        ["bash", "-c", f"{command} -o /dev/null -w '%{{http_code}}'"], capture_output=True, text=True, env=unset, timeout=60
+    )
+    assert status.stdout == "400", "without the variable the server is asked about an empty value, and says no"
 
 
 async def test_the_log_keeps_no_secret(sim_app: Any, world: World) -> None:
