@@ -13,6 +13,7 @@ stays import-light for the CLI.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 from dataclasses import dataclass, field
@@ -89,6 +90,7 @@ def _resolve(path: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
+@functools.cache
 def _module_exists(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
