@@ -408,7 +408,7 @@ def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
         from flextui.config import ConfigError
 
         try:
-            ctx.session.trace.listeners.append(file_writer(args.trace))
+            ctx.session.trace.writers.append(file_writer(args.trace))
         except OSError as exc:
             raise ConfigError(f"--trace {args.trace}: cannot write it: {exc.strerror or exc}") from None
     return ctx

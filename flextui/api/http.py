@@ -279,8 +279,10 @@ class Session:
 
     def with_credentials(self, credentials: Credentials) -> Session:
         """This session's instance and settings with other credentials (`:password`): a new client, signed out;
-        the same cache and identity."""
-        return Session(**{**self._made_with, "credentials": credentials})
+        the same cache and identity, and the same request log (the refused sign-in stays in it)."""
+        session = Session(**{**self._made_with, "credentials": credentials})
+        session.trace = self.trace
+        return session
 
     # -- plumbing -------------------------------------------------------------
 

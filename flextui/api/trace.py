@@ -117,10 +117,15 @@ class Trace:
     def __init__(self, keep: int = 500) -> None:
         self.exchanges: deque[Exchange] = deque(maxlen=keep)
         self.listeners: list[Callable[[Exchange], None]] = []
+        """Who hears this session's exchanges (the request log while it is open)."""
+        self.writers: list[Callable[[Exchange], None]] = []
+        """Where the run's exchanges are written (`--trace FILE`): handed to every session that follows this one in
+        the app (`:profile`, `:password`), so the file an escalation attaches holds the whole run, the failed
+        sign-ins included."""
 
     def _add(self, exchange: Exchange) -> None:
         self.exchanges.append(exchange)
-        for listener in list(self.listeners):
+        for listener in [*self.listeners, *self.writers]:
             try:
                 listener(exchange)
             except Exception:  # a broken listener must not break a request

@@ -352,12 +352,16 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         mode = f"{home.__module__}.{home.__qualname__}"
         if mode not in self._modes:
             self.add_mode(mode, lambda: self._new_area(_make(home, kind if home is cls else None, None)))
+        in_the_area = self.current_mode == mode
         self.switch_mode(mode)
         if argument is not None or home is not cls:
             while len(self.screen_stack) > 1 and not stack:  # `:charts X` twice must not stack project screens
                 self.pop_screen()
             self.push_screen(_make(cls, kind, argument))
         else:
+            # From another area, an area shows what it showed when left; from inside it, `:projects` is its home.
+            while in_the_area and len(self.screen_stack) > 1 and not stack:
+                self.pop_screen()
 
             def show() -> None:
                 show_kind = getattr(self.screen, "show_kind", None)  # the areas with one screen for several kinds (tabs)
@@ -679,6 +683,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         new = None
         try:
             new = await opener(self.ctx, name, ask)
+            new.session.trace.writers = self.ctx.session.trace.writers  # --trace FILE goes on, the sign-in included
             self.notify(f"Signing in to {clean(name)} as {clean(new.user or '?')}…", markup=False, timeout=3)
             await sign_in(new)
         except SwitchCancelled:
@@ -696,7 +701,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
     async def _adopt(self, new: AppContext) -> None:
         """Move the app to `new`: every area of the old tenant closed, the area in use opened again on the new one."""
-        kind = kinds.lookup(getattr(self.screen, "KIND", "") or "") or kinds.get("tokens")
+        reopen = getattr(self.screen, "reopen_as", None)
+        kind_id, argument = reopen() if callable(reopen) else (getattr(self.screen, "KIND", ""), None)
+        kind = kinds.lookup(kind_id or "") or kinds.get("tokens")
         last_hop = self.trail.leaving(self.screen)
         self._listen(self.ctx, stop=True)
         self.ctx = new
@@ -709,7 +716,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         await self.switch_mode("-switching")
         for mode in [m for m in self._modes if m != "-switching"]:
             await self.remove_mode(mode)
-        self.open_kind(kind, None)
+        self.open_kind(kind, argument)
         if last_hop is not None:  # the area a jump opened, now on the new tenant: escape still goes back along the trail
             last_hop.arrived = self.screen
         await self.remove_mode("-switching")

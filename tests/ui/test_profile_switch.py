@@ -270,6 +270,23 @@ async def test_a_refused_password_can_be_typed_again_without_quitting() -> None:
         assert await tokens_shown(pilot, "demo"), "signed in with the password typed again: the tokens are listed"
         new = app.ctx.session.credentials
         assert new is not None and (new.user, new.password) == (creds.user, creds.password) and app.screen is not screen
+        statuses = [e.status for e in app.ctx.session.trace.exchanges]
+        assert 401 in statuses and 200 in statuses, f"the request log keeps the refused sign-in and the one after: {statuses}"
+
+
+async def test_a_trace_file_goes_on_across_profile_switches() -> None:
+    """`--trace FILE` was written by the first session only: after `:profile` (or `:password`) nothing more reached it."""
+    written: list[str] = []
+    app = build_app()
+    app.ctx.session.trace.writers.append(lambda exchange: written.append(exchange.url))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await tokens_shown(pilot, "demo")
+        before = len(written)
+        assert before
+        await command(pilot, "profile demo-producer")
+        await tokens_shown(pilot, "demo-producer")
+        await until(pilot, lambda: len(written) > before)
+        assert app.ctx.session.trace.writers[0] is not None and len(app.ctx.session.trace.writers) == 1, "handed on, not doubled"
 
 
 async def test_the_registry_works_after_the_password_is_typed_again() -> None:
@@ -305,3 +322,24 @@ async def test_a_sign_in_that_fails_leaves_the_caches_problems_with_the_session_
         await until(pilot, lambda: any("Staying on demo" in said.text for said in app.said))
         cache = app.ctx.session.cache
         assert cache is not None and cache.on_problem == app.ctx.session._cache_problem
+
+
+async def test_a_project_screen_is_opened_again_with_its_project_and_tab() -> None:
+    """From a project's screen, `:profile` opened the area with no project: "The registry cannot be used with this
+    profile" for a profile that can, and `:projects` afterwards kept coming back to that empty screen."""
+    from flextui.sim.registry import HELLO
+    from flextui.ui.screens.registry.projects import ProjectScreen
+
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await tokens_shown(pilot, "demo")
+        await command(pilot, f"charts {HELLO}")
+        await until(pilot, lambda: isinstance(app.screen, ProjectScreen) and app.screen.tab == "charts")
+        await command(pilot, "profile demo-producer")
+        await until(pilot, lambda: app.ctx.profile_name == "demo-producer" and isinstance(app.screen, ProjectScreen))
+        screen = app.screen
+        await settle(pilot)
+        assert screen.project == HELLO and screen.tab == "charts", (screen.project, screen.tab)
+        assert not screen.query_one("#reg-problem").display and not screen.status.error, screen.status.error
+        await command(pilot, "projects")
+        await until(pilot, lambda: isinstance(app.screen, ProjectsScreen))

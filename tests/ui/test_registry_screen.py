@@ -435,6 +435,42 @@ async def test_token_profile_explains_why_the_registry_cannot_work() -> None:
         assert app.ctx.session.requests_sent == sent
 
 
+async def test_a_project_area_with_no_project_says_so_not_that_the_registry_is_unusable() -> None:
+    """A project's screen opened with no project (as `:profile` did) said "The registry cannot be used with this
+    profile" on a profile that can use it. (`:charts` alone is refused before any screen opens.)"""
+    from flextui import kinds
+
+    app = build_app(start=["projects"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.open_kind(kinds.get("charts"), None)
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ProjectScreen)
+                and bool(app.screen.query("#reg-problem"))
+                and app.screen.query_one("#reg-problem").display
+            ),
+        )
+        note = label(app, "#reg-problem")
+        assert "give a project" in note and "cannot be used" not in note, note
+        assert "unavailable" not in error_of(app), error_of(app)
+
+
+async def test_the_area_typed_from_inside_it_shows_its_home() -> None:
+    """`:projects` on a project's screen kept the project's screen (the area as left): from inside the area it is the list;
+    from another area, the area shows what it showed when left."""
+    app = build_app(start=["projects"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await open_hello(pilot, "charts")
+        await command(pilot, "tokens")
+        await command(pilot, "projects")
+        await until(pilot, lambda: isinstance(app.screen, ProjectScreen))  # from elsewhere: the area as it was left
+        await command(pilot, "projects")
+        await until(pilot, lambda: isinstance(app.screen, ProjectsScreen))
+
+
 async def test_a_user_the_registry_refuses_gets_a_message() -> None:
     app = build_app(start=["projects"], as_user="customer")
     async with app.run_test(size=(120, 40)) as pilot:

@@ -103,6 +103,10 @@ class AreaScreen(SafeDispatch, Screen[None]):
     def area_title(self) -> str:
         return self.kind.title
 
+    def reopen_as(self) -> tuple[str, str | None]:
+        """The kind and argument (`:KIND ARG`) that show this screen again: `:profile` opens them on the new tenant."""
+        return self.KIND, None
+
     def compose(self) -> ComposeResult:
         ctx = self.ctx
         yield TitleBar(ctx.profile_name, ctx.user, ctx.read_only, ctx.color, offline=ctx.session.offline)

@@ -135,21 +135,25 @@ class RegistryMixin:
 
     def ready(self) -> bool:
         """On mount: True, or False after showing why the registry cannot be used here."""
-        problem = self.registry_problem() or self.missing_argument()
-        if problem:
-            self.show_problem(problem)
+        unusable = self.registry_problem()
+        if unusable:
+            self.show_problem("The registry cannot be used with this profile.", unusable, said="registry unavailable: ")
+            return False
+        missing = self.missing_argument()
+        if missing:  # the registry is fine: only what to show was not said
+            self.show_problem("Nothing to show yet.", missing)
             return False
         return True
 
-    def show_problem(self, problem: str) -> None:
-        """Replace the screen's body with the reason the registry cannot be used."""
+    def show_problem(self, heading: str, problem: str, *, said: str = "") -> None:
+        """Replace the screen's body with why nothing is shown (`heading`, then `problem`); the status line says it too."""
         screen: Any = self
         for widget in screen.query(".reg-body"):
             widget.display = False
         note = screen.query_one("#reg-problem", Static)
-        note.update(Text("The registry cannot be used with this profile.\n\n" + clean(problem)))
+        note.update(Text(f"{heading}\n\n" + clean(problem)))
         note.display = True
-        screen.status.error = "registry unavailable: " + problem
+        screen.status.error = said + problem
 
 
 def problem_note() -> Static:

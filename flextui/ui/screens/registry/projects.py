@@ -229,6 +229,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def kind(self) -> kinds.Kind:
         return kinds.get(self.tab)
 
+    def reopen_as(self) -> tuple[str, str | None]:
+        """The tab shown and the project: a profile switch opened a project screen with no project."""
+        return self.tab, self.project or None
+
     @property
     def area_title(self) -> str:
         return f"Project {self.project}"
@@ -801,6 +805,9 @@ class ArtifactsScreen(PagedRegistryScreen):
         super().__init__()
         self.project = project
         self.repository = repository
+
+    def reopen_as(self) -> tuple[str, str | None]:
+        return self.KIND, self.repository or None
 
     @classmethod
     def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> ArtifactsScreen:

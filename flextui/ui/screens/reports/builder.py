@@ -188,6 +188,10 @@ class ReportBuilderScreen(AreaScreen):
     def area_title(self) -> str:
         return f"Data reports › {self.group}"
 
+    def reopen_as(self) -> tuple[str, str | None]:
+        """The builder of the same group (its data model read from the new tenant)."""
+        return self.KIND, self.group
+
     @property
     def service(self) -> ReportsService:
         return ReportsService(self.ctx.session)
