@@ -166,3 +166,32 @@ async def test_tabbed_lists_ask_the_server_to_search_every_page_by_name() -> Non
         assert screen.query_one("#products-name", Input).value == target.lower()
         assert target in {r["name"] for r in screen.table().visible_rows}
         assert "page 1 of 1" in pager(app, "#products-pager")
+
+
+async def test_leaving_a_search_of_every_page_shows_every_product_again_and_x_clears_the_fields() -> None:
+    """Escape cleared the `/` filter but the name the search had put in the Name field stayed, with its few
+    products; and `x` ("clear the filters") did nothing on the catalogue, users or accounts."""
+    app = build_app(start=["products"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ProductsScreen)
+        name = screen.query_one("#products-name", Input)
+        await type_filter(pilot, "vault")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert name.value == "vault" and "page 1 of 1" in pager(app, "#products-pager")
+        screen.table().focus()
+        await pilot.press("escape")
+        await settle(pilot)
+        assert name.value == "" and "page 1 of 2" in pager(app, "#products-pager"), pager(app, "#products-pager")
+        screen.query_one("#products-more", Input).value = "state=DEPLOYED"
+        name.focus()
+        name.value = "vault"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "page 1 of 1" in pager(app, "#products-pager")
+        await pilot.press("x")
+        await settle(pilot)
+        assert name.value == "" and screen.query_one("#products-more", Input).value == ""
+        assert "page 1 of 2" in pager(app, "#products-pager") and not screen.status.error

@@ -73,6 +73,7 @@ def list_bindings(
         Binding("greater_than_sign", "tab(1)", next_tab, id=f"{prefix}.next_tab"),
         Binding("less_than_sign", "tab(-1)", prev_tab, show=False, id=f"{prefix}.prev_tab"),
         filters_key(prefix),
+        Binding("x", "clear_filters", "Clear filters", show=False, id=f"{prefix}.clear"),
         # The pager line says "] next · [ prev" when there is more than one page.
         Binding("right_square_bracket", "page(1)", "Next page", show=False, id=f"{prefix}.next_page"),
         Binding("left_square_bracket", "page(-1)", "Previous page", show=False, id=f"{prefix}.prev_page"),
@@ -119,6 +120,8 @@ class TabbedListScreen(AreaScreen):
         self.initial_tab = tab if tab in self.list_tabs else self.LIST_TABS[0].id
         self.states = {spec.id: TabState() for spec in self.LIST_TABS}
         self.applied_choice: dict[str, Any] = {}
+        self._named_by_bar: dict[str, str] = {}
+        """Tab → the text enter in the `/` bar put in its name field (`search_all`): escape takes it out again."""
         self._focus_pending: str | None = None
         """The tab whose table takes the focus once it is built (the user asked for that tab)."""
 
@@ -371,6 +374,29 @@ class TabbedListScreen(AreaScreen):
         tab = self.tab_id
         self.table(tab).set_filter(text)
         self._update_pager(tab)
+        field = self.name_input(tab)
+        if not text and field is not None and self._named_by_bar.pop(tab, None) == field.value:
+            field.value = ""  # the `/` search asked the server by this name: leaving it shows every one again
+            self.states[tab].page = 1
+            self.load(tab)
+
+    def action_clear_filters(self) -> None:
+        """`x`: every filter of the tab shown cleared (its fields, its choice, the `/` filter), and the list read again."""
+        tab = self.tab_id
+        pane = self.query_one(f"TabPane#{tab}", TabPane)
+        for field in pane.query(".toolbar Input").results(Input):
+            field.value = ""
+            field.set_class(False, "-bad-filter")
+        for choice in pane.query(".toolbar Select").results(Select):
+            choice.value = ""
+        self._named_by_bar.pop(tab, None)
+        bar = self.filter_bar()
+        if bar is not None and bar.applied:
+            bar.clear_applied()
+        self.table(tab).set_filter("")
+        self.states[tab].page = 1
+        self.status.error = ""
+        self.load(tab)
 
     def name_input(self, tab: str) -> Input | None:
         """The toolbar field the server filters names by (`<tab>-name`), if the tab has one."""
@@ -391,6 +417,7 @@ class TabbedListScreen(AreaScreen):
             self.app.notify("The server filters names that match, not those that do not: !text stays on this page.", markup=False)
             return
         field.value = text
+        self._named_by_bar[tab] = text
         state.page = 1
         self.status.error = ""
         self.load(tab)
