@@ -15,7 +15,8 @@ import pytest
 
 from flextui import __version__
 from flextui.cli import main
-from flextui.sim.world import ADMIN
+from flextui.sim.registry import HELLO
+from flextui.sim.world import ADMIN, World
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -194,6 +195,40 @@ def test_profile_over_http_then_offline_from_cache(
     assert main(["--config", str(cfg), "cache", "clear", "--all"]) == 0
     assert "removed" in capsys.readouterr().out
     assert main(["--config", str(cfg), "--offline", "get", "tokens", "--username", ADMIN[0]]) == 6
+
+
+@pytest.mark.parametrize("password_offline", [True, False], ids=["password-still-set", "password-unset"])
+def test_offline_registry_lists_from_the_cache(
+    tmp_path: Path,
+    live_server: str,
+    world: World,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    password_offline: bool,
+) -> None:
+    """`--offline get projects` exited 3 asking for the password the profile had (offline, none is got): the registry
+    set up its JWT flow before the cache was read. Its pages belong to the identity, as every other kind's do."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        f'[profiles.local]\nurl = "{live_server}"\nuser = "{ADMIN[0]}"\npassword = {{ env = "FNO_TEST_PW" }}\n'
+        f'registry_tenant = "{world.tenant_id}"\n'
+    )
+    monkeypatch.setenv("FNO_TEST_PW", ADMIN[1])
+    profile = ["--config", str(cfg)]
+    assert main([*profile, "get", "projects", "--limit", "2", "-o", "json"]) == 0
+    online = json.loads(capsys.readouterr().out)
+    assert len(online) == 2
+    if not password_offline:
+        monkeypatch.delenv("FNO_TEST_PW")
+    assert main([*profile, "--offline", "get", "projects", "--limit", "2", "-o", "json"]) == 0
+    done = capsys.readouterr()
+    assert json.loads(done.out) == online, done.err
+    assert main([*profile, "--offline", "get", "members", HELLO]) == 6
+    assert f"offline, and nothing cached for registry.members as {ADMIN[0]}" in capsys.readouterr().err
+    assert main([*profile, "cache", "clear", "--all"]) == 0
+    capsys.readouterr()
+    assert main([*profile, "--offline", "get", "projects"]) == 6
+    assert "offline, and nothing cached for registry.projects" in capsys.readouterr().err
 
 
 def test_wrong_password_exits_3(

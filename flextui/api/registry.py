@@ -494,7 +494,8 @@ def months_between(start: date, end: date) -> list[tuple[int, int]]:
 
 
 class RegistryService:
-    """The registry's calls over a `Session`, with the JWT flow installed for Service.REGISTRY.
+    """The registry's calls over a `Session`, with the JWT flow installed for Service.REGISTRY (none offline:
+    the cached pages belong to the identity, so reading them takes no password, and asking for one could prompt).
 
     List pages go through `Session.cached` (stale-while-revalidate; within the
     freshness window a revisited page sends nothing). After a delete, pass
@@ -510,8 +511,9 @@ class RegistryService:
     def __init__(self, session: Session, username: str | None = None, password: str | None = None, tenant_id: str | None = None) -> None:
         creds = session.credentials
         username = username or (creds.user if creds else None) or session.user
-        password = password or (creds.password if creds else None)
-        if not username or not password:
+        if not session.offline:  # offline nothing is sent: no JWT to trade for, and no password to ask for (a prompt)
+            password = password or (creds.password if creds else None)
+        if not username or not (password or session.offline):
             raise session.missing(
                 "password", f"the registry trades a user name and password for a JWT, and profile {session.name!r} has no password"
             )
@@ -523,8 +525,12 @@ class RegistryService:
         self.session = session
         self.username = username
         self.tenant_id = str(tenant)
-        self.auth = RegistryAuth(session.url(Service.REGISTRY, f"{API}/authenticate"), username, password, self.tenant_id)
-        session.set_service_auth(Service.REGISTRY, self.auth)
+        # Offline there is no JWT flow: the cached pages are read by identity (instance + user) and tenant, which
+        # need no credential, and `Session.request` refuses before any auth flow would be asked for one.
+        self.auth: RegistryAuth | None = None
+        if password:
+            self.auth = RegistryAuth(session.url(Service.REGISTRY, f"{API}/authenticate"), username, password, self.tenant_id)
+            session.set_service_auth(Service.REGISTRY, self.auth)
 
     def __repr__(self) -> str:
         return f"RegistryService(user={self.username!r}, tenant={self.tenant_id!r})"

@@ -16,8 +16,9 @@ from typing import Any
 import httpx
 import pytest
 
+from flextui.api.auth import Credentials, MissingCredential
 from flextui.api.cache import PageCache
-from flextui.api.errors import Forbidden, NotFound, ReadOnly, ServerError, Unauthorized
+from flextui.api.errors import Forbidden, NotFound, Offline, ReadOnly, ServerError, Unauthorized
 from flextui.api.http import RetryPolicy, Service, Session
 from flextui.api.registry import (
     Artifact,
@@ -34,9 +35,10 @@ from flextui.api.registry import (
     secret_problems,
 )
 from flextui.api.timestamps import TimestampError, java_date_string, java_medium_string, parse_timestamp
+from flextui.sim.app import SIM_BASE_URL
 from flextui.sim.faults import FaultPlan
 from flextui.sim.registry import HELLO, registry_store, set_jwt_lifetime
-from flextui.sim.world import CUSTOMER, PRODUCER, Clock, World
+from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, Clock, World
 
 from ..conftest import make_session
 
@@ -337,6 +339,33 @@ async def test_secret_get_and_reset(reg: RegistryService, session: Session) -> N
     with pytest.raises(ValueError, match="uppercase"):
         await reg.reset_secret("weakpass1")
     assert session.requests_sent == sent
+
+
+async def test_offline_reads_the_cached_pages_without_a_password(sim_app: Any, world: World, cache: PageCache) -> None:
+    """Offline, the CLI gives the session a user and no password (none is asked for, not even by a prompt), and the
+    registry refused to start without one: no listing was read from the cache. Its pages belong to the identity."""
+    online = make_session(sim_app, user=PRODUCER, cache=cache, registry_tenant=world.tenant_id)
+    cached = await RegistryService(online).projects_page(1, 10)
+    await online.aclose()
+    offline = Session(
+        SIM_BASE_URL, user=PRODUCER[0], credentials=Credentials(PRODUCER[0]), cache=cache, offline=True, registry_tenant=world.tenant_id
+    )
+    reg = RegistryService(offline)
+    try:
+        assert reg.auth is None, "offline there is no JWT to trade a password for"
+        assert [p.name for p in (await reg.projects_page(1, 10)).items] == [p.name for p in cached.items]
+        with pytest.raises(Offline, match=f"nothing cached for registry.members as {PRODUCER[0]}"):
+            await collect(reg.members_page(HELLO))
+        assert offline.requests_sent == 0
+    finally:
+        await offline.aclose()
+
+
+def test_online_the_registry_still_needs_the_password(sim_app: Any, world: World) -> None:
+    session = make_session(sim_app, registry_tenant=world.tenant_id)
+    session.credentials = Credentials(ADMIN[0])
+    with pytest.raises(MissingCredential, match="trades a user name and password for a JWT"):
+        RegistryService(session)
 
 
 async def test_read_only_refuses_changes_before_sending(sim_app: Any, world: World) -> None:

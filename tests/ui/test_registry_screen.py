@@ -16,8 +16,12 @@ from textual.widgets import Button, Input, TabbedContent
 
 from flextui.api.auth import Credentials
 from flextui.api.registry import secret_problems
+from flextui.config import Profile, Settings
+from flextui.context import profile_context
+from flextui.sim.app import SIM_BASE_URL
 from flextui.sim.registry import HELLO, registry_store, set_jwt_lifetime
 from flextui.sim.world import ADMIN, CUSTOMER
+from flextui.ui.app import FlexApp
 from flextui.ui.screens.registry.common import MASK
 from flextui.ui.screens.registry.downloads import DownloadsScreen
 from flextui.ui.screens.registry.projects import ArtifactsScreen, ChartDetailScreen, ProjectScreen, ProjectsScreen
@@ -469,6 +473,31 @@ async def test_the_area_typed_from_inside_it_shows_its_home() -> None:
         await until(pilot, lambda: isinstance(app.screen, ProjectScreen))  # from elsewhere: the area as it was left
         await command(pilot, "projects")
         await until(pilot, lambda: isinstance(app.screen, ProjectsScreen))
+
+
+async def test_offline_shows_the_cached_projects_and_says_what_is_not_cached() -> None:
+    """`flextui --offline` (a user and no password: none is asked for offline) said the registry could not be used,
+    "no password", though its pages were in the cache; the other areas answered from it."""
+    online = build_app(start=["projects"])
+    async with online.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        cached = [r["name"] for r in rows(online)]
+    assert cached
+    profile = Profile(name="sim", url=SIM_BASE_URL, user=ADMIN[0], registry_tenant=world_of(online).tenant_id)
+    ctx = profile_context(profile, Credentials(ADMIN[0]), Settings(), offline=True, cache=online.ctx.session.cache)
+    ctx.start = ["projects"]
+    app = FlexApp(ctx)
+    app.animation_level = "none"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ProjectsScreen)
+        assert not app.screen.query_one("#reg-problem").display and error_of(app) == ""
+        assert [r["name"] for r in rows(app)] == cached
+        await command(pilot, "downloads")
+        await settle(pilot)
+        assert isinstance(app.screen, DownloadsScreen) and not app.screen.query_one("#reg-problem").display
+        assert "offline, and nothing cached for registry.downloads" in error_of(app)
+        assert app.ctx.session.requests_sent == 0
 
 
 async def test_a_user_the_registry_refuses_gets_a_message() -> None:
