@@ -684,7 +684,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         try:
             new = await opener(self.ctx, name, ask)
             new.session.trace.writers = self.ctx.session.trace.writers  # --trace FILE goes on, the sign-in included
-            self.notify(f"Signing in to {clean(name)} as {clean(new.user or '?')}…", markup=False, timeout=3)
+            doing = "Opening (offline)" if new.session.offline else "Signing in to"
+            self.notify(f"{doing} {clean(name)} as {clean(new.user or '?')}…", markup=False, timeout=3)
             await sign_in(new)
         except SwitchCancelled:
             self.notify(f"Staying on {clean(self.ctx.profile_name)}", markup=False)

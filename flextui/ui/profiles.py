@@ -153,6 +153,8 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
     if name not in config.profiles:
         raise LookupError(f"no profile {name!r} (have: {', '.join(config.profiles) or 'none'})")
     profile = config.profile(name)
+    if ctx.session.offline:  # `--offline` stays offline: the other profile's cached pages, no secret asked for
+        return profile_context(profile, Credentials(profile.user), ctx.settings, keys=ctx.keys, cache=ctx.session.cache, offline=True)
     secrets: dict[str, str | None] = {}
     for what, source in credential_sources(profile):
         if source is None:
@@ -169,8 +171,12 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
 
 
 async def sign_in(ctx: AppContext) -> None:
-    """Prove the new profile's credentials with one small request (an `ApiError` says why not)."""
+    """Prove the new profile's credentials with one small request (an `ApiError` says why not); offline, there is
+    nothing to prove them to."""
     from flextui.api.tokens import TokensService
+
+    if ctx.session.offline:
+        return
 
     await TokensService(ctx.session).count(username=ctx.user)
 

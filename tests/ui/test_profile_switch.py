@@ -343,3 +343,29 @@ async def test_a_project_screen_is_opened_again_with_its_project_and_tab() -> No
         assert not screen.query_one("#reg-problem").display and not screen.status.error, screen.status.error
         await command(pilot, "projects")
         await until(pilot, lambda: isinstance(app.screen, ProjectsScreen))
+
+
+async def test_an_offline_session_opens_another_profile_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under `--offline`, `:profile other` built the other profile online: it asked for its password and signed in."""
+    from flextui.config import Profile, Settings
+    from flextui.context import profile_context
+    from flextui.ui.profiles import open_profile, sign_in
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[profiles.other]\nurl = "https://other.example"\nuser = "me@x.example"\npassword = { prompt = true }\n')
+    monkeypatch.setenv("FLEXTUI_CONFIG", str(cfg))
+    first = profile_context(
+        Profile(name="first", url="https://first.example", user="a@x.example"), Credentials("a@x.example"), Settings(), offline=True
+    )
+
+    async def ask(title: str) -> str | None:
+        raise AssertionError(f"asked offline: {title}")
+
+    other = await open_profile(first, "other", ask)
+    try:
+        assert other.session.offline and other.profile_name == "other" and other.user == "me@x.example"
+        await sign_in(other)
+        assert other.session.requests_sent == 0
+    finally:
+        await other.aclose()
+        await first.aclose()
