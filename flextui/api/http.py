@@ -53,6 +53,8 @@ log = logging.getLogger("flextui.http")
 PROBE = "page-base probe"
 """The request log's word for a request that asks where a service's pages start: its 400 or 404 is an
 answer ("pages count from 1"), not a failure."""
+CANCELLED = "cancelled"
+"""The request log's word for a request given up by the client (escape), which is no failure of the server's."""
 _probing: ContextVar[bool] = ContextVar("probing", default=False)
 
 
@@ -473,12 +475,16 @@ class Session:
             retry_after = None
             other_prefix = False
             response = None
+            cancelled = False
             try:
                 async with asyncio.timeout(self.total_timeout):  # connect, send, and the whole body: a trickle is given up
                     response = await self.client.request(
                         method, url, params=params, json=json_body, headers=headers, auth=use_auth or httpx.USE_CLIENT_DEFAULT
                     )
                 status = response.status_code
+            except asyncio.CancelledError:
+                cancelled = True  # escape, or its screen closed: the answer was no longer wanted, not refused
+                raise
             except httpx.InvalidURL as exc:
                 raise BadRequest(
                     f"{method} {path[:80]}: the request could not be built ({str(exc)[:120]}); a value given is too long or malformed"
@@ -513,7 +519,7 @@ class Session:
                 self.in_flight -= 1
                 elapsed = time.monotonic() - started
                 err_text = str(last_error) if last_error is not None else None
-                self._trace(method, url, params, json_body, response, service, started, attempt, attempts, err_text)
+                self._trace(method, url, params, json_body, response, service, started, attempt, attempts, err_text, cancelled=cancelled)
                 log.info("%s %s -> %s in %.0f ms", method, path, status or "error", elapsed * 1000)
                 self._emit(RequestEvent("end", method, path, self.in_flight, status, elapsed, err_text))
             if other_prefix:
@@ -542,11 +548,15 @@ class Session:
         attempt: int,
         attempts: int,
         error: str | None,
+        *,
+        cancelled: bool = False,
     ) -> None:
         """Log the exchange in the session's trace (secrets removed there); never let logging break a request."""
         try:
             request = response.request if response is not None else self.client.build_request(method, url, params=params, json=json_body)
             decision = "network" if attempt == 0 else f"retry {attempt + 1}/{attempts}"
+            if cancelled:
+                decision, error = CANCELLED, "cancelled before the answer came: no longer wanted (escape, or its screen closed)"
             if _probing.get():
                 decision = PROBE if attempt == 0 else f"{PROBE}, {decision}"
             self.trace.record(request, response, service=service.value, started=started, decision=decision, error=error)

@@ -148,3 +148,30 @@ def test_a_large_body_is_not_kept_nor_parsed_again() -> None:
     assert isinstance(kept, str) and kept.startswith("[not kept:") and f"{len(big):,} bytes" in kept and "hunter2" not in kept
     small = json.dumps({"data": [{"userName": "a", "password": "hunter2"}]}).encode()
     assert "hunter2" not in json.dumps(redact_body(small, "http://x/data/api/v1/report/user")), "a small one is kept, scrubbed"
+
+
+async def test_a_request_given_up_is_logged_as_cancelled_not_as_a_failure() -> None:
+    """Escape during a report load showed in the request log as "1 failure", its line with no status and no error."""
+    import asyncio
+
+    from flextui.ui.screens.requestlog import failed
+
+    started = asyncio.Event()
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        started.set()
+        await asyncio.Event().wait()  # no answer, ever
+        raise AssertionError
+
+    s = Session(
+        "https://fno.example", auth=httpx.BasicAuth("u", "p"), transport=httpx.MockTransport(handler), retry=RetryPolicy(attempts=1)
+    )
+    async with s:
+        task = asyncio.create_task(s.get_json(Service.TOKENS, "/uar/v1/tokens"))
+        await started.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    (exchange,) = s.trace.exchanges
+    assert exchange.decision == "cancelled" and exchange.error and "no longer wanted" in exchange.error
+    assert not failed(exchange)

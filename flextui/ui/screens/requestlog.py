@@ -25,7 +25,7 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Label, Static
 
 from flextui.api.curl import curl_for, environment_note
-from flextui.api.http import PROBE
+from flextui.api.http import CANCELLED, PROBE
 from flextui.api.trace import Exchange
 from flextui.render.text import clean, clean_lines
 from flextui.render.words import plural
@@ -59,8 +59,9 @@ def is_cached(exchange: Exchange) -> bool:
 
 
 def failed(exchange: Exchange) -> bool:
-    """Not answered, or refused; a page-base probe's 400 or 404 is its answer (pages count from 1)."""
-    if exchange.decision == PROBE and exchange.status in (400, 404):
+    """Not answered, or refused; a page-base probe's 400 or 404 is its answer (pages count from 1), and a request the
+    user stopped (escape) was not refused by anyone."""
+    if exchange.decision == PROBE and exchange.status in (400, 404) or exchange.decision == CANCELLED:
         return False
     return not is_cached(exchange) and (exchange.status is None or exchange.status >= 400)
 
