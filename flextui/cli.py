@@ -671,7 +671,7 @@ async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> 
             return EXIT_USAGE
         lister = kind.lister_function()
         rows = lister(ctx, args) if getattr(lister, "wants_context", False) else lister(ctx.session, args)
-        count = await emit(rows, args.format, [c.key for c in kind.columns], limit=args.limit, tally=tally)
+        count = await emit(rows, args.format, kind.fields, limit=args.limit, tally=tally)
         return _listing_end(ctx.session, count)
     except ApiError as exc:
         print_error(f"{exc}{tally.cut_short()}")
@@ -701,14 +701,17 @@ def _listing_end(session: Any, count: int) -> int:
 async def emit(
     rows: AsyncIterator[dict[str, Any]],
     fmt: str,
-    preferred: list[str],
+    columns: Sequence[str],
     *,
     limit: int | None = None,
     out: Any = None,
     tally: Tally | None = None,
 ) -> int:
-    """Stream rows to stdout in a format; return how many were written (also kept in `tally` as they go).
+    """Stream rows to stdout in a format, as `columns` (the kind's fields); return how many were written (also kept
+    in `tally` as they go).
 
+    The columns are the kind's, never the first row's, so an empty listing has
+    the header (csv, table) of a full one; JSON is `[]`, JSON Lines nothing.
     A failure or ctrl+c midway leaves the document unfinished (a JSON array
     without its `]`), so the part printed cannot pass for a whole answer.
     """
@@ -716,27 +719,19 @@ async def emit(
     from flextui.render.tableout import TableWriter
 
     out = out or sys.stdout
-    writer = None
+    writer = TableWriter(out, list(columns)) if fmt == "table" else format_for(fmt).open(out, columns)
     count = 0
     try:
         async for row in rows:
             if limit is not None and count >= limit:
                 break
-            if writer is None:
-                columns = [k for k in preferred if k in row] + [k for k in row if k not in preferred]
-                writer = TableWriter(out, columns) if fmt == "table" else format_for(fmt).open(out, columns)
             writer.write([row])
             count += 1
             if tally is not None:
                 tally.count = count
     except BaseException:  # ctrl+c too: the caller says where the output stops
-        if isinstance(writer, TableWriter):  # a table is laid out at the end: show the rows read (stderr says it stops there)
+        if isinstance(writer, TableWriter) and count:  # a table is laid out at the end: show the rows read (stderr says it stops there)
             writer.close()
         raise
-    if writer is not None:
-        writer.close()
-    elif fmt == "json":
-        out.write("[]\n")
-    elif fmt == "csv" and preferred:  # no rows: the header still, so a script reads an empty table, not nothing
-        format_for(fmt).open(out, preferred).close()
+    writer.close()
     return count

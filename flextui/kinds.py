@@ -1,11 +1,13 @@
 """The one registry of resource kinds.
 
 Each kind says its id and aliases (for `:` and the command palette), its
-columns, the screen that shows it, the headless lister that prints it, and
-what can be done to it. The command bar, the palette, key hints, help and the
-read-only rule are all derived from this table, so no screen can forget a
-check: an action listed in `MUTATING` is refused on a read-only profile here,
-hidden in the UI, and refused again by the data layer before any request.
+columns, the screen that shows it, the headless lister that prints it (and
+every field its rows carry, so an empty listing has the header of a full
+one), and what can be done to it. The command bar, the palette, key hints,
+help and the read-only rule are all derived from this table, so no screen
+can forget a check: an action listed in `MUTATING` is refused on a read-only
+profile here, hidden in the UI, and refused again by the data layer before
+any request.
 
 Screens and listers are named by dotted path ("module:attr") so this module
 stays import-light for the CLI.
@@ -46,10 +48,22 @@ class Kind:
     lister: str | None = None
     argument: str | None = None  # e.g. "PROJECT" for `:charts PROJECT`
     extra: dict[str, Any] = field(default_factory=dict)
+    more_fields: tuple[str, ...] = ()
+    """The keys the lister's rows carry besides the columns', in the order they follow them (see `fields`);
+    tests/test_headless_columns.py keeps them equal to the row function's keys."""
 
     @property
     def names(self) -> tuple[str, ...]:
         return (self.id, *self.aliases)
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """Every key of a headless listing's rows, the columns' first: its header and objects, with rows or none.
+
+        Declared, not taken from the first row, so a script reading columns by
+        name or position sees the same ones on a day without rows.
+        """
+        return (*(c.key for c in self.columns), *self.more_fields)
 
     def can(self, action: str, *, read_only: bool) -> bool:
         """Whether `action` is offered for this kind on a profile."""
@@ -118,6 +132,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "search", "get", "create", "update", "delete", "rotate", "verify", "export"}),
         screen="flextui.ui.screens.tokens:TokensScreen",
         lister="flextui.headless.tokens:get_tokens",
+        more_fields=("expiryStr", "masked"),
     ),
     Kind(
         "projects",
@@ -135,6 +150,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "get", "export"}),
         screen="flextui.ui.screens.registry.projects:ProjectsScreen",
         lister="flextui.headless.registry:get_projects",
+        more_fields=("project_id",),
     ),
     Kind(
         "charts",
@@ -180,6 +196,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "export"}),
         screen="flextui.ui.screens.registry.projects:ArtifactsScreen",
         lister="flextui.headless.registry:get_artifacts",
+        more_fields=("type", "media_type", "id"),
         argument="PROJECT/REPOSITORY",
     ),
     Kind(
@@ -192,6 +209,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "export"}),
         screen="flextui.ui.screens.registry.projects:ProjectScreen",
         lister="flextui.headless.registry:get_members",
+        more_fields=("role_id", "entity_id", "id", "project_id"),
         argument="PROJECT",
     ),
     Kind(
@@ -204,6 +222,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "export"}),
         screen="flextui.ui.screens.registry.downloads:DownloadsScreen",
         lister="flextui.headless.registry:get_downloads",
+        more_fields=("project", "id"),
     ),
     Kind(
         "secret",
@@ -225,6 +244,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "run", "export"}),
         screen="flextui.ui.screens.reports.catalogue:ReportsScreen",
         lister="flextui.headless.reports:get_reports",
+        more_fields=("dateField", "description"),
         argument="[GROUP [CONDITION; …]]",
     ),
     Kind(
@@ -243,6 +263,17 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "get", "create", "add", "policies", "properties", "maintenance", "export"}),
         screen="flextui.ui.screens.entitlements.tree:EntitlementsScreen",
         lister="flextui.headless.entitlements:get_entitlements",
+        more_fields=(
+            "account_id",
+            "description",
+            "ship_to_email",
+            "ship_to_address",
+            "allow_portal_login",
+            "accounts",
+            "attributes",
+            "created_on",
+            "updated_on",
+        ),
         argument="[ACCOUNT | product=NAME status=S]",
     ),
     Kind(
@@ -262,6 +293,18 @@ KINDS: tuple[Kind, ...] = (
         ),
         frozenset({"list", "export"}),
         lister="flextui.headless.entitlements:get_line_items",
+        more_fields=(
+            "entitlement_id",
+            "part_number",
+            "license_model",
+            "quantity_per_copy",
+            "permanent",
+            "order_type",
+            "maintenance",
+            "parent_activation_id",
+            "policies",
+            "attributes",
+        ),
         argument="ENTITLEMENT",
     ),
     Kind(
@@ -281,6 +324,19 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "get", "create", "export"}),
         screen="flextui.ui.screens.products:ProductsScreen",
         lister="flextui.headless.products:get_products",
+        more_fields=(
+            "license_models",
+            "features",
+            "feature_bundles",
+            "license_generator",
+            "host_type",
+            "used_on_device",
+            "start_date",
+            "end_date",
+            "description",
+            "created",
+            "modified",
+        ),
         argument="[NAME[@VERSION]]",
     ),
     Kind(
@@ -300,6 +356,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "get", "create", "export"}),
         screen="flextui.ui.screens.products:ProductsScreen",
         lister="flextui.headless.products:get_features",
+        more_fields=("max_version", "vendor_string", "created", "modified"),
         argument="[NAME]",
         extra={"tab": "features"},
     ),
@@ -313,6 +370,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "get", "export"}),
         screen="flextui.ui.screens.products:ProductsScreen",
         lister="flextui.headless.products:get_feature_bundles",
+        more_fields=("created", "modified"),
         argument="[NAME]",
         extra={"tab": "bundles"},
     ),
@@ -332,6 +390,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "get", "export"}),
         screen="flextui.ui.screens.products:ProductsScreen",
         lister="flextui.headless.products:get_suites",
+        more_fields=("package", "license_technology", "host_type", "description", "created"),
         argument="[NAME]",
         extra={"tab": "suites"},
     ),
@@ -351,6 +410,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "get", "export"}),
         screen="flextui.ui.screens.products:ProductsScreen",
         lister="flextui.headless.products:get_part_numbers",
+        more_fields=("trial", "created"),
         argument="[PART]",
         extra={"tab": "parts"},
     ),
@@ -370,6 +430,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "get", "export"}),
         screen="flextui.ui.screens.products:ProductsScreen",
         lister="flextui.headless.products:get_maintenance",
+        more_fields=("created",),
         argument="[NAME]",
         extra={"tab": "maintenance"},
     ),
@@ -383,6 +444,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "get", "create", "export"}),
         screen="flextui.ui.screens.users:UsersScreen",
         lister="flextui.headless.users:get_users",
+        more_fields=("email", "account_ids", "roles", "portal_login", "locale", "timezone", "created"),
         argument="[ACCOUNT]",
         extra={"tab": "users"},
     ),
@@ -402,6 +464,7 @@ KINDS: tuple[Kind, ...] = (
         frozenset({"list", "get", "create", "export"}),
         screen="flextui.ui.screens.users:UsersScreen",
         lister="flextui.headless.users:get_accounts",
+        more_fields=("region", "parent_account_id", "visible", "description", "attributes", "created"),
         argument="[ACCOUNT]",
         extra={"tab": "accounts"},
     ),

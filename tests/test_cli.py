@@ -99,7 +99,7 @@ def test_no_rows_is_an_empty_document_in_each_format(capsys: pytest.CaptureFixtu
     nobody = "nobody@nowhere.example"
     assert main(["get", "tokens", "--demo", "--username", nobody, "-o", "csv"]) == 0
     done = capsys.readouterr()
-    assert done.out.splitlines() == ["name,type,expires,username,creator,issued,description"]
+    assert done.out.splitlines() == ["name,type,expires,username,creator,issued,description,expiryStr,masked"]
     assert list(csv.DictReader(io.StringIO(done.out))) == [] and "no rows" in done.err
     assert main(["get", "tokens", "--demo", "--username", nobody, "-o", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == []

@@ -17,6 +17,7 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any, TextIO
 
+from flextui import kinds
 from flextui.api import errors
 from flextui.api.filters import FilterError, FilterSet, ReportType
 from flextui.api.http import Session
@@ -69,9 +70,12 @@ def build_filters(args: argparse.Namespace, rtype: ReportType, operators: Any) -
     )
 
 
-def _emit_rows(rows: list[dict[str, Any]], fmt: str, out: TextIO, tally: Tally) -> int:
-    """`list` and `types`: the rows in a format, each counted in `tally` once written (ctrl+c says where they stop)."""
-    columns = list(rows[0]) if rows else []
+def _emit_rows(rows: list[dict[str, Any]], fmt: str, out: TextIO, tally: Tally, columns: list[str] | None = None) -> int:
+    """`list` and `types`: the rows in a format, each counted in `tally` once written (ctrl+c says where they stop).
+
+    `columns`, when known without rows (`list`: the reports kind's fields, as `get reports`), else the first row's keys.
+    """
+    columns = columns or (list(rows[0]) if rows else [])
     writer = TableWriter(out, columns) if fmt == "table" else format_for(fmt).open(out, columns)
     try:
         for row in rows:
@@ -192,7 +196,7 @@ async def run_report(
     try:
         if args.action == "list":
             rows = [catalogue_row(t) for t in await service.report_types()]
-            _emit_rows(rows, args.format, out, tally)
+            _emit_rows(rows, args.format, out, tally, list(kinds.get("reports").fields))
             return EXIT_OK
         if args.action == "types":
             if args.group:
