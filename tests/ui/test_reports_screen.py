@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input, Select
+from textual.widgets import Input, Label, Select
 
 from flextui.api.filters import FilterSet
 from flextui.api.preview import request_preview
@@ -548,6 +548,8 @@ async def test_row_detail_and_copy_cell_and_row() -> None:
         assert detail.current()[0] == "accountName"  # the cursor column is picked
         texts = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
         assert texts[1].endswith("Z")  # usageTime read out as a date
+        note = str(detail.query_one(".tool-note", Label).render())
+        assert "Y: copy the record as JSON" in note and "y:" not in note, note  # the hint said y, which does nothing
         await pilot.press("Y")
         await pilot.pause()
         assert json.loads(app.clipboard) == record

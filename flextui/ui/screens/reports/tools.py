@@ -423,7 +423,17 @@ class RowDetailScreen(_ToolScreen):
         with Vertical():
             yield Label(Text(clean(self._title)), classes="tool-title")
             yield RowTable(cursor_type="row", zebra_stripes=True, id="row-table")
-            yield Label(Text("c: copy value · y: copy the record as JSON · v: view a long value · escape: close"), classes="tool-note")
+            yield Label(Text(self.keys_hint()), classes="tool-note")
+
+    def keys_hint(self) -> str:
+        """The keys as bound here (and moved in [keys]): the hint typed by hand said `y` where the key is `Y`."""
+        return hint(
+            (bound_key(self, "report_row.copy_value"), "copy value"),
+            (bound_key(self, "report_row.copy_record"), "copy the record as JSON"),
+            (bound_key(self, "report_row.view"), "view a long value"),
+            (bound_key(self, "report_tool.close"), "close"),
+            between=": ",
+        )
 
     def on_mount(self) -> None:
         table: DataTable[Text] = self.query_one(DataTable)
