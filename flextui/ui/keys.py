@@ -74,7 +74,10 @@ KEY_TABLE: list[tuple[str, str]] = [
     ("`1` … `9`", "show tab N"),
     ("`n`", "new"),
     ("`e`", "edit (a token, a line item's properties, a report condition)"),
-    ("`d`, `delete`, `backspace`", "delete: on the server it asks first, naming what goes; a report's condition (only there `backspace` too) is taken out of the builder at once"),
+    (
+        "`d`, `delete`, `backspace`",
+        "delete: on the server it asks first, naming what goes; a report's condition (only there `backspace` too) is taken out of the builder at once",
+    ),
     ("`c`", "copy the value under the cursor (a name, an ID, a cell, a digest)"),
     ("`Y`", "copy the whole row or record (report results)"),
     ("`f`", "filters: to the filter fields (report results: back to the report's filters)"),

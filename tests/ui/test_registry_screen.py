@@ -924,3 +924,14 @@ async def test_event_status_for_known_unknown_and_each_state() -> None:
         assert "not found" in text and "No record found!" in text and error_of(app) == ""
         await pilot.press("u")
         assert screen.focused is field
+
+
+async def test_f_goes_to_the_download_logs_filter_fields() -> None:
+    """The download log has filter fields, and `f` ("filters: to the filter fields") did nothing there."""
+    app = build_app(start=["downloads"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, DownloadsScreen) and app.screen.is_mounted)
+        await settle(pilot)
+        app.screen.query_one("#dl-grid").focus()
+        await pilot.press("f")
+        await until(pilot, lambda: app.focused is app.screen.query_one("#dl-from", Input))

@@ -15,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label
 from textual.worker import Worker, WorkerState
 
@@ -28,7 +29,7 @@ from flextui.query import parse_day
 from flextui.render.table import Column as GridColumn
 from flextui.render.text import clean, relative
 from flextui.render.words import plural
-from flextui.ui.screens.base import AreaScreen
+from flextui.ui.screens.base import AreaScreen, filters_key
 from flextui.ui.screens.registry.common import RegistryMixin, block, cell, ms_of, problem_note, when
 from flextui.ui.widgets.chart import BarChart
 from flextui.ui.widgets.commandbar import FilterBar
@@ -75,6 +76,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         ),  # (AreaScreen's, kept: this class's escape replaces it)
         Binding("g", "toggle_chart", "Chart", id="downloads.toggle_chart"),
         Binding("t", "toggle_top", "Top", id="downloads.toggle_top"),
+        filters_key("downloads"),
         Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="downloads.reload"),
     ]
 
@@ -132,6 +134,10 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         if row.get("account"):
             links.append(Link(f"account {row['account']}: its entitlements", "entitlements", str(row["account"])))
         return links
+
+    def first_filter(self) -> Widget | None:
+        """`f`: the From date, the first of the log's filter fields."""
+        return self.query_one("#dl-from", Input)
 
     def compose_body(self) -> ComposeResult:
         today = self._today()
