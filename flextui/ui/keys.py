@@ -131,6 +131,8 @@ class FlexModal(SafeDispatch, ModalScreen[ResultType]):
         *FOCUS_KEYS,
         # Textual leaves the app's keys out while a dialog is up (its modal binding chain): `?` is the dialog's own.
         Binding("question_mark", "app.help", "Keys", show=False, id="dialog.help"),
+        # A copy's toast says "ctrl+y shows it": from a dialog too (the request log's curl, a chart's helm command).
+        Binding("ctrl+y", "app.show_clipboard", "Show copied", show=False, id="dialog.clip"),
     ]
     HELP_NAME: ClassVar[str] = ""
     """How `?` names this dialog ("" : its title)."""

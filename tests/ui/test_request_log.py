@@ -12,7 +12,8 @@ from flextui.api.tokens import TokensService
 from flextui.sim.world import ADMIN
 from flextui.ui.screens.requestlog import RequestLogScreen
 from flextui.ui.screens.tokens import TokensScreen
-from tests.ui.conftest import build_app, burst, settle, until
+from flextui.ui.widgets.dialogs import ValueScreen
+from tests.ui.conftest import build_app, burst, screen_of, settle, until
 
 
 async def test_the_log_lists_every_exchange_shows_one_whole_and_copies_it_as_curl_without_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,6 +41,11 @@ async def test_the_log_lists_every_exchange_shows_one_whole_and_copies_it_as_cur
         await burst(pilot, "c")
         assert copied and copied[-1].startswith("curl ") and "$FNO_" in copied[-1]
         assert ADMIN[1] not in copied[-1] and token not in copied[-1]
+        await burst(pilot, "ctrl+y")  # the toast says "ctrl+y shows it": from the dialog too
+        shown = await screen_of(pilot, ValueScreen)
+        assert "Last copied value" in str(shown.query_one("#value-title").render())
+        await burst(pilot, "escape")
+        await until(pilot, lambda: app.screen is log)
         await burst(pilot, "escape")
         assert isinstance(app.screen, TokensScreen)
         # the log stops listening as it goes (its unmount can come after the screen change on a loaded machine)
