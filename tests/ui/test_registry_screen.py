@@ -935,3 +935,20 @@ async def test_f_goes_to_the_download_logs_filter_fields() -> None:
         app.screen.query_one("#dl-grid").focus()
         await pilot.press("f")
         await until(pilot, lambda: app.focused is app.screen.query_one("#dl-from", Input))
+
+
+async def test_sort_shows_in_the_header_and_the_pager() -> None:
+    """`:sort repos desc` sorted the projects, but the pager still said "sorted by name" and the column's ▼ was cut
+    off its title ("Repos ▼" in a column as wide as "Repos")."""
+    app = build_app(start=["projects"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await command(pilot, "sort repos desc")
+        await until(pilot, lambda: "sorted by Repos, descending" in label(app, "#pager"))
+        counts = [int(r["repo_count"]) for r in rows(app)]
+        assert counts == sorted(counts, reverse=True)
+        table = app.screen.query_one(ResourceTable)
+        column = table.columns[next(k for k in table.columns if k.value == "repo_count")]
+        assert str(column.label).endswith("▼") and column.get_render_width(table) >= column.label.cell_len + 2 * table.cell_padding
+        await command(pilot, "sort")
+        await until(pilot, lambda: "sorted by name" in label(app, "#pager"))

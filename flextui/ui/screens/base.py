@@ -232,6 +232,9 @@ class AreaScreen(SafeDispatch, Screen[None]):
         else:
             flex_app(self).report_unexpected(error, doing=doing)
 
+    def rows_sorted(self) -> None:
+        """A list here was sorted by `:sort` (its header marks the column): a pager that names the order says it too."""
+
     def sort_by_words(self, words: list[str]) -> None:
         """`:sort COLUMN [desc]` (`:sort` alone: the server's order again) on the list in front: a grid sorts all its
         rows; a page of a list sorts the rows loaded, and says so (the services' lists have no sort parameter)."""
@@ -256,6 +259,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
             return
         if not name:
             table.sort_on(None)
+            self.rows_sorted()
             self.app.notify("In the server's order again", markup=False)
             return
         key = table.column_key(name)
@@ -263,6 +267,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
             self.app.notify(f"No column {name!r}: " + ", ".join(c.title for c in table.spec), severity="error", markup=False)
             return
         table.sort_on(key, descending)
+        self.rows_sorted()
         title = next(c.title for c in table.spec if c.key == key)
         self.app.notify(
             f"Sorted the {len(table.visible_rows):,} rows loaded by {title}{' (descending)' if descending else ''}: "

@@ -154,7 +154,11 @@ class ResourceTable(SafeDispatch, RowTable):
         avail = self.scrollable_content_region.width
         if not self.show_vertical_scrollbar:  # leave room for it: rows arriving later must not make the table scroll sideways
             avail -= self.styles.scrollbar_size_vertical
-        content = getattr(self, "_content_widths", {})
+        content = dict(getattr(self, "_content_widths", {}))
+        for spec in self.spec:  # a title is content too: "Repos ▼" once sorted, cut to "Repo" in a 5-cell column
+            column = self.columns.get(spec.key)  # type: ignore[call-overload]
+            if column is not None:
+                content[spec.key] = max(content.get(spec.key, 0), column.label.cell_len)
         key = (avail, tuple(content.get(c.key, 0) for c in self.spec))
         if avail <= 0 or key == getattr(self, "_fitted", None):
             return
@@ -309,6 +313,14 @@ class ResourceTable(SafeDispatch, RowTable):
                 arrow = (" ▼" if descending else " ▲") if spec.key == key else ""
                 column.label = Text(spec.title + arrow)
         self._refill(current)
+
+    def sort_title(self) -> str | None:
+        """What the rows are sorted by here (`:sort`), as the header says it ("Repos, descending"); None: the server's order."""
+        if self.sort_spec is None:
+            return None
+        key, descending = self.sort_spec
+        title = next((c.title for c in self.spec if c.key == key), key)
+        return f"{title}, descending" if descending else title
 
     def column_key(self, name: str) -> str | None:
         """The column a user's word names: its key or title, whole or as a prefix (case-insensitive)."""

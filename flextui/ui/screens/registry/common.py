@@ -113,6 +113,12 @@ def filter_note(table: ResourceTable, counted: str = "shown") -> str:
     return f"filter {table.filter_text!r}: {len(table.visible_rows)} {counted}"
 
 
+def sorted_note(table: ResourceTable, server_order: str = "") -> str:
+    """The order the rows are in: `:sort`'s (the rows loaded), else the server's (`server_order`, "" when unsaid)."""
+    title = table.sort_title()
+    return f"sorted by {title} (the rows loaded)" if title else server_order
+
+
 class RegistryMixin:
     """What every registry screen shares: the one service per context, and why it may be unusable."""
 
@@ -274,9 +280,13 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
 
     def pager_notes(self, table: ResourceTable) -> list[str]:
+        order = [note] if (note := sorted_note(table)) else []
         if not table.filter_text:
-            return []
-        return [filter_note(table), *([self.page_filter_note()] if self.many_pages() else [])]
+            return order
+        return [*order, filter_note(table), *([self.page_filter_note()] if self.many_pages() else [])]
+
+    def rows_sorted(self) -> None:
+        self._update_pager()
 
     def apply_filter(self, text: str) -> None:
         if not self.every_filter(text):

@@ -52,6 +52,7 @@ from flextui.ui.screens.registry.common import (
     page_parts,
     problem_note,
     short_digest,
+    sorted_note,
     turn_page,
     when,
 )
@@ -116,7 +117,7 @@ class ProjectsScreen(PagedRegistryScreen):
 
     def pager_notes(self, table: ResourceTable) -> list[str]:
         parts = ["] for more"] if self.total is None and len(self.projects) == self.page_size else []
-        parts.append("sorted by name")
+        parts.append(sorted_note(table, "sorted by name"))
         if table.filter_text:
             parts.append(
                 filter_note(table, f"of {len(self.projects)}" + (" on this page · enter searches every page" if self.many_pages() else ""))
