@@ -73,3 +73,23 @@ def line_item_row(li: LineItem, entitlement_id: str | None = None) -> dict[str, 
         "policies": policies_text(li.policies),
         "attributes": attributes_text(li.attributes),
     }
+
+
+def changes_said(entry: dict[str, Any]) -> list[str]:
+    """A line item's properties change as `name=value`s ("serialNumber=S-1", "Region=EMEA"), for the message after
+    it: the server answers only which groups changed ("licenseModel"), which says nothing of the values set."""
+    said: list[str] = []
+
+    def walk(values: dict[str, Any]) -> None:
+        for key, value in values.items():
+            if key == "activationId":
+                continue
+            if key == "attributes" and isinstance(value, list):
+                said.extend(f"{a.get('name')}={a.get('value')}" for a in value if isinstance(a, dict))
+            elif isinstance(value, dict):
+                walk(value)
+            else:
+                said.append(f"{key}={value}")
+
+    walk(entry)
+    return said

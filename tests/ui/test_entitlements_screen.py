@@ -595,7 +595,8 @@ async def test_line_item_changes_add_policies_properties_maintenance() -> None:
         assert isinstance(app.screen, EntitlementsScreen), str(form.query_one("#form-error").render())
         assert li.order_type == "RENEWAL_ORDER" and li.attributes["Reseller"] == "ACME-EU"
         assert entitlement_store(world_of(app)).license_models[li.activation_id]["gracePeriodDays"] == 7
-        assert any("orderType" in str(n.message) for n in app._notifications)
+        said = next(str(n.message) for n in app._notifications if f"{li.activation_id} updated" in str(n.message))
+        assert all(part in said.casefold() for part in ("ordertype=renewal_order", "graceperioddays=7", "reseller=acme-eu")), said
 
         # maintenance
         await expand(pilot, "E:ENT-100002")

@@ -31,7 +31,7 @@ from flextui.api.errors import ApiError, ReadOnly
 from flextui.api.products import MaintenanceProduct, Product, ProductsService
 from flextui.api.users import AccountFilter
 from flextui.api.validation import MAX_LIMIT
-from flextui.render.entitlements import policies_text
+from flextui.render.entitlements import changes_said, policies_text
 from flextui.render.words import plural
 from flextui.ui.screens.entitlements.accounts import LOOKUP_PAUSE_S
 from flextui.ui.screens.entitlements.nodes import Item
@@ -718,7 +718,10 @@ class EntitlementForms:
                 raise ValueError("change at least one property")
             return validated(AdditionalProperties, {"lineItems": [entry]}, problems)
 
+        sent: list[str] = []
+
         async def send(model: AdditionalProperties) -> MutationResult:
+            sent[:] = changes_said(model.model_dump(by_alias=True, exclude_none=True)["lineItems"][0])
             return await self.service.update_properties(ent.entitlement_id, model)
 
         def done(result: MutationResult | None) -> None:
@@ -726,7 +729,8 @@ class EntitlementForms:
                 return
             changed = (result.response or {}).get(li.activation_id, {})
             updated = changed.get("updated") if isinstance(changed, dict) else None
-            self.say(f"{li.activation_id} updated" + (f": {', '.join(updated)}" if updated else ""))
+            what = ", ".join(sent) if sent else ", ".join(updated or [])  # the values set, not only "licenseModel"
+            self.say(f"{li.activation_id} updated" + (f": {what}" if what else ""))
             self._after_change(None, ent.entitlement_id, select=f"L:{li.activation_id}")
 
         self.app.push_screen(
