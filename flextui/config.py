@@ -214,7 +214,9 @@ class Profile(BaseModel):
     @classmethod
     def _color(cls, value: str) -> str:
         if value.lower() not in PROFILE_COLORS:
-            raise ValueError(f"unknown colour {value!r}; use one of {', '.join(sorted(set(PROFILE_COLORS.values())))}")
+            roles = sorted(set(PROFILE_COLORS.values()))
+            names = ", ".join(f"{role} ({'/'.join(n for n, r in PROFILE_COLORS.items() if r == role and n != role)})" for role in roles)
+            raise ValueError(f"unknown colour {value!r}; use one of {names}".replace(" ()", ""))
         return PROFILE_COLORS[value.lower()]
 
     @property

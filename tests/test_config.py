@@ -128,6 +128,16 @@ def test_the_readme_names_every_profile_colour_accepted(tmp_path: Path) -> None:
         assert load_config(write(tmp_path, f'[profiles.p]\nurl = "https://x"\ncolor = "{name}"\n')).profile("p").color == cue
 
 
+def test_an_unknown_colour_names_every_colour_accepted(tmp_path: Path) -> None:
+    """The error listed the cues (error, warning, …) but not the colour names that name them (red, yellow, …)."""
+    from flextui.config import PROFILE_COLORS
+
+    path = write(tmp_path, '[profiles.p]\nurl = "https://x"\ncolor = "pink"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert "'pink'" in str(err.value) and all(name in str(err.value) for name in PROFILE_COLORS), str(err.value)
+
+
 def test_unknown_profile_lists_the_known_ones(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, '[profiles.a]\nurl = "https://a"\n[profiles.b]\nurl = "https://b"\n'))
     with pytest.raises(ConfigError, match="several profiles"):
