@@ -102,7 +102,10 @@ def test_every_bad_field_is_named_at_once(tmp_path: Path) -> None:
         "field profiles.q.url",
     ]
     assert "must start with https://" in lines[2] and "{ env = " in lines[3], "each with its fix"
-    assert "use one of accent (magenta/purple), error (red/danger), none, primary (blue), secondary (cyan), success (green), warning (yellow/orange)" in lines[4]
+    assert (
+        "use one of accent (magenta/purple), error (red/danger), none, primary (blue), secondary (cyan), success (green), warning (yellow/orange)"
+        in lines[4]
+    )
     assert "(unknown field: check its spelling, or remove it)" in lines[5] and "(required: add it)" in lines[6]
 
 

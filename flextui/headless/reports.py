@@ -13,6 +13,7 @@ them to exit codes.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import AsyncIterator
 from typing import Any, TextIO
@@ -166,7 +167,12 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
     total = pager.total_records
     moved = pager.moved_note()
     if not pager.outcome.complete:
-        err.write(f"flextui: {pager.outcome.describe()}\n")
+        # The records written, not received: a moving window sends some twice, and those were dropped.
+        shown = dataclasses.replace(pager.outcome, count=tally.count)
+        shown.at_least = max(shown.at_least or 0, tally.count + 1)
+        err.write(f"flextui: {shown.describe()}\n")
+        if repeats.dropped:
+            err.write(f"flextui: {plural(repeats.dropped, 'repeated record')} dropped (the window moved while paging)\n")
         if moved:
             err.write(f"flextui: {moved}\n")
         return EXIT_INCOMPLETE
