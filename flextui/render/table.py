@@ -165,6 +165,29 @@ class Column:
 ColumnSpec = str | Column | tuple[str, str] | Mapping[str, Any]
 
 
+def _make_column(spec: ColumnSpec, index: int) -> Column:
+    """A new :class:`Column` at `index` from a spec (a Column given is copied, never shared)."""
+    if isinstance(spec, Column):
+        col = Column(spec.name, spec.type, spec.visible, spec.label, spec.width)
+    elif isinstance(spec, str):
+        col = Column(spec)
+    elif isinstance(spec, tuple):
+        col = Column(spec[0], spec[1])  # type: ignore[arg-type]
+    elif isinstance(spec, Mapping):
+        col = Column(**{k: v for k, v in spec.items() if k != "index"})
+    else:
+        raise TypeError(f"bad column spec: {spec!r}")
+    if col.type not in COLUMN_TYPES:
+        raise ValueError(f"unknown column type {col.type!r} for {col.name!r}")
+    col.index = index
+    return col
+
+
+def _check_distinct(names: list[str]) -> None:
+    if len(set(names)) != len(names):
+        raise ValueError(f"duplicate column names: {names}")
+
+
 def _infer_type(values: Iterable[Any]) -> ColumnType:
     """The narrowest type covering all non-None ``values`` ("auto" if there are none)."""
     kinds: set[str] = set()
@@ -560,28 +583,26 @@ class GridModel:
 
     def set_columns(self, columns: Iterable[ColumnSpec]) -> None:
         """Replace the columns.  This also clears rows, sort and filter (row shape changes)."""
-        cols: list[Column] = []
-        for i, spec in enumerate(columns):
-            if isinstance(spec, Column):
-                col = Column(spec.name, spec.type, spec.visible, spec.label, spec.width)
-            elif isinstance(spec, str):
-                col = Column(spec)
-            elif isinstance(spec, tuple):
-                col = Column(spec[0], spec[1])  # type: ignore[arg-type]
-            elif isinstance(spec, Mapping):
-                col = Column(**{k: v for k, v in spec.items() if k != "index"})
-            else:
-                raise TypeError(f"bad column spec: {spec!r}")
-            if col.type not in COLUMN_TYPES:
-                raise ValueError(f"unknown column type {col.type!r} for {col.name!r}")
-            col.index = i
-            cols.append(col)
-        names = [c.name for c in cols]
-        if len(set(names)) != len(names):
-            raise ValueError(f"duplicate column names: {names}")
+        cols = [_make_column(spec, i) for i, spec in enumerate(columns)]
+        _check_distinct([c.name for c in cols])
         self.columns = cols
         self.order = list(range(len(cols)))
         self.clear()
+
+    def add_columns(self, columns: Iterable[ColumnSpec]) -> None:
+        """Add columns after the others (shown last), empty in the rows there are.
+
+        Unlike :meth:`set_columns` the rows, the sort, the filter and the columns' order and
+        visibility stay: records that carry a field the others did not are not a new view.
+        """
+        cols = [_make_column(spec, len(self.columns) + i) for i, spec in enumerate(columns)]
+        if not cols:
+            return
+        _check_distinct([c.name for c in self.columns + cols])
+        self.columns = self.columns + cols
+        self.order = self.order + [c.index for c in cols]
+        self._stores = self._stores + [new_store().extend([None] * self._count) for _ in cols]
+        self._columns_changed(affects_filter=True)  # a text term now also searches them (when shown)
 
     def column(self, key: str | int | Column) -> Column:
         """A column by name, label (case-insensitive fallback) or index (``Column.index``)."""
@@ -660,8 +681,13 @@ class GridModel:
     def __len__(self) -> int:
         return self.row_count
 
-    def clear(self) -> None:
-        """Remove all rows, the sort and the filter (columns are kept)."""
+    def clear(self, *, keep_view: bool = False) -> None:
+        """Remove all rows, and the sort and the filter unless `keep_view` (columns are kept).
+
+        `keep_view`: the rows to come are the same view's again (a refresh, a run again), so
+        the sort and the filter the user chose apply to them as they are appended.
+        """
+        sort, descending, text = self._sort_col, self._sort_desc, self._filter_text
         self._stores = [new_store() for _ in self.columns]
         self._count = 0
         self._view = None
@@ -677,6 +703,11 @@ class GridModel:
         self._text = TextIndex()
         self._visible_cache = None
         self.generation += 1
+        if keep_view:
+            if text:
+                self.set_filter(text)
+            if sort is not None:
+                self.sort_by(sort, descending)
 
     def _normalise(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> list[tuple[Any, ...]]:
         width = len(self.columns)
@@ -748,7 +779,7 @@ class GridModel:
         if not count:
             return 0
         start = self._count
-        self._resolve_auto_types(values)
+        typed = self._resolve_auto_types(values)
         if encoded is not None and encoded.fresh and not start:
             self._stores = list(encoded.stores)
         elif encoded is not None and not encoded.fresh:
@@ -761,6 +792,8 @@ class GridModel:
         self._count = end = start + count
         if self._view is None:
             return count
+        if typed and (self._masks or self._sort_col is not None):
+            return self._view_anew(start)
         new_ids: list[int] = self._matching(start, end) if self._masks else list(range(start, end))
         if self._sort_col is not None:
             assert self._sort_keys is not None
@@ -774,15 +807,12 @@ class GridModel:
 
     def replace_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]] | Encoded) -> None:
         """Put `rows` in place of all rows, keeping the sort and the filter the user chose (a refresh, not a new view)."""
-        sort, descending, text = self._sort_col, self._sort_desc, self._filter_text
-        self.clear()
+        self.clear(keep_view=True)
         self.append_rows(rows)
-        if text:
-            self.set_filter(text)
-        if sort is not None:
-            self.sort_by(sort, descending)
 
-    def _resolve_auto_types(self, columns: Sequence[Sequence[Any]]) -> None:
+    def _resolve_auto_types(self, columns: Sequence[Sequence[Any]]) -> bool:
+        """Type the "auto" columns from these values; whether any was typed."""
+        typed = False
         for col in self.columns:
             if col.type == "auto":
                 inferred = _infer_type(islice(columns[col.index], 200))
@@ -790,6 +820,30 @@ class GridModel:
                     col.type = inferred
                     self._text.reset()  # search texts follow the type
                     self.generation += 1
+                    typed = True
+        return typed
+
+    def find_row(self, values: Mapping[int, Any], start: int = 0, stop: int | None = None) -> int | None:
+        """The first row id from `start` to `stop` whose columns (by ``Column.index``) hold `values`, or None.
+
+        Why: a row id names a row only until :meth:`clear`; a record is found again among
+        fresh rows (a refresh, a run again) by its key's values. O(rows searched).
+        """
+        stop = self._count if stop is None else min(stop, self._count)
+        if not values or start >= stop:
+            return None
+        (first, wanted), *rest = values.items()
+        column = self._stores[first].slice(start, stop)
+        at = 0
+        while True:
+            try:
+                at = column.index(wanted, at)
+            except ValueError:
+                return None
+            row_id = start + at
+            if all(self._stores[ci][row_id] == value for ci, value in rest):
+                return row_id
+            at += 1
 
     # ---------------------------------------------------------------- view access
 
@@ -991,6 +1045,17 @@ class GridModel:
         return list(range(start, stop)) if found is None else ids_of(found, start)
 
     # ---------------------------------------------------------------- view rebuild
+
+    def _view_anew(self, start: int) -> int:
+        """The view made again after a column was typed (its filter terms and sort keys were made for "auto",
+        as when a kept view meets its first rows); how many rows from `start` are in it."""
+        self._compile_filter()
+        if self._sort_col is not None:
+            self._sort_mixed = False
+            self._pooled_keys = (None, [])
+            self._sort_keys = self._keys_for(self._sort_col, 0, self._count)
+        self._rebuild_view()
+        return self._count - start if self._view is None else sum(1 for i in self._view if i >= start)
 
     def _rebuild_view(self) -> None:
         self.generation += 1

@@ -287,6 +287,59 @@ async def test_clear_and_set_columns() -> None:
         assert lines(grid, 3)[0].split() == ["a", "b"] and lines(grid, 3)[2].split() == ["2", "y"]
 
 
+async def test_rows_cleared_to_come_again_keep_the_view_and_the_cursor_finds_its_record() -> None:
+    """A run again: the filter, the sort and a hidden column stay; the cursor goes back to its record
+    (by its key) on the same screen line when the page holding it arrives, not before."""
+    app = GridApp(make_rows(0, 200))
+    async with app.run_test(size=(80, 12)) as pilot:
+        grid = app.query_one(DataGrid)
+        grid.set_filter("note=even")
+        grid.sort_by("score", descending=True)
+        grid.hide_column("name")
+        grid.move_cursor(row=0)
+        grid.move_cursor(row=40)  # scrolled down to: on the screen's last line
+        await pilot.pause()
+        record, row, line = grid.current_row(), grid.cursor_row, grid.cursor_row - round(grid.scroll_y)
+        assert row > 10 and line > 0
+        order = [grid.model.cell(i, "id") for i in range(grid.row_count)]
+        grid.clear(keep_view=True, key=["id"])
+        await pilot.pause()
+        assert grid.row_count == 0 and grid.filter_text == "note=even" and grid.model.sort_column is not None
+        assert [c.name for c in grid.columns] == ["id", "score", "note"]
+        assert record is not None
+        rows, split = make_rows(0, 200), record["id"]  # the same rows again, its record in the second page
+        assert split > 0
+        grid.append_rows(rows[:split])
+        await pilot.pause()
+        assert grid.cursor_row == 0, "its record has not come yet"
+        grid.append_rows(rows[split:])
+        await pilot.pause()
+        assert grid.current_row() == record and grid.cursor_row == row
+        assert grid.cursor_row - round(grid.scroll_y) == line, "on the screen line it was on"
+        assert [grid.model.cell(i, "id") for i in range(grid.row_count)] == sorted(order, key=lambda i: -((i * 7) % 100 / 4))
+
+
+async def test_a_cursor_moved_while_rows_come_again_stays_and_a_record_gone_leaves_it_on_its_row_number() -> None:
+    app = GridApp(make_rows(0, 100))
+    async with app.run_test(size=(80, 12)) as pilot:
+        grid = app.query_one(DataGrid)
+        await pilot.press(*["down"] * 7)
+        grid.clear(keep_view=True, key=["id"])
+        grid.append_rows(make_rows(0, 5))
+        await pilot.press("down")  # the user chose a row: the record is no longer sought
+        grid.append_rows(make_rows(5, 95))
+        await pilot.pause()
+        assert grid.cursor_row == 1
+        grid.settle_cursor()
+        assert grid.cursor_row == 1
+        await pilot.press(*["down"] * 6)
+        grid.clear(keep_view=True, key=["id"])
+        grid.append_rows(make_rows(100, 50))  # the record (id 7) does not come again
+        grid.settle_cursor()
+        await pilot.pause()
+        assert grid.cursor_row == 7 and grid.current_row()["id"] == 107  # type: ignore[index]
+
+
 async def test_themes_and_zebra_render() -> None:
     app = GridApp(zebra_stripes=True)
     async with app.run_test(size=(80, 12)) as pilot:

@@ -263,6 +263,65 @@ def test_clear_keeps_columns() -> None:
     assert len(m.columns) == 7
 
 
+def test_clear_keeping_the_view_sorts_and_filters_the_rows_that_come_again() -> None:
+    """A run again: the rows go, the sort and the filter stay and apply to the rows as they stream back."""
+    m = people()
+    rows = list(m.rows)
+    m.sort_by("age", descending=True)
+    m.set_filter("!active=false")
+    m.hide_column("note")
+    shown = names(m)
+    m.clear(keep_view=True)
+    assert m.row_count == m.total_count == 0
+    assert m.filter_text == "!active=false" and m.sort_column is not None and m.sort_column.name == "age" and m.sort_descending
+    m.append_rows(rows[:2])
+    assert names(m) == ["alice"]
+    m.append_rows(rows[2:])
+    assert names(m) == shown == ["alice", "dave", "carol"]
+    assert [c.name for c in m.visible_columns] == ["name", "age", "score", "active", "born", "seen"]
+    m.replace_rows(rows[::-1])  # a refresh behind the rows shown: the same view of the new rows (equal ages: as they came)
+    assert names(m) == ["dave", "alice", "carol"] and m.total_count == 5
+
+
+def test_a_kept_view_on_an_untyped_column_follows_the_type_its_rows_bring() -> None:
+    """A filter or sort kept for a column of no type yet (its values were all None) is made again once typed."""
+    m = GridModel([("id", "str"), ("n", "auto")], [("a", None), ("b", None)])
+    m.set_filter("n>5")
+    m.sort_by("n", descending=True)
+    m.clear(keep_view=True)
+    m.append_rows([("c", 3), ("d", 40), ("e", 7)])
+    assert m.column("n").type == "int"
+    assert [m.cell(i, "id") for i in range(m.row_count)] == ["d", "e"]
+    m.append_rows([("f", 9)])
+    assert [m.cell(i, "id") for i in range(m.row_count)] == ["d", "f", "e"]
+
+
+def test_find_row_by_its_values_in_a_range() -> None:
+    m = GridModel([("k", "str"), ("v", "int")], [("a", 1), ("b", 2), ("a", 3), ("c", None)])
+    assert m.find_row({0: "a"}) == 0
+    assert m.find_row({0: "a"}, start=1) == 2
+    assert m.find_row({0: "a", 1: 3}) == 2
+    assert m.find_row({0: "c", 1: None}) == 3
+    assert m.find_row({0: "a", 1: 2}) is None and m.find_row({0: "b"}, start=2) is None and m.find_row({}) is None
+
+
+def test_add_columns_keeps_rows_sort_filter_and_column_choices() -> None:
+    m = people()
+    m.sort_by("age", descending=True)
+    m.set_filter("!active=false")
+    m.hide_column("note")
+    m.move_column("score", 0)
+    before = names(m)
+    m.add_columns([("extra", "auto")])
+    assert names(m) == before and m.filter_text == "!active=false" and m.sort_column is not None
+    assert [c.name for c in m.visible_columns] == ["score", "name", "age", "active", "born", "seen", "extra"]
+    assert m.cell(0, "extra") is None
+    m.append_rows([("zed", 50, 0.0, True, None, None, None, "x")])
+    assert names(m)[0] == "zed" and m.cell(0, "extra") == "x"
+    with pytest.raises(ValueError, match="duplicate"):
+        m.add_columns(["name"])
+
+
 # ------------------------------------------------------------------ stats, frequency, per day
 
 

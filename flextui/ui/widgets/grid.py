@@ -77,6 +77,18 @@ SCROLLBAR_EVERY = 0.25  # seconds between scrollbar repaints while rows stream i
 INDEX_STEP = 5000  # values (a row of one unique column, or a pooled column's distinct value) given search text per idle step (≈ 3 ms)
 
 
+@dataclass(frozen=True)
+class _CursorGoal:
+    """Where the cursor was before its rows were cleared to come again (`DataGrid.clear`)."""
+
+    values: dict[int, Any]
+    """The record's values that name it, by ``Column.index``."""
+    row: int
+    """Its row number (where the cursor goes when the record does not come back)."""
+    line: int
+    """Its screen line below the header (kept where the rows allow)."""
+
+
 def _fit(text: str, width: int, right: bool) -> str:
     """Pad or truncate ``text`` to exactly ``width`` terminal cells."""
     if text.isascii():
@@ -337,6 +349,8 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
         self._scrollbar_timer: Timer | None = None
         self._scrollbar_at = 0.0
         self._empty_text = "No rows"
+        self._goal: _CursorGoal | None = None
+        """The record the cursor was on before the rows were cleared to come again (:meth:`clear`)."""
         self.set_reactive(DataGrid.zebra_stripes, zebra_stripes)
         self.set_reactive(DataGrid.fixed_columns, max(0, fixed_columns))
         self.set_reactive(DataGrid.show_header, show_header)
@@ -447,6 +461,8 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
         if moved:
             self._scroll_cursor_into_view()
             self._post_cursor_moved()
+        if self._goal is not None and added:
+            self._seek_goal(old_total)
         self._schedule_indexing(postpone=True)
         return added
 
@@ -457,27 +473,52 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
             if not self._model.row_count and self.is_mounted:
                 self.refresh_lines(self._header_height, 1)
 
-    def clear(self) -> None:
-        """Remove all rows, the sort and the filter (columns stay)."""
-        self._model.clear()
-        self._cursor_row = 0
-        self._measure(initial=True, reset=True)
-        self._changed(scroll_home=True)
+    def clear(self, *, keep_view: bool = False, key: Sequence[str] = ()) -> None:
+        """Remove all rows, and the sort and the filter unless `keep_view` (columns stay).
 
-    def replace_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]] | Encoded) -> None:
-        """All rows replaced (fresh data behind what the cache showed): sort, filter, cursor row and scroll stay."""
-        cursor, column, scroll = self._cursor_row, self._cursor_col, self.scroll_y
-        self._model.replace_rows(rows if isinstance(rows, (list, Encoded)) else list(rows))
-        self._measure(initial=True, reset=True)
-        self._cursor_row = max(0, min(cursor, self._model.row_count - 1))
-        self._cursor_col = column
+        `keep_view`: the rows that follow are the same view's again (fresh data, a run again):
+        the sort, the filter, the columns and their widths stay, and the cursor goes back to its
+        record when :meth:`append_rows` brings it (found by its `key` columns' values, by every
+        value without a key), on the same screen line, unless the cursor is moved to another row
+        first; :meth:`settle_cursor` says when no more rows are coming.
+        """
+        goal = self._goal_here(key) if keep_view else None
+        self._model.clear(keep_view=keep_view)
+        self._cursor_row = 0
+        self._goal = goal
+        if keep_view:
+            self._changed()  # (the columns scrolled to stay in view)
+        else:
+            self._measure(initial=True, reset=True)
+            self._changed(scroll_home=True)
+
+    def replace_rows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]] | Encoded, *, key: Sequence[str] = ()) -> None:
+        """All rows replaced (fresh data behind what the cache showed): the view stays (:meth:`clear` with
+        `keep_view`), and so does the cursor: on its record, else on its row number, with the scroll."""
+        self.clear(keep_view=True, key=key)
+        self.append_rows(rows if isinstance(rows, (list, Encoded)) else list(rows))
+        self._measure(initial=True, reset=True)  # (widths may shrink: the rows are all new)
+        self.settle_cursor()
         self._update_layout()
         self._update_virtual_size()
-        if self.is_mounted:
-            self.scroll_to(y=scroll, animate=False)
         self.refresh()
         self._schedule_indexing()
         self._post_cursor_moved()
+
+    def settle_cursor(self) -> None:
+        """No more rows are coming after :meth:`clear` with `keep_view`: a cursor whose record did not come back
+        goes to the row number it was on (the nearest there is), with the scroll it had."""
+        goal, self._goal = self._goal, None
+        if goal is None or not self._model.row_count:
+            return
+        self._place_cursor(goal.row, goal.line)
+
+    def add_columns(self, columns: Iterable[ColumnSpec]) -> None:
+        """Add columns after the others, empty in the rows there are: unlike :meth:`set_columns`, the rows,
+        the sort, the filter and the columns' order and visibility stay (records carrying a new field)."""
+        name = self._cursor_column_name()
+        self._model.add_columns(columns)
+        self._columns_rearranged(name)
 
     def sort_by(self, column: str | int | Column | None, descending: bool = False) -> None:
         """Sort by a column (name, model index or Column); ``None`` restores arrival order.
@@ -533,7 +574,13 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
         return cols[self._cursor_col] if cols else None
 
     def move_cursor(self, row: int | None = None, column: int | None = None, *, scroll: bool = True) -> None:
-        """Move the cursor (clamped); scrolls it into view and posts :class:`CursorMoved`."""
+        """Move the cursor (clamped); scrolls it into view and posts :class:`CursorMoved`.
+
+        A row chosen here (by a key, a click or the caller) is where the cursor stays: the record
+        it was on before the rows were replaced is no longer sought (:meth:`clear`).
+        """
+        if row is not None:
+            self._goal = None
         n = self._model.row_count
         ncols = len(self._model.visible_columns)
         new_row = self._cursor_row if row is None else max(0, min(row, n - 1)) if n else 0
@@ -746,6 +793,49 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
         self._changed()
         self._schedule_indexing()
         self.post_message(self.ColumnsChanged(self))
+
+    def _goal_here(self, key: Sequence[str]) -> _CursorGoal | None:
+        """The record under the cursor, to find again among rows to come: its `key` columns' values
+        (every column's when a key column is missing or empty), its row number and screen line."""
+        model = self._model
+        if not model.row_count:
+            return None
+        row = model.row(self._cursor_row)
+        columns = [model.find_column(name) for name in key]
+        named = {c.index: row[c.index] for c in columns if c is not None}
+        if not key or len(named) != len(key) or None in named.values():
+            named = dict(enumerate(row))
+        return _CursorGoal(named, self._cursor_row, self._cursor_row - round(self.scroll_y))
+
+    def _seek_goal(self, start: int) -> None:
+        """Rows from `start` were appended: if the sought record is among them, the cursor goes to it."""
+        goal = self._goal
+        assert goal is not None
+        model = self._model
+        row_id = model.find_row(goal.values, start)
+        if row_id is None:
+            return
+        self._goal = None
+        pos = model.position_of(row_id)
+        if pos is not None:  # (else its values no longer pass the filter: the cursor stays)
+            self._place_cursor(pos, goal.line)
+
+    def _place_cursor(self, row: int, line: int) -> None:
+        """The cursor to `row` (clamped), on screen `line` where the rows allow: now, and once more when the
+        screen is laid out (the rows just come may bring scrollbars, and with them one line fewer)."""
+        self._cursor_row = row = max(0, min(row, self._model.row_count - 1))
+        self._scroll_to_line(row, line)
+        if self.is_mounted:
+            self.call_after_refresh(self._scroll_to_line, row, line)
+        self.refresh()
+        self._post_cursor_moved()
+
+    def _scroll_to_line(self, row: int, line: int) -> None:
+        if self._cursor_row != row:  # moved since
+            return
+        if self.is_mounted:
+            self.scroll_to(y=max(0, row - line), animate=False)
+        self._scroll_cursor_into_view()
 
     def _follow_record(self, row_id: int | None) -> None:
         """After sort/filter: keep the cursor on ``row_id`` if still in view, else clamp."""

@@ -9,6 +9,8 @@ or the record limit). Everything works on the current view: `/` filters, `{`
 and `}` sort, columns can be hidden and reordered (C, -, shift+←/→), F shows the
 frequency table of the cursor column, I the column statistics, g records per
 day, enter a row's every field, c/Y copy the cell/row, ctrl+s saves to a file.
+ctrl+r runs it again into the same view: the rows go, the filter, the sort and
+the columns stay, and the cursor finds its record again (`DataGrid.clear`).
 """
 
 from __future__ import annotations
@@ -228,10 +230,14 @@ class ReportResultsScreen(AreaScreen):
     # -- loading ----------------------------------------------------------------------------------
 
     def start_loading(self, *, resume: bool = False, force: bool = False) -> None:
+        """Load the report (`resume`: the rest of it). From the start, the rows go but the view stays: a run
+        again keeps the `/` filter the filter bar still shows, the sort and the columns, and the cursor finds
+        its record again when it arrives (`DataGrid.clear`), so what the count line and an export say is
+        what the grid holds."""
         if self._loader is not None and self._loader.is_running:
             return
         if not resume:
-            self.grid.clear()
+            self.grid.clear(keep_view=True, key=self.record_key)
             self.packer = RowPacker([c.name for c in self.grid.model.columns])
             self.loaded = 0
             self.pages = 0
@@ -335,6 +341,7 @@ class ReportResultsScreen(AreaScreen):
             if current and self.state == "loading":  # cancelled
                 self.state = "stopped"
             if current and self.is_attached:
+                self.grid.settle_cursor()  # a record the cursor was on that did not come again: its row number
                 self._show_progress()
 
     async def _show_stored(self) -> float | None:
@@ -454,7 +461,7 @@ class ReportResultsScreen(AreaScreen):
             self.refreshing = False
         if load_id != self._load_id or not self.is_attached:
             return
-        self.grid.replace_rows(fresh)
+        self.grid.replace_rows(fresh, key=self.record_key)
         self._repeats = got.repeats
         self.loaded, self.pages = got.received, got.pages
         self.total = pager.total_records if pager.total_records is not None else got.received
@@ -491,13 +498,21 @@ class ReportResultsScreen(AreaScreen):
         return await in_lane(_page_for_grid, self._pack_lock, repeats, self.packer, rows, model)
 
     def _add_unknown_columns(self, rows: list[dict[str, Any]]) -> None:
-        """Columns the data model did not list but the records carry (kept, after the known ones)."""
-        known = list(self.rtype.column_names)
-        seen = set(known)
+        """Columns the data model did not list but the records carry (kept, after the known ones).
+
+        Added to the grid's columns, not set anew: a run again of records that carry them finds them
+        there already, and the filter, the sort and the columns hidden or moved stay."""
+        names = [c.name for c in self.grid.model.columns]
+        seen = set(names)
         extra = [k for row in rows[:50] for k in row if k not in seen and not seen.add(k)]  # type: ignore[func-returns-value]
         if extra:
-            self.grid.set_columns(grid_columns(known + extra, self.rtype))
-            self.packer = RowPacker(known + extra)
+            self.grid.add_columns(grid_columns(extra, self.rtype))
+            self.packer = RowPacker(names + extra)
+
+    @property
+    def record_key(self) -> tuple[str, ...]:
+        """The columns that name one record of this group (none: a row is named by all its values)."""
+        return RECORD_KEYS.get(self.group, ())
 
     # -- what is shown ----------------------------------------------------------------------------------
 
@@ -620,6 +635,11 @@ class ReportResultsScreen(AreaScreen):
     def apply_filter(self, text: str) -> None:
         self.grid.set_filter(text)
         self._show_count()
+
+    def search_all(self, text: str) -> None:
+        """Enter in the `/` bar: every row loaded is searched already, so the filter is applied again, as typed.
+        Why: the bar filters as the text changes, so enter on the same text did nothing; it always applies now."""
+        self.apply_filter(text)
 
     # -- actions ---------------------------------------------------------------------------------------------
 
