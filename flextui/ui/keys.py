@@ -55,7 +55,10 @@ KEY_TABLE: list[tuple[str, str]] = [
     ("`q`", "quit (in a dialog: close it)"),
     ("`ctrl+q`", "quit, also from a text field"),
     ("`ctrl+c`", "copy the selected text; with nothing selected it says how to copy (`c`) and quit (`q`); it never quits"),
-    ("`ctrl+r`", "refresh from the server (report results: run again; report builder: its data model)"),
+    (
+        "`ctrl+r`",
+        "refresh from the server (report results: run again, keeping the filter, sort, columns and cursor; report builder: its data model)",
+    ),
     ("`ctrl+p`", "command palette"),
     ("`ctrl+y`", "show the last copied value (when your terminal ignores OSC 52)"),
     (

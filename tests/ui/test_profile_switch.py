@@ -369,3 +369,19 @@ async def test_an_offline_session_opens_another_profile_offline(tmp_path: Path, 
     finally:
         await other.aclose()
         await first.aclose()
+
+
+async def test_report_results_reopen_as_the_groups_builder_on_the_new_tenant() -> None:
+    """A run is not sent again to another tenant unasked: `:profile` from a report's results opens its filter builder."""
+    from flextui.ui.screens.reports.builder import ReportBuilderScreen
+    from flextui.ui.screens.reports.results import ReportResultsScreen
+
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReportBuilderScreen) and app.screen.is_mounted)
+        await settle(pilot)
+        await burst(pilot, "ctrl+g")
+        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
+        await command(pilot, "profile demo-producer")
+        await until(pilot, lambda: app.ctx.profile_name == "demo-producer" and isinstance(app.screen, ReportBuilderScreen))
+        assert app.screen.group == "fulfillment"

@@ -195,6 +195,10 @@ class ReportResultsScreen(AreaScreen):
     def area_title(self) -> str:
         return f"Data reports › {self.group} › results"
 
+    def reopen_as(self) -> tuple[str, str | None]:
+        """The group's filter builder: a run is not sent to another tenant unasked."""
+        return self.KIND, self.group
+
     @property
     def service(self) -> ReportsService:
         return ReportsService(self.ctx.session)
