@@ -1,8 +1,8 @@
 """A key whose action is not offered says why nothing happens.
 
 A key hidden from the footer (its screen's `check_action` says False: a change on
-a read-only profile, a delete with nothing to delete) is passed on by Textual as
-if it were not bound, so `d` or `n` pressed from habit did nothing and said
+a read-only profile, a delete with nothing to delete), or greyed there (None: an
+export with no rows), is passed on by Textual as if it were not bound, so `d` or `n` pressed from habit did nothing and said
 nothing. A screen or dialog hands its unbound keys to `say_why_hidden` with its
 reasons (`why_not`), and the first binding of the key that has one says it.
 """
@@ -23,7 +23,8 @@ def say_why_hidden(screen: Screen[Any], event: events.Key, why_not: Callable[[st
     focused = screen.focused
     if focused is not None and focused.check_consume_key(event.key, event.character):
         return
-    if event.key in screen.active_bindings:
+    active = screen.active_bindings.get(event.key)
+    if active is not None and active.enabled:  # (a disabled one, greyed in the footer, does nothing either)
         return
     bindings = screen._bindings.copy()
     if screen.app._keymap:

@@ -894,3 +894,18 @@ async def test_the_frequency_dialog_shows_every_value_it_has_room_for(values: in
         assert box.region.height <= int(size[1] * 0.92) + 1 and box.region.width <= size[0]
         lines = grid.scrollable_content_region.height
         assert lines >= min(max(values, 1) + 1, 8), f"{lines} lines shown for {values} values and the header"
+
+
+async def test_with_no_rows_the_greyed_keys_say_why() -> None:
+    """A run that found nothing greyed F, I, g and ctrl+s in the footer, and pressed they did nothing and said nothing."""
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await results(pilot, conditions=(("accountID", "$eq", "no-such-account"),))
+        assert screen.grid.row_count == 0
+        for key in ("F", "ctrl+s"):
+            before = len(app._notifications)
+            await pilot.press(key)
+            await until(pilot, lambda: len(app._notifications) > before)
+            said = str(list(app._notifications)[-1].message)
+            assert said.startswith("No rows here") and "nothing to" in said, said
+            assert app.screen is screen

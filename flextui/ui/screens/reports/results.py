@@ -120,6 +120,10 @@ class Gathered:
                 gathered.extend(more)
 
 
+ROW_ACTIONS = frozenset({"frequency", "stats", "chart", "copy_cell", "copy_row", "view_cell", "export", "hide_column", "move_column"})
+"""What needs rows: greyed in the footer while there are none, and said why when pressed."""
+
+
 class ReportResultsScreen(AreaScreen):
     """Stream a report into a grid; explore, analyse and export what is shown."""
 
@@ -655,12 +659,19 @@ class ReportResultsScreen(AreaScreen):
             return self.state == "loading"
         if action == "resume":
             return self.state in ("stopped", "failed", "limited")
-        if action in ("frequency", "stats", "chart", "copy_cell", "copy_row", "view_cell", "export", "hide_column", "move_column"):
+        if action in ROW_ACTIONS:
             try:
                 return True if self.grid.row_count else None
             except Exception:
                 return None
         return True
+
+    def why_not(self, action: str, description: str) -> str | None:
+        if action in ROW_ACTIONS and not self.grid.row_count:
+            if self.state == "loading":
+                return f"No rows yet: {description} waits for the first page"
+            return f"No rows here ({self.group} with these filters found none): nothing to {description.lower()}"
+        return super().why_not(action, description)
 
     def action_stop(self) -> None:
         if self._loader is not None and self._loader.is_running:
