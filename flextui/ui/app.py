@@ -245,7 +245,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """Every toast, whoever raises it: cleaned, never parsed as markup (`markup` is ignored), kept for `!`."""
         said = Said(severity, clean(title), clean_lines(message))
         self.said.add(said)
-        width = min(60, self.size.width * 7 // 10) - 3  # a toast's text: app.tcss's Toast, less its padding and edge
+        # A toast's text: app.tcss's Toast (70% of its rack, itself 3 cells short of the screen), less its padding and edge.
+        width = min(60, (self.size.width - 3) * 7 // 10) - 3
         text = fit_rows(said.text, width, TOAST_ROWS)
         super().notify(text, title=said.title, severity=severity, timeout=timeout, markup=False)
 

@@ -905,7 +905,7 @@ async def test_with_no_rows_the_greyed_keys_say_why() -> None:
         for key in ("F", "ctrl+s"):
             before = len(app._notifications)
             await pilot.press(key)
-            await until(pilot, lambda: len(app._notifications) > before)
+            await until(pilot, lambda before=before: len(app._notifications) > before)
             said = str(list(app._notifications)[-1].message)
             assert said.startswith("No rows here") and "nothing to" in said, said
             assert app.screen is screen

@@ -7,10 +7,13 @@ went wrong last. Every text here is built from `Text`, never parsed as markup.
 
 from __future__ import annotations
 
+import io
 import time
+from functools import cache
 from typing import Any
 
 from rich.cells import cell_len, set_cell_size
+from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -78,13 +81,21 @@ def fit(text: str, width: int, more: str = f"… ({FULL_TEXT_KEY} shows all)") -
     return set_cell_size(text, room).rstrip() + more
 
 
+@cache
+def _wrapping_console() -> Console:
+    """A console only to measure how text wraps (never printed to)."""
+    return Console(file=io.StringIO(), width=200, color_system=None, legacy_windows=False)
+
+
 def fit_rows(text: str, width: int, rows: int, more: str = f"… ({FULL_TEXT_KEY} shows all)") -> str:
     """`text` as it wraps in `width` cells: whole when it takes at most `rows` rows, else cut to fit them
     ending with `more` (a toast: a 9-row error covered a third of an 80×24 terminal; `!` shows it all)."""
-    usable = max(16, width - width // 6)  # word wrapping leaves some of each row empty
+    width = max(16, width)
+    usable = width - width // 6  # how far a cut steps back, about a row's worth
+    console = _wrapping_console()
 
-    def rows_of(value: str) -> int:
-        return sum(max(1, -(-cell_len(line) // usable)) for line in value.split("\n"))
+    def rows_of(value: str) -> int:  # as the toast wraps it: by words (a guess from its length cut "(! shows all)" off)
+        return len(Text(value).wrap(console, width))
 
     if rows_of(text) <= rows:
         return text

@@ -1,0 +1,50 @@
+"""A toast never loses its last line: the text is cut to the rows a toast shows, as the toast wraps it."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+from textual.widgets._toast import Toast
+
+from flextui.ui.app import TOAST_ROWS
+from flextui.ui.widgets.bars import fit_rows
+from tests.ui.conftest import build_app, command, settle, until
+
+MORE = "… (! shows all)"
+
+
+def wrapped_rows(text: str, width: int) -> int:
+    return len(Text(text).wrap(Console(file=io.StringIO(), width=200), width))
+
+
+@pytest.mark.parametrize("width", [16, 30, 41, 53, 57])
+def test_a_cut_text_fits_the_rows_it_is_given(width: int) -> None:
+    """The rows were guessed from the text's length: words that wrap early (a list of theme names) took more rows."""
+    texts = [
+        "Themes: " + ", ".join(f"theme-name-{n}" for n in range(40)),
+        "word " * 200,
+        "x" * 500,
+        "a line\n" * 12,
+    ]
+    for text in texts:
+        fitted = fit_rows(text, width, TOAST_ROWS)
+        assert fitted.endswith(MORE), fitted
+        assert wrapped_rows(fitted, max(16, width)) <= TOAST_ROWS, (width, fitted)
+    assert fit_rows("short", width, TOAST_ROWS) == "short"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (61, 20)])
+async def test_the_theme_list_toast_keeps_its_last_line(size: tuple[int, int]) -> None:
+    """At 80×24 `:theme`'s toast lost its last line, "… (! shows all)", to a row of its own cut off."""
+    app = build_app()
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await settle(pilot)
+        await command(pilot, "theme")
+        await until(pilot, lambda: bool(app.screen.query(Toast)))
+        await settle(pilot)
+        toast = app.screen.query(Toast).last()
+        lines = [line.text for line in toast.render_lines(toast.region.reset_offset)]
+        assert lines[-1].rstrip().endswith("(! shows all)") and len(lines) <= TOAST_ROWS, lines
