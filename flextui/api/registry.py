@@ -533,7 +533,8 @@ class RegistryService:
             session.set_service_auth(Service.REGISTRY, self.auth)
 
     def __repr__(self) -> str:
-        return f"RegistryService(user={self.username!r}, tenant={self.tenant_id!r})"
+        # (getattr: a service whose __init__ refused shows in a traceback too)
+        return f"RegistryService(user={getattr(self, 'username', None)!r}, tenant={getattr(self, 'tenant_id', None)!r})"
 
     # -- plumbing --------------------------------------------------------------------------------
 
