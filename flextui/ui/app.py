@@ -771,7 +771,11 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         return self.last_copied
 
     def get_driver_class(self) -> Any:
-        """Textual's driver, or (clipboard = "tmux-passthrough") one that wraps OSC 52 for tmux passthrough."""
+        """Textual's driver (its input thread tolerant of bytes that are not UTF-8), or (clipboard = "tmux-passthrough")
+        one that wraps OSC 52 for tmux passthrough."""
+        from flextui.ui.input_bytes import tolerate_undecodable_input
+
+        tolerate_undecodable_input()
         base = super().get_driver_class()
         if self.ctx.settings.clipboard == "tmux-passthrough":
             return clipboard.passthrough_driver(base)

@@ -35,11 +35,12 @@ pytestmark = pytest.mark.skipif(not hasattr(pty, "openpty") or sys.platform == "
 class Terminal:
     """A pty with a child process on its slave side; `received` is every byte the child wrote."""
 
-    def __init__(self, args: list[str], size: tuple[int, int] = (120, 40)) -> None:
+    def __init__(self, args: list[str], size: tuple[int, int] = (120, 40), env: dict[str, str] | None = None) -> None:
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+        given = env or {}
         env = {k: v for k, v in os.environ.items() if not k.startswith(("FLEXTUI_", "TEXTUAL"))}
-        env.update(TERM="xterm-256color", COLORTERM="truecolor", PYTHONPATH=str(ROOT))
+        env.update(TERM="xterm-256color", COLORTERM="truecolor", PYTHONPATH=str(ROOT), **given)
         self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env, start_new_session=True)
         os.close(slave)
         self.received = bytearray()
@@ -67,8 +68,8 @@ class Terminal:
                 raise AssertionError(f"{needle!r} did not appear; last output: {self.text()[-400:]!r}")
             self.read(0.1)
 
-    def send(self, data: str) -> None:
-        os.write(self.master, data.encode())
+    def send(self, data: str | bytes) -> None:
+        os.write(self.master, data.encode() if isinstance(data, str) else data)
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -105,3 +106,26 @@ def test_the_terminal_receives_no_raw_escape_from_the_server() -> None:
     )
     assert SHOWN in text, "the hostile names were on screen, shown literally"
     assert term.proc.returncode == 0
+
+
+def test_a_byte_that_is_not_utf8_on_input_does_not_end_the_session(tmp_path: Path) -> None:
+    """A Latin-1 `café` pasted into `/` (or a raw 0x9b) ended the app with a UnicodeDecodeError from Textual's input
+    thread, and exit status 0: over SSH, a form being filled or a token value shown once was lost."""
+    dirs = {f"XDG_{d}_HOME": str(tmp_path / d.lower()) for d in ("CONFIG", "CACHE", "DATA", "STATE")}
+    term = Terminal([sys.executable, "-m", "flextui", "demo"], env=dirs)
+    try:
+        term.wait_for("page 1 of")
+        term.send("/")
+        term.read(0.5)
+        term.send(b"caf\xe9\x9b")
+        term.send("x")
+        term.wait_for("caf\ufffd")  # shown as the terminal would: the byte replaced, what follows kept
+        term.wait_for("x")
+        assert term.proc.poll() is None, term.text()[-400:]
+        term.send("\x11")  # ctrl+q
+        deadline = time.monotonic() + 15
+        while term.proc.poll() is None and time.monotonic() < deadline:
+            term.read(0.2)
+    finally:
+        term.close()
+    assert "UnicodeDecodeError" not in term.text() and term.proc.returncode == 0
