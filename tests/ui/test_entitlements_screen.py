@@ -777,3 +777,22 @@ async def test_accounts_that_fail_to_load_say_so_and_ctrl_r_tries_again(monkeypa
             await pilot.press("ctrl+r")
             await until(pilot, lambda: bool(screen(app).node_index))
             assert "not loaded" not in pager(app)
+
+
+async def test_a_refresh_keeps_the_cursor_on_its_line_item() -> None:
+    """`:watch 30` (or ctrl+r) on the tree left the cursor on its line number while the expanded account's rows loaded
+    again: it stood on another account (Atlas Labs), its detail shown, and `n` proposed that account."""
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, f"A:{ACME}")
+        await expand(pilot, "E:ENT-100000")
+        li = world_of(app).entitlements["ENT-100000"].line_items[2]
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: not s.expanding and f"L:{li.activation_id}" in s.node_index)
+        await settle(pilot)
+        assert s.tree.cursor_node is not None and s.tree.cursor_node.data.key == f"L:{li.activation_id}"
+        assert li.activation_id in detail(app)

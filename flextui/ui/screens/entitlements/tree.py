@@ -272,6 +272,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self.account_names = AccountNames()
         self.node_index: dict[str, TreeNode[Item]] = {}
         self._select_after: str | None = None
+        self._awaited: list[str] | None = None
+        """The cursor's node and its parents' keys while it waits on `_parked` for its node to load again."""
+        self._parked: str | None = None
         self._auto_expand: str | None = initial.get("account") or None
         self._detail_key: str | None = None
         self.hidden_by_date = 0
@@ -495,9 +498,20 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
     def visible_roots(self) -> list[Root]:
         return [r for r in self.roots if self._root_matches(r)]
 
+    def _cursor_chain(self) -> list[str]:
+        """The cursor's node's key, then its parents' (a line item, its entitlement, its account)."""
+        chain: list[str] = []
+        node = self.tree.cursor_node
+        while node is not None and node.data is not None:
+            chain.append(node.data.key)
+            node = node.parent
+        return chain
+
     def _render_tree(self) -> None:
         tree = self.tree
-        cursor = tree.cursor_node.data.key if tree.cursor_node is not None and tree.cursor_node.data else None
+        chain = self._cursor_chain()
+        if self._awaited is not None and chain[:1] == [self._parked]:  # (still) waiting for its node: render again
+            chain = self._awaited
         tree.root.remove_children()  # not tree.clear(): it restarts node IDs, and stale nodes would then alias new ones
         self.node_index = {}
         for root in self.visible_roots():
@@ -508,18 +522,27 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 self._fill(node)
                 node.expand()
         self._auto_expand = None
-        self._restore_cursor(self._select_after or cursor)
+        self._restore_cursor([self._select_after] if self._select_after else chain)
         self._update_pager()
 
-    def _restore_cursor(self, key: str | None) -> None:
+    def _restore_cursor(self, chain: list[str]) -> None:
+        """The cursor back on the first of `chain` shown (its node, else its nearest parent). On a parent while the
+        node's own rows load (a refresh, a `:watch` tick), it waits there for them (`_awaited`): left on its line
+        number, it stood on another account's rows, and `n` proposed that account."""
         tree = self.tree
-        node = self.node_index.get(key) if key else None
-        if node is not None and self._attached(node):
-            tree.move_to(node)
-            if key == self._select_after:
-                self._select_after = None
-        elif tree.cursor_line < 0 and tree.root.children:
-            tree.cursor_line = 0
+        self._awaited = self._parked = None
+        for depth, key in enumerate(chain):
+            node = self.node_index.get(key)
+            if node is not None and self._attached(node):
+                tree.move_to(node)
+                if key == self._select_after:
+                    self._select_after = None
+                if depth and key in self.expanded:  # its rows are on their way (or were: `_loaded` gives up if not)
+                    self._awaited, self._parked = chain, key
+                break
+        else:
+            if tree.cursor_line < 0 and tree.root.children:
+                tree.cursor_line = 0
         self.call_after_refresh(self._show_detail)
 
     def _attached(self, node: TreeNode[Item]) -> bool:
@@ -812,6 +835,14 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             self.tree.move_to(self.node_index[self._select_after])
             if not self.expanding:  # a change reloads an entitlement and its account: the last one in places the cursor
                 self._select_after = None
+        elif self._awaited is not None:
+            if cursor_key == self._parked:
+                parked_rows_came = key == self._parked
+                self._restore_cursor(self._awaited)  # nearer its node, or on it
+                if parked_rows_came and self._parked == key:
+                    self._awaited = self._parked = None  # its parent's rows came, and it is not among them
+            else:
+                self._awaited = self._parked = None  # the user moved meanwhile: the cursor is theirs
         self._show_detail()
 
     def forget_children(self) -> None:
@@ -1010,6 +1041,13 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         "created_on": "created_on",
         "date": "created_on",
     }
+
+    def watch_every(self, seconds: float | None) -> str:
+        """As a list's, but the tree is read again without marks: `+` and `~` are a list's rows' (README)."""
+        said = super().watch_every(seconds)
+        if seconds is None or self.watcher is None:
+            return said
+        return f"Watching {self.area_title}: read again every {seconds:g} s, the cursor kept (+ and ~ marks are for lists)"
 
     def sort_by_words(self, words: list[str]) -> None:
         """`:sort entitlement|created [desc]`: the Entitlements API sorts its lists (GET /entitlements takes sort_by and
