@@ -425,6 +425,21 @@ async def test_network_fault_is_reported_not_fatal() -> None:
         await settle(pilot)
         assert app.is_running
         assert "cannot reach" in str(app.screen.query_one(StatusLine).error)
+        assert "✗ not refreshed · ctrl+r tries again" in pager(app), "the rows shown are older than asked"
+
+
+async def test_a_first_load_that_fails_says_so_where_the_list_would_be() -> None:
+    """A token list that could not be loaded (a closed port, a wrong password) left a blank pager over an empty table:
+    once the toast had gone it read as "no tokens"."""
+    from flextui.sim.faults import FaultPlan
+
+    app = build_app()
+    plan = FaultPlan()
+    plan.add(r"GET /flexnet/uar/v1/tokens", drop=True, times=10)
+    app.ctx.extras["sim_app"].plan = plan
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: "✗ not loaded · ctrl+r tries again · ! shows why" in pager(app))
+        assert names(app) == []
 
 
 async def test_paging_with_brackets() -> None:

@@ -42,6 +42,7 @@ log = logging.getLogger("flextui.ui")
 
 
 NOT_LOADED = "✗ not loaded · ctrl+r tries again · ! shows why"
+NOT_REFRESHED = "✗ not refreshed · ctrl+r tries again · ! shows why"
 """What a "loading…" label says instead once its load has failed."""
 
 

@@ -36,7 +36,7 @@ from flextui.api.tolerant import raw_of, unreadable
 from flextui.query import parse_filters
 from flextui.render.text import clean
 from flextui.render.words import plural
-from flextui.ui.screens.base import NOT_LOADED, AreaScreen, filters_key
+from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key
 from flextui.ui.widgets.bars import TitleBar, toolbar
 from flextui.ui.widgets.record import RecordScreen, state_style
 from flextui.ui.widgets.table import ResourceTable
@@ -285,7 +285,7 @@ class TabbedListScreen(AreaScreen):
         def failed(exc: BaseException) -> None:
             if isinstance(exc, Invalid) and state.items is not None:
                 return  # a filter the server refused: the rows shown stay, the error says why
-            note = NOT_LOADED if state.items is None else "✗ not refreshed · ctrl+r tries again · ! shows why"
+            note = NOT_LOADED if state.items is None else NOT_REFRESHED
             self.query_one(f"#{tab}-pager", Label).update(Text(note if state.items is None else f"page {state.page} · {note}"))
 
         self.run_api(job, group=f"{self.WORKER_GROUP}-{tab}", doing=f"loading {what}", failed=failed)

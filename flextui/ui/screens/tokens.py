@@ -28,7 +28,7 @@ from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.hidden_keys import RefusedChoices
 from flextui.ui.keys import FlexModal
-from flextui.ui.screens.base import AreaScreen, filters_key
+from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key
 from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.widgets.table import ResourceTable
 
@@ -105,7 +105,16 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def load_page(self) -> None:
         """Show the current page: the cached one at once when there is one (asked again only once it is stale)."""
         self.refresh_bindings()  # `x` shows while a search is shown
-        self.run_api(self._load, group="tokens-load", doing="loading tokens")
+        self.run_api(self._load, group="tokens-load", doing="loading tokens", failed=self._load_failed)
+
+    def _load_failed(self, exc: BaseException) -> None:
+        """Where the list would be, say it is not (the toast goes by; an empty table read as "no tokens")."""
+        pager = self.query_one("#pager", Label)
+        if self.total is None and not self.tokens:
+            pager.update(Text(NOT_LOADED))
+        else:
+            self._update_pager()
+            pager.update(Text(f"{str(pager.render()).strip()} · {NOT_REFRESHED}"))
 
     def action_reload(self) -> None:
         """ctrl+r: ask the server, whatever the cache holds (within its freshness window it would not be asked)."""
@@ -457,7 +466,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def action_reload_fresh(self) -> None:
         """Ask the server again (after a change), ignoring the cache's freshness window."""
         self.forget_every()
-        self.run_api(lambda: self._load(force=True), group="tokens-load", doing="refreshing tokens")
+        self.run_api(lambda: self._load(force=True), group="tokens-load", doing="refreshing tokens", failed=self._load_failed)
 
     @work(group="tokens-action")
     async def action_rotate(self) -> None:
