@@ -796,3 +796,22 @@ async def test_a_refresh_keeps_the_cursor_on_its_line_item() -> None:
         await settle(pilot)
         assert s.tree.cursor_node is not None and s.tree.cursor_node.data.key == f"L:{li.activation_id}"
         assert li.activation_id in detail(app)
+
+
+async def test_the_panes_name_the_keys_as_bound() -> None:
+    """A product's pane said "g opens it in the catalogue" (g does nothing; the key is P), and the panes' keys did not
+    follow a `[keys]` remap."""
+    app = build_app(start=["entitlements"], keys={"entitlements.catalogue": "G", "entitlements.users": "U"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        s.tree.move_cursor(s.node_index[f"A:{ACME}"])
+        await settle(pilot)
+        assert "U users of this account" in detail(app) and "n new entitlement for it" in detail(app)
+        await expand(pilot, f"A:{ACME}")
+        await expand(pilot, "E:ENT-100000")
+        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        await expand(pilot, f"L:{li.activation_id}")
+        s.tree.move_cursor(s.node_index[f"P:{li.activation_id}:0"])
+        await until(pilot, lambda: "opens it in the catalogue" in detail(app))
+        assert "G opens it in the catalogue" in detail(app), detail(app)

@@ -36,7 +36,10 @@ def entitlement_detail(ent: Entitlement, now_ms: int, items: list[LineItem] | No
     return b
 
 
-def line_item_detail(li: LineItem, ent: Entitlement | None, now_ms: int, *, show_title: bool = True, read_only: bool = False) -> Body:
+def line_item_detail(
+    li: LineItem, ent: Entitlement | None, now_ms: int, *, show_title: bool = True, policies_key: str | None = None
+) -> Body:
+    """`policies_key`: the key that sets the policies here, as bound (None: none does, e.g. read-only)."""
     b = Body(show_title=show_title)
     b.title(f"Line item {li.activation_id}" + (" (maintenance)" if li.maintenance else ""))
     b.line("Entitlement", li.entitlement_id or (ent.entitlement_id if ent else None))
@@ -82,7 +85,7 @@ def line_item_detail(li: LineItem, ent: Entitlement | None, now_ms: int, *, show
             else:
                 b.pairs([(key, yes_no(value) if isinstance(value, bool) else value)])
     else:
-        b.note("  none set" if read_only else "  none set (p sets them)")
+        b.note(f"  none set ({policies_key} sets them)" if policies_key else "  none set")
     if li.attributes:
         b.section("Attributes").pairs((a.name, a.value) for a in li.attributes)
     return b
@@ -94,7 +97,8 @@ def li_created(li: LineItem) -> datetime | None:
     return lenient_timestamp(li.created_on)
 
 
-def product_detail(product: LineItemProduct, li: LineItem | None, *, show_title: bool = True) -> Body:
+def product_detail(product: LineItemProduct, li: LineItem | None, *, show_title: bool = True, catalogue_key: str | None = None) -> Body:
+    """`catalogue_key`: the key that opens the product in the catalogue, as bound (the hint said `g`, which did nothing)."""
     b = Body(show_title=show_title)
     b.title(f"Product {product.product_name or '?'} {product.product_version or ''}".strip())
     b.line("Name", product.product_name).line("Version", product.product_version).line("Part number", product.part_number)
@@ -106,5 +110,6 @@ def product_detail(product: LineItemProduct, li: LineItem | None, *, show_title:
         b.line("Vendor string", model.vendor_string).line("Notice", model.notice)
     if li is not None:
         b.line("Line item", li.activation_id)
-    b.note("\ng opens it in the catalogue")
+    if catalogue_key:
+        b.note(f"\n{catalogue_key} opens it in the catalogue")
     return b

@@ -51,6 +51,7 @@ from flextui.kinds import Link
 from flextui.render.text import clean
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
+from flextui.ui.keyhint import bound_key, hint
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen, filters_key, sort_words
 from flextui.ui.screens.entitlements.accounts import AccountNames
@@ -926,9 +927,11 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 item.entitlement, now, self.li_children.get(item.entitlement.entitlement_id), show_title=show_title
             ).text
         if item.kind == "line_item" and item.line_item is not None:
-            return line_item_detail(item.line_item, item.entitlement, now, show_title=show_title, read_only=self.ctx.read_only).text
+            policies = bound_key(self, "entitlements.policies")
+            return line_item_detail(item.line_item, item.entitlement, now, show_title=show_title, policies_key=policies).text
         if item.kind in ("product", "license_model") and item.product is not None:
-            return product_detail(item.product, item.line_item, show_title=show_title).text
+            catalogue = bound_key(self, "entitlements.catalogue")
+            return product_detail(item.product, item.line_item, show_title=show_title, catalogue_key=catalogue).text
         return None
 
     def _account_detail(self, root: Root, *, show_title: bool = True) -> Text:
@@ -950,9 +953,13 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             for e in ents:
                 states[(e.status or "?").lower()] = states.get((e.status or "?").lower(), 0) + 1
             b.line("Entitlements", f"{len(ents)}" + (f" ({', '.join(f'{n} {s}' for s, n in sorted(states.items()))})" if states else ""))
-        b.note("\nu users of this account · c copy the ID")
-        if not self.ctx.read_only:
-            b.note("n new entitlement for it")
+        keys = hint(
+            (bound_key(self, "entitlements.users"), "users of this account"),
+            (bound_key(self, "entitlements.copy"), "copy the ID"),
+            (bound_key(self, "entitlements.create"), "new entitlement for it"),
+        )
+        if keys:
+            b.note("\n" + keys)
         return b.text
 
     # -- client filter -----------------------------------------------------------------------------------
