@@ -13,7 +13,7 @@ from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FormScreen
 from flextui.ui.widgets.table import ResourceTable
-from tests.ui.conftest import build_app, raw_json_over, settle, until, world_of
+from tests.ui.conftest import build_app, raw_json_over, screen_of, settle, until, world_of
 
 
 def table(app: Any) -> ResourceTable:
@@ -594,3 +594,14 @@ async def test_r_in_the_detail_shows_the_tokens_raw_json() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert (await raw_json_over(pilot, TokenDetailScreen))["tokenName"] == token.name
+
+
+async def test_the_token_dialogs_hint_names_its_keys_as_bound() -> None:
+    """The detail dialog's hint was typed by hand: after `[keys]` moved rotate it still said `r rotate`."""
+    app = build_app(keys={"token_detail.rotate": "t"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        dialog = await screen_of(pilot, TokenDetailScreen)
+        said = str(dialog.query_one("#detail-hint", Label).render())
+        assert said.startswith("t rotate · e edit · d delete · c copy name") and "r rotate" not in said, said

@@ -27,6 +27,8 @@ from flextui.render.text import absolute, clean, relative
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.hidden_keys import RefusedChoices
+from flextui.ui.keyhint import bound_key
+from flextui.ui.keyhint import hint as keyhint
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key
 from flextui.ui.screens.everypage import EveryPageSearch
@@ -634,12 +636,17 @@ class TokenDetailScreen(RefusedChoices, FlexModal[str | None]):
             body.append("\n⊘ Masked: you may not view some details of this token.\n", style="italic")
         if t.expires_within(self.now_ms, 7):
             body.append("\n⚠ Expires within 7 days.\n", style="bold")
-        offered = [f"{key} {action}" for key, action in (("r", "rotate"), ("e", "edit"), ("d", "delete")) if action not in self.refused]
-        hint = " · ".join([*offered, "c copy name", "escape close"])
+        keys = keyhint(  # as bound ([keys] moves them), less what is refused here
+            (bound_key(self, "token_detail.rotate"), "rotate"),
+            (bound_key(self, "token_detail.edit"), "edit"),
+            (bound_key(self, "token_detail.delete"), "delete"),
+            (bound_key(self, "token_detail.copy"), "copy name"),
+        )
+        hint_text = " · ".join(part for part in (keys, "escape close") if part)
         with Vertical():
             yield Label(Text(f"Token {clean(t.name)}"), id="detail-title")
             yield Static(body, id="detail-body")
-            yield Label(hint, id="detail-hint")
+            yield Label(hint_text, id="detail-hint")
 
     def action_choose(self, action: str) -> None:
         self.dismiss(action)

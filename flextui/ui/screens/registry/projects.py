@@ -37,6 +37,8 @@ from flextui.render.text import clean, relative
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.hidden_keys import RefusedChoices
+from flextui.ui.keyhint import bound_key
+from flextui.ui.keyhint import hint as keyhint
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.registry.common import (
@@ -725,7 +727,18 @@ class ChartDetailScreen(RefusedChoices, FlexModal[str | None]):
 
     def compose(self) -> ComposeResult:
         c = self.chart
-        hint = "↑↓ version · c copy helm command · escape close" + ("" if self.refused else " · d delete chart")
+        hint = " · ".join(  # as bound ([keys] moves them), less what is refused here
+            part
+            for part in (
+                "↑↓ version",
+                keyhint(
+                    (bound_key(self, "chart_detail.copy"), "copy helm command"),
+                ),
+                "escape close",
+                keyhint((bound_key(self, "chart_detail.delete"), "delete chart")),
+            )
+            if part
+        )
         with Vertical():
             yield Label(Text(f"Chart {clean(c.name)}"), id="chart-title")
             yield Static(self._summary(), id="chart-summary")
