@@ -337,6 +337,26 @@ async def test_search_by_name_pattern() -> None:
         assert "page 1 of" in pager(app)
 
 
+async def test_page_past_the_end_of_a_search_is_refused_once_the_end_is_known() -> None:
+    """`:page 5` past a search's last page showed an empty "page 5 · 0 shown" (a plain list says it is past the last)."""
+    app = build_app()
+    app.ctx.settings.page_size = 3
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await submit_form(pilot, "s", tokenName="*")
+        screen = app.screen
+        assert isinstance(screen, TokensScreen)
+        while len(screen.tokens) == 3:  # to the short page: the last
+            before = screen.page
+            await pilot.press("right_square_bracket")
+            await until(pilot, lambda before=before: screen.page != before or len(screen.tokens) < 3)
+            await settle(pilot)
+        position = screen.page_position()
+        assert position is not None and position[1] is not None, position
+        last = position[1]
+        assert last in (screen.page, screen.page + 1), "the short page, or the one before an empty one"
+        assert screen.go_to_page(last + 2) == f"Page {last + 2} is past the last one ({last})"
+
+
 async def test_filter_and_inverse_filter() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -157,9 +157,15 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             if not force or page.age is None:
                 self._show(page)
 
+    search_last: int | None = None
+    """The search's last page (from 1), once a page has come back short of a full one; None while unknown."""
+
     def _show(self, page: Page[Token]) -> None:
         self.tokens = page.items
         self.total = page.total
+        if self.search is not None and len(page.items) < self.page_size:
+            last = self.page + 1 if page.items else max(1, self.page)  # (an empty page: the one before it, at most)
+            self.search_last = min(self.search_last or last, last)
         if not self.every_mode:  # the table holds an all-pages search: the page waits until it is left
             self.query_one(ResourceTable).set_rows([self._row(t) for t in page.items])
         self.show_age(page.age)
@@ -297,6 +303,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.leave_every()
         self.every = None  # another user or creator: another listing
         self.search = None
+        self.search_last = None
         self.page = 0
         self.load_page()
 
@@ -305,13 +312,15 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.every = None
         if self.search is not None:
             self.search = None
+            self.search_last = None
             self.page = 0
             self.load_page()
 
     def page_position(self) -> tuple[int, int | None] | None:
         """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
-        last = -(-self.total // self.page_size) if self.search is None and self.total is not None else None
-        return self.page + 1, last
+        if self.search is not None:
+            return self.page + 1, self.search_last  # known once a page came back short
+        return self.page + 1, -(-self.total // self.page_size) if self.total is not None else None
 
     def action_page(self, delta: int) -> None:
         self.leave_every()
@@ -418,6 +427,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
                 self.leave_every()
                 self.every = None
                 self.search = model
+                self.search_last = None
                 self.page = 0
                 self.load_page()
 
