@@ -815,3 +815,19 @@ async def test_the_panes_name_the_keys_as_bound() -> None:
         s.tree.move_cursor(s.node_index[f"P:{li.activation_id}:0"])
         await until(pilot, lambda: "opens it in the catalogue" in detail(app))
         assert "G opens it in the catalogue" in detail(app), detail(app)
+
+
+async def test_the_cursor_stays_in_view_when_the_terminal_shrinks() -> None:
+    """At 120×40, on the last line item of a long entitlement, a resize to 80×24 left the cursor below the fold."""
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, f"A:{ACME}")
+        await expand(pilot, "E:ENT-100000")
+        li = world_of(app).entitlements["ENT-100000"].line_items[-1]
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        tree = s.tree
+        await until(pilot, lambda: tree.scroll_offset.y <= tree.cursor_line < tree.scroll_offset.y + tree.scrollable_content_region.height)

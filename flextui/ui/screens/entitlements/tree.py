@@ -180,6 +180,11 @@ class EntitlementTree(SafeDispatch, Tree[Item]):
             text.truncate(room, overflow="ellipsis")
         return text
 
+    def on_resize(self) -> None:
+        """The cursor's line kept in view when the terminal shrinks (it stayed below the fold until the next key)."""
+        if self.cursor_line >= 0:
+            self.call_after_refresh(self.scroll_to_line, self.cursor_line, animate=False)
+
     def move_to(self, node: TreeNode[Item]) -> None:
         """Move the cursor to a node just added (its line is known once the lines are rebuilt)."""
         self._tree_lines  # noqa: B018 - rebuilds the line list now
