@@ -218,6 +218,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
                 markup=False,
                 timeout=10,
             )
+        taken = shadowed_keys(self.ctx.keys)
+        if taken:
+            self.notify("In [keys]: " + "; ".join(taken), severity="warning", markup=False, timeout=10)
 
     def _unknown_binding_ids(self, keys: dict[str, str]) -> list[str]:
         _import_every_ui_module()
@@ -852,6 +855,32 @@ def _import_every_ui_module() -> None:
 
     for module in pkgutil.walk_packages(flextui.ui.__path__, "flextui.ui."):
         importlib.import_module(module.name)
+
+
+def shadowed_keys(keys: dict[str, str]) -> list[str]:
+    """What a `[keys]` remap takes from another binding where it applies: `"tokens.verify" = "q"` took q from Quit on
+    the tokens screen, and said nothing (a screen's key comes before the app's)."""
+
+    def effective(binding: Binding) -> list[str]:
+        given = keys.get(binding.id or "", binding.key)
+        return [k.strip() for k in given.split(",") if k.strip()]
+
+    app_keys = {key: b for b in FlexApp.BINDINGS if isinstance(b, Binding) for key in effective(b)}
+    said: list[str] = []
+    for cls in _binding_classes():
+        if cls is FlexApp:
+            continue
+        bindings = [b for b in getattr(cls, "BINDINGS", []) if isinstance(b, Binding)]
+        for binding in bindings:
+            if binding.id not in keys:
+                continue
+            for key in effective(binding):
+                other = app_keys.get(key) or next(
+                    (b for b in bindings if b is not binding and b.action != binding.action and key in effective(b)), None
+                )
+                if other is not None and other.id != binding.id:
+                    said.append(f"{binding.id} = {key} takes {key} from “{other.description}” ({other.id}) there")
+    return sorted(set(said))
 
 
 def _binding_classes() -> list[type]:

@@ -84,6 +84,16 @@ async def test_unknown_binding_ids_are_reported() -> None:
         assert any("tokens.nope" in str(n.message) for n in app._notifications)
 
 
+async def test_a_remap_that_takes_another_bindings_key_is_said() -> None:
+    """`"tokens.verify" = "q"` quietly took q from Quit on the tokens screen (q then opened Verify)."""
+    app = build_app(keys={"tokens.verify": "q", "tokens.create": "d"})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        said = " ".join(str(n.message) for n in app._notifications)
+        assert "tokens.verify = q takes q from “Quit” (app.quit)" in said, said
+        assert "tokens.create = d takes d from “Delete” (tokens.delete)" in said, said
+
+
 async def test_themes_bundled_ansi_and_unknown() -> None:
     app = build_app(theme="flextui-dusk")
     async with app.run_test(size=(100, 30)) as pilot:
