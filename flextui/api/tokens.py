@@ -245,7 +245,8 @@ class TokenSearch(BaseModel):
         if self.expires_before and self.expires_later_than:
             now = datetime.now(UTC)
             if parse_interval(self.expires_before).after(now) <= parse_interval(self.expires_later_than).after(now):
-                raise ValueError("expiresBefore must be greater than expiresLaterThan")
+                # Said in both the form's words and the API's (the CLI's --search takes the API's).
+                raise ValueError("“expires before” (expiresBefore) must be later than “expires after” (expiresLaterThan)")
         if self.token_type is TokenType.NORMAL and self.username and self.creator and self.username != self.creator:
             raise ValueError("for NORMAL tokens the user and the creator must be the same")
         return self

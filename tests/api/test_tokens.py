@@ -403,3 +403,15 @@ async def test_read_only_refuses_changes_before_sending(sim_app: Any, faults: Fa
         assert [s.split()[0] for s in faults.seen] == ["GET", "GET", "GET", "POST", "POST"]
     finally:
         await session.aclose()
+
+
+def test_a_search_window_the_wrong_way_round_names_the_fields_as_the_form_does() -> None:
+    """The form said "expiresBefore must be greater than expiresLaterThan", in the API's names, not its labels."""
+    import pydantic
+
+    from flextui.api.tokens import TokenSearch
+
+    with pytest.raises(pydantic.ValidationError) as err:
+        TokenSearch.model_validate({"expiresBefore": "1d", "expiresLaterThan": "30d"})
+    said = str(err.value)
+    assert "“expires before” (expiresBefore) must be later than “expires after” (expiresLaterThan)" in said, said
