@@ -59,6 +59,15 @@ async def fill(pilot: Any, values: dict[str, Any]) -> None:
     await pilot.pause()
 
 
+async def acme_entitlement_open(pilot: Any) -> Any:
+    """The tree with Acme's account and its ENT-100000 expanded; the screen."""
+    await settle(pilot)
+    s = screen(pilot.app)
+    await expand(pilot, f"A:{ACME}")
+    await expand(pilot, "E:ENT-100000")
+    return s
+
+
 def hint(app: Any, key: str) -> str:
     return str(app.screen.query_one(f"#hint-{key}").render())
 
@@ -784,10 +793,7 @@ async def test_a_refresh_keeps_the_cursor_on_its_line_item() -> None:
     again: it stood on another account (Atlas Labs), its detail shown, and `n` proposed that account."""
     app = build_app(start=["entitlements"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        s = screen(app)
-        await expand(pilot, f"A:{ACME}")
-        await expand(pilot, "E:ENT-100000")
+        s = await acme_entitlement_open(pilot)
         li = world_of(app).entitlements["ENT-100000"].line_items[2]
         s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
         await settle(pilot)
@@ -821,10 +827,7 @@ async def test_the_cursor_stays_in_view_when_the_terminal_shrinks() -> None:
     """At 120×40, on the last line item of a long entitlement, a resize to 80×24 left the cursor below the fold."""
     app = build_app(start=["entitlements"])
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        s = screen(app)
-        await expand(pilot, f"A:{ACME}")
-        await expand(pilot, "E:ENT-100000")
+        s = await acme_entitlement_open(pilot)
         li = world_of(app).entitlements["ENT-100000"].line_items[-1]
         s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
         await settle(pilot)
