@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 import flextui
+import flextui.ui.app as app_module
 from flextui import kinds
 from flextui.ui.app import FlexApp, _binding_classes
 from flextui.ui.safety import SafeDispatch
@@ -64,6 +65,39 @@ async def test_switching_in_one_burst_keeps_the_app(commands: list[str], screen:
         await settle(pilot)
         assert app.is_running and isinstance(app.screen, screen)
         await wait_for(pilot, lambda: app.screen.focused is not None and app.screen.focused.id == table, f"focus in #{table}")
+
+
+async def test_a_loaded_host_does_not_hurry_the_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys wait for the app however long it takes while the host lends it no CPU (ui/cpu_wait.py).
+
+    Under two busy loops the catalogue took longer than the keys' wall-clock limit to be built, and
+    `:features`, handed on meanwhile, never showed its tab. The limit is made tiny here and every
+    second of the wait is said to be spent waiting for a CPU: the keys must still wait."""
+    monkeypatch.setattr(app_module, "KEY_WAIT_LIMIT", 0.001)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        loop = asyncio.get_running_loop()
+        app.waited_for_cpu = loop.time  # all of the wall clock spent runnable, not running
+        await burst(pilot, *(k for command in ("products", "features") for k in ("colon", *command, "enter")))
+        assert isinstance(app.screen, ProductsScreen)
+        await wait_for(
+            pilot, lambda: app.screen.focused is not None and app.screen.focused.id == "features-table", "focus in #features-table"
+        )
+
+
+async def test_keys_go_on_when_the_app_never_settles(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Something that never settles holds a key for `KEY_WAIT_LIMIT` seconds of the app's own time, then lets it go."""
+    monkeypatch.setattr(app_module, "KEY_WAIT_LIMIT", 0.05)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.waited_for_cpu = lambda: 0.0  # a quiet host: the wall clock is the app's
+        monkeypatch.setattr(app, "_settled", lambda: False)
+        with caplog.at_level(logging.WARNING, logger="flextui.ui"):
+            await burst(pilot, "colon")
+            await wait_for(pilot, lambda: isinstance(app.screen.focused, CommandBar), "the command bar opened")
+        assert "did not settle" in caplog.text
 
 
 async def test_a_tab_shown_after_the_command_bar_opened_leaves_the_keys_in_the_bar() -> None:
