@@ -166,6 +166,15 @@ def test_json_escape_keeps_the_data_exact_and_the_text_inert() -> None:
     assert json_escape(json.dumps("\U000e0041", ensure_ascii=False)) == '"\\udb40\\udc41"'
 
 
+def test_json_escape_leaves_an_indented_layout_as_json() -> None:
+    """A raw view (`R`) is indented JSON with hostile values: its line breaks are layout, not data, and stay."""
+    value = {"name": "".join(HOSTILE) + "\u202e\n", "n": [1, 2]}
+    text = json_dumps(value, indent=2)
+    assert json.loads(text) == value
+    assert text.count("\n") == json.dumps(value, indent=2).count("\n") and "\\u000a" not in text
+    assert unsafe_left(text.replace("\n", "")) == []
+
+
 def test_moved_helpers() -> None:
     assert shorten("abcdef", 4) == "abc…" and shorten("ab", 4) == "ab"
     assert relative(None, 0) == "" and relative(3 * 86_400_000, 0) == "in 3d" and relative(0, 5 * 3_600_000) == "5h ago"

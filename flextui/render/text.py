@@ -186,10 +186,12 @@ def json_escape(dumped: str) -> str:
     characters (and lone surrogates) raw. Outside strings JSON text is
     ASCII, so each such character sits inside a string, where the escape reads
     back as the same character: the data stays exact, the output stays inert.
+    A line break is left alone: `json.dumps` escapes those inside strings, so
+    one in its text is the layout `indent` asked for (escaped, it would not be JSON).
     """
     if dumped.isascii() and "\x7f" not in dumped:
         return dumped
-    return UNSAFE.sub(_json_escape_char, dumped)
+    return _UNSAFE_KEEP_NEWLINE.sub(_json_escape_char, dumped)
 
 
 def json_dumps(value: Any, **kwargs: Any) -> str:

@@ -794,7 +794,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """Copy through the terminal (OSC 52); keep it for ctrl+y unless it is a secret."""
         result = clipboard.copy(self, text)
         if result.sent:
-            self.last_copied = "" if sensitive else text
+            self.last_copied = "" if sensitive else result.text
             self._last_copy_secret = sensitive
         return result
 

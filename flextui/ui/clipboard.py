@@ -10,6 +10,14 @@ Wrapping it in tmux's DCS passthrough is a setting (`clipboard =
 rewrites OSC 52 on its way out (`passthrough_driver`), so nothing writes to
 Textual's private driver or clipboard.
 
+What is copied passes the sanitiser first (`clean_lines`: line breaks kept,
+every other control visible, `␛` for ESC): a server's name holding an OSC 52,
+a screen wipe or bidi controls would otherwise go whole into the user's
+clipboard, and act when pasted into a terminal, while the toast showed it
+cleaned. The clipboard now holds what the screen and the toast show. JSON
+copies are written with `json_dumps` (unsafe characters as `\\uXXXX`), so
+they stay exact and pass it unchanged.
+
 Very large payloads are refused by terminals, so values over `MAX_BYTES` are
 not sent and the caller shows them to select by hand. What was copied is
 kept for ctrl+y, except secrets (token values, registry secrets): they are
@@ -28,6 +36,8 @@ from typing import Any
 from textual.app import App
 from textual.driver import Driver
 
+from flextui.render.text import clean_lines
+
 MAX_BYTES = 74_994  # base64 payload cap many terminals use (100 KB escape)
 
 _OSC52 = re.compile(r"\x1b\]52;[^\x07\x1b]*(?:\x07|\x1b\\)")
@@ -38,6 +48,8 @@ class CopyResult:
     sent: bool
     size: int
     reason: str = ""
+    text: str = ""
+    """What was (or would have been) sent: the text given, cleaned."""
 
 
 def payload_size(text: str) -> int:
@@ -71,11 +83,12 @@ def passthrough_driver(base: type[Driver]) -> type[Driver]:
 
 
 def copy(app: Any, text: str) -> CopyResult:
-    """Copy `text` through the terminal with Textual's public `copy_to_clipboard`; refuse what terminals refuse."""
+    """Copy `text`, cleaned, through the terminal with Textual's public `copy_to_clipboard`; refuse what terminals refuse."""
+    text = clean_lines(text, None)
     size = len(text.encode("utf-8"))
     if payload_size(text) > MAX_BYTES:
-        return CopyResult(False, size, f"too large for the terminal clipboard ({size:,} bytes)")
+        return CopyResult(False, size, f"too large for the terminal clipboard ({size:,} bytes)", text)
     if not app.is_running:
-        return CopyResult(False, size, "no terminal")
+        return CopyResult(False, size, "no terminal", text)
     App.copy_to_clipboard(app, text)  # Textual's own: the app's override routes selections here, not back
-    return CopyResult(True, size)
+    return CopyResult(True, size, text=text)

@@ -13,13 +13,13 @@ fields are removed the way the cache and the request log remove them
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import BaseModel
 from textual.screen import Screen
 
 from flextui.api.cache import scrub_secrets
+from flextui.render.text import json_dumps
 from flextui.ui.widgets.dialogs import ValueScreen
 
 
@@ -33,7 +33,7 @@ def as_sent(record: Any) -> Any:
 
 
 def raw_text(record: Any) -> str:
-    return json.dumps(as_sent(record), indent=2, ensure_ascii=False, default=str, sort_keys=False)
+    return json_dumps(as_sent(record), indent=2, default=str, sort_keys=False)  # unsafe characters as \u escapes: copied whole
 
 
 def raw_screen(record: Any) -> ValueScreen:

@@ -15,6 +15,9 @@ entry point cleaned its text and the guard never had to act.
 
 from __future__ import annotations
 
+import base64
+import json
+import re
 import stat
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -27,8 +30,8 @@ from flextui.context import demo_context
 from flextui.ui.app import FlexApp
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
 from tests.conftest import FIXED_NOW_MS
-from tests.hostile import BIG, PAYLOAD, SUFFIX, TEXTUAL_OSC, install, raw_findings, where
-from tests.ui.conftest import settle, until
+from tests.hostile import BIG, PAYLOAD, SUFFIX, TEXTUAL_OSC, install, raw_findings, raw_findings_in_data, where
+from tests.ui.conftest import command, settle, until
 
 SIZE = (120, 40)
 SHOWN = "␛]52;c;SE9TVElMRQ==␇␛[2J"  # the payload as the sanitiser shows it
@@ -285,6 +288,44 @@ async def test_reports_catalogue_builder_and_results(monkeypatch: pytest.MonkeyP
         assert {"FrequencyScreen", "StatsScreen", "ChartScreen", "ColumnChooserScreen", "RowDetailScreen", "ValueScreen"} <= seen(app)
 
     await run(app, steps)
+
+
+# -- copies ---------------------------------------------------------------------------------------------
+
+_COPIED = re.compile(r"\x1b\]52;c;([A-Za-z0-9+/=]*)(?:\x07|\x1b\\)")
+
+
+def copies(text: str) -> tuple[list[str], str]:
+    """The texts sent to the clipboard (OSC 52, decoded), and the stream without them."""
+    return [base64.b64decode(m.group(1)).decode("utf-8") for m in _COPIED.finditer(text)], _COPIED.sub("", text)
+
+
+async def test_copies_hold_nothing_a_terminal_acts_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`c`, a raw view's `c` and a report row's `Y` put into the clipboard what the screen shows, not the server's
+    escapes (an OSC 52 inside a name, copied whole, would act when pasted into a terminal)."""
+    from flextui.ui.screens.reports.results import ReportResultsScreen
+
+    app = hostile_app(monkeypatch, ["tokens"])
+    async with app.run_test(headless=False, size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "c", "R")
+        assert isinstance(app.screen, ValueScreen)
+        await press(pilot, "c", "escape")
+        await command(pilot, "report fulfillment")
+        app.screen.query_one("#rb-past").value = "30"
+        await press(pilot, "ctrl+g")
+        await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and app.screen.state != "loading")
+        await press(pilot, "down", "Y")  # (not the first row: its 100 KB value is too large for a terminal's clipboard)
+        sent, rest = copies(stream(app))
+    assert len(sent) == 3, f"three copies: {[text[:40] for text in sent]}"
+    name, raw, row = sent
+    for text in sent:
+        assert raw_findings_in_data(text) == {}, f"raw control characters copied: {text[:200]!r}"
+    assert SHOWN in name, "the name as the screen shows it"
+    assert json.loads(raw)["tokenName"].endswith(SUFFIX), "a raw view's copy is JSON that reads back as the server sent it"
+    assert any(isinstance(v, str) and v.endswith(SUFFIX) for v in json.loads(row).values()), "and so is a row's"
+    assert app.last_copied == row
+    assert raw_findings(rest, allow_osc=TEXTUAL_OSC) == {}
 
 
 # -- entitlements, catalogue, users ---------------------------------------------------------------------

@@ -16,7 +16,6 @@ the columns stay, and the cursor finds its record again (`DataGrid.clear`).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 import time
@@ -39,7 +38,7 @@ from flextui.kinds import Link
 from flextui.render.columns_file import Unstorable
 from flextui.render.reports import RowPacker, grid_columns, row_links
 from flextui.render.table import Encoded, GridModel
-from flextui.render.text import age_text, clean
+from flextui.render.text import age_text, clean, json_dumps
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.gcpause import collector_paused
@@ -780,7 +779,7 @@ class ReportResultsScreen(AreaScreen):
             return
         row = model.row(self.grid.cursor_row)
         record = {c.name: row[c.index] for c in model.visible_columns}
-        flex_app(self).copy_text(json.dumps(record, ensure_ascii=False, default=str), "row as JSON")
+        flex_app(self).copy_text(json_dumps(record, default=str), "row as JSON")
 
     def action_view_cell(self) -> None:
         col = self.grid.current_column()

@@ -19,7 +19,6 @@ Server values are shown as `Text` or through the grid, never as markup.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import re
 from collections.abc import Sequence
@@ -40,7 +39,7 @@ from textual.widgets.selection_list import Selection
 
 from flextui.api.filters import ReportType
 from flextui.render.table import Column, GridModel, format_value
-from flextui.render.text import clean, clean_lines
+from flextui.render.text import clean, clean_lines, json_dumps
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.keyhint import bound_key, hint
@@ -91,7 +90,7 @@ def plain(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False)
+        return json_dumps(value)
     return str(value)
 
 
@@ -463,7 +462,7 @@ class RowDetailScreen(_ToolScreen):
         flex_app(self).copy_text(plain(value), f"{name} value")
 
     def action_copy_record(self) -> None:
-        flex_app(self).copy_text(json.dumps(self.record, ensure_ascii=False, default=str), "record as JSON")
+        flex_app(self).copy_text(json_dumps(self.record, default=str), "record as JSON")
 
     def action_view_value(self) -> None:
         name, value = self.current()
