@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
@@ -19,6 +20,7 @@ from flextui.render.text import (
     clean,
     clean_lines,
     drop_invisible,
+    given_back,
     is_clean,
     json_dumps,
     json_escape,
@@ -194,3 +196,20 @@ def test_render_imports_neither_textual_nor_rich() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, f"imported by the render layer: {done.stdout} {done.stderr}"
+
+
+@pytest.mark.parametrize(
+    ("given", "edit", "saved"),
+    [
+        ("line one\nline two\twith tab", lambda shown: shown + " v2", "line one\nline two\twith tab v2"),
+        ("a\nb", lambda shown: "X" + shown + "Y", "Xa\nbY"),
+        ("a\nb\x1bc", lambda shown: shown.replace("b", "B"), "a\nB\x1bc"),
+        ("a\nb", lambda shown: "ab", "ab"),
+        ("a\nb", lambda shown: shown, "a\nb"),
+        ("plain", lambda shown: shown + "!", "plain!"),
+        ("a\nb", lambda shown: shown + "⏎", "a\nb⏎"),
+    ],
+    ids=["appended", "both ends", "middle", "newline deleted", "untouched", "nothing cleaned", "a picture typed"],
+)
+def test_an_edited_field_keeps_the_servers_characters_where_the_user_left_them(given: str, edit: Any, saved: str) -> None:
+    assert given_back(edit(clean(given, None)), given) == saved

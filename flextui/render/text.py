@@ -151,6 +151,28 @@ def _cap_lines(text: str, limit: int) -> str:
     return "\n".join(cap(line, limit) for line in lines)
 
 
+def given_back(edited: str, given: str) -> str:
+    """A field's text, edited from `clean(given, None)`, with what the user left of `given` as the server gave it.
+
+    An edit form shows a server's value cleaned (a newline as ⏎, ESC as ␛), one
+    character for one. Saved as typed, an edited description would store those
+    pictures in place of its newlines and tabs. Here every run of characters
+    left where the cleaned value had it is taken from `given` instead; only what
+    the user typed or pasted is kept as typed.
+    """
+    shown = clean(given, None)
+    if edited == shown:
+        return given
+    if shown == given or len(shown) != len(given):
+        return edited
+    from difflib import SequenceMatcher  # only when a field holding controls was edited
+
+    parts = []
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, shown, edited, autojunk=False).get_opcodes():
+        parts.append(given[i1:i2] if op == "equal" else edited[j1:j2])
+    return "".join(parts)
+
+
 def is_clean(text: str) -> bool:
     """Whether `text` holds nothing `clean` would replace."""
     return (text.isascii() and text.isprintable()) or UNSAFE.search(text) is None

@@ -292,6 +292,27 @@ async def test_a_field_pointed_at_as_wrong_is_fixed_not_replaced_and_a_proposal_
         assert lifetime.value == "90d", "the form's proposal (30d): replaced by what is typed"
 
 
+async def test_editing_a_description_of_several_lines_keeps_its_line_breaks() -> None:
+    """The field shows a newline as ⏎ and a tab as ␉; appending to it saved those pictures in their place."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        name = names(app)[0]
+        token_store(world_of(app)).by_name[name].description = "line one\nline two\twith tab"
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        description = app.screen.query_one("#field-tokenDescription", Input)
+        assert description.value == "line one⏎line two␉with tab"
+        description.focus()
+        await pilot.press("end", "space", "v", "2")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert not isinstance(app.screen, FormScreen)
+        assert token_store(world_of(app)).by_name[name].description == "line one\nline two\twith tab v2"
+
+
 async def test_edit_refuses_a_lifetime_already_past() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:

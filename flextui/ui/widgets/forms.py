@@ -17,7 +17,9 @@ clears a mark the form set.
 A field filled from the server (an edit form's current name) shows its value
 cleaned, like everything else on screen; as long as the user leaves it as
 shown, `values()` gives back the server's value exactly, so saving an
-untouched field never changes it.
+untouched field never changes it; an edited one keeps the server's
+characters wherever the user left them (`render.text.given_back`): a newline
+shown as ⏎ is saved as a newline, not as ⏎.
 
 `SectionedForm` is the same form for the beta APIs' nested bodies: errors
 arrive by field path (`lineItems[0].startDate`), sections repeat (line
@@ -44,7 +46,7 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from flextui.api.errors import ApiError
 from flextui.api.validation import errors_by_field
-from flextui.render.text import clean
+from flextui.render.text import clean, given_back
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
 from flextui.ui.widgets.bars import Hint
@@ -203,7 +205,7 @@ class FormScreen(FlexModal[Any]):
             widget = self.query_one(f"#field-{spec.key}")
             value = widget.value  # type: ignore[attr-defined]
             kept = self._prefilled.get(spec.key)
-            out[spec.key] = kept[1] if kept is not None and value == kept[0] else value
+            out[spec.key] = given_back(value, kept[1]) if kept is not None else value
         return out
 
     def _update_visibility(self) -> None:
