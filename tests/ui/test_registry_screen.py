@@ -140,6 +140,22 @@ async def test_enter_opens_the_project_with_its_summary_and_tabs() -> None:
         assert screen.tab == "members" and CUSTOMER[0] in [r["entity_name"] for r in rows(app, "#members-table")]
 
 
+async def test_a_long_project_summary_leaves_the_tabs_and_table_in_view() -> None:
+    """A 4,000-character package name filled all of an 80×24 screen: tabs, table and status line pushed off."""
+    app = build_app(start=["projects"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        registry_store(world_of(app)).projects[HELLO].package_name = "Long package name " * 230
+        screen = await open_hello(pilot)
+        await settle(pilot)
+        summary = screen.query_one("#project-summary")
+        assert summary.region.height <= 4, "the name cut with …, and the dates under it"
+        assert "Long package name" in label(app, "#project-summary") and "…" in label(app, "#project-summary")
+        table = screen.query_one("#repos-table", ResourceTable)
+        assert table.region.height >= 3 and table.region.bottom <= 23, "the table is on screen"
+        assert [r["short"] for r in rows(app, "#repos-table")] == ["hello-world-image"]
+
+
 async def test_command_bar_routes() -> None:
     app = build_app(start=["tokens"])
     async with app.run_test(size=(120, 40)) as pilot:

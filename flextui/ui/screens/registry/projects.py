@@ -33,7 +33,7 @@ from flextui.api.registry import (
 )
 from flextui.kinds import Link
 from flextui.query import split_repository
-from flextui.render.text import clean, relative
+from flextui.render.text import clean, relative, shorten
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.hidden_keys import RefusedChoices
@@ -172,6 +172,9 @@ TABS = ("repositories", "charts", "members")
 
 TAB_TABLES = {"repositories": "#repos-table", "charts": "#charts-table", "members": "#members-table"}
 
+SUMMARY_PART = 80
+"""Characters of a project's name shown in its summary (its version and tenant a quarter, its producer half of it)."""
+
 
 class ProjectScreen(RegistryMixin, AreaScreen):
     """A project: its package summary and tabs for repositories, charts and members."""
@@ -196,7 +199,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     ]
 
     DEFAULT_CSS = """
-    ProjectScreen #project-summary { padding: 0 1; height: auto; color: $text-muted; }
+    ProjectScreen #project-summary { padding: 0 1; height: auto; max-height: 4; color: $text-muted; }
     ProjectScreen TabbedContent { height: 1fr; }
     ProjectScreen TabPane { padding: 0; height: 1fr; }
     """
@@ -399,13 +402,14 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             self.query_one(TabbedContent).query_one(Tabs)._highlight_active(False)
 
     def _summary(self, d: ProjectDetail) -> Text:
+        """Two lines, each cut to what four rows hold at 80 columns: a long name must not push the tabs off."""
         now = self.ctx.now_ms()
         text = Text()
-        text.append(clean(d.package_name or d.name), style="bold")
+        text.append(shorten(clean(d.package_name or d.name), SUMMARY_PART), style="bold")
         if d.version:
-            text.append(f" · version {clean(d.version)}")
+            text.append(f" · version {shorten(clean(d.version), SUMMARY_PART // 4)}")
         if d.producer:
-            text.append(f" · {clean(d.producer)}")
+            text.append(f" · {shorten(clean(d.producer), SUMMARY_PART // 2)}")
         text.append("\n")
         parts = []
         if d.effective:
@@ -416,7 +420,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         else:
             parts.append("never expires")
         if d.tenant_id:
-            parts.append(f"tenant {clean(d.tenant_id)}")
+            parts.append(f"tenant {shorten(clean(d.tenant_id), SUMMARY_PART // 4)}")
         if d.available is not None:
             parts.append("available" if d.available else "not available")
         parts.extend(
