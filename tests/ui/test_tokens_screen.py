@@ -52,6 +52,26 @@ async def test_lists_tokens_of_the_signed_in_user_with_count() -> None:
         assert "expiring within 7 days" in pager(app)
 
 
+async def test_the_expiring_count_of_one_page_of_several_says_so() -> None:
+    """ "page 1 of 11 · 541 tokens · ⚠ 9 expiring" read as 9 of the 541; the 9 were this page's."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        now = world_of(app).now_ms()
+        for page_size, here in ((1000, ""), (4, " on this page")):
+            app.ctx.settings.page_size = page_size
+            await pilot.press("ctrl+r")
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, TokensScreen)
+            soon = sum(1 for t in screen.tokens if t.expires_within(now, 7))
+            while not soon:  # to a page with an expiring token
+                await pilot.press("right_square_bracket")
+                await settle(pilot)
+                soon = sum(1 for t in screen.tokens if t.expires_within(now, 7))
+            assert f"⚠ {soon}{here} expiring within 7 days" in pager(app), pager(app)
+
+
 async def test_expiring_soon_is_marked_and_expired_is_hidden() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -198,14 +198,17 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             parts = [f"search: {self._search_text()}", f"page {self.page + 1}", f"{len(self.tokens)} shown"]
             if len(self.tokens) == self.page_size:
                 parts.append("] for more")
+            one_page = self.page == 0 and len(self.tokens) < self.page_size
         else:
             total = self.total or 0
             pages = max(1, -(-total // self.page_size))
             parts = [f"page {self.page + 1} of {pages}", plural(total, "token")]
+            one_page = pages == 1
+        here = "" if one_page else " on this page"  # the rows shown: not to be read as of the total beside them
         if soon:
-            parts.append(f"⚠ {soon} expiring within {days:g} days")
+            parts.append(f"⚠ {soon}{here} expiring within {days:g} days")
         if masked:
-            parts.append(f"⊘ {masked} masked")
+            parts.append(f"⊘ {masked}{here} masked")
         table = self.query_one(ResourceTable)
         if table.filter_text:
             parts.append(f"filter {table.filter_text!r}: {plural(len(table.visible_rows), 'row')}")
