@@ -377,6 +377,12 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
             self.call_after_refresh(show)
 
+    def go_to_area(self, kind: kinds.Kind, argument: str | None) -> None:
+        """An area the user opens (`:tokens`, the palette): going elsewhere, as in a browser, forgets what was ahead
+        on the trail (ctrl+f) and keeps what is behind (`:history`)."""
+        self.trail.went_elsewhere()
+        self.open_kind(kind, argument)
+
     def _new_area(self, screen: Any) -> Any:
         """A new area's screen, which Textual styles node by node as it mounts, with the CSS as it stands.
 
@@ -565,6 +571,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     def _arrive(self, hop: Hop) -> None:
         self.open_kind(kinds.get(hop.link.kind), hop.link.argument, stack=True)
         hop.arrived = self.screen
+        self.trail.landed(self.screen)  # ctrl+f from here goes on to the next jump ahead, if any
 
     def _retrace(self) -> bool:
         """Back along the trail: close the screen the last jump opened and show the place it left."""
@@ -576,6 +583,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         hop.arrived = None
         if hop.mode not in self._modes:  # closed by a profile switch: the same area, on this tenant
             self.open_kind(kinds.lookup(hop.area) or kinds.get("tokens"), None)
+            self.trail.landed(self.screen)
             return True
         if self.current_mode != hop.mode:
             self.switch_mode(hop.mode)
@@ -585,6 +593,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
                 self.pop_screen()
         else:
             self.notify(f"{clean(hop.left)} was closed since: showing its area", markup=False)
+        self.trail.landed(self.screen)
         return True
 
     def action_forward(self) -> None:
@@ -739,7 +748,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         self.trail.ahead_of(self.screen)
         entries = self.trail.entries()
         if not entries:
-            self.notify("No jumps yet: j on a record opens what it names, and escape comes back", markup=False)
+            self.notify("Nothing on the trail: j on a record opens what it names, and escape comes back", markup=False)
             return
         from flextui.ui.widgets.dialogs import ChoiceScreen
 

@@ -38,7 +38,9 @@ class KindsProvider(Provider):
         for kind in kinds.navigable():
             if kind.argument and not kind.argument.startswith("["):
                 continue
-            yield DiscoveryHit(f"Open {kind.title}", partial(flex_app(self).open_kind, kind, None), help=f":{kind.id} — {kind.description}")
+            yield DiscoveryHit(
+                f"Open {kind.title}", partial(flex_app(self).go_to_area, kind, None), help=f":{kind.id} — {kind.description}"
+            )
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -56,7 +58,7 @@ class KindsProvider(Provider):
             text = f"Open {kind.title} (:{kind.id} {' '.join(kind.aliases)})"
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), partial(flex_app(self).open_kind, kind, None), help=kind.description)
+                yield Hit(score, matcher.highlight(text), partial(flex_app(self).go_to_area, kind, None), help=kind.description)
 
 
 def parse_command(text: str) -> tuple[str, list[str]]:
@@ -169,4 +171,4 @@ def run_command(app: Any, text: str) -> None:
     if needs and not args:
         app.notify(f":{kind.id} needs {kind.argument}", severity="error", markup=False)
         return
-    app.open_kind(kind, " ".join(args) or None)
+    app.go_to_area(kind, " ".join(args) or None)

@@ -47,7 +47,10 @@ KEY_TABLE: list[tuple[str, str]] = [
         "`j`",
         "jump to the record the cursor names: a report row's activation (its line item in the entitlement tree), product (the catalogue), account or user; a token's user; a user's accounts and their entitlements; a line item's product; a download's project, user or account; a project member's user (a menu when there are several)",
     ),
-    ("`ctrl+f`", "forward again along the jumps escape went back from, until you go elsewhere (`:history` lists them all, to pick one)"),
+    (
+        "`ctrl+f`",
+        "forward again, one jump at a time, along the jumps escape went back from, until you go elsewhere (a `:` area, a new `j`); `:history` lists the whole trail, behind and ahead, to go to any place on it",
+    ),
     (
         "`!`",
         'the latest error or message in full, with the session\'s earlier ones (a toast that went by, too); the status line and a toast end "… (! shows all)" when cut',

@@ -5,7 +5,9 @@ screen in the same one. Areas are Textual modes and keep their screen stacks, so
 place left behind is the screen object itself: going back shows it again with its
 filter, sort, cursor and scroll exactly as they were, at no cost. A hop remembers what
 was opened (kind and argument), so going forward opens it again even after going back
-popped it. The trail survives a profile switch: going back to a place of the old tenant
+popped it. Like a browser's, the trail keeps what is behind when the user goes elsewhere
+(a `:` command, enter on a row) and forgets only what is ahead; a new jump forgets what is
+ahead too. The trail survives a profile switch: going back to a place of the old tenant
 opens its area on the new one.
 """
 
@@ -40,6 +42,9 @@ class Trail:
     def __init__(self) -> None:
         self.back: list[Hop] = []
         self.forward: list[Hop] = []
+        self.here: Any = None
+        """The screen the latest move along the trail (a jump, back, forward) landed on: while the user is on it,
+        what is ahead is still ahead."""
 
     def record(self, hop: Hop) -> None:
         """A new jump: it goes on the back stack, and what was ahead is forgotten (as in a browser)."""
@@ -51,21 +56,34 @@ class Trail:
         """The hop that showed `screen` last, when going back from it should retrace that hop."""
         return self.back[-1] if self.back and self.back[-1].arrived is screen else None
 
+    def landed(self, screen: Any) -> None:
+        """A move along the trail shows `screen`: what is ahead stays ahead while the user is there."""
+        self.here = screen
+
+    def went_elsewhere(self) -> None:
+        """The user opened a place themselves (a `:` area): what was ahead is forgotten, what is behind stays."""
+        self.forward.clear()
+        self.here = None
+
     def step_back(self) -> Hop | None:
+        """The latest jump, undone: it is the first one ahead (the place it left is where this lands)."""
         if not self.back:
             return None
         hop = self.back.pop()
         self.forward.append(hop)
+        self.here = hop.screen
         return hop
 
     def ahead_of(self, screen: Any) -> None:
-        """Forget what is ahead unless `screen` is the place going back last landed on: once the user has gone
-        elsewhere (`:projects`, enter on a row), going forward would redo an old jump from an unrelated place."""
-        if self.forward and self.forward[-1].screen is not screen:
+        """Forget what is ahead unless `screen` is the place the latest move along the trail landed on: once the user
+        has gone elsewhere (`:projects`, enter on a row), going forward would redo an old jump from an unrelated place.
+        What is behind stays (as in a browser)."""
+        if self.forward and screen is not self.here:
             self.forward.clear()
 
     def step_forward(self, mode: str, screen: Any) -> Hop | None:
-        """The hop last gone back from, made again from `screen` (in area `mode`): it is the latest jump once more."""
+        """The hop last gone back from, made again from `screen` (in area `mode`): it is the latest jump once more, and
+        the hops ahead of it stay ahead (the caller says where it landed: `landed`)."""
         self.ahead_of(screen)
         if not self.forward:
             return None

@@ -21,7 +21,7 @@ from flextui.ui.screens.tokens import TokensScreen
 from flextui.ui.screens.users import UsersScreen
 from flextui.ui.trail import Hop, Trail
 from flextui.ui.widgets.dialogs import ChoiceScreen
-from tests.ui.conftest import build_app, burst, screen_of, settle, until
+from tests.ui.conftest import build_app, burst, command, screen_of, settle, until
 
 ROW = {"fulfillmentID": "FID-1", "activationID": "ACT-1", "productName": "Nova", "productVersion": "2023.2", "accountID": "1068"}
 
@@ -58,6 +58,24 @@ def test_going_elsewhere_after_going_back_forgets_what_was_ahead() -> None:
     assert trail.entries() == [("link 1", 1)], "still where going back landed: ahead stays"
     assert trail.step_forward("other", object()) is None, "gone elsewhere: nothing ahead"
     assert trail.entries() == []
+
+
+def test_going_forward_keeps_the_jumps_further_ahead() -> None:
+    """Going forward opens the record again (a new screen): the jumps beyond it stay ahead of that screen."""
+    trail = Trail()
+    start, middle, end = object(), object(), object()
+    first, second = Hop("m", start, "place 1", Link("link 1", "tokens", None)), Hop("m", middle, "place 2", Link("link 2", "tokens", None))
+    for hop, arrived in ((first, middle), (second, end)):
+        trail.record(hop)
+        trail.landed(arrived)
+    assert trail.step_back() is second and trail.step_back() is first
+    assert trail.step_forward("m", start) is first
+    again = object()
+    trail.landed(again)
+    assert trail.entries() == [("place 1  →  link 1", -1), ("link 2", 1)]
+    assert trail.step_forward("m", again) is second and second.screen is again
+    trail.went_elsewhere()
+    assert [steps for _, steps in trail.entries()] == [-2, -1], "going elsewhere keeps what is behind"
 
 
 async def _results(pilot: Any) -> ReportResultsScreen:
@@ -229,3 +247,129 @@ async def test_a_download_opens_its_project_and_a_member_its_user() -> None:
         app.jump(links[0])
         await until(pilot, lambda: isinstance(app.screen, UsersScreen) and app.screen.initial_user == links[0].argument[5:])
         await settle(pilot)
+
+
+async def _history(pilot: Any) -> list[str]:
+    """`:history` as listed (then closed again): each place, ◀ behind or ▶ ahead."""
+    app = pilot.app
+    behind = app.screen
+    await command(pilot, "history")
+    if not isinstance(app.screen, ChoiceScreen):
+        return []
+    options = app.screen.query_one(OptionList)
+    listed = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    await burst(pilot, "escape")
+    await until(pilot, lambda: app.screen is behind)
+    return listed
+
+
+async def _two_jumps_and_back(pilot: Any) -> tuple[TokensScreen, str]:
+    """A token → its user → the entitlements of the user's account, then escape twice: back on the token, two ahead.
+    The account's id, for the entitlements screen."""
+    app = pilot.app
+    tokens = await screen_of(pilot, TokensScreen)
+    await until(pilot, lambda: tokens.selected() is not None)
+    await burst(pilot, "j")
+    if isinstance(app.screen, ChoiceScreen):  # its creator too: the first choice is the user
+        await burst(pilot, "enter")
+    await until(pilot, lambda: isinstance(app.screen, UsersScreen) and isinstance(app.screen.selected(), User))
+    users = app.screen
+    person = users.selected()
+    assert isinstance(person, User) and person.accounts
+    account = person.accounts[0].account_id
+    assert account
+    await burst(pilot, "j")
+    await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+    options = app.screen.query_one(OptionList)
+    choices = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    await burst(pilot, *["down"] * choices.index(next(c for c in choices if c.startswith(f"entitlements of {account}"))), "enter")
+    await until(pilot, lambda: isinstance(app.screen, EntitlementsScreen) and app.screen.filters.account == account)
+    for place in (users, tokens):
+        await burst(pilot, "escape")
+        await until(pilot, lambda place=place: app.screen is place)  # type: ignore[misc]
+    return tokens, account
+
+
+def _on_user(app: Any) -> bool:
+    return isinstance(app.screen, UsersScreen) and isinstance(app.screen.selected(), User)
+
+
+async def test_ctrl_f_goes_forward_along_every_jump_escape_went_back_from() -> None:
+    """walk27-a item 1: after escape twice, ctrl+f opened the user and forgot the entitlements beyond it."""
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        tokens, account = await _two_jumps_and_back(pilot)
+        token = tokens.selected()
+        assert token is not None
+        assert [p[:2] for p in await _history(pilot)] == ["▶ ", "▶ "], "both jumps ahead"
+
+        await burst(pilot, "ctrl+f")
+        await until(pilot, lambda: _on_user(app))
+        users = app.screen
+        listed = await _history(pilot)
+        assert [p[:2] for p in listed] == ["◀ ", "▶ "] and listed[1].startswith(f"▶ entitlements of {account}"), listed
+
+        await burst(pilot, "ctrl+f")
+        await until(pilot, lambda: isinstance(app.screen, EntitlementsScreen) and app.screen.filters.account == account)
+        assert [p[:2] for p in await _history(pilot)] == ["◀ ", "◀ "], "both jumps behind again"
+
+        await burst(pilot, "escape")
+        await until(pilot, lambda: app.screen is users)
+        await burst(pilot, "escape")
+        await until(pilot, lambda: app.screen is tokens)
+        back_on = tokens.selected()
+        assert back_on is not None and back_on.username == token.username, "the same token under the cursor"
+        assert [p[:2] for p in await _history(pilot)] == ["▶ ", "▶ "]
+
+
+async def test_history_goes_to_the_entry_picked_ahead_or_behind() -> None:
+    """walk27-a item 1: picking the second entry ahead opened the first one and forgot the rest."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        tokens, account = await _two_jumps_and_back(pilot)
+        await command(pilot, "history")
+        await burst(pilot, "down", "enter")  # the second one ahead
+        await until(pilot, lambda: isinstance(app.screen, EntitlementsScreen) and app.screen.filters.account == account)
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen) and app.screen.filters.account == account, "there, and no further"
+        listed = await _history(pilot)
+        assert [p[:2] for p in listed] == ["◀ ", "◀ "] and f"→  entitlements of {account}" in listed[1], listed
+
+        await command(pilot, "history")
+        await burst(pilot, "up", "enter")  # the first one behind: the token the trail began on
+        await until(pilot, lambda: app.screen is tokens)
+        await settle(pilot)
+        assert [p[:2] for p in await _history(pilot)] == ["▶ ", "▶ "], "back where the trail began, both ahead"
+
+        await burst(pilot, "ctrl+f", "ctrl+f")
+        await until(pilot, lambda: isinstance(app.screen, EntitlementsScreen) and app.screen.filters.account == account)
+
+
+async def test_going_elsewhere_keeps_the_trail_behind_and_forgets_what_is_ahead() -> None:
+    """walk27-a item 5: `:history` after a `:` command lists the jumps behind (ahead is gone, as in a browser)."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        tokens, _ = await _two_jumps_and_back(pilot)
+        await burst(pilot, "ctrl+f")
+        await until(pilot, lambda: _on_user(app))
+        assert [p[:2] for p in await _history(pilot)] == ["◀ ", "▶ "]
+
+        await command(pilot, "projects")
+        assert not isinstance(app.screen, UsersScreen)
+        listed = await _history(pilot)
+        assert [p[:2] for p in listed] == ["◀ "] and listed[0].startswith("◀ Access tokens"), listed
+        await burst(pilot, "ctrl+f")
+        await settle(pilot)
+        assert "Nothing ahead" in [said.text for said in app.said][-1]
+
+        await command(pilot, "history")
+        await burst(pilot, "enter")
+        await until(pilot, lambda: app.screen is tokens)
+        assert [p[:2] for p in await _history(pilot)] == ["▶ "]
+
+        await command(pilot, "tokens")  # the same place, opened with `:`: going elsewhere all the same
+        assert app.screen is tokens
+        await burst(pilot, "ctrl+f")
+        await settle(pilot)
+        assert app.screen is tokens and "Nothing ahead" in [said.text for said in app.said][-1]
+        assert await _history(pilot) == []
