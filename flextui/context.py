@@ -62,13 +62,15 @@ def open_cache(max_mb: float | None = None) -> PageCache:
     return PageCache(cache_path(), max_bytes=None if max_mb is None else int(max_mb * (1 << 20)))
 
 
-def credential_hint(profile: Profile, *, can_prompt: bool = True) -> Callable[[str], str]:
+def credential_hint(profile: Profile, *, can_prompt: bool = True, read_only: bool | None = None) -> Callable[[str], str]:
     """How to add a missing credential to this profile: the config line, or for an ad hoc session the variable.
 
     Only what can work for the profile is offered: a password comes with a user (without one it signs in as
     nobody), and `mint_token` only where it is not set and could mint: a user, a password it can get (typed
-    only when `can_prompt`), not read-only.
+    only when `can_prompt`), not read-only. A `mint_token = true` that a read-only profile (or `--read-only`)
+    leaves unused says so: told only to add a token, its user could not tell why minting did not happen.
     """
+    read_only = profile.read_only if read_only is None else (read_only or profile.read_only)
     if profile.name == "adhoc" or not profile.name:
         return lambda credential: (
             "give --user and set FLEXTUI_PASSWORD (or answer the prompt)"
@@ -79,8 +81,10 @@ def credential_hint(profile: Profile, *, can_prompt: bool = True) -> Callable[[s
     user = "" if profile.user else 'user = "…" and '
     password = profile.password_source()
     gettable = password is not None and (can_prompt or isinstance(password, str) or not password.prompt)
-    can_mint = bool(profile.user) and gettable and not profile.read_only and not profile.mint_token
+    can_mint = bool(profile.user) and gettable and not read_only and not profile.mint_token
     mint = ", or mint_token = true to let flextui create a short-lived one" if can_mint else ""
+    if profile.mint_token and read_only:
+        mint = " (mint_token is not used: the profile is read-only, and minting a token would change the tenant)"
     return lambda credential: (
         f'add {user}password = {{ env = "FNO_PASSWORD" }} (or keyring / command / prompt) to {where}'
         if credential == "password"
@@ -99,15 +103,15 @@ def profile_context(
     cache: PageCache | None = None,
 ) -> AppContext:
     """A context for a configured (or ad hoc) profile."""
-    ro = profile.read_only if read_only is None else (read_only or profile.read_only)
-    ro = ro or offline  # nothing can be changed without the network: the changes are not offered (the title says OFFLINE)
+    chosen = profile.read_only if read_only is None else (read_only or profile.read_only)
+    ro = chosen or offline  # nothing can be changed without the network: the changes are not offered (the title says OFFLINE)
     session = Session(
         profile.url,
         name=profile.name or "adhoc",
         user=profile.user,
         credentials=credentials,
         mint_token=profile.mint_token,
-        credential_hint=credential_hint(profile),
+        credential_hint=credential_hint(profile, read_only=chosen),
         read_only=ro,
         overrides=profile.urls,
         verify=profile.verify,

@@ -203,6 +203,24 @@ def test_without_a_terminal_a_missing_credential_is_told_only_what_can_work_for_
     assert 'add user = "…" and password = { env = "FNO_PASSWORD" }' in said("nobody"), "a password without a user signs in as nobody"
 
 
+def test_a_read_only_profile_that_would_mint_says_why_it_did_not(tmp_path: Path) -> None:
+    """`mint_token = true` on a read-only profile (or with --read-only) was told only to add a token."""
+    from flextui.context import credential_hint
+
+    config = load_config(
+        write(
+            tmp_path,
+            '[profiles.romint]\nurl = "https://a"\nuser = "u"\npassword = "pw"\nmint_token = true\nread_only = true\n'
+            '[profiles.mint]\nurl = "https://a"\nuser = "u"\npassword = "pw"\nmint_token = true\n',
+        )
+    )
+    for name, read_only in (("romint", None), ("mint", True)):
+        said = credential_hint(config.profile(name), read_only=read_only)("token")
+        assert 'add token = { env = "FNO_TOKEN" }' in said, said
+        assert "mint_token is not used: the profile is read-only" in said, said
+    assert "mint_token" not in credential_hint(config.profile("mint"))("token"), "it mints: nothing to say of it"
+
+
 # -- one profile, every service: a password and an access token ------------------------------------------
 
 
