@@ -102,3 +102,34 @@ async def test_users_reachable_once_whatever_the_server_pages(server: str) -> No
 async def test_catalogue_reachable_once_whatever_the_server_pages(server: str) -> None:
     # The catalogue has fewer than 100 products at any scale: the capped server is seen on the part numbers (124).
     await walk(server, PARTS if server == "page-size-cap-100" else PRODUCTS)
+
+
+@pytest.mark.parametrize("server", SERVERS)
+async def test_registry_projects_reachable_once_whatever_the_server_pages(server: str) -> None:
+    """The registry's pages (10 a page by default there) follow the server the same way."""
+    from flextui.ui.screens.registry.projects import ProjectsScreen
+
+    dialect, size, scale = SERVERS[server]
+    size = 20 if size == 50 and dialect != "page-size-ignored" else size  # fewer than the 41 projects: a whole list is seen
+    app = build_app(start=["projects"], dialects=speaking(dialect), settings=Settings(page_size=size), scale=scale)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, ProjectsScreen)
+        expected = [p.name for p in await collect(s.every_pager(False))]
+        seen: list[str] = []
+        words: list[str] = []
+        while True:
+            seen.extend(row["name"] for row in s.table.visible_rows)
+            words.append(str(s.query_one("#pager").render()))
+            before = s.page
+            await pilot.press("right_square_bracket")
+            await settle(pilot)
+            if s.page == before:
+                break
+            assert len(words) < 300, "paging does not end"
+        assert sorted(seen) == sorted(expected) and len(seen) == len(set(seen)), f"{len(seen)} shown, {len(expected)} listed: {words[-2:]}"
+        for number, said in enumerate(words, 1):
+            assert said.startswith(f"page {number} of {len(words)} · {len(expected):,} "), said
+        if dialect == "paging-ignored":
+            assert "the server ignores paging: all on one page" in words[0], words
