@@ -108,6 +108,15 @@ class Outcome:
         return f"showing {self.count:,} of at least {self.at_least or self.count + 1:,} {self.what}: {self.reason}"
 
 
+def served_notes(whole: bool, served: int | None, asked: int, total: int | None) -> list[str]:
+    """What a screen's pager line says of a server that pages otherwise than asked (its pages follow the server, `Listing.page`)."""
+    if whole:
+        return ["the server ignores paging: all on one page"]
+    if served is not None and served != asked and (total is None or total > served):
+        return [f"{served:,} a page (the server's size; {asked:,} asked)"]
+    return []
+
+
 def distinct(items: list[T], key: Callable[[T], Hashable] | None) -> list[T]:
     """`items` with each `key` once, in order (all of them without a key)."""
     if key is None:

@@ -133,3 +133,29 @@ async def test_registry_projects_reachable_once_whatever_the_server_pages(server
             assert said.startswith(f"page {number} of {len(words)} · {len(expected):,} "), said
         if dialect == "paging-ignored":
             assert "the server ignores paging: all on one page" in words[0], words
+
+
+async def test_entitlement_tree_accounts_reachable_once_when_the_server_pages_by_its_own_size() -> None:
+    """The tree's accounts (its roots) page by the server's size too: 20 a page when 50 are asked."""
+    from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+
+    app = build_app(start=["entitlements"], dialects=speaking("page-size-ignored"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, EntitlementsScreen)
+        assert not s.filters.on_entitlements, "the tree opens on its accounts"
+        seen: list[str] = []
+        words: list[str] = []
+        while True:
+            seen.extend(root.account_id for root in s.roots)
+            words.append(str(s.query_one("#pager").render()))
+            before = s.page
+            await pilot.press("right_square_bracket")
+            await settle(pilot)
+            if s.page == before:
+                break
+            assert len(words) < 50, "paging does not end"
+        total = s.total
+        assert total is not None and len(seen) == total == len(set(seen)), (len(seen), total, words)
+        assert all(f"page {n} of {len(words)}" in said and "20 a page" in said for n, said in enumerate(words, 1)), words

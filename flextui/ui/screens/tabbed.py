@@ -31,7 +31,7 @@ from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabP
 from flextui import kinds
 from flextui.api import validation as v
 from flextui.api.errors import Invalid
-from flextui.api.paging import Page, pages_of
+from flextui.api.paging import Page, pages_of, served_notes
 from flextui.api.tolerant import raw_of, unreadable
 from flextui.query import parse_filters
 from flextui.render.text import clean
@@ -353,11 +353,7 @@ class TabbedListScreen(AreaScreen):
     def paging_notes(self, tab: str) -> list[str]:
         """What the pager line says about a server that pages otherwise than asked (the pages follow it)."""
         state = self.states[tab]
-        if state.whole:
-            return ["the server ignores paging: all on one page"]
-        if state.size is not None and state.size != self.page_size and (self.pages_of(tab) or 1) > 1:
-            return [f"{state.size:,} a page (the server's size; {self.page_size:,} asked)"]
-        return []
+        return served_notes(state.whole, state.size, self.page_size, state.total)
 
     def page_position(self) -> tuple[int, int | None] | None:
         """(this tab's page, its last page or None when unknown), counted from 1 (`:page N`)."""

@@ -21,7 +21,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Label, Static
 
-from flextui.api.paging import Page, pages_of
+from flextui.api.paging import Page, pages_of, served_notes
 from flextui.api.registry import (
     RegistryService,
 )
@@ -94,15 +94,6 @@ def page_parts(page: int, total: int | None, shown: int, size: int, noun: str) -
     if total is not None:
         return [f"page {page} of {max(1, -(-total // size))}", plural(total, noun)]
     return [f"page {page}", f"{shown} shown"]
-
-
-def served_notes(whole: bool, served: int | None, asked: int, total: int | None) -> list[str]:
-    """What a pager line says of a server that pages otherwise than asked (the pages follow it, `Listing.page`)."""
-    if whole:
-        return ["the server ignores paging: all on one page"]
-    if served is not None and served != asked and (total is None or total > served):
-        return [f"{served:,} a page (the server's size; {asked:,} asked)"]
-    return []
 
 
 def turn_page(page: int, delta: int, total: int | None, shown: int, size: int) -> int | None:

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabP
 
 from flextui import kinds
 from flextui.api.errors import ApiError, NotFound
-from flextui.api.paging import Page, Pager, pages_of
+from flextui.api.paging import Page, Pager, pages_of, served_notes
 from flextui.api.registry import (
     ARTIFACTS_MAX_PAGE_SIZE,
     MEMBERS_MAX_PAGE_SIZE,
@@ -53,7 +53,6 @@ from flextui.ui.screens.registry.common import (
     ms_of,
     page_parts,
     problem_note,
-    served_notes,
     short_digest,
     sorted_note,
     turn_page,
