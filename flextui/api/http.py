@@ -254,6 +254,7 @@ class Session:
         self.notice_listeners: list[Callable[[str, str], None]] = []
         self._minting: MintingAuth | None = None
         self._size_caps: dict[str, int] = {}
+        self._own_sizes: dict[str, int] = {}
         self._prefix: dict[Service, str] = {}
         self._prefix_tried: dict[Service, set[str]] = {}
         self._prefix_settled: set[Service] = set()
@@ -374,6 +375,15 @@ class Session:
             log.info("%s: the server answers at most %d items per page (asked %d)", op, got, asked)
             return got
         return asked
+
+    def own_size(self, op: str, got: int) -> int:
+        """A page of more items than asked, not the whole list: the server pages by a size of its own, at
+        least `got`; return that size (the largest such page seen, so its short last page keeps the count)."""
+        size = max(got, self._own_sizes.get(op, 0))
+        if size != self._own_sizes.get(op):
+            self._own_sizes[op] = size
+            log.info("%s: the server answers pages of %d items, more than asked", op, size)
+        return size
 
     def record_listing(self, outcome: Outcome) -> None:
         """A listing ended; one cut short is kept for the CLI's exit code and the status line."""

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import Any, Generic, TypeVar
 
 from flextui.api.http import Fetched, Service, Session, probing
-from flextui.api.paging import Page, Pager, detect_base
+from flextui.api.paging import Page, Pager, detect_base, distinct
 from flextui.api.tolerant import list_items, list_more, list_total, parse_records
 
 M = TypeVar("M")
@@ -100,15 +100,46 @@ class Listing(Generic[M]):
         return (1 if base is None else base), probed
 
     async def page(self, page: int, size: int, *, force: bool = False) -> AsyncIterator[Page[M]]:
-        """Page `page` (from 1): cached first (with its age), then fresh; `Page.size` is the size the server used."""
+        """Page `page` (from 1): cached first (with its age), then fresh; `Page.size` is the size the server used.
+
+        A screen numbers its pages by `Page.size`, not by the size it asked
+        for, so that every item stays on some page whatever the server does
+        with the size (notes §5, §6: the beta APIs state a page and a limit
+        but not what a server does with a limit it will not serve, e.g.
+        https://fnoapi.redocly.app/apis/rest/user-accounts/user-account-service/account/getaccountsbyfilterandpagination.md):
+
+        - Fewer items than asked while more exist: the server capped the size
+          (Harbor's `page_size` maximum of 100, which the registry's paging
+          follows, notes §2.9, or a default size of its own). `Page.size` is what it answered, and the
+          session asks that size from then on (`Session.learn_size`).
+        - More items than asked: the server did not read the size. With as
+          many items as its total (or more), it sent its whole list, as a
+          server that ignores paging does on every page: `whole` is set, the
+          items are listed once each (by the listing's key) and this is page
+          1 of 1; asking for page 2 would only repeat it. With fewer than its
+          total, or no total (nothing tells a whole list from a larger page
+          of its own then, and taking it for whole could hide the rest), it
+          pages by a size of its own: `Page.size` is that size, remembered
+          by the session (`Session.own_size`) for its shorter last page.
+        """
         asked = self.session.size_for(self.op, size)
         base, probed = await self.base(asked)
         number = base + page - 1
         async for got in self.wire(number, asked, force=force and number not in probed):
+            n = len(got.items)
+            if n > asked and got.total is not None and n >= got.total:
+                got.items = distinct(got.items, self.item_key)
+                got.whole = True
+                got.number = 1
+                got.size = max(1, len(got.items))
+                got.more = False
+                yield got
+                continue
+            own = self.session.own_size(self.op, n) if n > asked else None
             more = got.more
             if more is None and got.total is not None:
-                more = (page - 1) * asked + len(got.items) < got.total
-            got.size = self.session.learn_size(self.op, asked, len(got.items), bool(more))
+                more = (page - 1) * (own or asked) + n < got.total
+            got.size = own or self.session.learn_size(self.op, asked, n, bool(more))
             got.number = page
             got.more = more
             yield got

@@ -56,7 +56,9 @@ class Page(Generic[T]):
 
     `size` is the page size the server actually used where that is known
     (a server may cap or ignore the size asked for); `more` says whether a
-    further page exists when the answer told (None: unknown).
+    further page exists when the answer told (None: unknown). `whole` says
+    the server ignored paging and answered its whole list (see
+    `Listing.page`): then this page is the only one.
     """
 
     items: list[T]
@@ -65,12 +67,21 @@ class Page(Generic[T]):
     total: int | None = None
     age: float | None = None  # seconds since cached; None when fresh
     more: bool | None = None
+    whole: bool = False
 
     @property
     def pages(self) -> int | None:
+        """How many pages of `size` the listing has (one when the server answered it whole); None without a total."""
+        if self.whole:
+            return 1
         if self.total is None:
             return None
-        return max(1, -(-self.total // max(1, self.size)))
+        return pages_of(self.total, self.size)
+
+
+def pages_of(total: int, size: int) -> int:
+    """How many pages of `size` hold `total` items (at least one: an empty listing is one empty page)."""
+    return max(1, -(-total // max(1, size)))
 
 
 @dataclass(slots=True)
@@ -95,6 +106,29 @@ class Outcome:
         if self.complete:
             return f"{self.count:,} {self.what}"
         return f"showing {self.count:,} of at least {self.at_least or self.count + 1:,} {self.what}: {self.reason}"
+
+
+def served_notes(whole: bool, served: int | None, asked: int, total: int | None) -> list[str]:
+    """What a screen's pager line says of a server that pages otherwise than asked (its pages follow the server, `Listing.page`)."""
+    if whole:
+        return ["the server ignores paging: all on one page"]
+    if served is not None and served != asked and (total is None or total > served):
+        return [f"{served:,} a page (the server's size; {asked:,} asked)"]
+    return []
+
+
+def distinct(items: list[T], key: Callable[[T], Hashable] | None) -> list[T]:
+    """`items` with each `key` once, in order (all of them without a key)."""
+    if key is None:
+        return items
+    seen: set[Hashable] = set()
+    out = []
+    for item in items:
+        k = key(item)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out
 
 
 def fingerprint(items: list[Any], key: Callable[[Any], Hashable] | None = None) -> tuple[Any, ...]:

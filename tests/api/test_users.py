@@ -179,3 +179,40 @@ async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
     with pytest.raises(ReadOnly):
         await svc.create_user(UserCreate.model_validate(user()))
     assert read_only.requests_sent == 0
+
+
+# -- pages as the server answers them -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dialect", "asked", "size", "whole"),
+    [
+        ("page-size-ignored", 50, 20, False),  # fewer than asked: the server's own size, remembered
+        ("page-size-ignored", 5, 20, False),  # more than asked but not all: the server's own size
+        ("page-size-cap-100", 200, 200, False),  # one page holds them all: the size asked stands
+        ("paging-ignored", 50, 94, True),  # everything on every page: one page
+        ("", 50, 50, False),
+    ],
+)
+async def test_pages_are_numbered_by_the_size_the_server_answers(world: World, dialect: str, asked: int, size: int, whole: bool) -> None:
+    """Pages 1 to `Page.pages`, each asked at the size asked for, hold every user once (walk27-b items 2 and 7)."""
+    from flextui.api.listing import freshest
+    from flextui.sim.app import create_app
+    from flextui.sim.dialects import speaking
+
+    from ..conftest import make_session
+
+    session = make_session(create_app(world, dialects=speaking(dialect)))
+    try:
+        svc = UsersService(session)
+        first = await freshest(svc.users_page(page=1, limit=asked))
+        assert (first.size, first.whole, first.total) == (size, whole, len(world.users))
+        assert first.pages is not None
+        seen = [u.user_name for u in first.items]
+        for number in range(2, first.pages + 1):
+            page = await freshest(svc.users_page(page=number, limit=asked))
+            assert page.size == size and page.number == number
+            seen += [u.user_name for u in page.items]
+        assert sorted(seen) == sorted(world.users)
+    finally:
+        await session.aclose()

@@ -31,7 +31,7 @@ from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabP
 from flextui import kinds
 from flextui.api import validation as v
 from flextui.api.errors import Invalid
-from flextui.api.paging import Page
+from flextui.api.paging import Page, pages_of, served_notes
 from flextui.api.tolerant import raw_of, unreadable
 from flextui.query import parse_filters
 from flextui.render.text import clean
@@ -56,13 +56,21 @@ class ListTab:
 
 @dataclass
 class TabState:
-    """Where one tab is: its page, the server's total, whether it was loaded, the items shown."""
+    """Where one tab is: its page, the server's total, whether it was loaded, the items shown.
+
+    `size` is the page size the server answered (`Page.size`: it may cap or
+    ignore the size asked for) and `whole` that it answered its whole list
+    (`Page.whole`); the pages are counted by them, so every row stays on
+    some page (`Listing.page`).
+    """
 
     page: int = 1
     total: int | None = None
     loaded: bool = False
     items: list[Any] | None = None
     note: str = ""
+    size: int | None = None
+    whole: bool = False
 
 
 def list_bindings(
@@ -146,7 +154,19 @@ class TabbedListScreen(AreaScreen):
 
     @property
     def page_size(self) -> int:
+        """The page size asked for (the server may answer another: `size_of`)."""
         return min(self.ctx.settings.page_size, v.MAX_LIMIT)
+
+    def size_of(self, tab: str) -> int:
+        """The size of a tab's pages as the server answers them (the size asked for until it has answered)."""
+        return self.states[tab].size or self.page_size
+
+    def pages_of(self, tab: str) -> int | None:
+        """How many pages a tab's list has as the server pages it (None before a total is known)."""
+        state = self.states[tab]
+        if state.whole:
+            return 1
+        return pages_of(state.total, self.size_of(tab)) if state.total is not None else None
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -294,6 +314,10 @@ class TabbedListScreen(AreaScreen):
         state = self.states[tab]
         state.items = page.items
         state.total = page.total
+        state.size = page.size
+        state.whole = page.whole
+        if page.whole:
+            state.page = 1  # the server answers every page with its whole list: that is the one page
         table = self.table(tab)
         table.set_rows([{**self.list_tabs[tab].row(item), "item": item} for item in page.items])
         self._shown(tab, page, table)
@@ -311,10 +335,10 @@ class TabbedListScreen(AreaScreen):
     def _update_pager(self, tab: str) -> None:
         state = self.states[tab]
         total = state.total or 0
-        pages = max(1, -(-total // self.page_size))
+        pages = self.pages_of(tab) or 1
         noun = self.list_tabs[tab].noun
         nouns = noun + ("s" if total != 1 and not noun.endswith("s") else "")
-        parts = [f"page {state.page} of {pages}", f"{total:,} {nouns}", *self.pager_notes(tab)]
+        parts = [f"page {state.page} of {pages}", f"{total:,} {nouns}", *self.paging_notes(tab), *self.pager_notes(tab)]
         if pages > 1:
             parts.append("] next · [ prev")
         table = self.table(tab)
@@ -326,16 +350,21 @@ class TabbedListScreen(AreaScreen):
             parts = [f"no {nouns} match these filters"]
         self.query_one(f"#{tab}-pager", Label).update(Text(clean(" · ".join(parts))))
 
+    def paging_notes(self, tab: str) -> list[str]:
+        """What the pager line says about a server that pages otherwise than asked (the pages follow it)."""
+        state = self.states[tab]
+        return served_notes(state.whole, state.size, self.page_size, state.total)
+
     def page_position(self) -> tuple[int, int | None] | None:
         """(this tab's page, its last page or None when unknown), counted from 1 (`:page N`)."""
-        state = self.states[self.tab_id]
-        return state.page, (-(-state.total // self.page_size) if state.total is not None else None)
+        return self.states[self.tab_id].page, self.pages_of(self.tab_id)
 
     def action_page(self, delta: int) -> None:
         tab = self.tab_id
         state = self.states[tab]
         target = state.page + delta
-        if target < 1 or (state.total is not None and (target - 1) * self.page_size >= max(state.total, 1)):
+        last = self.pages_of(tab)
+        if target < 1 or (last is not None and target > last):
             return
         state.page = target
         self.load(tab)
@@ -409,7 +438,7 @@ class TabbedListScreen(AreaScreen):
         tab = self.tab_id
         state = self.states[tab]
         text = text.strip()
-        pages = max(1, -(-(state.total or 0) // self.page_size))
+        pages = self.pages_of(tab) or 1
         field = self.name_input(tab)
         if not text or pages <= 1 or field is None:
             return

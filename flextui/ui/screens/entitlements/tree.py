@@ -45,6 +45,7 @@ from flextui.api.entitlements import (
     LineItem,
 )
 from flextui.api.errors import BadRequest, Invalid
+from flextui.api.paging import pages_of, served_notes
 from flextui.api.users import AccountFilter, UsersService
 from flextui.api.validation import MAX_LIMIT
 from flextui.kinds import Link
@@ -264,6 +265,12 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         )
         self.page = 1
         self.total: int | None = None
+        self.served: int | None = None
+        """The page size the server answered (`Page.size`; it may cap or ignore the size asked for): pages are counted by it."""
+        self.whole = False
+        """The server answered its whole list (`Page.whole`): it is the one page."""
+        self.served_entitlements = False
+        """Whether `served` and `whole` are of the entitlements list (else of the accounts list)."""
         self.roots: list[Root] = []
         self.ent_children: dict[str, list[Entitlement]] = {}
         self.ent_total: dict[str, int | None] = {}
@@ -414,6 +421,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 if not page.items and not last:
                     continue
                 self.total = page.total
+                self.served, self.whole, self.served_entitlements = page.size, page.whole, self.filters.on_entitlements
+                if page.whole:
+                    self.page = 1  # every page is the whole list: that is the one page
                 self.roots = [Root(a.account_id, a.account_name, a.account_type, account=a) for a in page.items]
                 self.hidden_by_date = 0
                 if len(self.roots) == 1:
@@ -446,6 +456,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 if not page.items and not last:
                     continue
                 self.total = page.total
+                self.served, self.whole, self.served_entitlements = page.size, page.whole, self.filters.on_entitlements
+                if page.whole:
+                    self.page = 1  # every page is the whole list: that is the one page
                 self._group(page.items)
                 if len(self.roots) <= 3 and self._opened != gen:  # a few accounts: open them once (their entitlements are here)
                     self._opened = gen
@@ -693,22 +706,34 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             return Text(f" · ⚠ expires in {days}d ({li.expiry_date})", style=f"bold {theme_color(self.app, 'warning')}")
         return Text(f" · until {li.expiry_date}", style="dim")
 
+    @property
+    def asked_size(self) -> int:
+        """The page size asked for: entitlements' own, or the accounts'."""
+        return ENT_PAGE if self.filters.on_entitlements else self.page_size
+
+    @property
+    def served_size(self) -> int:
+        """The page size as the server answers it (the size asked for until it has answered)."""
+        return (self.served if self.served_entitlements == self.filters.on_entitlements else None) or self.asked_size
+
     def _update_pager(self) -> None:
         f = self.filters
         total = self.total or 0
+        size = self.served_size
         if f.on_entitlements:
-            pages = max(1, -(-total // ENT_PAGE))
-            first = (self.page - 1) * ENT_PAGE + 1 if total else 0
-            last = min(self.page * ENT_PAGE, total)
+            pages = 1 if self.whole else pages_of(total, size)
+            first = (self.page - 1) * size + 1 if total else 0
+            last = min(self.page * size, total)
             parts = [f"entitlements {first}–{last} of {total:,} matching {f.describe()}", plural(len(self.roots), "account")]
             if self.hidden_by_date:
                 parts.append(f"{self.hidden_by_date} of this page created outside the dates")
         else:
-            pages = max(1, -(-total // self.page_size))
-            first = (self.page - 1) * self.page_size + 1 if total else 0
-            last = min(self.page * self.page_size, total)
+            pages = 1 if self.whole else pages_of(total, size)
+            first = (self.page - 1) * size + 1 if total else 0
+            last = min(self.page * size, total)
             parts = [f"accounts {first}–{last} of {total:,}" + (f" matching {f.account!r}" if f.account else "")]
         parts.append(f"page {self.page} of {pages}")
+        parts += served_notes(self.whole, self.served, self.asked_size, self.total)
         if pages > 1:
             parts.append("] next · [ prev")
         if self.client_filter:
@@ -976,7 +1001,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
     def search_all(self, text: str) -> None:
         """Enter in the filter bar when the roots span several pages: the server filters every page by account."""
         text = text.strip()
-        per_page = ENT_PAGE if self.filters.on_entitlements else self.page_size
+        per_page = self.served_size
         if not text or text.startswith("!") or (self.total or 0) <= per_page:
             return
         self.query_one("#f-account", Input).value = text
@@ -1082,13 +1107,12 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
 
     def page_position(self) -> tuple[int, int | None] | None:
         """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
-        size = ENT_PAGE if self.filters.on_entitlements else self.page_size
-        return self.page, (max(1, -(-self.total // size)) if self.total is not None else None)
+        return self.page, (1 if self.whole else pages_of(self.total, self.served_size) if self.total is not None else None)
 
     def action_page(self, delta: int) -> None:
-        size = ENT_PAGE if self.filters.on_entitlements else self.page_size
         target = self.page + delta
-        if target < 1 or (self.total is not None and (target - 1) * size >= max(self.total, 1)):
+        last = self.page_position()
+        if target < 1 or (last is not None and last[1] is not None and target > last[1]):
             return
         self.page = target
         self.action_load()

@@ -21,7 +21,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Label, Static
 
-from flextui.api.paging import Page
+from flextui.api.paging import Page, pages_of, served_notes
 from flextui.api.registry import (
     RegistryService,
 )
@@ -189,10 +189,20 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
         self.items: list[Any] = []
         self.shown_page: int | None = None  # the page whose items the table holds
         self.failed = False  # the last load of `page` failed
+        self.served: int | None = None
+        """The page size the server answers (`Page.size`; it may cap or ignore the size asked for): pages are counted by it."""
+        self.whole = False
+        """The server answered its whole list (`Page.whole`): it is the one page."""
 
     @property
     def page_size(self) -> int:
+        """The page size asked for (the server may answer another: `served_size`)."""
         return capped_page_size(self.ctx, self.MAX_PAGE_SIZE)
+
+    @property
+    def served_size(self) -> int:
+        """The size of the pages as the server answers them (the size asked for until it has answered)."""
+        return self.served or self.page_size
 
     @property
     def table(self) -> ResourceTable:
@@ -225,7 +235,7 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
     def many_pages(self) -> bool:
         if self.total is not None:
             return self.total > len(self.items) or self.page > 1
-        return self.page > 1 or len(self.items) >= self.page_size
+        return self.page > 1 or len(self.items) >= self.served_size
 
     def _start_load(self, *, force: bool) -> None:
         if self.registry_problem() or self.missing_argument():
@@ -250,6 +260,9 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
     def _show(self, page: Page[Any]) -> None:
         self.items = page.items
         self.total = page.total
+        self.served, self.whole = page.size, page.whole
+        if page.whole:
+            self.page = 1  # every page is the whole list: that is the one page
         self.shown_page = self.page
         if not self.every_mode:  # the table holds an all-pages search: the page waits until it is left
             self.table.set_rows([self._row(item) for item in page.items], keep_cursor=False)
@@ -274,7 +287,8 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
                 self.table.set_rows([], keep_cursor=False)
             self.query_one("#pager", Label).update(Text(f"page {self.page} · {NOT_LOADED}"))
             return
-        parts = page_parts(self.page, self.total, len(self.items), self.page_size, self.NOUN) + self.pager_notes(self.table)
+        parts = page_parts(self.page, self.total, len(self.items), self.served_size, self.NOUN)
+        parts += served_notes(self.whole, self.served, self.page_size, self.total) + self.pager_notes(self.table)
         if self.failed:
             parts.append("✗ not refreshed (ctrl+r tries again)")
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
@@ -295,12 +309,12 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
 
     def page_position(self) -> tuple[int, int | None] | None:
         """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
-        return self.page, (-(-self.total // self.page_size) if self.total is not None else None)
+        return self.page, (1 if self.whole else pages_of(self.total, self.served_size) if self.total is not None else None)
 
     def action_page(self, delta: int) -> None:
         if self.every_mode:  # turning a page leaves an all-pages search for the page
             self.leave_every()
-        target = turn_page(self.page, delta, self.total, len(self.items), self.page_size)
+        target = None if self.whole and delta > 0 else turn_page(self.page, delta, self.total, len(self.items), self.served_size)
         if target is not None:
             self.page = target
             self._start_load(force=False)

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabP
 
 from flextui import kinds
 from flextui.api.errors import ApiError, NotFound
-from flextui.api.paging import Page, Pager
+from flextui.api.paging import Page, Pager, pages_of, served_notes
 from flextui.api.registry import (
     ARTIFACTS_MAX_PAGE_SIZE,
     MEMBERS_MAX_PAGE_SIZE,
@@ -211,6 +211,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         self.detail: ProjectDetail | None = None
         self.member_page = 1
         self.member_total: int | None = None
+        self.member_served: int | None = None
+        """The members' page size as the server answers it (`Page.size`): their pages are counted by it."""
+        self.members_whole = False
+        """The server answered every member at once (`Page.whole`): one page."""
         self.members: list[Member] = []
         self.member_user: str | None = None
         self._labels_grew = False
@@ -245,7 +249,13 @@ class ProjectScreen(RegistryMixin, AreaScreen):
 
     @property
     def member_page_size(self) -> int:
+        """The members' page size asked for (the server may answer another: `member_size`)."""
         return capped_page_size(self.ctx, MEMBERS_MAX_PAGE_SIZE)
+
+    @property
+    def member_size(self) -> int:
+        """The members' page size as the server answers it (the size asked for until it has answered)."""
+        return self.member_served or self.member_page_size
 
     def compose_body(self) -> ComposeResult:
         yield Static(Text(f"Project {clean(self.project)} · loading…"), id="project-summary", classes="reg-body")
@@ -509,6 +519,9 @@ class ProjectScreen(RegistryMixin, AreaScreen):
     def _show_members(self, page: Page[Member]) -> None:
         self.members = page.items
         self.member_total = page.total
+        self.member_served, self.members_whole = page.size, page.whole
+        if page.whole:
+            self.member_page = 1  # every page is the whole list: that is the one page
         rows = [
             {"entity_name": m.entity_name, "role_name": m.role_name or "", "entity_type": m.entity_type or "", "member": m}
             for m in page.items
@@ -529,9 +542,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
                 text = f"user_id {self.member_user}: not a member of {self.project} · cannot pull from it"
             text += " · clear the field and press enter for everyone"
         else:
-            text = " · ".join(page_parts(self.member_page, self.member_total, len(self.members), self.member_page_size, "member"))
+            text = " · ".join(page_parts(self.member_page, self.member_total, len(self.members), self.member_size, "member"))
             if self.member_total is not None:
                 text += " can pull"
+            text = " · ".join([text, *served_notes(self.members_whole, self.member_served, self.member_page_size, self.member_total)])
             text += " · producers with the download-package permission, then entitled customers"
         if table.filter_text:
             text += " · " + filter_note(table)
@@ -549,12 +563,15 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         """The members tab's (page, last page or None), counted from 1 (`:page N`); the other tabs have one page."""
         if self.tab != "members" or self.member_user:
             return None
-        return self.member_page, (-(-self.member_total // self.member_page_size) if self.member_total is not None else None)
+        last = 1 if self.members_whole else pages_of(self.member_total, self.member_size) if self.member_total is not None else None
+        return self.member_page, last
 
     def action_page(self, delta: int) -> None:
         if self.tab != "members" or self.member_user:
             return
-        target = turn_page(self.member_page, delta, self.member_total, len(self.members), self.member_page_size)
+        if self.members_whole and delta > 0:
+            return
+        target = turn_page(self.member_page, delta, self.member_total, len(self.members), self.member_size)
         if target is not None:
             self.member_page = target
             self._load_members(force=False)

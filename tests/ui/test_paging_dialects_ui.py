@@ -1,0 +1,161 @@
+"""Pilot tests of the tabbed lists against servers that page their own way (walk27-b items 2 and 7).
+
+A server that answers fewer rows than asked (its own default size, or a
+silent cap of 100) and one that answers its whole list on every page: paging
+to the end with `]` reaches every row the headless pager returns, each once,
+and the pager line counts the pages the server really has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from flextui.api.paging import Pager, collect
+from flextui.config import Settings
+from flextui.sim.dialects import speaking
+from flextui.ui.screens.tabbed import TabbedListScreen
+from tests.ui.conftest import build_app, settle
+
+
+def users(s: Any, size: int) -> Pager[Any]:
+    pager: Pager[Any] = s.service.every_user(limit=size)
+    return pager
+
+
+def catalogue(kind: str) -> Callable[[Any, int], Pager[Any]]:
+    return lambda s, size: s.service.every(kind, limit=size)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A list to walk: the `:` command that opens it, its tab, an item's identity, and its headless listing."""
+
+    start: str
+    tab: str
+    key: Callable[[Any], Hashable]
+    every: Callable[[Any, int], Pager[Any]]
+
+
+USERS = Listed("users", "users", lambda u: u.user_name, users)
+PRODUCTS = Listed("products", "products", lambda p: (p.product_name, p.version), catalogue("products"))
+PARTS = Listed("part-numbers", "parts", lambda p: p.part_number, catalogue("part_numbers"))
+
+# (dialect, page size asked, scale of the world): 200 asked of a server capping at 100 needs more than 200 rows.
+SERVERS: dict[str, tuple[str, int, float]] = {
+    "page-size-ignored": ("page-size-ignored", 50, 1.0),
+    "page-size-cap-100": ("page-size-cap-100", 200, 3.0),
+    "paging-ignored": ("paging-ignored", 50, 1.0),
+    "strict": ("", 50, 1.0),
+}
+
+
+def pager(app: Any, tab: str) -> str:
+    return str(app.screen.query_one(f"#{tab}-pager").render())
+
+
+async def walk(server: str, listed: Listed) -> None:
+    """Open a list on `server` (one of SERVERS), page to the end with `]`, and check what was shown and said."""
+    dialect, size, scale = SERVERS[server]
+    tab, key = listed.tab, listed.key
+    app = build_app(start=[listed.start], dialects=speaking(dialect), settings=Settings(page_size=size), scale=scale)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, TabbedListScreen)
+        expected = [key(item) for item in await collect(listed.every(s, size))]
+        assert len(expected) == len(set(expected))
+        seen: list[Hashable] = []
+        words: list[str] = []
+        while True:
+            seen.extend(key(row["item"]) for row in s.table(tab).visible_rows)
+            words.append(pager(app, tab))
+            before = s.states[tab].page
+            await pilot.press("right_square_bracket")
+            await settle(pilot)
+            if s.states[tab].page == before:
+                break
+            assert len(words) < 100, "paging does not end"
+        assert sorted(seen, key=repr) == sorted(expected, key=repr), f"{len(seen)} rows shown, {len(expected)} listed: {words}"
+        assert len(seen) == len(set(seen)), "a row is shown twice"
+        pages = len(words)
+        for number, said in enumerate(words, 1):
+            assert said.startswith(f"page {number} of {pages} · {len(expected)} "), said
+        if dialect == "paging-ignored":
+            assert pages == 1 and "the server ignores paging: all on one page" in words[0], words
+        elif dialect:
+            served = len(s.states[tab].items or []) if pages == 1 else 20 if dialect == "page-size-ignored" else 100
+            assert all(f"{served} a page (the server's size; {size} asked)" in said for said in words), words
+        else:
+            assert not any("the server" in said for said in words), words
+
+
+@pytest.mark.parametrize("server", SERVERS)
+async def test_users_reachable_once_whatever_the_server_pages(server: str) -> None:
+    await walk(server, USERS)
+
+
+@pytest.mark.parametrize("server", SERVERS)
+async def test_catalogue_reachable_once_whatever_the_server_pages(server: str) -> None:
+    # The catalogue has fewer than 100 products at any scale: the capped server is seen on the part numbers (124).
+    await walk(server, PARTS if server == "page-size-cap-100" else PRODUCTS)
+
+
+@pytest.mark.parametrize("server", SERVERS)
+async def test_registry_projects_reachable_once_whatever_the_server_pages(server: str) -> None:
+    """The registry's pages (10 a page by default there) follow the server the same way."""
+    from flextui.ui.screens.registry.projects import ProjectsScreen
+
+    dialect, size, scale = SERVERS[server]
+    size = 20 if size == 50 and dialect != "page-size-ignored" else size  # fewer than the 41 projects: a whole list is seen
+    app = build_app(start=["projects"], dialects=speaking(dialect), settings=Settings(page_size=size), scale=scale)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, ProjectsScreen)
+        expected = [p.name for p in await collect(s.every_pager(False))]
+        seen: list[str] = []
+        words: list[str] = []
+        while True:
+            seen.extend(row["name"] for row in s.table.visible_rows)
+            words.append(str(s.query_one("#pager").render()))
+            before = s.page
+            await pilot.press("right_square_bracket")
+            await settle(pilot)
+            if s.page == before:
+                break
+            assert len(words) < 300, "paging does not end"
+        assert sorted(seen) == sorted(expected) and len(seen) == len(set(seen)), f"{len(seen)} shown, {len(expected)} listed: {words[-2:]}"
+        for number, said in enumerate(words, 1):
+            assert said.startswith(f"page {number} of {len(words)} · {len(expected):,} "), said
+        if dialect == "paging-ignored":
+            assert "the server ignores paging: all on one page" in words[0], words
+
+
+async def test_entitlement_tree_accounts_reachable_once_when_the_server_pages_by_its_own_size() -> None:
+    """The tree's accounts (its roots) page by the server's size too: 20 a page when 50 are asked."""
+    from flextui.ui.screens.entitlements.tree import EntitlementsScreen
+
+    app = build_app(start=["entitlements"], dialects=speaking("page-size-ignored"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, EntitlementsScreen)
+        assert not s.filters.on_entitlements, "the tree opens on its accounts"
+        seen: list[str] = []
+        words: list[str] = []
+        while True:
+            seen.extend(root.account_id for root in s.roots)
+            words.append(str(s.query_one("#pager").render()))
+            before = s.page
+            await pilot.press("right_square_bracket")
+            await settle(pilot)
+            if s.page == before:
+                break
+            assert len(words) < 50, "paging does not end"
+        total = s.total
+        assert total is not None and len(seen) == total == len(set(seen)), (len(seen), total, words)
+        assert all(f"page {n} of {len(words)}" in said and "20 a page" in said for n, said in enumerate(words, 1)), words
