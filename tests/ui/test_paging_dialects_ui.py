@@ -57,6 +57,23 @@ def pager(app: Any, tab: str) -> str:
     return str(app.screen.query_one(f"#{tab}-pager").render())
 
 
+async def page_to_end(
+    pilot: Any, shown: Callable[[], list[Any]], said: Callable[[], str], page: Callable[[], int]
+) -> tuple[list[Any], list[str]]:
+    """Press `]` until the page no longer changes: every row shown on the way, and each page's pager line."""
+    seen: list[Any] = []
+    words: list[str] = []
+    while True:
+        seen.extend(shown())
+        words.append(said())
+        before = page()
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        if page() == before:
+            return seen, words
+        assert len(words) < 300, "paging does not end"
+
+
 async def walk(server: str, listed: Listed) -> None:
     """Open a list on `server` (one of SERVERS), page to the end with `]`, and check what was shown and said."""
     dialect, size, scale = SERVERS[server]
@@ -68,17 +85,9 @@ async def walk(server: str, listed: Listed) -> None:
         assert isinstance(s, TabbedListScreen)
         expected = [key(item) for item in await collect(listed.every(s, size))]
         assert len(expected) == len(set(expected))
-        seen: list[Hashable] = []
-        words: list[str] = []
-        while True:
-            seen.extend(key(row["item"]) for row in s.table(tab).visible_rows)
-            words.append(pager(app, tab))
-            before = s.states[tab].page
-            await pilot.press("right_square_bracket")
-            await settle(pilot)
-            if s.states[tab].page == before:
-                break
-            assert len(words) < 100, "paging does not end"
+        seen, words = await page_to_end(
+            pilot, lambda: [key(row["item"]) for row in s.table(tab).visible_rows], lambda: pager(app, tab), lambda: s.states[tab].page
+        )
         assert sorted(seen, key=repr) == sorted(expected, key=repr), f"{len(seen)} rows shown, {len(expected)} listed: {words}"
         assert len(seen) == len(set(seen)), "a row is shown twice"
         pages = len(words)
@@ -117,17 +126,9 @@ async def test_registry_projects_reachable_once_whatever_the_server_pages(server
         s = app.screen
         assert isinstance(s, ProjectsScreen)
         expected = [p.name for p in await collect(s.every_pager(False))]
-        seen: list[str] = []
-        words: list[str] = []
-        while True:
-            seen.extend(row["name"] for row in s.table.visible_rows)
-            words.append(str(s.query_one("#pager").render()))
-            before = s.page
-            await pilot.press("right_square_bracket")
-            await settle(pilot)
-            if s.page == before:
-                break
-            assert len(words) < 300, "paging does not end"
+        seen, words = await page_to_end(
+            pilot, lambda: [row["name"] for row in s.table.visible_rows], lambda: str(s.query_one("#pager").render()), lambda: s.page
+        )
         assert sorted(seen) == sorted(expected) and len(seen) == len(set(seen)), f"{len(seen)} shown, {len(expected)} listed: {words[-2:]}"
         for number, said in enumerate(words, 1):
             assert said.startswith(f"page {number} of {len(words)} · {len(expected):,} "), said
@@ -145,17 +146,9 @@ async def test_entitlement_tree_accounts_reachable_once_when_the_server_pages_by
         s = app.screen
         assert isinstance(s, EntitlementsScreen)
         assert not s.filters.on_entitlements, "the tree opens on its accounts"
-        seen: list[str] = []
-        words: list[str] = []
-        while True:
-            seen.extend(root.account_id for root in s.roots)
-            words.append(str(s.query_one("#pager").render()))
-            before = s.page
-            await pilot.press("right_square_bracket")
-            await settle(pilot)
-            if s.page == before:
-                break
-            assert len(words) < 50, "paging does not end"
+        seen, words = await page_to_end(
+            pilot, lambda: [root.account_id for root in s.roots], lambda: str(s.query_one("#pager").render()), lambda: s.page
+        )
         total = s.total
         assert total is not None and len(seen) == total == len(set(seen)), (len(seen), total, words)
         assert all(f"page {n} of {len(words)}" in said and "20 a page" in said for n, said in enumerate(words, 1)), words
