@@ -11,7 +11,9 @@ can share it. Only a damaged file is rebuilt: a full disk, a read-only or
 immutable file keeps what it holds, is still read, and stops being written,
 which is said once (`on_problem`); a locked file is skipped for the moment.
 The app never fails because of its cache. Keys name an identity (instance +
-user, `Session.identity`), never a profile name.
+user, `Session.identity`; and the digest of an access token the profile was
+given, for the services asked with it: `Session.identity_for`), never a
+profile name.
 """
 
 from __future__ import annotations
@@ -512,7 +514,10 @@ class PageCache:
         return stamps
 
     def clear(self, profile: str | None = None) -> int:
-        """Remove the cached pages of one identity (or all); return how many. A file that cannot be written says so."""
+        """Remove the cached pages of one identity (or all); return how many. A file that cannot be written says so.
+
+        An identity's pages include those asked with an access token it was given (`Session.identity_for`:
+        stored as `identity|token:…`)."""
         if not self._ready():
             return 0
         if self.write_problem is not None:
@@ -525,9 +530,12 @@ class PageCache:
                 db.execute("DELETE FROM derived_sets")
                 db.execute("DELETE FROM derived_parts")
             else:
-                cur = db.execute("DELETE FROM pages WHERE profile = ?", (profile,))
-                db.execute("DELETE FROM derived_parts WHERE key IN (SELECT key FROM derived_sets WHERE profile = ?)", (profile,))
-                db.execute("DELETE FROM derived_sets WHERE profile = ?", (profile,))
+                # the identity, and `identity|token:…` (";" follows ":": the range holds exactly that prefix)
+                whose = "profile = ? OR (profile >= ? AND profile < ?)"
+                args = (profile, f"{profile}|token:", f"{profile}|token;")
+                cur = db.execute(f"DELETE FROM pages WHERE {whose}", args)
+                db.execute(f"DELETE FROM derived_parts WHERE key IN (SELECT key FROM derived_sets WHERE {whose})", args)
+                db.execute(f"DELETE FROM derived_sets WHERE {whose}", args)
             removed = cur.rowcount
         except sqlite3.Error as exc:
             self._recover(exc)

@@ -71,6 +71,11 @@ def probing() -> Iterator[None]:
 T = TypeVar("T")
 
 
+def token_identity(token: str) -> str:
+    """An access token as the cache names whose pages are stored (a digest: the token itself never goes to disk)."""
+    return "token:" + hashlib.sha256(token.encode()).hexdigest()[:12]
+
+
 class Service(StrEnum):
     """The FlexNet Operations services and the path each hangs under on an instance."""
 
@@ -632,8 +637,31 @@ class Session:
         """
         who = (self.user or "").strip().lower()
         if not who and self.credentials is not None and self.credentials.token:
-            who = "token:" + hashlib.sha256(self.credentials.token.encode()).hexdigest()[:12]
+            who = token_identity(self.credentials.token)
         return f"{self.instance_url.lower()}|{who}"
+
+    def identity_for(self, op: str) -> str:
+        """Whose cached pages `op`'s are: `identity`, and where its service is asked with an access token the
+        profile was given (not one it minted from the user's password), that token's digest too.
+
+        A token speaks for whoever it was made for, not for the profile's user: a profile (or a
+        FLEXTUI_TOKEN left set) holding someone else's token stored that user's entitlements as this
+        user's, and `--offline` then showed them as this user's. Pages asked with one token are kept
+        apart from another's (a rotated token starts afresh); a token minted with `mint_token` is the
+        user's own.
+        """
+        base = self.identity
+        service = self._service_of(op)
+        creds = self.credentials
+        if not self.user or creds is None or service is None or service is Service.REGISTRY or service in self._service_auth:
+            return base
+        if service not in BETA_SERVICES and creds.holds("password"):
+            return base  # asked with the user's password (`auth_for`)
+        try:
+            token = creds.token
+        except MissingCredential:
+            return base
+        return f"{base}|{token_identity(token)}" if token else base
 
     def _service_of(self, op: str) -> Service | None:
         head = op.split(".", 1)[0]
@@ -663,7 +691,7 @@ class Session:
         before the server has answered: a failed sign-in (401/403) shows
         nothing, and only an unreachable server falls back to the cache.
         """
-        key = cache_key(self.identity, op, params)
+        key = cache_key(self.identity_for(op), op, params)
         hit = await self._read(key)
         if hit is not None and not self._proven(op):
             try:
@@ -700,7 +728,7 @@ class Session:
         """
         if self.cache is None or not self._proven(op):
             raise NotStored(op)
-        hit = await self._read(cache_key(self.identity, op, params))
+        hit = await self._read(cache_key(self.identity_for(op), op, params))
         if hit is None:
             raise NotStored(op)
         raw, stored_at = hit
@@ -712,7 +740,7 @@ class Session:
         told its parts are made of. None when one of them is not stored, or nothing is stored by this session."""
         if self.cache is None or not self.storing:
             return None
-        keys = [cache_key(self.identity, source_op, source_params) for source_op, source_params in sources]
+        keys = [cache_key(self.identity_for(source_op), source_op, source_params) for source_op, source_params in sources]
         stamps = await asyncio.to_thread(self.cache.stamps, keys)
         return stamps if len(stamps) == len(set(keys)) else None
 
@@ -722,7 +750,8 @@ class Session:
         cache). Made and written in a worker thread."""
         if self.cache is None or not self.storing:
             return False
-        return await asyncio.to_thread(self.cache.put_derived, cache_key(self.identity, op, params), self.identity, sources, parts)
+        whose = self.identity_for(op)
+        return await asyncio.to_thread(self.cache.put_derived, cache_key(whose, op, params), whose, sources, parts)
 
     async def stored_derived(self, op: str, params: dict[str, Any]) -> tuple[list[bytes], float]:
         """What `store_derived` kept and the age of its oldest source, while every source is still the answer stored.
@@ -731,7 +760,7 @@ class Session:
         """
         if self.cache is None or not self._proven(op):
             raise NotStored(op)
-        hit = await asyncio.to_thread(self.cache.get_derived, cache_key(self.identity, op, params))
+        hit = await asyncio.to_thread(self.cache.get_derived, cache_key(self.identity_for(op), op, params))
         if hit is None:
             raise NotStored(op)
         parts, stored_at = hit
@@ -760,11 +789,11 @@ class Session:
         the secret check and SQLite's copy of a 1.5 MB page are CPU, like decoding it. See `_read`."""
         if self.cache is None or not self.storing:
             return
-        cache = self.cache
+        cache, whose = self.cache, self.identity_for(op)
 
         def store() -> None:
             try:
-                cache.put(key, self.identity, op, scrub_secrets(raw))
+                cache.put(key, whose, op, scrub_secrets(raw))
             except RecursionError:
                 log.info("cache: %s nested too deeply to store", op)
 
