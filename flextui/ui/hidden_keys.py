@@ -20,11 +20,7 @@ from textual.screen import Screen
 def say_why_hidden(screen: Screen[Any], event: events.Key, why_not: Callable[[str, str], str | None]) -> None:
     """Say `why_not(action, description)` for a key of `screen` whose binding is hidden now, as `[keys]` placed
     the bindings; never for a key a field types or another binding takes."""
-    focused = screen.focused
-    if focused is not None and focused.check_consume_key(event.key, event.character):
-        return
-    active = screen.active_bindings.get(event.key)
-    if active is not None and active.enabled:  # (a disabled one, greyed in the footer, does nothing either)
+    if _taken(screen, event):
         return
     bindings = screen._bindings.copy()
     if screen.app._keymap:
@@ -35,6 +31,29 @@ def say_why_hidden(screen: Screen[Any], event: events.Key, why_not: Callable[[st
             screen.app.notify(why, markup=False)
             event.stop()
             return
+
+
+def say_unbound(screen: Screen[Any], event: events.Key, key: str, said: str) -> None:
+    """Say `said` for `key` pressed where nothing on `screen` binds it (no field types it, no binding takes it,
+    hidden or not): a key the README gives every area (`d`, delete) must not do nothing silently."""
+    if event.key != key or event._stop_propagation or _taken(screen, event):
+        return
+    bindings = screen._bindings.copy()
+    if screen.app._keymap:
+        bindings.apply_keymap(screen.app._keymap)
+    if bindings.key_to_bindings.get(event.key):
+        return
+    screen.app.notify(said, markup=False)
+    event.stop()
+
+
+def _taken(screen: Screen[Any], event: events.Key) -> bool:
+    """Whether the focused field types the key, or an offered binding takes it."""
+    focused = screen.focused
+    if focused is not None and focused.check_consume_key(event.key, event.character):
+        return True
+    active = screen.active_bindings.get(event.key)
+    return active is not None and active.enabled  # (a disabled one, greyed in the footer, does nothing either)
 
 
 class RefusedChoices:
@@ -55,4 +74,4 @@ class RefusedChoices:
         return self.refused.get(str(parameters[0])) if name == "choose" and parameters else None
 
 
-__all__ = ["RefusedChoices", "say_why_hidden"]
+__all__ = ["RefusedChoices", "say_unbound", "say_why_hidden"]

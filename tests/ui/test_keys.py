@@ -293,3 +293,16 @@ async def test_ctrl_c_copies_a_selection_and_otherwise_says_how_to_copy_and_quit
         await burst(pilot, "ctrl+c")
         assert app.clipboard == field.value
         assert any("Copied the selected text" in str(n.message) for n in app._notifications)
+
+
+@pytest.mark.parametrize("start", [["entitlements"], ["users"], ["products"], ["downloads"]], ids=lambda s: s[0])
+async def test_d_where_nothing_can_be_deleted_says_so(start: list[str]) -> None:
+    """The keys table gives `d` (delete) to every area; where the API deletes nothing, `d` did nothing and said nothing."""
+    app = build_app(start=start)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await burst(pilot, "d")
+        assert app.screen is screen
+        said = [str(n.message) for n in app._notifications]
+        assert any(s.startswith("d deletes nothing here: the API has no delete for ") and "access tokens" in s for s in said), said

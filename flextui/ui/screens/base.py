@@ -31,7 +31,7 @@ from flextui.context import AppContext
 from flextui.kinds import Link
 from flextui.ui.appref import flex_app
 from flextui.ui.gcpause import start_done
-from flextui.ui.hidden_keys import say_why_hidden
+from flextui.ui.hidden_keys import say_unbound, say_why_hidden
 from flextui.ui.keys import FOCUS_KEYS, KeyFooter
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.bars import StatusLine, TitleBar
@@ -48,6 +48,13 @@ NOT_REFRESHED = "✗ not refreshed · ctrl+r tries again · ! shows why"
 
 _DOWN = ("desc", "descending", "down", "-")
 _UP = ("asc", "ascending", "up", "+")
+
+
+def nothing_deleted(kind: kinds.Kind) -> str:
+    """What `d` says where nothing can be deleted: the API has no delete for these records, and which records `d` deletes."""
+    titles = [k.title[0].lower() + k.title[1:] for k in kinds.KINDS if k.can("delete", read_only=False)]
+    which = ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else "".join(titles)
+    return f"d deletes nothing here: the API has no delete for {kind.title.lower()}. It deletes {which}, on their screens."
 
 
 def sort_words(words: list[str]) -> tuple[str, bool]:
@@ -171,6 +178,8 @@ class AreaScreen(SafeDispatch, Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         say_why_hidden(self, event, self.why_not)
+        if not self.kind.can("delete", read_only=False):
+            say_unbound(self, event, "d", nothing_deleted(self.kind))
 
     def why_not(self, action: str, description: str) -> str | None:
         """Why `action` is hidden now (None: it is not, or there is nothing to say); screens add their reasons.
