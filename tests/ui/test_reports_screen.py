@@ -373,6 +373,37 @@ async def test_rows_stream_in_with_an_honest_count_and_cancel_keeps_them(monkeyp
         assert ids == [r["fulfillmentID"] for r in await expected_rows(app, past_days=30)]
 
 
+async def test_the_page_number_keeps_step_with_the_rows_counted_while_a_page_is_packed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count line is drawn whenever its timer fires, also while a page is being made ready for the
+    grid: the rows and the page they came in are counted together ("22,500 loaded · page 8" was off by one)."""
+    packing, gate = asyncio.Event(), asyncio.Event()
+    packed = ReportResultsScreen._packed
+    calls = 0
+
+    async def held(self: ReportResultsScreen, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the second page waits, half counted, until the test has read the count line
+            packing.set()
+            await gate.wait()
+        return await packed(self, *args, **kwargs)
+
+    monkeypatch.setattr(ReportResultsScreen, "_packed", held)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await set_value(pilot, "#rb-past", "30")
+        await set_value(pilot, "#rb-limit", "100")
+        await pilot.press("ctrl+g")
+        await until(pilot, packing.is_set)
+        screen: ReportResultsScreen = app.screen  # type: ignore[assignment]
+        pages = -(-(screen.total or 0) // 100)
+        assert screen.count_text().startswith(f"100 of {screen.total:,} loaded · page 1 of {pages}"), screen.count_text()
+        gate.set()
+        await wait_loaded(pilot)
+        assert screen.count_text().startswith(f"all {screen.total:,} loaded")
+
+
 async def test_sort_filter_and_column_tools_work_on_the_view() -> None:
     app = build_app(start=["reports", "fulfillment"])
     async with app.run_test(size=SIZE) as pilot:

@@ -316,10 +316,12 @@ class ReportResultsScreen(AreaScreen):
                     skip = 0
                     if self.loaded == 0 and rows:
                         self._add_unknown_columns(rows)
-                    self.loaded += len(rows)
                     packed = await self._packed(self._repeats, rows, self.grid.model)
                     if packed:
                         self.grid.append_rows(packed)
+                    # Counted together, after the page is in: the count line may be drawn while a page is
+                    # packed, and "22,500 loaded · page 8" (rows counted, their page not yet) read as off by one.
+                    self.loaded += len(rows)
                     self.pages += 1
                     self._count_now(pager.moved[1] if pager.moved else pager.total_records)
                     self.total_pages = pager.total_pages
