@@ -79,6 +79,12 @@ def moved_note(moved: tuple[int, int] | None, *, short: bool = False) -> str | N
     return what if short else f"{what}: the window moved, records may be missing; dateFrom/dateTo hold still"
 
 
+def moving_window(filters: FilterSet) -> bool:
+    """Whether the report's window is a rolling "past N days" one (also the service's default, the past day),
+    which moves while it is read page by page; a dateFrom/dateTo window holds still."""
+    return filters.date_from is None and filters.date_to is None
+
+
 class Repeats:
     """Drops the records a run has already handed over (by `record_key`) and counts them.
 
@@ -774,6 +780,7 @@ __all__ = [
     "record_key",
     "Repeats",
     "moved_note",
+    "moving_window",
     "PageResult",
     "ReportPage",
     "ReportPager",

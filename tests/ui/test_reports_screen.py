@@ -20,7 +20,7 @@ from flextui.filtersets import FilterSetStore
 from flextui.ui.screens.reports.builder import ConditionsTable, ReportBuilderScreen, SavedSetsScreen
 from flextui.ui.screens.reports.catalogue import ReportsScreen
 from flextui.ui.screens.reports.export import ExportScreen
-from flextui.ui.screens.reports.results import ReportResultsScreen
+from flextui.ui.screens.reports.results import ReportResultsScreen, final_state, more_to_ask
 from flextui.ui.screens.reports.tools import ChartScreen, ColumnChooserScreen, FrequencyScreen, RowDetailScreen, StatsScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.chart import BarChart
@@ -940,3 +940,12 @@ async def test_with_no_rows_the_greyed_keys_say_why() -> None:
             said = str(list(app._notifications)[-1].message)
             assert said.startswith("No rows here") and "nothing to" in said, said
             assert app.screen is screen
+
+
+def test_a_run_whose_pages_end_short_of_the_count_offers_more_only_when_the_count_leaves_a_page() -> None:
+    assert final_state(186_949, 186_950, None) == "short", 'nobody stopped it: not "stopped"'
+    assert final_state(186_950, 186_950, None) == "done" and final_state(700, None, 700) == "limited"
+    assert not more_to_ask((76, 0), 186_950, 2500), "75 pages read: a 76th starts past the count"
+    assert more_to_ask((76, 0), 187_501, 2500), "the count grew while paging: one more page"
+    assert more_to_ask((3, 50), 300, 100) and not more_to_ask((3, 50), 250, 100)
+    assert not more_to_ask((2, 0), None, 100), "no count: nothing to measure against"

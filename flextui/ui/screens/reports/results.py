@@ -34,7 +34,7 @@ from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
 from flextui.api.lane import in_lane
-from flextui.api.reports import RECORD_KEYS, Repeats, ReportPager, ReportsService, moved_note
+from flextui.api.reports import RECORD_KEYS, Repeats, ReportPager, ReportsService, moved_note, moving_window
 from flextui.kinds import Link
 from flextui.render.columns_file import Unstorable
 from flextui.render.reports import RowPacker, grid_columns, row_links
@@ -94,12 +94,22 @@ def next_at(number: int, rows: int, page_size: int, total_pages: int | None) -> 
 
 def final_state(loaded: int, total: int | None, limit: int | None) -> str:
     """What a run that stopped asking for pages is: "limited" (a record limit reached short of the count),
-    "done", or "stopped" (the pages ended short of the count the server gave)."""
+    "done", or "short" (the server's pages ended short of the count it gave: nobody stopped it; "stopped"
+    is for x)."""
     reached = limit is not None and loaded >= limit
     complete = total is not None and loaded >= total
     if reached and not complete:  # (without a total, BATCH mode, more may follow)
         return "limited"
-    return "done" if complete or total is None else "stopped"
+    return "done" if complete or total is None else "short"
+
+
+def more_to_ask(resume_at: tuple[int, int], total: int | None, page_size: int) -> bool:
+    """Whether the server's latest count leaves a page to ask for where loading would resume: after a run
+    whose pages ended short of the count, only a count that grew meanwhile does (`+` then asks for it)."""
+    if total is None or page_size < 1:
+        return False
+    number, rows = resume_at
+    return (number - 1) * page_size + rows < total
 
 
 @dataclass
@@ -170,7 +180,7 @@ class ReportResultsScreen(AreaScreen):
         self.total: int | None = None
         self.total_pages: int | None = None
         self.pages = 0
-        self.state = "loading"  # loading | done | stopped | failed | limited
+        self.state = "loading"  # loading | done | stopped (x) | short (the pages ended short of the count) | failed | limited
         self.failure = ""
         self.resume_at = (1, 0)  # (page number, rows of it already loaded)
         self.load_limit: int | None = request.max_records
@@ -473,6 +483,7 @@ class ReportResultsScreen(AreaScreen):
             return
         self.grid.replace_rows(fresh, key=self.record_key)
         self._repeats = got.repeats
+        self.moved = pager.moved
         self.loaded, self.pages = got.received, got.pages
         self.total = pager.total_records if pager.total_records is not None else got.received
         self.total_pages = pager.total_pages
@@ -536,6 +547,20 @@ class ReportResultsScreen(AreaScreen):
         self.total = latest
 
     @property
+    def more_to_ask(self) -> bool:
+        """A run whose pages ended short of the count: whether the latest count leaves a page to ask for."""
+        return more_to_ask(self.resume_at, self.total, self.filters.limit_records)
+
+    def short_note(self) -> str:
+        """What happened to a run whose pages ended short of the count the server gave, in words, and `+`
+        only when the latest count leaves something to ask for (a page past the last one read)."""
+        missing = max(0, (self.total or 0) - self.loaded)
+        note = f"the server's pages ended {missing:,} short of its count"
+        if moving_window(self.filters):  # records left the rolling window's old end while it was read
+            note = f"the window moved: {note}"
+        return note + (": + asks for the rest" if self.more_to_ask else "")
+
+    @property
     def repeated(self) -> int:
         """Rows handed over twice while paging (the same record key), dropped."""
         return self._repeats.dropped
@@ -564,6 +589,8 @@ class ReportResultsScreen(AreaScreen):
             parts.append(pages)
         elif self.state == "stopped":
             parts.append("stopped: + loads the rest")
+        elif self.state == "short":
+            parts.append(self.short_note())
         elif self.state == "failed":
             parts.append("failed: + retries")
         elif self.state == "limited":
@@ -660,7 +687,7 @@ class ReportResultsScreen(AreaScreen):
         if action == "stop":
             return self.state == "loading"
         if action == "resume":
-            return self.state in ("stopped", "failed", "limited")
+            return self.state in ("stopped", "failed", "limited") or (self.state == "short" and self.more_to_ask)
         if action in ROW_ACTIONS:
             try:
                 return True if self.grid.row_count else None
@@ -673,6 +700,8 @@ class ReportResultsScreen(AreaScreen):
             if self.state == "loading":
                 return f"No rows yet: {description} waits for the first page"
             return f"No rows here ({self.group} with these filters found none): nothing to {description.lower()}"
+        if action == "resume" and self.state == "short" and not self.more_to_ask:
+            return f"Nothing more to ask for: {self.short_note()}; ctrl+r runs it again"
         return super().why_not(action, description)
 
     def action_stop(self) -> None:
@@ -800,7 +829,7 @@ class ReportResultsScreen(AreaScreen):
             self.app.notify("An export is running: wait for it or cancel it", severity="warning", markup=False)
             return
         note = "still loading: the rows loaded so far" if self.state == "loading" else ""
-        if self.state in ("stopped", "failed", "limited") and self.total and self.loaded < self.total:
+        if self.state in ("stopped", "short", "failed", "limited") and self.total and self.loaded < self.total:
             note = f"only the {self.loaded:,} loaded of {self.total:,}"
         elif self.state in ("stopped", "failed"):  # no total known (BATCH): still not the whole report
             note = f"only the {self.loaded:,} loaded: loading {'failed' if self.state == 'failed' else 'was stopped'}"
