@@ -15,8 +15,9 @@ from textual.widgets import Input, Label, Select
 
 from flextui.api.filters import FilterSet
 from flextui.api.preview import request_preview
-from flextui.api.reports import ReportsService
+from flextui.api.reports import UNCHECKED_NOTE, ReportsService
 from flextui.filtersets import FilterSetStore
+from flextui.sim.dialects import speaking
 from flextui.ui.screens.reports.builder import ConditionsTable, ReportBuilderScreen, SavedSetsScreen
 from flextui.ui.screens.reports.catalogue import ReportsScreen
 from flextui.ui.screens.reports.export import ExportScreen
@@ -949,3 +950,20 @@ def test_a_run_whose_pages_end_short_of_the_count_offers_more_only_when_the_coun
     assert more_to_ask((76, 0), 187_501, 2500), "the count grew while paging: one more page"
     assert more_to_ask((3, 50), 300, 100) and not more_to_ask((3, 50), 250, 100)
     assert not more_to_ask((2, 0), None, 100), "no count: nothing to measure against"
+
+
+async def test_a_moving_window_read_without_counts_is_not_said_to_be_all_loaded() -> None:
+    """A server that gives no counts and a "past N days" window that moves while it is read page by page:
+    records shifted past a page boundary are skipped unseen, so the rows are never "all N loaded"."""
+    app = build_app(start=["reports", "fulfillment"], dialects=speaking("links-none,window-moves"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await results(pilot, page="37")
+        assert screen.state == "done" and screen.total is None and screen.pages > 1
+        text = screen.count_text()
+        assert text.startswith(f"{screen.loaded:,} loaded · "), text
+        assert "all " not in text and "no count from the server to check a moving window against" in text, text
+        assert screen.status.info == UNCHECKED_NOTE, "the whole of it, with the way out, on the status line"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        export = app.screen
+        assert isinstance(export, ExportScreen) and "records may be missing" in export.note

@@ -34,7 +34,7 @@ from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
 from flextui.api.lane import in_lane
-from flextui.api.reports import RECORD_KEYS, Repeats, ReportPager, ReportsService, moved_note, moving_window
+from flextui.api.reports import RECORD_KEYS, Repeats, ReportPager, ReportsService, moved_note, moving_window, unchecked_note
 from flextui.kinds import Link
 from flextui.render.columns_file import Unstorable
 from flextui.render.reports import RowPacker, grid_columns, row_links
@@ -202,6 +202,8 @@ class ReportResultsScreen(AreaScreen):
         """(the first count, the latest) when the server's count changed during this run (or its resumption)."""
         self._repeats = Repeats(self.group)
         """The records handed over so far: one handed over twice while paging (the same key) is dropped."""
+        self.unchecked = False
+        """A rolling window read in pages with no count from the server to check it against (`ReportPager.unchecked`)."""
         self._progress_shown = 0.0
         self._progress_timer: Any = None
 
@@ -265,6 +267,7 @@ class ReportResultsScreen(AreaScreen):
             self.load_limit = self.max_records
             self._repeats = Repeats(self.group)
             self.moved = None
+            self.unchecked = False
         self.state = "loading"
         self.failure = ""
         self.status.error = ""
@@ -341,7 +344,8 @@ class ReportResultsScreen(AreaScreen):
                     await asyncio.sleep(0)  # pages fetched ahead come in bursts: let keys and paints in between
             self.elapsed = time.perf_counter() - self.started
             self.state = final_state(self.loaded, self.total, self.load_limit)
-            if self.total is None and self.state == "done":
+            self._unchecked(pager.unchecked or (self.unchecked and self.total is None))
+            if self.total is None and self.state == "done" and not self.unchecked:
                 self.total = self.loaded
             self.show_age(pager.oldest_age)
             await self._settle()
@@ -389,7 +393,8 @@ class ReportResultsScreen(AreaScreen):
             return None  # the stored pages stop short of the count: ask the server
         self.grid.append_rows(await in_lane(encoded_for, self.grid.model, got.columns, fresh=True))
         self._repeats = got.repeats
-        self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
+        self._unchecked(pager.unchecked)
+        self.loaded, self.pages, self.total, self.total_pages = count, pages, None if self.unchecked else total, pager.total_pages
         self.resume_at = got.resume_at
         self.state = final_state(count, total, self.load_limit)
         age = pager.oldest_age or 0.0
@@ -412,6 +417,7 @@ class ReportResultsScreen(AreaScreen):
             self.packer = RowPacker(kept.names)
         self.grid.append_rows(self.grid.model.encoded_stores(kept.stores, kept.count))
         self._repeats = kept.repeats
+        self._unchecked(kept.total is None and kept.pages > 1 and moving_window(self.filters))
         self.loaded, self.pages, self.total, self.total_pages = kept.received, kept.pages, kept.total, kept.total_pages
         self.resume_at = kept.resume_at
         self.state = kept.state
@@ -484,8 +490,9 @@ class ReportResultsScreen(AreaScreen):
         self.grid.replace_rows(fresh, key=self.record_key)
         self._repeats = got.repeats
         self.moved = pager.moved
+        self._unchecked(pager.unchecked)
         self.loaded, self.pages = got.received, got.pages
-        self.total = pager.total_records if pager.total_records is not None else got.received
+        self.total = pager.total_records if pager.total_records is not None or self.unchecked else got.received
         self.total_pages = pager.total_pages
         self.resume_at = got.resume_at
         self.state = final_state(self.loaded, self.total, self.load_limit)
@@ -545,6 +552,13 @@ class ReportResultsScreen(AreaScreen):
             self.moved = (self.moved[0] if self.moved else self.total, latest)
             self.status.info = moved_note(self.moved) or ""  # the whole of it; the count line has the short of it
         self.total = latest
+
+    def _unchecked(self, unchecked: bool) -> None:
+        """Whether the rows are of a moving window read in pages with no count to check: said on the status line
+        in full (the count line has the short of it), and no total made up from the rows loaded."""
+        self.unchecked = unchecked
+        if unchecked:
+            self.status.info = unchecked_note(True) or ""
 
     @property
     def more_to_ask(self) -> bool:
@@ -613,6 +627,8 @@ class ReportResultsScreen(AreaScreen):
             parts.append(moved_note(self.moved, short=True) or "")
         if self.repeated:
             parts.append(f"{plural(self.repeated, 'repeated row')} dropped (the window moved)")
+        if self.unchecked and self.state != "loading":
+            parts.append(unchecked_note(True, short=True) or "")
         return " · ".join(parts)
 
     def _progress_soon(self) -> None:
@@ -833,6 +849,8 @@ class ReportResultsScreen(AreaScreen):
             note = f"only the {self.loaded:,} loaded of {self.total:,}"
         elif self.state in ("stopped", "failed"):  # no total known (BATCH): still not the whole report
             note = f"only the {self.loaded:,} loaded: loading {'failed' if self.state == 'failed' else 'was stopped'}"
+        if self.unchecked and not note:
+            note = "records may be missing: no count from the server to check the moving window against"
         partial = self.state in ("loading", "stopped", "failed") or (self.total is not None and self.loaded < self.total)
         screen = ExportScreen(self.group, model.row_count, len(model.visible_columns), self.ctx.now_ms(), note=note, partial=partial)
         self.app.push_screen(screen, self._export_chosen)
