@@ -21,7 +21,7 @@ from flextui.sim.dialects import speaking
 from flextui.ui.screens.reports.builder import ConditionsTable, ReportBuilderScreen, SavedSetsScreen
 from flextui.ui.screens.reports.catalogue import ReportsScreen
 from flextui.ui.screens.reports.export import ExportScreen
-from flextui.ui.screens.reports.results import ReportResultsScreen, final_state, more_to_ask
+from flextui.ui.screens.reports.results import KEEP, Part, ReportResultsScreen, final_state, fit_line, more_to_ask
 from flextui.ui.screens.reports.tools import ChartScreen, ColumnChooserScreen, FrequencyScreen, RowDetailScreen, StatsScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.chart import BarChart
@@ -970,3 +970,39 @@ async def test_a_moving_window_read_without_counts_is_not_said_to_be_all_loaded(
         await pilot.pause()
         export = app.screen
         assert isinstance(export, ExportScreen) and "records may be missing" in export.note
+
+
+async def test_at_80_columns_the_count_line_keeps_the_row_when_a_column_is_hidden() -> None:
+    """walk27-a: at 80x24 "all 478 loaded · showing 52 (filter) · by fulfillDate ▼ · 1 column hidden ·" lost the
+    row it is on off the edge; shorter words now come first, and the sort (its arrow is in the grid) goes first."""
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await results(pilot)
+        g = grid(app)
+        await move_to_column(pilot, "fulfillDate")
+        await pilot.press("right_curly_bracket")
+        await pilot.press("slash")
+        app.screen.query_one("#filterbar", Input).value = "status=ACTIVE"
+        await pilot.press("enter")
+        await move_to_column(pilot, "fulfillmentType")
+        await pilot.press("minus", "end")
+        await settle(pilot)
+        assert 0 < g.row_count < g.total_count and g.cursor_row == g.row_count - 1
+        shown = str(screen.query_one("#rr-count", Label).render())
+        full = screen.count_text()
+        assert "showing" in full and "by fulfillDate ▼" in full and "1 column hidden" in full, full
+        assert len(full) > 78, "the line as it was does not fit in 80 columns"
+        assert len(shown) <= 78 and shown.endswith(f"row {g.row_count:,}"), shown
+        assert f"showing {g.row_count:,} · " in shown and "1 col hidden" in shown, "every fact kept, in fewer words"
+        await pilot.resize_terminal(140, 30)
+        await settle(pilot)
+        assert str(screen.query_one("#rr-count", Label).render()) == full, "with room, every part in full"
+
+
+def test_a_line_too_long_takes_shorter_words_then_leaves_out_the_least_useful_parts() -> None:
+    parts = [Part("all 478 loaded", rank=KEEP), Part("by fulfillDate ▼", rank=0), Part("1 column hidden", "1 col hidden", rank=5)]
+    parts.append(Part("row 52", rank=9))
+    assert fit_line(parts, None) == fit_line(parts, 80) == "all 478 loaded · by fulfillDate ▼ · 1 column hidden · row 52"
+    assert fit_line(parts, 57) == "all 478 loaded · by fulfillDate ▼ · 1 col hidden · row 52"
+    assert fit_line(parts, 40) == "all 478 loaded · 1 col hidden · row 52"
+    assert fit_line(parts, 10) == "all 478 loaded", "what is kept is kept; the row cuts it"

@@ -23,8 +23,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -110,6 +111,45 @@ def more_to_ask(resume_at: tuple[int, int], total: int | None, page_size: int) -
         return False
     number, rows = resume_at
     return (number - 1) * page_size + rows < total
+
+
+KEEP = 99
+"""The rank of a count line part that is never left out (the counts and the state)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One part of a one-row line: its words, fewer words for a narrow screen, and how useful it is (`rank`:
+    the lowest is shortened first and then left out first; `KEEP`: shortened at most, never left out)."""
+
+    full: str
+    short: str | None = None
+    rank: int = 0
+
+
+def fit_line(parts: list[Part], width: int | None, sep: str = " · ") -> str:
+    """`parts` joined in their order, in `width` cells when they can be: every part in full if that fits; else
+    the shorter words of the least useful first, until it fits; then the least useful parts left out, until it
+    fits (the row is cut at its end: what is left out is gone, not half shown)."""
+    texts: list[str | None] = [part.full for part in parts]
+
+    def line() -> str:
+        return sep.join(text for text in texts if text is not None)
+
+    if width is None or cell_len(line()) <= width:
+        return line()
+    order = sorted(range(len(parts)), key=lambda i: parts[i].rank)  # (stable: the earlier of one rank first)
+    for i in order:
+        if parts[i].short is not None:
+            texts[i] = parts[i].short
+            if cell_len(line()) <= width:
+                return line()
+    for i in order:
+        if parts[i].rank < KEEP:
+            texts[i] = None
+            if cell_len(line()) <= width:
+                return line()
+    return line()
 
 
 @dataclass
@@ -565,28 +605,30 @@ class ReportResultsScreen(AreaScreen):
         """A run whose pages ended short of the count: whether the latest count leaves a page to ask for."""
         return more_to_ask(self.resume_at, self.total, self.filters.limit_records)
 
-    def short_note(self) -> str:
+    def short_note(self, *, short: bool = False) -> str:
         """What happened to a run whose pages ended short of the count the server gave, in words, and `+`
-        only when the latest count leaves something to ask for (a page past the last one read)."""
+        only when the latest count leaves something to ask for (a page past the last one read).
+        `short`: fewer words, for a narrow count line."""
         missing = max(0, (self.total or 0) - self.loaded)
-        note = f"the server's pages ended {missing:,} short of its count"
+        note = f"{missing:,} short of the count" if short else f"the server's pages ended {missing:,} short of its count"
         if moving_window(self.filters):  # records left the rolling window's old end while it was read
-            note = f"the window moved: {note}"
-        return note + (": + asks for the rest" if self.more_to_ask else "")
+            note = f"{'window' if short else 'the window'} moved: {note}"
+        return note + ((": + asks" if short else ": + asks for the rest") if self.more_to_ask else "")
 
     @property
     def repeated(self) -> int:
         """Rows handed over twice while paging (the same record key), dropped."""
         return self._repeats.dropped
 
-    def count_text(self) -> str:
-        """The honest count line: loaded of total, state, view and cursor."""
+    def count_text(self, width: int | None = None) -> str:
+        """The honest count line: loaded of total, state, view and cursor; fitted to `width` cells when given
+        (`fit_line`: shorter words first, then the least useful parts left out; never the counts or the state)."""
         loaded, total = self.loaded, self.total
         if self.state == "loading" and not self.pages:
             waited = int(time.monotonic() - self._asked_at)
             return "asking for the first page…" + (f" {waited} s" if waited >= 1 else "")
         if total is None:
-            main = f"{loaded:,} loaded" + (" · total unknown (BATCH mode)" if self.filters.mode == "BATCH" else "")
+            main = f"{loaded:,} loaded"
         elif total == 0:
             main = "no records match: f edits the filters"
         elif self.moved:
@@ -595,41 +637,46 @@ class ReportResultsScreen(AreaScreen):
             main = f"all {total:,} loaded"
         else:
             main = f"{loaded:,} of {total:,} loaded"
-        parts = [main]
+        # Ranks: the lowest is shortened first, then left out first; KEEP is never left out.
+        parts = [Part(main, rank=KEEP)]
+        if total is None and self.filters.mode == "BATCH":
+            parts.append(Part("total unknown (BATCH mode)", "BATCH mode", rank=4))
         if self.refreshing:
-            parts.append("refreshing from the server…")
+            parts.append(Part("refreshing from the server…", "refreshing…", rank=3))
         if self.state == "loading":
-            pages = f"page {self.pages}" + (f" of {self.total_pages}" if self.total_pages else "")
-            parts.append(pages)
+            parts.append(Part(f"page {self.pages}" + (f" of {self.total_pages}" if self.total_pages else ""), rank=KEEP))
         elif self.state == "stopped":
-            parts.append("stopped: + loads the rest")
+            parts.append(Part("stopped: + loads the rest", "stopped: + for the rest", rank=KEEP))
         elif self.state == "short":
-            parts.append(self.short_note())
+            parts.append(Part(self.short_note(), self.short_note(short=True), rank=KEEP))
         elif self.state == "failed":
-            parts.append("failed: + retries")
+            parts.append(Part("failed: + retries", rank=KEEP))
         elif self.state == "limited":
-            parts.append(f"limit of {self.load_limit:,} reached: + loads the rest")
+            parts.append(
+                Part(f"limit of {self.load_limit:,} reached: + loads the rest", f"limit {self.load_limit:,}: + for the rest", rank=KEEP)
+            )
         grid = self.grid
         model = grid.model
         if model.filter_text:
-            parts.append(f"showing {model.row_count:,} (filter)")
+            parts.append(Part(f"showing {model.row_count:,} (filter)", f"showing {model.row_count:,}", rank=6))
         sort = model.sort_column
-        if sort is not None:
-            parts.append(f"by {sort.title} {'▼' if model.sort_descending else '▲'}")
+        if sort is not None:  # (the first to go: the column's title in the grid shows its arrow too)
+            parts.append(Part(f"by {sort.title} {'▼' if model.sort_descending else '▲'}", rank=0))
         hidden = len(model.columns) - len(model.visible_columns)
         if hidden:
-            parts.append(f"{plural(hidden, 'column')} hidden")
+            parts.append(Part(f"{plural(hidden, 'column')} hidden", f"{plural(hidden, 'col')} hidden", rank=5))
         if grid.row_count:
-            parts.append(f"row {grid.cursor_row + 1:,}")
-        # Last, and short (the line is one row and cut at its end): what the user set and where the cursor
-        # is come first; the whole of the moved note is on the status line (`!` shows all of it).
+            parts.append(Part(f"row {grid.cursor_row + 1:,}", rank=9))
+        # Last, and short: the whole of each note is on the status line (`!` shows all of it).
         if self.moved:
-            parts.append(moved_note(self.moved, short=True) or "")
+            parts.append(Part(moved_note(self.moved, short=True) or "", f"count changed ({self.moved[0]:,} → {self.moved[1]:,})", rank=8))
         if self.repeated:
-            parts.append(f"{plural(self.repeated, 'repeated row')} dropped (the window moved)")
+            parts.append(
+                Part(f"{plural(self.repeated, 'repeated row')} dropped (the window moved)", f"{self.repeated:,} repeats dropped", rank=2)
+            )
         if self.unchecked and self.state != "loading":
-            parts.append(unchecked_note(True, short=True) or "")
-        return " · ".join(parts)
+            parts.append(Part(unchecked_note(True, short=True) or "", "may be incomplete (no count)", rank=7))
+        return fit_line(parts, width)
 
     def _progress_soon(self) -> None:
         """Show the progress now, or once PROGRESS_EVERY has passed since the last time (labels relayout)."""
@@ -647,7 +694,12 @@ class ReportResultsScreen(AreaScreen):
 
     def _show_count(self) -> None:
         # a fixed one-line box: no relayout for each cursor move (that cost ~13 ms a key)
-        self.query_one("#rr-count", Label).update(Text(clean(self.count_text())), layout=False)
+        label = self.query_one("#rr-count", Label)
+        width = label.content_size.width or None  # (none before the first layout: it is shown again on resize)
+        label.update(Text(clean(self.count_text(width))), layout=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._show_count)  # fitted to the new width once the line has it
 
     def _show_progress(self) -> None:
         loading = self.state == "loading"
