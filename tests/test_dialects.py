@@ -128,7 +128,10 @@ async def test_reports_every_record_once(dialect: str) -> None:
     code, expected, _, _ = await _report(None)
     assert code == 0 and expected
     code, rows, err, session = await _report(dialect)
-    assert code == 0, err
+    if dialect == "links-none":  # no count to check a "past 30 days" window read in pages against: it may have moved
+        assert code == 8 and "no count from the server to check a moving window against" in err, err
+    else:
+        assert code == 0, err
     keys = [json.dumps(r, sort_keys=True) for r in rows]
     assert len(keys) == len(set(keys)) and sorted(keys) == sorted(json.dumps(r, sort_keys=True) for r in expected)
     assert session.requests_sent <= math.ceil(len(expected) / 40) + 8

@@ -96,3 +96,18 @@ async def test_fixed_dates_hold_still_under_the_same_clock() -> None:
     assert code == 0, err
     assert len(rows) > 400, "several pages, asked while the clock moved"
     assert "count changed" not in err
+
+
+async def test_a_moving_window_read_in_pages_without_counts_is_never_said_to_be_whole() -> None:
+    """No page links and no counts (`links-none`): records the moving window shifts past a page boundary are
+    skipped and nothing can count them, so the run must not pass for the whole report (it exited 0)."""
+    code, still, _ = await _run(None, "--past-days", "30")
+    code, rows, err = await _run("links-none,window-moves", "--past-days", "30")
+    assert len(rows) < len(still), "records were skipped, and no count tells how many"
+    assert code == 8, err
+    assert f"{len(rows):,} fulfillment records of last 30 days, read in pages" in err
+    assert "no count from the server to check a moving window against: records may be missing; dateFrom/dateTo hold still" in err
+    code, rows, err = await _run("links-none,window-moves", "--past-days", "30", "--limit-records", "2500")
+    assert code == 0 and "no count" not in err, "one page is one answer: nothing moved between pages"
+    code, rows, err = await _run("links-none,window-moves", "--date-from", "2026-10-10", "--date-to", "2026-10-25")
+    assert code == 0 and len(rows) > 400 and "no count" not in err, "fixed dates hold still: nothing to check"

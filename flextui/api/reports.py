@@ -79,6 +79,25 @@ def moved_note(moved: tuple[int, int] | None, *, short: bool = False) -> str | N
     return what if short else f"{what}: the window moved, records may be missing; dateFrom/dateTo hold still"
 
 
+def moving_window(filters: FilterSet) -> bool:
+    """Whether the report's window is a rolling "past N days" one (also the service's default, the past day),
+    which moves while it is read page by page; a dateFrom/dateTo window holds still."""
+    return filters.date_from is None and filters.date_to is None
+
+
+UNCHECKED_NOTE = "no count from the server to check a moving window against: records may be missing; dateFrom/dateTo hold still"
+"""A rolling window read page by page from a server that gave no record count: records that left its old end
+meanwhile shift the rest back past a page boundary, and nothing tells how many were skipped."""
+
+
+def unchecked_note(unchecked: bool, *, short: bool = False) -> str | None:
+    """What the user must know when a moving window was read in pages with no count to check it against, or None.
+    `short`: without the way out (a one-row count line; the status line has all of it)."""
+    if not unchecked:
+        return None
+    return UNCHECKED_NOTE.split(": records may")[0] if short else UNCHECKED_NOTE
+
+
 class Repeats:
     """Drops the records a run has already handed over (by `record_key`) and counts them.
 
@@ -555,10 +574,18 @@ class ReportPager:
         self.moved: tuple[int, int] | None = None
         """(the first count, the latest) when the server's record count changed while paging: the rows
         are from a window that moved (pages by offset may then skip or repeat records)."""
+        self._first_full = False
+        self.unchecked = False
+        """Set when done: a rolling "past N days" window was read in more than one request and the server gave
+        no record count, so records the moving window shifted past a page boundary cannot be told missing."""
 
     def moved_note(self) -> str | None:
         """What the user must know when the count changed while paging, or None."""
         return moved_note(self.moved)
+
+    def unchecked_note(self) -> str | None:
+        """What the user must know when a moving window was read in pages with no count to check, or None."""
+        return unchecked_note(self.unchecked)
 
     # -- iteration -------------------------------------------------------------------
 
@@ -660,6 +687,7 @@ class ReportPager:
         )
         self.total_records = first.total_records
         self.total_pages = first.total_pages
+        self._first_full = len(first.rows) >= self.filters.limit_records
         if self.total_pages is None and first.total_records is not None:
             size = first.page_size or self.filters.limit_records
             self.total_pages = math.ceil(first.total_records / size) if size else None
@@ -748,6 +776,10 @@ class ReportPager:
         """Settle the outcome: a count the server stated and did not deliver is a shortfall."""
         outcome = self.outcome
         outcome.count = self.rows_done
+        # Records can be skipped only where an answer came after one that did not hold the whole window: a
+        # second page with rows, or a first page as full as asked (one that came short held all there was).
+        asked_in_pages = self.start_page > 1 or self.pages_done > 1 or (outcome.requests > 1 and self._first_full)
+        self.unchecked = self.total_records is None and asked_in_pages and moving_window(self.filters)
         limited = self.max_records is not None and self.rows_done >= self.max_records
         limited = limited or (self.max_pages is not None and self.pages_done >= self.max_pages)
         if (
@@ -774,6 +806,9 @@ __all__ = [
     "record_key",
     "Repeats",
     "moved_note",
+    "moving_window",
+    "unchecked_note",
+    "UNCHECKED_NOTE",
     "PageResult",
     "ReportPage",
     "ReportPager",

@@ -175,6 +175,8 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
             err.write(f"flextui: {plural(repeats.dropped, 'repeated record')} dropped (the window moved while paging)\n")
         if moved:
             err.write(f"flextui: {moved}\n")
+        if pager.unchecked:
+            err.write(f"flextui: {pager.unchecked_note()}\n")
         return EXIT_INCOMPLETE
     count = tally.count
     if count == 0:
@@ -187,6 +189,10 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
         err.write(f"flextui: {plural(repeats.dropped, 'repeated record')} dropped (the window moved while paging)\n")
     if moved:
         err.write(f"flextui: {moved}\n")
+        return EXIT_INCOMPLETE
+    unchecked = pager.unchecked_note()
+    if unchecked:  # records may be missing and nothing can tell: not an exit that passes for the whole report
+        err.write(f"flextui: {count:,} {group} records of {filters.describe()}, read in pages: {unchecked}\n")
         return EXIT_INCOMPLETE
     return EXIT_OK
 

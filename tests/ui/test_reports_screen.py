@@ -15,12 +15,13 @@ from textual.widgets import Input, Label, Select
 
 from flextui.api.filters import FilterSet
 from flextui.api.preview import request_preview
-from flextui.api.reports import ReportsService
+from flextui.api.reports import UNCHECKED_NOTE, ReportsService
 from flextui.filtersets import FilterSetStore
+from flextui.sim.dialects import speaking
 from flextui.ui.screens.reports.builder import ConditionsTable, ReportBuilderScreen, SavedSetsScreen
 from flextui.ui.screens.reports.catalogue import ReportsScreen
 from flextui.ui.screens.reports.export import ExportScreen
-from flextui.ui.screens.reports.results import ReportResultsScreen
+from flextui.ui.screens.reports.results import KEEP, Part, ReportResultsScreen, final_state, fit_line, more_to_ask
 from flextui.ui.screens.reports.tools import ChartScreen, ColumnChooserScreen, FrequencyScreen, RowDetailScreen, StatsScreen
 from flextui.ui.widgets.bars import Hint
 from flextui.ui.widgets.chart import BarChart
@@ -352,7 +353,8 @@ async def test_rows_stream_in_with_an_honest_count_and_cancel_keeps_them(monkeyp
         assert screen.count_text().startswith(f"200 of {total:,} loaded · page 2 of {pages}")
         await until(pilot, lambda: str(screen.query_one("#rr-count").render()).startswith(f"200 of {total:,} loaded"))
         assert screen.query_one("#rr-progress").display
-        assert screen.query_one("#rr-bar").progress == 200 and screen.query_one("#rr-bar").total == total
+        await until(pilot, lambda: screen.query_one("#rr-bar").progress == 200)  # (the bar follows on its throttle's timer)
+        assert screen.query_one("#rr-bar").total == total
         await pilot.press("down", "down")
         assert grid(app).cursor_row == 2  # browsable while loading
         await pilot.press("x")
@@ -371,6 +373,37 @@ async def test_rows_stream_in_with_an_honest_count_and_cancel_keeps_them(monkeyp
         ids = [r[0] for r in grid(app).model.rows]
         assert len(set(ids)) == total  # resumed where it stopped: no page twice, none missing
         assert ids == [r["fulfillmentID"] for r in await expected_rows(app, past_days=30)]
+
+
+async def test_the_page_number_keeps_step_with_the_rows_counted_while_a_page_is_packed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count line is drawn whenever its timer fires, also while a page is being made ready for the
+    grid: the rows and the page they came in are counted together ("22,500 loaded · page 8" was off by one)."""
+    packing, gate = asyncio.Event(), asyncio.Event()
+    packed = ReportResultsScreen._packed
+    calls = 0
+
+    async def held(self: ReportResultsScreen, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the second page waits, half counted, until the test has read the count line
+            packing.set()
+            await gate.wait()
+        return await packed(self, *args, **kwargs)
+
+    monkeypatch.setattr(ReportResultsScreen, "_packed", held)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await set_value(pilot, "#rb-past", "30")
+        await set_value(pilot, "#rb-limit", "100")
+        await pilot.press("ctrl+g")
+        await until(pilot, packing.is_set)
+        screen: ReportResultsScreen = app.screen  # type: ignore[assignment]
+        pages = -(-(screen.total or 0) // 100)
+        assert screen.count_text().startswith(f"100 of {screen.total:,} loaded · page 1 of {pages}"), screen.count_text()
+        gate.set()
+        await wait_loaded(pilot)
+        assert screen.count_text().startswith(f"all {screen.total:,} loaded")
 
 
 async def test_sort_filter_and_column_tools_work_on_the_view() -> None:
@@ -716,7 +749,9 @@ async def test_batch_mode_follows_links_and_the_record_limit_is_honest() -> None
         expected = await expected_rows(app, past_days=30)
         assert screen.state == "done" and grid(app).total_count == len(expected)
         assert [r[0] for r in grid(app).model.rows] == [r["fulfillmentID"] for r in expected]
-        assert screen.count_text().startswith(f"all {len(expected):,} loaded")
+        text = screen.count_text()  # BATCH answers carry no count: a "past 30 days" window read in pages is not checked
+        assert text.startswith(f"{len(expected):,} loaded · total unknown (BATCH mode)"), text
+        assert text.endswith("no count from the server to check a moving window against"), text
 
 
 async def test_hostile_server_strings_are_never_markup_or_escapes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -911,3 +946,65 @@ async def test_with_no_rows_the_greyed_keys_say_why() -> None:
             said = str(list(app._notifications)[-1].message)
             assert said.startswith("No rows here") and "nothing to" in said, said
             assert app.screen is screen
+
+
+def test_a_run_whose_pages_end_short_of_the_count_offers_more_only_when_the_count_leaves_a_page() -> None:
+    assert final_state(186_949, 186_950, None) == "short", 'nobody stopped it: not "stopped"'
+    assert final_state(186_950, 186_950, None) == "done" and final_state(700, None, 700) == "limited"
+    assert not more_to_ask((76, 0), 186_950, 2500), "75 pages read: a 76th starts past the count"
+    assert more_to_ask((76, 0), 187_501, 2500), "the count grew while paging: one more page"
+    assert more_to_ask((3, 50), 300, 100) and not more_to_ask((3, 50), 250, 100)
+    assert not more_to_ask((2, 0), None, 100), "no count: nothing to measure against"
+
+
+async def test_a_moving_window_read_without_counts_is_not_said_to_be_all_loaded() -> None:
+    """A server that gives no counts and a "past N days" window that moves while it is read page by page:
+    records shifted past a page boundary are skipped unseen, so the rows are never "all N loaded"."""
+    app = build_app(start=["reports", "fulfillment"], dialects=speaking("links-none,window-moves"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await results(pilot, page="37")
+        assert screen.state == "done" and screen.total is None and screen.pages > 1
+        text = screen.count_text()
+        assert text.startswith(f"{screen.loaded:,} loaded · "), text
+        assert "all " not in text and "no count from the server to check a moving window against" in text, text
+        assert screen.status.info == UNCHECKED_NOTE, "the whole of it, with the way out, on the status line"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        export = app.screen
+        assert isinstance(export, ExportScreen) and "records may be missing" in export.note
+
+
+async def test_at_80_columns_the_count_line_keeps_the_row_when_a_column_is_hidden() -> None:
+    """walk27-a: at 80x24 "all 478 loaded · showing 52 (filter) · by fulfillDate ▼ · 1 column hidden ·" lost the
+    row it is on off the edge; shorter words now come first, and the sort (its arrow is in the grid) goes first."""
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await results(pilot)
+        g = grid(app)
+        await move_to_column(pilot, "fulfillDate")
+        await pilot.press("right_curly_bracket")
+        await pilot.press("slash")
+        app.screen.query_one("#filterbar", Input).value = "status=ACTIVE"
+        await pilot.press("enter")
+        await move_to_column(pilot, "fulfillmentType")
+        await pilot.press("minus", "end")
+        await settle(pilot)
+        assert 0 < g.row_count < g.total_count and g.cursor_row == g.row_count - 1
+        shown = str(screen.query_one("#rr-count", Label).render())
+        full = screen.count_text()
+        assert "showing" in full and "by fulfillDate ▼" in full and "1 column hidden" in full, full
+        assert len(full) > 78, "the line as it was does not fit in 80 columns"
+        assert len(shown) <= 78 and shown.endswith(f"row {g.row_count:,}"), shown
+        assert f"showing {g.row_count:,} · " in shown and "1 col hidden" in shown, "every fact kept, in fewer words"
+        await pilot.resize_terminal(140, 30)
+        await settle(pilot)
+        assert str(screen.query_one("#rr-count", Label).render()) == full, "with room, every part in full"
+
+
+def test_a_line_too_long_takes_shorter_words_then_leaves_out_the_least_useful_parts() -> None:
+    parts = [Part("all 478 loaded", rank=KEEP), Part("by fulfillDate ▼", rank=0), Part("1 column hidden", "1 col hidden", rank=5)]
+    parts.append(Part("row 52", rank=9))
+    assert fit_line(parts, None) == fit_line(parts, 80) == "all 478 loaded · by fulfillDate ▼ · 1 column hidden · row 52"
+    assert fit_line(parts, 57) == "all 478 loaded · by fulfillDate ▼ · 1 col hidden · row 52"
+    assert fit_line(parts, 40) == "all 478 loaded · 1 col hidden · row 52"
+    assert fit_line(parts, 10) == "all 478 loaded", "what is kept is kept; the row cuts it"

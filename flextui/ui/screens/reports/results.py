@@ -22,8 +22,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -33,7 +34,7 @@ from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
 from flextui.api.lane import in_lane
-from flextui.api.reports import RECORD_KEYS, Repeats, ReportPager, ReportsService, moved_note
+from flextui.api.reports import RECORD_KEYS, Repeats, ReportPager, ReportsService, moved_note, moving_window, unchecked_note
 from flextui.kinds import Link
 from flextui.render.columns_file import Unstorable
 from flextui.render.reports import RowPacker, grid_columns, row_links
@@ -93,12 +94,61 @@ def next_at(number: int, rows: int, page_size: int, total_pages: int | None) -> 
 
 def final_state(loaded: int, total: int | None, limit: int | None) -> str:
     """What a run that stopped asking for pages is: "limited" (a record limit reached short of the count),
-    "done", or "stopped" (the pages ended short of the count the server gave)."""
+    "done", or "short" (the server's pages ended short of the count it gave: nobody stopped it; "stopped"
+    is for x)."""
     reached = limit is not None and loaded >= limit
     complete = total is not None and loaded >= total
     if reached and not complete:  # (without a total, BATCH mode, more may follow)
         return "limited"
-    return "done" if complete or total is None else "stopped"
+    return "done" if complete or total is None else "short"
+
+
+def more_to_ask(resume_at: tuple[int, int], total: int | None, page_size: int) -> bool:
+    """Whether the server's latest count leaves a page to ask for where loading would resume: after a run
+    whose pages ended short of the count, only a count that grew meanwhile does (`+` then asks for it)."""
+    if total is None or page_size < 1:
+        return False
+    number, rows = resume_at
+    return (number - 1) * page_size + rows < total
+
+
+KEEP = 99
+"""The rank of a count line part that is never left out (the counts and the state)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One part of a one-row line: its words, fewer words for a narrow screen, and how useful it is (`rank`:
+    the lowest is shortened first and then left out first; `KEEP`: shortened at most, never left out)."""
+
+    full: str
+    short: str | None = None
+    rank: int = 0
+
+
+def fit_line(parts: list[Part], width: int | None, sep: str = " · ") -> str:
+    """`parts` joined in their order, in `width` cells when they can be: every part in full if that fits; else
+    the shorter words of the least useful first, until it fits; then the least useful parts left out, until it
+    fits (the row is cut at its end: what is left out is gone, not half shown)."""
+    texts: list[str | None] = [part.full for part in parts]
+
+    def line() -> str:
+        return sep.join(text for text in texts if text is not None)
+
+    if width is None or cell_len(line()) <= width:
+        return line()
+    order = sorted(range(len(parts)), key=lambda i: parts[i].rank)  # (stable: the earlier of one rank first)
+    for i in order:
+        if parts[i].short is not None:
+            texts[i] = parts[i].short
+            if cell_len(line()) <= width:
+                return line()
+    for i in order:
+        if parts[i].rank < KEEP:
+            texts[i] = None
+            if cell_len(line()) <= width:
+                return line()
+    return line()
 
 
 @dataclass
@@ -169,7 +219,7 @@ class ReportResultsScreen(AreaScreen):
         self.total: int | None = None
         self.total_pages: int | None = None
         self.pages = 0
-        self.state = "loading"  # loading | done | stopped | failed | limited
+        self.state = "loading"  # loading | done | stopped (x) | short (the pages ended short of the count) | failed | limited
         self.failure = ""
         self.resume_at = (1, 0)  # (page number, rows of it already loaded)
         self.load_limit: int | None = request.max_records
@@ -191,6 +241,8 @@ class ReportResultsScreen(AreaScreen):
         """(the first count, the latest) when the server's count changed during this run (or its resumption)."""
         self._repeats = Repeats(self.group)
         """The records handed over so far: one handed over twice while paging (the same key) is dropped."""
+        self.unchecked = False
+        """A rolling window read in pages with no count from the server to check it against (`ReportPager.unchecked`)."""
         self._progress_shown = 0.0
         self._progress_timer: Any = None
 
@@ -254,6 +306,7 @@ class ReportResultsScreen(AreaScreen):
             self.load_limit = self.max_records
             self._repeats = Repeats(self.group)
             self.moved = None
+            self.unchecked = False
         self.state = "loading"
         self.failure = ""
         self.status.error = ""
@@ -315,10 +368,12 @@ class ReportResultsScreen(AreaScreen):
                     skip = 0
                     if self.loaded == 0 and rows:
                         self._add_unknown_columns(rows)
-                    self.loaded += len(rows)
                     packed = await self._packed(self._repeats, rows, self.grid.model)
                     if packed:
                         self.grid.append_rows(packed)
+                    # Counted together, after the page is in: the count line may be drawn while a page is
+                    # packed, and "22,500 loaded · page 8" (rows counted, their page not yet) read as off by one.
+                    self.loaded += len(rows)
                     self.pages += 1
                     self._count_now(pager.moved[1] if pager.moved else pager.total_records)
                     self.total_pages = pager.total_pages
@@ -328,7 +383,8 @@ class ReportResultsScreen(AreaScreen):
                     await asyncio.sleep(0)  # pages fetched ahead come in bursts: let keys and paints in between
             self.elapsed = time.perf_counter() - self.started
             self.state = final_state(self.loaded, self.total, self.load_limit)
-            if self.total is None and self.state == "done":
+            self._unchecked(pager.unchecked or (self.unchecked and self.total is None))
+            if self.total is None and self.state == "done" and not self.unchecked:
                 self.total = self.loaded
             self.show_age(pager.oldest_age)
             await self._settle()
@@ -376,7 +432,8 @@ class ReportResultsScreen(AreaScreen):
             return None  # the stored pages stop short of the count: ask the server
         self.grid.append_rows(await in_lane(encoded_for, self.grid.model, got.columns, fresh=True))
         self._repeats = got.repeats
-        self.loaded, self.pages, self.total, self.total_pages = count, pages, total, pager.total_pages
+        self._unchecked(pager.unchecked)
+        self.loaded, self.pages, self.total, self.total_pages = count, pages, None if self.unchecked else total, pager.total_pages
         self.resume_at = got.resume_at
         self.state = final_state(count, total, self.load_limit)
         age = pager.oldest_age or 0.0
@@ -399,6 +456,7 @@ class ReportResultsScreen(AreaScreen):
             self.packer = RowPacker(kept.names)
         self.grid.append_rows(self.grid.model.encoded_stores(kept.stores, kept.count))
         self._repeats = kept.repeats
+        self._unchecked(kept.total is None and kept.pages > 1 and moving_window(self.filters))
         self.loaded, self.pages, self.total, self.total_pages = kept.received, kept.pages, kept.total, kept.total_pages
         self.resume_at = kept.resume_at
         self.state = kept.state
@@ -470,8 +528,10 @@ class ReportResultsScreen(AreaScreen):
             return
         self.grid.replace_rows(fresh, key=self.record_key)
         self._repeats = got.repeats
+        self.moved = pager.moved
+        self._unchecked(pager.unchecked)
         self.loaded, self.pages = got.received, got.pages
-        self.total = pager.total_records if pager.total_records is not None else got.received
+        self.total = pager.total_records if pager.total_records is not None or self.unchecked else got.received
         self.total_pages = pager.total_pages
         self.resume_at = got.resume_at
         self.state = final_state(self.loaded, self.total, self.load_limit)
@@ -532,19 +592,42 @@ class ReportResultsScreen(AreaScreen):
             self.status.info = moved_note(self.moved) or ""  # the whole of it; the count line has the short of it
         self.total = latest
 
+    def _unchecked(self, unchecked: bool) -> None:
+        """Whether the rows are of a moving window read in pages with no count to check: said on the status line
+        in full (the count line has the short of it), and no total made up from the rows loaded."""
+        self.unchecked = unchecked
+        if unchecked:
+            self.status.info = unchecked_note(True) or ""
+
+    @property
+    def more_to_ask(self) -> bool:
+        """A run whose pages ended short of the count: whether the latest count leaves a page to ask for."""
+        return more_to_ask(self.resume_at, self.total, self.filters.limit_records)
+
+    def short_note(self, *, short: bool = False) -> str:
+        """What happened to a run whose pages ended short of the count the server gave, in words, and `+`
+        only when the latest count leaves something to ask for (a page past the last one read).
+        `short`: fewer words, for a narrow count line."""
+        missing = max(0, (self.total or 0) - self.loaded)
+        note = f"{missing:,} short of the count" if short else f"the server's pages ended {missing:,} short of its count"
+        if moving_window(self.filters):  # records left the rolling window's old end while it was read
+            note = f"{'window' if short else 'the window'} moved: {note}"
+        return note + ((": + asks" if short else ": + asks for the rest") if self.more_to_ask else "")
+
     @property
     def repeated(self) -> int:
         """Rows handed over twice while paging (the same record key), dropped."""
         return self._repeats.dropped
 
-    def count_text(self) -> str:
-        """The honest count line: loaded of total, state, view and cursor."""
+    def count_text(self, width: int | None = None) -> str:
+        """The honest count line: loaded of total, state, view and cursor; fitted to `width` cells when given
+        (`fit_line`: shorter words first, then the least useful parts left out; never the counts or the state)."""
         loaded, total = self.loaded, self.total
         if self.state == "loading" and not self.pages:
             waited = int(time.monotonic() - self._asked_at)
             return "asking for the first page…" + (f" {waited} s" if waited >= 1 else "")
         if total is None:
-            main = f"{loaded:,} loaded" + (" · total unknown (BATCH mode)" if self.filters.mode == "BATCH" else "")
+            main = f"{loaded:,} loaded"
         elif total == 0:
             main = "no records match: f edits the filters"
         elif self.moved:
@@ -553,37 +636,46 @@ class ReportResultsScreen(AreaScreen):
             main = f"all {total:,} loaded"
         else:
             main = f"{loaded:,} of {total:,} loaded"
-        parts = [main]
+        # Ranks: the lowest is shortened first, then left out first; KEEP is never left out.
+        parts = [Part(main, rank=KEEP)]
+        if total is None and self.filters.mode == "BATCH":
+            parts.append(Part("total unknown (BATCH mode)", "BATCH mode", rank=4))
         if self.refreshing:
-            parts.append("refreshing from the server…")
+            parts.append(Part("refreshing from the server…", "refreshing…", rank=3))
         if self.state == "loading":
-            pages = f"page {self.pages}" + (f" of {self.total_pages}" if self.total_pages else "")
-            parts.append(pages)
+            parts.append(Part(f"page {self.pages}" + (f" of {self.total_pages}" if self.total_pages else ""), rank=KEEP))
         elif self.state == "stopped":
-            parts.append("stopped: + loads the rest")
+            parts.append(Part("stopped: + loads the rest", "stopped: + for the rest", rank=KEEP))
+        elif self.state == "short":
+            parts.append(Part(self.short_note(), self.short_note(short=True), rank=KEEP))
         elif self.state == "failed":
-            parts.append("failed: + retries")
+            parts.append(Part("failed: + retries", rank=KEEP))
         elif self.state == "limited":
-            parts.append(f"limit of {self.load_limit:,} reached: + loads the rest")
+            parts.append(
+                Part(f"limit of {self.load_limit:,} reached: + loads the rest", f"limit {self.load_limit:,}: + for the rest", rank=KEEP)
+            )
         grid = self.grid
         model = grid.model
         if model.filter_text:
-            parts.append(f"showing {model.row_count:,} (filter)")
+            parts.append(Part(f"showing {model.row_count:,} (filter)", f"showing {model.row_count:,}", rank=6))
         sort = model.sort_column
-        if sort is not None:
-            parts.append(f"by {sort.title} {'▼' if model.sort_descending else '▲'}")
+        if sort is not None:  # (the first to go: the column's title in the grid shows its arrow too)
+            parts.append(Part(f"by {sort.title} {'▼' if model.sort_descending else '▲'}", rank=0))
         hidden = len(model.columns) - len(model.visible_columns)
         if hidden:
-            parts.append(f"{plural(hidden, 'column')} hidden")
+            parts.append(Part(f"{plural(hidden, 'column')} hidden", f"{plural(hidden, 'col')} hidden", rank=5))
         if grid.row_count:
-            parts.append(f"row {grid.cursor_row + 1:,}")
-        # Last, and short (the line is one row and cut at its end): what the user set and where the cursor
-        # is come first; the whole of the moved note is on the status line (`!` shows all of it).
+            parts.append(Part(f"row {grid.cursor_row + 1:,}", rank=9))
+        # Last, and short: the whole of each note is on the status line (`!` shows all of it).
         if self.moved:
-            parts.append(moved_note(self.moved, short=True) or "")
+            parts.append(Part(moved_note(self.moved, short=True) or "", f"count changed ({self.moved[0]:,} → {self.moved[1]:,})", rank=8))
         if self.repeated:
-            parts.append(f"{plural(self.repeated, 'repeated row')} dropped (the window moved)")
-        return " · ".join(parts)
+            parts.append(
+                Part(f"{plural(self.repeated, 'repeated row')} dropped (the window moved)", f"{self.repeated:,} repeats dropped", rank=2)
+            )
+        if self.unchecked and self.state != "loading":
+            parts.append(Part(unchecked_note(True, short=True) or "", "may be incomplete (no count)", rank=7))
+        return fit_line(parts, width)
 
     def _progress_soon(self) -> None:
         """Show the progress now, or once PROGRESS_EVERY has passed since the last time (labels relayout)."""
@@ -601,7 +693,12 @@ class ReportResultsScreen(AreaScreen):
 
     def _show_count(self) -> None:
         # a fixed one-line box: no relayout for each cursor move (that cost ~13 ms a key)
-        self.query_one("#rr-count", Label).update(Text(clean(self.count_text())), layout=False)
+        label = self.query_one("#rr-count", Label)
+        width = label.content_size.width or None  # (none before the first layout: it is shown again on resize)
+        label.update(Text(clean(self.count_text(width))), layout=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._show_count)  # fitted to the new width once the line has it
 
     def _show_progress(self) -> None:
         loading = self.state == "loading"
@@ -657,7 +754,7 @@ class ReportResultsScreen(AreaScreen):
         if action == "stop":
             return self.state == "loading"
         if action == "resume":
-            return self.state in ("stopped", "failed", "limited")
+            return self.state in ("stopped", "failed", "limited") or (self.state == "short" and self.more_to_ask)
         if action in ROW_ACTIONS:
             try:
                 return True if self.grid.row_count else None
@@ -670,6 +767,8 @@ class ReportResultsScreen(AreaScreen):
             if self.state == "loading":
                 return f"No rows yet: {description} waits for the first page"
             return f"No rows here ({self.group} with these filters found none): nothing to {description.lower()}"
+        if action == "resume" and self.state == "short" and not self.more_to_ask:
+            return f"Nothing more to ask for: {self.short_note()}; ctrl+r runs it again"
         return super().why_not(action, description)
 
     def action_stop(self) -> None:
@@ -797,10 +896,12 @@ class ReportResultsScreen(AreaScreen):
             self.app.notify("An export is running: wait for it or cancel it", severity="warning", markup=False)
             return
         note = "still loading: the rows loaded so far" if self.state == "loading" else ""
-        if self.state in ("stopped", "failed", "limited") and self.total and self.loaded < self.total:
+        if self.state in ("stopped", "short", "failed", "limited") and self.total and self.loaded < self.total:
             note = f"only the {self.loaded:,} loaded of {self.total:,}"
         elif self.state in ("stopped", "failed"):  # no total known (BATCH): still not the whole report
             note = f"only the {self.loaded:,} loaded: loading {'failed' if self.state == 'failed' else 'was stopped'}"
+        if self.unchecked and not note:
+            note = "records may be missing: no count from the server to check the moving window against"
         partial = self.state in ("loading", "stopped", "failed") or (self.total is not None and self.loaded < self.total)
         screen = ExportScreen(self.group, model.row_count, len(model.visible_columns), self.ctx.now_ms(), note=note, partial=partial)
         self.app.push_screen(screen, self._export_chosen)
