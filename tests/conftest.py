@@ -94,15 +94,22 @@ def cache(tmp_path: Path) -> PageCache:
     return PageCache(tmp_path / "cache.sqlite3")
 
 
-def make_session(app: Any, *, user: tuple[str, str] = ADMIN, cache: PageCache | None = None, **kwargs: Any) -> Session:
+_SEEDED: Any = object()
+
+
+def make_session(
+    app: Any, *, user: tuple[str, str] = ADMIN, cache: PageCache | None = None, token: str | None = _SEEDED, **kwargs: Any
+) -> Session:
     """A session on the in-process simulator as `user` (fast retries for tests).
 
     A seeded user signing in with their right password also holds their
     seeded access token, as a real profile would: the beta APIs take only that.
+    `token` gives the session another one (someone else's), or None.
     """
     kwargs.setdefault("retry", RetryPolicy(attempts=3, backoff=0.001))
     world: World = app.state.world
-    token = world.seed_token(user[0]) if user in (ADMIN, PRODUCER, CUSTOMER) else None
+    if token is _SEEDED:
+        token = world.seed_token(user[0]) if user in (ADMIN, PRODUCER, CUSTOMER) else None
     return Session(
         SIM_BASE_URL,
         credentials=Credentials(user[0], user[1], token),

@@ -12,26 +12,17 @@ from typing import Any
 
 import pytest
 
-from flextui.api.auth import Credentials
 from flextui.api.cache import PageCache
 from flextui.api.entitlements import EntitlementsService
 from flextui.api.errors import Offline
 from flextui.api.http import Session
 from flextui.api.tokens import TokensService
 from flextui.sim.world import ADMIN, CUSTOMER, World
-from tests.api.test_auth import Recording
-from tests.conftest import SIM_BASE_URL
+from tests.conftest import make_session
 
 
 def as_customer(sim_app: Any, token: str | None, cache: PageCache, **kwargs: Any) -> Session:
-    return Session(
-        SIM_BASE_URL,
-        credentials=Credentials(CUSTOMER[0], CUSTOMER[1], token),
-        user=CUSTOMER[0],
-        transport=Recording(sim_app),
-        cache=cache,
-        **kwargs,
-    )
+    return make_session(sim_app, user=CUSTOMER, token=token, cache=cache, **kwargs)
 
 
 async def entitlement_ids(session: Session) -> list[str]:

@@ -60,6 +60,14 @@ async def set_value(pilot: Any, wid: str, value: Any) -> None:
     await pilot.pause()
 
 
+async def run_in_pages_of_100(pilot: Any) -> None:
+    """From the builder, once settled: the last 30 days in pages of 100 (many pages), run."""
+    await settle(pilot)
+    await set_value(pilot, "#rb-past", "30")
+    await set_value(pilot, "#rb-limit", "100")
+    await pilot.press("ctrl+g")
+
+
 async def add_condition(pilot: Any, field: str, op: str, value: str) -> None:
     await set_value(pilot, "#rb-field", field)
     await set_value(pilot, "#rb-op", op)
@@ -340,10 +348,7 @@ async def test_rows_stream_in_with_an_honest_count_and_cancel_keeps_them(monkeyp
     monkeypatch.setattr(ReportsService, "fetch_page", gated)
     app = watched(start=["reports", "fulfillment"])
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await set_value(pilot, "#rb-past", "30")
-        await set_value(pilot, "#rb-limit", "100")
-        await pilot.press("ctrl+g")
+        await run_in_pages_of_100(pilot)
         await until(pilot, lambda: isinstance(app.screen, ReportResultsScreen) and grid(app).total_count == 200)
         screen: ReportResultsScreen = app.screen  # type: ignore[assignment]
         assert screen.state == "loading"
@@ -393,10 +398,7 @@ async def test_the_page_number_keeps_step_with_the_rows_counted_while_a_page_is_
     monkeypatch.setattr(ReportResultsScreen, "_packed", held)
     app = build_app(start=["reports", "fulfillment"])
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await set_value(pilot, "#rb-past", "30")
-        await set_value(pilot, "#rb-limit", "100")
-        await pilot.press("ctrl+g")
+        await run_in_pages_of_100(pilot)
         await until(pilot, packing.is_set)
         screen: ReportResultsScreen = app.screen  # type: ignore[assignment]
         pages = -(-(screen.total or 0) // 100)
