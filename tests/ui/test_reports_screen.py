@@ -380,6 +380,44 @@ async def test_rows_stream_in_with_an_honest_count_and_cancel_keeps_them(monkeyp
         assert ids == [r["fulfillmentID"] for r in await expected_rows(app, past_days=30)]
 
 
+async def test_stopping_while_a_page_is_packed_loses_none_of_its_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`x` while a page was packed in the lane's thread: the thread went on and counted the page's records as
+    seen, the page was never shown, and `+` resumed at it and dropped every record of it as a repeat."""
+    import threading
+
+    import flextui.ui.screens.reports.results as results_module
+
+    packing, gate = threading.Event(), threading.Event()
+    page_for_grid = results_module._page_for_grid
+    calls = 0
+
+    def held(*args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the second page: the user stops the run while it is packed
+            packing.set()
+            gate.wait(30)
+        return page_for_grid(*args)
+
+    monkeypatch.setattr(results_module, "PACK_IN_THREAD", 1)  # every page is packed in the lane's thread
+    monkeypatch.setattr(results_module, "_page_for_grid", held)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await run_in_pages_of_100(pilot)
+        await until(pilot, packing.is_set)
+        screen = app.screen
+        assert isinstance(screen, ReportResultsScreen)
+        await pilot.press("x")
+        gate.set()
+        await until(pilot, lambda: screen.state == "stopped" and grid(app).total_count == 200)  # the page packed meanwhile, shown
+        await settle(pilot)
+        await pilot.press("plus")
+        await wait_loaded(pilot)
+        ids = [r[0] for r in grid(app).model.rows]
+        assert screen.state == "done" and screen._repeats.dropped == 0
+        assert ids == [r["fulfillmentID"] for r in await expected_rows(app, past_days=30)], "every record, once"
+
+
 async def test_the_page_number_keeps_step_with_the_rows_counted_while_a_page_is_packed(monkeypatch: pytest.MonkeyPatch) -> None:
     """The count line is drawn whenever its timer fires, also while a page is being made ready for the
     grid: the rows and the page they came in are counted together ("22,500 loaded · page 8" was off by one)."""

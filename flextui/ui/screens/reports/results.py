@@ -34,7 +34,7 @@ from textual.worker import Worker, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
 from flextui.api.lane import in_lane
-from flextui.api.reports import RECORD_KEYS, Repeats, ReportPager, ReportsService, moved_note, moving_window, unchecked_note
+from flextui.api.reports import RECORD_KEYS, Repeats, ReportPage, ReportPager, ReportsService, moved_note, moving_window, unchecked_note
 from flextui.kinds import Link
 from flextui.render.columns_file import Unstorable
 from flextui.render.reports import RowPacker, grid_columns, row_links
@@ -368,18 +368,16 @@ class ReportResultsScreen(AreaScreen):
                     skip = 0
                     if self.loaded == 0 and rows:
                         self._add_unknown_columns(rows)
-                    packed = await self._packed(self._repeats, rows, self.grid.model)
-                    if packed:
-                        self.grid.append_rows(packed)
-                    # Counted together, after the page is in: the count line may be drawn while a page is
-                    # packed, and "22,500 loaded · page 8" (rows counted, their page not yet) read as off by one.
-                    self.loaded += len(rows)
-                    self.pages += 1
-                    self._count_now(pager.moved[1] if pager.moved else pager.total_records)
-                    self.total_pages = pager.total_pages
-                    self.resume_at = next_at(page.number, len(page.rows), page_size, self.total_pages)
-                    self.elapsed = time.perf_counter() - self.started
-                    self._progress_soon()
+                    packing = asyncio.ensure_future(self._packed(self._repeats, rows, self.grid.model))
+                    try:
+                        packed = await asyncio.shield(packing)
+                    except asyncio.CancelledError:
+                        # Stopped (`x`) while the page was packed in the lane's thread, which goes on and counts
+                        # its records as seen: a run resumed there dropped them all as repeats. The page is in hand,
+                        # so it is shown, and the run resumes after it.
+                        self._took_page(page, rows, await packing, pager, page_size)
+                        raise
+                    self._took_page(page, rows, packed, pager, page_size)
                     await asyncio.sleep(0)  # pages fetched ahead come in bursts: let keys and paints in between
             self.elapsed = time.perf_counter() - self.started
             self.state = final_state(self.loaded, self.total, self.load_limit)
@@ -406,6 +404,22 @@ class ReportResultsScreen(AreaScreen):
             if current and self.is_attached:
                 self.grid.settle_cursor()  # a record the cursor was on that did not come again: its row number
                 self._show_progress()
+
+    def _took_page(
+        self, page: ReportPage, rows: list[dict[str, Any]], packed: list[list[Any]] | Encoded, pager: ReportPager, page_size: int
+    ) -> None:
+        """A page of the run, packed for the grid: shown, counted, and where the run resumes moved past it."""
+        if packed:
+            self.grid.append_rows(packed)
+        # Counted together, after the page is in: the count line may be drawn while a page is
+        # packed, and "22,500 loaded · page 8" (rows counted, their page not yet) read as off by one.
+        self.loaded += len(rows)
+        self.pages += 1
+        self._count_now(pager.moved[1] if pager.moved else pager.total_records)
+        self.total_pages = pager.total_pages
+        self.resume_at = next_at(page.number, len(page.rows), page_size, self.total_pages)
+        self.elapsed = time.perf_counter() - self.started
+        self._progress_soon()
 
     async def _show_stored(self) -> float | None:
         """A revisit: every page of this query the cache holds, shown at once, whatever its age; the age, or None.
