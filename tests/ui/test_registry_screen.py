@@ -116,6 +116,26 @@ async def test_projects_filter_and_open_by_name() -> None:
         assert isinstance(app.screen, ProjectsScreen)
 
 
+async def test_open_by_name_says_an_unknown_name_at_the_field_and_keeps_it() -> None:
+    """`o` with a name that is no project closed the form and opened a screen of two "not found" toasts; the name was gone."""
+    app = build_app(start=["projects"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        field = form.query_one("#field-name", Input)
+        field.value = "hello-wrold-dp"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is form and field.value == "hello-wrold-dp", "the form stays, with the name typed"
+        assert "no project is named 'hello-wrold-dp'" in label(app, "#hint-name")
+        field.value = HELLO
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ProjectScreen) and app.screen.project == HELLO
+
+
 async def test_enter_opens_the_project_with_its_summary_and_tabs() -> None:
     app = build_app(start=["projects"])
     async with app.run_test(size=(120, 40)) as pilot:

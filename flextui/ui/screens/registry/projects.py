@@ -153,6 +153,12 @@ class ProjectsScreen(PagedRegistryScreen):
             return name
 
         async def send(name: str) -> str:
+            # Asked before the form closes: a name that is no project is said at the field, with the name still there
+            # to correct (the project screen opened on it said "not found" twice, and the name typed was gone).
+            try:
+                await self.registry.get_project(name)
+            except NotFound:
+                raise NotFound(f"no project is named {name!r} (its download package ID)", status=404, field="name") from None
             return name
 
         def done(name: str | None) -> None:
