@@ -34,6 +34,7 @@ import asyncio
 import json
 import math
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -65,6 +66,7 @@ class Fault:
     hits: int = 0
     kind: FaultKind = "status"
     delay: float = 0.0  # slow: seconds before answering; trickle: the least time the body takes
+    hold: threading.Event | None = None  # slow: no answer until this is set (a test's "while the server is slow", not a time)
     chunk: int = 8  # trickle: bytes per send
     keep: int | None = None  # truncate: body bytes sent (default: half)
     skip: int = 0  # let this many matching requests through first (a fault mid-listing)
@@ -152,6 +154,8 @@ class FaultMiddleware:
         elif fault.kind == "empty":
             await _answer(send, fault.status, b"application/json", b"", None)
         elif fault.kind == "slow":
+            while fault.hold is not None and not fault.hold.is_set():  # (set from another thread: polled)
+                await asyncio.sleep(0.01)
             await asyncio.sleep(fault.delay)
             await self.app(scope, receive, send)
         else:  # trickle, truncate: the real answer, reshaped

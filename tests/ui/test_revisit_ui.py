@@ -5,6 +5,7 @@ Before, the stored pages were read, thrown away and the network awaited (slower 
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from textual.widgets import Input
@@ -43,7 +44,8 @@ async def test_a_stale_report_shows_its_stored_rows_at_once_then_the_fresh_ones_
         await burst(pilot, "escape")
         await until(pilot, lambda: isinstance(app.screen, ReportBuilderScreen))
         app.ctx.session.fresh_seconds = 0.0  # what was stored is now past its freshness window
-        slow = plan.add(r"/report/fulfillment", kind="slow", delay=4.0, times=1000)  # the server takes its time
+        answer = threading.Event()
+        slow = plan.add(r"/report/fulfillment", kind="slow", hold=answer, times=1000)  # the server takes its time
         await burst(pilot, "ctrl+g")
         await until(pilot, lambda: (s := results(app)) is not None and s.state == "done" and s.grid.row_count == count)
         again = results(app)
@@ -51,6 +53,7 @@ async def test_a_stale_report_shows_its_stored_rows_at_once_then_the_fresh_ones_
         assert again.refreshing and again.data_age is not None, "the stored rows, said to be stored, while the fresh ones load"
         assert "refreshing from the server" in again.count_text()
         again.grid.move_cursor(row=5)
+        answer.set()
         await until(pilot, lambda: not again.refreshing, timeout=60)
         assert slow.hits >= 1 and again.data_age is None, "then the fresh rows, said to be fresh"
         assert again.grid.row_count == count and again.grid.cursor_row == 5, "in place: the cursor stays"
