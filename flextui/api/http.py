@@ -55,7 +55,37 @@ PROBE = "page-base probe"
 answer ("pages count from 1"), not a failure."""
 CANCELLED = "cancelled"
 """The request log's word for a request given up by the client (escape), which is no failure of the server's."""
+GIVEN_UP = "cancelled before the answer came: no longer wanted (escape, or its screen closed)"
 _probing: ContextVar[bool] = ContextVar("probing", default=False)
+SIGN_IN = "sign-in"
+"""The request log's word for an exchange an auth flow made on its own to get a credential (the registry's
+authenticate, a minted token) before the request it was asked for."""
+SIGN_OUT = "sign-out"
+"""The request log's word for the deletion of the token minted for the session, when it closes."""
+
+
+@dataclass
+class _Sent:
+    """One request the client sent during a call, and its answer once it came."""
+
+    request: httpx.Request
+    started: float
+    response: httpx.Response | None = None
+
+
+@dataclass
+class _Call:
+    """What one attempt of `Session.request` sent: the request asked for, and what its auth flow sent besides (the
+    registry's authenticate, a minted token, a refused request sent again), each logged as it is done with."""
+
+    main: httpx.Request | None
+    service: Service
+    attempt: int
+    attempts: int
+    sent: list[_Sent]
+
+
+_call: ContextVar[_Call | None] = ContextVar("call", default=None)
 
 
 @contextmanager
@@ -277,6 +307,8 @@ class Session:
             kwargs["verify"] = verify
             if proxy:
                 kwargs["proxy"] = proxy
+        # Every request the client sends is seen, those an auth flow makes on its own too (`_sending`).
+        kwargs["event_hooks"] = {"request": [self._sending], "response": [self._answered]}
         self.client = httpx.AsyncClient(follow_redirects=False, **kwargs)
 
     def claim_cache(self) -> None:
@@ -424,13 +456,17 @@ class Session:
     async def aclose(self) -> None:
         minting, self._minting = self._minting, None
         if minting is not None and minting.minted_name and self.credentials and self.credentials.password:
+            request = self.client.build_request("DELETE", self.url(Service.TOKENS, "/uar/v1/token/" + minting.minted_name))
+            started = time.monotonic()
+            response: httpx.Response | None = None
+            error: str | None = None
             try:  # tidy up the token minted for the beta APIs; it expires within the hour anyway
-                await self.client.delete(
-                    self.url(Service.TOKENS, "/uar/v1/token/" + minting.minted_name),
-                    auth=httpx.BasicAuth(self.credentials.user or "", self.credentials.password),
-                )
-            except (httpx.HTTPError, OSError):
+                response = await self.client.send(request, auth=httpx.BasicAuth(self.credentials.user or "", self.credentials.password))
+            except (httpx.HTTPError, OSError) as exc:
+                error = f"could not delete the minted token: {type(exc).__name__}: {exc}"[:300]
                 log.info("could not delete the minted token %s; it expires on its own", minting.minted_name)
+            with contextlib.suppress(Exception):  # logging must not stop the close
+                self.trace.record(request, response, service=Service.TOKENS.value, started=started, decision=SIGN_OUT, error=error)
         await self.client.aclose()
 
     async def __aenter__(self) -> Session:
@@ -491,14 +527,18 @@ class Session:
             other_prefix = False
             response = None
             cancelled = False
+            call = _Call(None, service, attempt, attempts, [])
+            calling = _call.set(call)
             try:
                 async with asyncio.timeout(self.total_timeout):  # connect, send, and the whole body: a trickle is given up
-                    response = await self.client.request(
-                        method, url, params=params, json=json_body, headers=headers, auth=use_auth or httpx.USE_CLIENT_DEFAULT
-                    )
+                    call.main = self.client.build_request(method, url, params=params, json=json_body, headers=headers)
+                    response = await self.client.send(call.main, auth=use_auth or httpx.USE_CLIENT_DEFAULT)
                 status = response.status_code
             except asyncio.CancelledError:
                 cancelled = True  # escape, or its screen closed: the answer was no longer wanted, not refused
+                raise
+            except ApiError as exc:  # from the auth flow (a token that could not be minted): the request was not sent
+                last_error = exc
                 raise
             except httpx.InvalidURL as exc:
                 raise BadRequest(
@@ -531,10 +571,12 @@ class Session:
                     if status not in RETRY_STATUSES:
                         raise last_error
             finally:
+                _call.reset(calling)
                 self.in_flight -= 1
                 elapsed = time.monotonic() - started
                 err_text = str(last_error) if last_error is not None else None
-                self._trace(method, url, params, json_body, response, service, started, attempt, attempts, err_text, cancelled=cancelled)
+                self._log_sent(call, ending=True, final=response, error=err_text, cancelled=cancelled)
+                self._trace(call, url, params, json_body, response, started, err_text, cancelled=cancelled)
                 log.info("%s %s -> %s in %.0f ms", method, path, status or "error", elapsed * 1000)
                 self._emit(RequestEvent("end", method, path, self.in_flight, status, elapsed, err_text))
             if other_prefix:
@@ -551,32 +593,91 @@ class Session:
         assert last_error is not None
         raise last_error
 
+    @staticmethod
+    def _decision(attempt: int, attempts: int, *, cancelled: bool = False) -> str:
+        """The request log's word for an attempt: network, a retry, cancelled; a page-base probe says so first."""
+        decision = CANCELLED if cancelled else "network" if attempt == 0 else f"retry {attempt + 1}/{attempts}"
+        if _probing.get():
+            decision = PROBE if attempt == 0 else f"{PROBE}, {decision}"
+        return decision
+
     def _trace(
         self,
-        method: str,
+        call: _Call,
         url: str,
         params: Any,
         json_body: Any,
         response: httpx.Response | None,
-        service: Service,
         started: float,
-        attempt: int,
-        attempts: int,
         error: str | None,
         *,
         cancelled: bool = False,
     ) -> None:
         """Log the exchange in the session's trace (secrets removed there); never let logging break a request."""
         try:
-            request = response.request if response is not None else self.client.build_request(method, url, params=params, json=json_body)
-            decision = "network" if attempt == 0 else f"retry {attempt + 1}/{attempts}"
+            request = response.request if response is not None else call.main
+            if request is None:  # it could not even be built
+                request = self.client.build_request("GET" if call.main is None else call.main.method, url, params=params, json=json_body)
             if cancelled:
-                decision, error = CANCELLED, "cancelled before the answer came: no longer wanted (escape, or its screen closed)"
-            if _probing.get():
-                decision = PROBE if attempt == 0 else f"{PROBE}, {decision}"
+                error = GIVEN_UP
+            decision = self._decision(call.attempt, call.attempts, cancelled=cancelled)
+            service = call.service
+            if request is not call.main:  # the auth flow's own request ended the call (a refused authenticate)
+                decision, service = SIGN_IN, self._service_at(str(request.url))
             self.trace.record(request, response, service=service.value, started=started, decision=decision, error=error)
         except Exception:
-            log.debug("could not trace %s %s", method, url, exc_info=True)
+            log.debug("could not trace %s", url, exc_info=True)
+
+    async def _sending(self, request: httpx.Request) -> None:
+        """The client is sending `request` (an event hook): what the call sent before it is logged now, in order, the
+        exchanges an auth flow made on its own included (they never reached `_trace`)."""
+        call = _call.get()
+        if call is None:
+            return
+        self._log_sent(call)
+        call.sent.append(_Sent(request, time.monotonic()))
+
+    async def _answered(self, response: httpx.Response) -> None:
+        """The answer to a request the client sent (an event hook; its body is read later)."""
+        call = _call.get()
+        if call is None:
+            return
+        for sent in reversed(call.sent):
+            if sent.request is response.request and sent.response is None:
+                sent.response = response
+                return
+
+    def _log_sent(
+        self, call: _Call, *, ending: bool = False, final: httpx.Response | None = None, error: str | None = None, cancelled: bool = False
+    ) -> None:
+        """Log, in the order sent, what the call sent and is done with: each answer read (an auth flow reads one
+        before it sends the next request), and when the call ends (`ending`) the rest, but for its own last request,
+        which `_trace` logs. Nothing secret is kept (`Trace.record`): an authenticate answer (a bare JWT) is
+        withheld, a minted token's value removed, credentials in headers replaced by their scheme."""
+        kept: list[_Sent] = []
+        for sent in call.sent:
+            response = sent.response if sent.response is not None and hasattr(sent.response, "_content") else None
+            own = sent.request is call.main
+            if response is None and not ending:
+                kept.append(sent)  # not answered yet
+                continue
+            if final is not None and sent.response is final or own and response is None:
+                continue  # the call's own answer, or its request unanswered: `_trace` logs it with the call's outcome
+            decision = self._decision(call.attempt, call.attempts) if own else SIGN_IN
+            failure = None
+            if response is None:
+                decision, failure = (CANCELLED, GIVEN_UP) if cancelled else (decision, error or "no answer: the call ended first")
+            try:
+                service = call.service if own else self._service_at(str(sent.request.url))
+                self.trace.record(sent.request, response, service=service.value, started=sent.started, decision=decision, error=failure)
+            except Exception:
+                log.debug("could not trace %s", sent.request.url, exc_info=True)
+        call.sent[:] = kept
+
+    def _service_at(self, url: str) -> Service:
+        """The service whose address `url` is under (the longest base that starts it); tokens if none."""
+        found = [s for s in Service if url.startswith(self.base(s) + "/")]
+        return max(found, key=lambda s: len(self.base(s)), default=Service.TOKENS)
 
     def _other_prefix(self, service: Service, response: httpx.Response) -> bool:
         """A 404 from the router, not the service: switch to the service's other documented address (once)."""

@@ -10,7 +10,9 @@ keep every secret-bearing field with `[removed]` for its value (`cache.scrub_sec
 the verification call's `{"accessToken": "[removed]"}` says what was sent, where a
 bare `{}` looked like a request with nothing in it), and the answers of
 the registry's authenticate and secret calls (a bare JWT or secret) are
-withheld entirely.
+withheld entirely. The exchanges an auth flow makes on its own (the registry's
+authenticate, a minted token's creation, its deletion on exit) are logged too,
+as `sign-in`/`sign-out` (`http.Session`), with the same redaction.
 """
 
 from __future__ import annotations

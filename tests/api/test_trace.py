@@ -175,3 +175,112 @@ async def test_a_request_given_up_is_logged_as_cancelled_not_as_a_failure() -> N
     (exchange,) = s.trace.exchanges
     assert exchange.decision == "cancelled" and exchange.error and "no longer wanted" in exchange.error
     assert not failed(exchange)
+
+
+async def test_the_registry_sign_in_is_logged_before_the_call_it_opened_without_the_jwt(
+    live_server: str, world: World, tmp_path: Any
+) -> None:
+    """A successful `GET /registry/api/v1/authenticate` was made inside the auth flow and never reached the log nor
+    `--trace FILE` (a refused one did): now it shows, before the call it signed in for, with the JWT withheld, and
+    copied as curl it asks for the password from the environment like the others."""
+    from flextui.api.trace import file_writer
+
+    s = _session(live_server, world)
+    s.trace.writers.append(file_writer(str(tmp_path / "t.jsonl")))
+    async with s:
+        reg = RegistryService(s)
+        await reg.projects_page(1, 3)
+        assert reg.auth is not None
+        jwt = reg.auth._jwt
+    assert jwt and len(jwt) > 20
+    paths = [(e.method, httpx.URL(e.url).path) for e in s.trace.exchanges]
+    assert paths[:2] == [("GET", "/registry/api/v1/authenticate"), ("GET", "/registry/api/v1/projects")], paths
+    authenticate = s.trace.exchanges[0]
+    assert authenticate.status == 200
+    assert authenticate.decision == "sign-in" and authenticate.service == "registry"
+    assert authenticate.request_headers.get("authorization") == "Basic ***"
+    assert isinstance(authenticate.response_body, str) and authenticate.response_body.startswith("[withheld:")
+    written = (tmp_path / "t.jsonl").read_text()
+    logged = "\n".join(e.as_json() for e in s.trace.exchanges)
+    assert [json.loads(line)["url"] for line in written.splitlines()] == [e.url for e in s.trace.exchanges]
+    command = curl_for(authenticate)
+    for text in (written, logged, command, authenticate.line()):
+        assert jwt not in text and ADMIN[1] not in text
+    assert '-u "$FNO_USER:$FNO_PASSWORD"' in command and "x-publisherid: " in command
+    assert _jwt_shape(_run_text(command, world)), "the copy signs in as flextui did"
+
+
+def _jwt_shape(text: str) -> bool:
+    return text.count(".") == 2 and len(text) > 20
+
+
+def _run_text(command: str, world: World) -> str:
+    env = {**os.environ, "FNO_USER": ADMIN[0], "FNO_PASSWORD": ADMIN[1], "FNO_TOKEN": world.seed_token(ADMIN[0])}
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().strip('"')
+
+
+async def test_a_minted_token_and_its_deletion_are_logged_without_its_value(sim_app: Any, world: World) -> None:
+    """`mint_token = true`: the POST that minted the token and the DELETE on exit were made outside the logged calls."""
+    from tests.conftest import make_session
+
+    s = make_session(sim_app, mint_token=True, user=ADMIN)
+    s.credentials = Credentials(ADMIN[0], ADMIN[1])  # a password only: the beta APIs need a minted token
+    async with s:
+        await EntitlementsService(s).list(limit=5)
+        assert s._minting is not None
+        value = s._minting._token
+    assert value and len(value) > 10
+    seen = [(e.method, httpx.URL(e.url).path, e.decision) for e in s.trace.exchanges]
+    assert seen[0][:2] == ("POST", "/flexnet/uar/v1/token") and seen[0][2] == "sign-in", seen
+    assert seen[1][1].startswith("/entitlements-api/"), seen
+    assert seen[-1][0] == "DELETE" and seen[-1][1].startswith("/flexnet/uar/v1/token/flextui-"), seen
+    minted = s.trace.exchanges[0]
+    assert minted.service == "tokens" and minted.status in (200, 201)
+    logged = "\n".join(e.as_json() for e in s.trace.exchanges)
+    texts = [logged, *(curl_for(e) for e in s.trace.exchanges), *(e.line() for e in s.trace.exchanges)]
+    assert not any(value in text or ADMIN[1] in text for text in texts)
+    assert '"tokenValue": "[removed]"' in json.dumps(minted.response_body)
+
+
+async def test_a_stale_jwt_its_new_sign_in_and_the_repeat_are_all_logged() -> None:
+    """On a 401 the registry flow signs in again and repeats the request: all three exchanges show, in order, and a
+    sign-in whose call then broke is still logged."""
+    jwts = (f"aaa.bbb.ccc{n}" for n in range(1, 10))
+    refuse = {"first": True}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/authenticate"):
+            return httpx.Response(200, text=next(jwts))
+        if request.url.path.endswith("/broken"):
+            raise httpx.ConnectError("reset", request=request)
+        if refuse.pop("first", False):
+            return httpx.Response(401, json={"message": "expired"})
+        return httpx.Response(200, json=[])
+
+    s = Session(
+        "https://fno.example",
+        credentials=Credentials("u", "p"),
+        registry_tenant="1107",
+        transport=httpx.MockTransport(handler),
+        retry=RetryPolicy(attempts=1),
+    )
+    async with s:
+        reg = RegistryService(s)
+        await s.request(Service.REGISTRY, "GET", "/api/v1/projects")
+        assert reg.auth is not None
+        reg.auth.forget()
+        with pytest.raises(Unreachable):
+            await s.request(Service.REGISTRY, "GET", "/api/v1/broken")
+    seen = [(httpx.URL(e.url).path.rsplit("/", 1)[-1], e.status, e.decision) for e in s.trace.exchanges]
+    assert seen == [
+        ("authenticate", 200, "sign-in"),
+        ("projects", 401, "network"),
+        ("authenticate", 200, "sign-in"),
+        ("projects", 200, "network"),
+        ("authenticate", 200, "sign-in"),
+        ("broken", None, "network"),
+    ], seen
+    logged = "\n".join(e.as_json() for e in s.trace.exchanges)
+    assert not any(f"ccc{n}" in logged for n in range(1, 4))

@@ -94,3 +94,56 @@ async def test_a_page_base_probe_refused_is_an_answer_not_a_failure() -> None:
         log = app.screen
         assert isinstance(log, RequestLogScreen)
         assert "failure" not in str(log.query_one("#rl-title").render())
+
+
+async def test_at_80x24_the_path_tells_requests_apart_and_the_sign_in_shows_without_its_jwt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80×24 every path was cut at 16 cells (`/flexnet/uar/v1…`), so all token requests looked alike, and the
+    registry's successful authenticate was missing. Now the path keeps what was asked for, the columns fit the
+    width, and the sign-in is listed before the call it opened, copied as curl with the password from the
+    environment, its JWT nowhere on screen nor in the copy."""
+    from flextui.api.tokens import TokenSearch
+    from flextui.context import registry_for
+
+    copied: list[str] = []
+    monkeypatch.setattr(App, "copy_to_clipboard", lambda self, text: copied.append(text))
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tokens = TokensService(app.ctx.session)
+        await tokens.count(ADMIN[0])
+        await tokens.search(TokenSearch(username=ADMIN[0]), 0, 5)
+        registry = registry_for(app.ctx)
+        await registry.projects_page(1, 3)
+        assert registry.auth is not None and registry.auth._jwt
+        jwt = registry.auth._jwt
+        await burst(pilot, "L")
+        log = app.screen
+        assert isinstance(log, RequestLogScreen)
+        table = log.query_one(DataTable)
+        paths = [str(table.get_row_at(row)[-1]) for row in range(table.row_count)]
+        assert any("tokens/count" in p for p in paths) and any("tokens/search" in p for p in paths), paths
+        assert table.virtual_size.width <= table.size.width, "the columns fit 80 cells: nothing scrolls off to the right"
+        signed = [row for row, p in enumerate(paths) if p.endswith("/authenticate")]
+        projects = [row for row, p in enumerate(paths) if "/projects" in p]
+        assert signed and projects and signed[0] < projects[0], paths
+        table.move_cursor(row=signed[0])
+        await settle(pilot)
+        detail = str(log.query_one("#rl-detail", Static).render())
+        assert "withheld" in detail and "sign-in" in detail
+        await burst(pilot, "c")
+        assert copied and '-u "$FNO_USER:$FNO_PASSWORD"' in copied[-1] and "/registry/api/v1/authenticate " in copied[-1]
+        shown = app.export_screenshot()
+        for text in (detail, copied[-1], shown, *paths):
+            assert jwt not in text and ADMIN[1] not in text
+
+
+def test_a_cut_path_keeps_the_resource_and_both_ends_of_its_query() -> None:
+    from flextui.ui.screens.requestlog import columns_for, fit_path
+
+    search, listing = "/flexnet/uar/v1/token/search", "/flexnet/uar/v1/tokens?username=admin%40flexdemo.example&page=0&pageSize=5"
+    assert fit_path(search, 37) == search and fit_path(search, 20).endswith("/token/search")
+    cut = fit_path(listing, 37)
+    assert len(cut) == 37 and cut.startswith("/flexnet/uar/v1/tokens?user") and cut.endswith("Size=5")
+    assert fit_path(listing, 24).endswith("=5") and "/tokens?" in fit_path(listing, 24)
+    assert columns_for(80) == ("Method", "Status", "Time", "Decision", "Path") and "Bytes" not in columns_for(95)
+    assert len(columns_for(120)) == 7

@@ -48,7 +48,7 @@ EXCHANGES = [
         12.0,
         0,
         0,
-        decision="retry 1 of 3",
+        decision="retry 2/3",  # as `Session` words it
         request_headers={"authorization": "Bearer ***", "x-publisherid": "flexdemo"},
     ),
     Exchange(
