@@ -165,6 +165,33 @@ async def test_status_line_age_keeps_ticking(monkeypatch) -> None:  # type: igno
         assert str(status.query_one("#st-age").render()) == "cached 2 min ago"
 
 
+async def test_a_passing_message_leaves_the_status_line_and_an_error_stays(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """ "Token x updated" stayed on the status line for the rest of the session, under every later key."""
+    import time as time_module
+
+    from flextui.ui.widgets.bars import TOLD_LINGERS, StatusLine
+
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        status = screen.query_one(StatusLine)
+        screen.say("Token audit-pull-186 updated")
+        assert status.message == ("info", "Token audit-pull-186 updated")
+        soon = time_module.monotonic() + TOLD_LINGERS / 2
+        monkeypatch.setattr("flextui.ui.widgets.bars.time.monotonic", lambda: soon)
+        status._tick()
+        assert status.message == ("info", "Token audit-pull-186 updated"), "it stays a while"
+        later = soon + TOLD_LINGERS
+        monkeypatch.setattr("flextui.ui.widgets.bars.time.monotonic", lambda: later)
+        status._tick()
+        assert status.message == ("", ""), "then it goes"
+        assert any("Token audit-pull-186 updated" in said.text for said in app.said), "! still has it"
+        status.error = "503 the server is unavailable"
+        status._tick()
+        assert status.message == ("error", "503 the server is unavailable"), "an error stays until something replaces it"
+
+
 def test_logs_never_hold_secrets(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import asyncio
     import logging

@@ -402,9 +402,8 @@ class AreaScreen(SafeDispatch, Screen[None]):
         )
 
     def say(self, text: str) -> None:
-        """A short success message (toast + status)."""
-        self.status.error = ""
-        self.status.info = text
+        """A short passing message: a toast, and the status line for a while (`StatusLine.tell`)."""
+        self.status.tell(text)
         self.app.notify(text, markup=False)
 
     def run_api(

@@ -142,6 +142,10 @@ its text changes but not its width, so no layout follows (a layout rewrites ever
 whose edges moved: ≈ 0.9 KB over SSH where the new words are 60 bytes)."""
 
 
+TOLD_LINGERS = 30.0
+"""Seconds a passing message (`StatusLine.tell`) stays on the status line at least (it goes at the next tick after)."""
+
+
 class StatusLine(Horizontal):
     """user · request activity · age of what is shown · last error (cut to fit, `!` shows all of it)."""
 
@@ -168,6 +172,8 @@ class StatusLine(Horizontal):
         super().__init__()
         self._user = user
         self._shown_texts: dict[str, str] = {}
+        self._told: tuple[str, float] | None = None
+        """What `tell` put on the line and until when (time.monotonic()) it stays."""
 
     def compose(self) -> ComposeResult:
         yield Label(Text(clean(self._user or "")), id="st-user")
@@ -192,6 +198,23 @@ class StatusLine(Horizontal):
         catches up (`catch_up`)."""
         if self.shown and self._in_view():
             self._render_age()
+        if self._in_view():
+            self._forget_told()
+
+    def tell(self, text: str) -> None:
+        """A passing message ("Token x updated", "Put the cursor on a line item…"): shown, and taken off the line
+        at the first tick `TOLD_LINGERS` seconds on (`!` keeps it), where it had stayed for the rest of the
+        session, under every later key (a hint for `P` still said `P` did not apply where it now did)."""
+        self.error = ""
+        self.info = text
+        self._told = (text, time.monotonic() + TOLD_LINGERS)
+
+    def _forget_told(self) -> None:
+        told = self._told
+        if told is not None and time.monotonic() >= told[1]:
+            self._told = None
+            if self.info == told[0] and not self.error:
+                self.routine(info="")
 
     def _in_view(self) -> bool:
         """Whether this line's screen is seen: on top, or under a see-through one (a dialog)."""
@@ -200,8 +223,9 @@ class StatusLine(Horizontal):
         return screen is top or (top.styles.background.a < 1 and screen in app._background_screens)
 
     def catch_up(self) -> None:
-        """The age as it is now, for a screen shown again."""
+        """The age as it is now, for a screen shown again (and a passing message gone if its time has passed)."""
         self._render_age()
+        self._forget_told()
 
     _activity_timer: Any = None
 
