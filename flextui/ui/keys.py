@@ -143,6 +143,11 @@ class FlexModal(SafeDispatch, ModalScreen[ResultType]):
     HELP_NAME: ClassVar[str] = ""
     """How `?` names this dialog ("" : its title)."""
 
+    def on_mount(self) -> None:
+        # A toast raised before the dialog opened ("Token x updated", "Copied …") sat on its buttons for seconds at
+        # 80x24, where a dialog fills the screen; it was about what came before, and `!` keeps it.
+        self.app.clear_notifications()
+
 
 FIRST = ("app.help",)
 LAST = ("app.command", "app.filter")

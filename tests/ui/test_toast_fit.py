@@ -11,7 +11,7 @@ from textual.widgets._toast import Toast
 
 from flextui.ui.app import TOAST_ROWS
 from flextui.ui.widgets.bars import fit_rows
-from tests.ui.conftest import build_app, command, settle, until
+from tests.ui.conftest import build_app, burst, command, settle, until
 
 MORE = "… (! shows all)"
 
@@ -48,3 +48,19 @@ async def test_the_theme_list_toast_keeps_its_last_line(size: tuple[int, int]) -
         toast = app.screen.query(Toast).last()
         lines = [line.text for line in toast.render_lines(toast.region.reset_offset)]
         assert lines[-1].rstrip().endswith("(! shows all)") and len(lines) <= TOAST_ROWS, lines
+
+
+async def test_a_dialog_opened_after_a_toast_is_not_covered_by_it() -> None:
+    """At 80x24 a dialog fills the screen: the toast of what came before sat on its buttons for seconds."""
+    from flextui.ui.widgets.forms import FormScreen
+
+    app = build_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        app.notify("Token audit-pull-186 updated", timeout=600)  # (a toast that would outlast the test)
+        await settle(pilot)
+        assert list(app._notifications)
+        await burst(pilot, "s")
+        assert isinstance(app.screen, FormScreen)
+        await until(pilot, lambda: not list(app._notifications))
+        assert any("Token audit-pull-186 updated" in said.text for said in app.said), "! keeps it"
