@@ -782,6 +782,14 @@ async def test_accounts_that_fail_to_load_say_so_and_ctrl_r_tries_again(monkeypa
             await settle(pilot)
             await until(pilot, lambda: "not loaded" in pager(app))
             assert "ctrl+r tries again" in pager(app) and "503" in screen(app).status.error
+            # the keys that read the row under the cursor are greyed, and say why (the footer offered them)
+            s = screen(app)
+            assert all(s.check_action(action, ()) is None for action in ("users", "catalogue", "details"))
+            await pilot.press("u")
+            await until(
+                pilot,
+                lambda: any("Nothing is listed here: users needs a row under the cursor" in str(n.message) for n in app._notifications),
+            )
             patch.undo()
             await pilot.press("ctrl+r")
             await until(pilot, lambda: bool(screen(app).node_index))

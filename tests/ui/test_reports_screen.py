@@ -150,6 +150,10 @@ async def test_customer_without_data_permission_sees_the_error() -> None:
         await settle(pilot)
         assert isinstance(app.screen, ReportsScreen)
         assert "403" in app.screen.status.error or "permission" in app.screen.status.error.lower()
+        assert app.screen.check_action("quick_run", ()) is None, "Run is greyed: no report is listed to run"
+        await pilot.press("ctrl+g")
+        await until(pilot, lambda: any("No report is listed to run" in str(n.message) for n in app._notifications))
+        assert isinstance(app.screen, ReportsScreen)
 
 
 # -- builder ------------------------------------------------------------------------------------

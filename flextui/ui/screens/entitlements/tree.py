@@ -912,12 +912,19 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             return item is not None and item.line_item is not None and item.entitlement is not None
         return self._entitlement_of(item) is not None
 
+    ON_A_ROW: ClassVar[frozenset[str]] = frozenset({"users", "catalogue", "details", "copy_id"})
+    """Reads of the row under the cursor: greyed while nothing is listed (a load that failed, a filter matching nothing)."""
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.is_mounted and not self._cursor_allows(action):
             return False
+        if self.is_mounted and action in self.ON_A_ROW and self.current() is None:
+            return None
         return super().check_action(action, parameters)
 
     def why_not(self, action: str, description: str) -> str | None:
+        if self.is_mounted and action in self.ON_A_ROW and self.current() is None:
+            return f"Nothing is listed here: {description} needs a row under the cursor"
         if self.is_mounted and not self.ctx.read_only and not self._cursor_allows(action):
             doing, line_item = self.ROW_ACTIONS[action]
             return f"{doing}: put the cursor on {'a line item' if line_item else 'an entitlement or one of its line items'}"

@@ -192,6 +192,17 @@ class ReportsScreen(AreaScreen):
             parts = [f"{len(shown)} of {len(self.types)} report groups match {self.search!r}"]
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
         self._show_detail()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "quick_run" and self.is_mounted and self.selected() is None:
+            return None  # greyed: nothing listed to run (the catalogue failed to load, or the search matches nothing)
+        return super().check_action(action, parameters)
+
+    def why_not(self, action: str, description: str) -> str | None:
+        if action == "quick_run" and self.is_mounted and self.selected() is None:
+            return "No report is listed to run" + (": the catalogue did not load (ctrl+r tries again)" if not self.types else "")
+        return super().why_not(action, description)
 
     def raw_record(self) -> Any | None:
         return self.selected()
