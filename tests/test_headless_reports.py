@@ -168,7 +168,9 @@ async def test_bad_filters_exit_2_naming_the_filter_before_sending(argv: list[st
     finally:
         await ctx.aclose()
     assert code == 2
-    assert named in err.getvalue() and err.getvalue().startswith("flextui: bad filter")
+    option = {"pastDays": "--past-days", "dateFrom": "--date-from", "dateTo": "--date-to", "limitRecords": "--limit-records"}.get(named)
+    said = err.getvalue()
+    assert named in said and said.startswith(f"flextui: {option}: " if option else "flextui: bad filter"), said
     assert out.getvalue() == ""
     assert any(s.endswith("/report/report-types/fulfillment") for s in sent)  # the model was asked…
     assert not any(s.split("?")[0].endswith("/report/fulfillment") for s in sent)  # …the report never

@@ -58,6 +58,10 @@ async def get_reports(session: Session, args: argparse.Namespace) -> AsyncIterat
         yield catalogue_row(rtype)
 
 
+OPTION_OF = {"pastDays": "--past-days", "dateFrom": "--date-from", "dateTo": "--date-to", "limitRecords": "--limit-records"}
+"""The option that gives each of a report request's own fields (a `FilterError` names the field)."""
+
+
 def build_filters(args: argparse.Namespace, rtype: ReportType, operators: Any) -> FilterSet:
     """The checked FilterSet of the command line; FilterError names the filter at fault."""
     return FilterSet.build(
@@ -119,8 +123,12 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
     try:
         filters = build_filters(args, rtype, operators)
     except FilterError as exc:
-        where = f" ({exc.field})" if exc.field else ""
-        err.write(f"flextui: bad filter{where}: {exc.message}\n")
+        option = OPTION_OF.get(exc.field or "")
+        if option is not None:  # the request's own fields come from options: named as typed, and as the API names them
+            err.write(f"flextui: {option}: {exc.message}\n")
+        else:
+            where = f" ({exc.field})" if exc.field else ""
+            err.write(f"flextui: bad filter{where}: {exc.message}\n")
         return EXIT_USAGE
     if args.max_records is not None and args.max_records < 1:
         raise UsageError("--max-records must be at least 1")
