@@ -111,7 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     get.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table")
     get.add_argument("--username", help="tokens: the user the tokens are for")
     get.add_argument("--creator", help="tokens: the creator")
-    get.add_argument("--search", help="tokens: criteria, e.g. 'name=ci-*,type=NORMAL,expiresBefore=30d'")
+    get.add_argument(
+        "--search",
+        help="tokens: criteria KEY=VALUE,… with the keys name, type, user, creator, expiresBefore, expiresAfter, issuedBefore "
+        "(or the API's tokenName, tokenType, username, tokenCreator, expiresLaterThan), e.g. 'name=ci-*,type=NORMAL,expiresBefore=30d'",
+    )
     get.add_argument("--filter", action="append", default=[], help="KEY=VALUE filters for the kind (repeatable)")
     get.add_argument("--page-size", type=_positive, default=200, help="items per request (default 200; capped at what the service allows)")
     get.add_argument("--limit", type=_positive, help="stop after this many rows")

@@ -94,3 +94,43 @@ def readable(text: str, *, limit: int = 400) -> list[str]:
     if len(text) > limit:
         problems.append(f"{len(text)} characters long")
     return problems
+
+
+SERVICES = (
+    "the token service",
+    "the registry",
+    "the data reports service",
+    "the entitlements API",
+    "the products API",
+    "the users and accounts API",
+)
+KNOWN_UNWORDED = ("the report answer is empty",)
+"""Said outside the session's request (flextui/api/reports.py `_wire`, being changed elsewhere): to be worded there."""
+_REQUEST = re.compile(r"\b(?:(?:GET|POST|PUT|PATCH|DELETE) )?/[\w./-]+")
+_BARE_STATUS = re.compile(r"(?:^|: )\d{3} (?![A-Z][a-z])")  # "429 {}", "500 fault injected"; not "500 Internal Server Error"
+
+
+def unworded(text: str, case: Case | None = None) -> list[str]:
+    """What keeps a failure's message from saying in words what happened; an empty list means it does.
+
+    It names the service and the request, does not start with a bare status code, and a rate limit says
+    that it is one, the Retry-After it was given, and how often it was tried.
+    """
+    if any(known in text for known in KNOWN_UNWORDED):
+        return []
+    problems = []
+    if not any(service in text for service in SERVICES):
+        problems.append("no service named")
+    if not _REQUEST.search(text):
+        problems.append("no request named")
+    if _BARE_STATUS.search(text):
+        problems.append("a bare status code")
+    if "{}" in text:
+        problems.append("a raw body")
+    if case is not None and case.name.startswith("429"):
+        for words in ("rate-limiting", "Retry-After", "try again"):
+            if words not in text:
+                problems.append(f"no {words!r}")
+        if not re.search(r"tried 3 times|not retried: a change is never sent twice", text):
+            problems.append("not how often it was tried")
+    return problems

@@ -142,6 +142,21 @@ def test_a_bad_search_is_one_line_naming_its_key(capsys: pytest.CaptureFixture[s
     assert "pydantic" not in err and "validation error" not in err
 
 
+def test_an_unknown_search_key_names_the_short_forms_the_readme_uses(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README writes `name=` and `type=`; the error listed only tokenName, tokenType, … (walk27-a 13)."""
+    assert main(["get", "tokens", "--demo", "--search", "bogus=1"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "flextui: --search bogus=1: write KEY=VALUE with the keys name (tokenName), type (tokenType), user (username),"
+        " creator (tokenCreator), expiresBefore, expiresAfter (expiresLaterThan), issuedBefore\n"
+    )
+    with pytest.raises(SystemExit):
+        main(["get", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "the keys name, type, user, creator, expiresBefore, expiresAfter, issuedBefore" in shown, shown
+    assert "tokenName, tokenType, username, tokenCreator, expiresLaterThan" in shown, shown
+
+
 def test_username_and_creator_complete_a_search(capsys: pytest.CaptureFixture[str]) -> None:
     """--username was added after the search was checked: `type=NORMAL` alone was refused as naming no criterion."""
     assert main(["get", "tokens", "--demo", "--search", "type=NORMAL", "--username", ADMIN[0], "-o", "json"]) == 0

@@ -30,7 +30,7 @@ from flextui.cli import main
 from flextui.sim.faults import FaultPlan
 from flextui.sim.world import ADMIN
 from tests.conftest import FIXED_NOW_MS
-from tests.faults import CASES, RECOVERY_TIMEOUT, TIMEOUT, Case, cases, readable
+from tests.faults import CASES, RECOVERY_TIMEOUT, TIMEOUT, Case, cases, readable, unworded
 
 ACME = "101200004242"
 HELLO = "hello-world-dp"
@@ -208,3 +208,58 @@ def test_recovery_after_the_fault_stops(capsys: pytest.CaptureFixture[str], monk
         plan.clear()
         code, out, err = run(LISTINGS["tokens"], capsys)
         assert code == 0 and json.loads(out), (case.name, err)
+
+
+# One listing per service (the registry's sign-in is its own request), for the wording of each failure.
+SERVICE_LISTINGS = ("tokens", "projects", "reports", "entitlements", "products", "users")
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("case", cases())
+@pytest.mark.parametrize("name", SERVICE_LISTINGS)
+def test_each_failure_is_said_in_words(name: str, case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not "flextui: 429 {}": which service failed on which request, how, whether it was retried, and what to do."""
+    plan = FaultPlan()
+    case.add_to(plan)
+    install(monkeypatch, plan)
+    code, _, err = run(LISTINGS[name], capsys)
+    line = error_line(err)
+    assert not unworded(line, case), f"{', '.join(unworded(line, case))}: {line}"
+
+
+@pytest.mark.timeout(60)
+def test_a_rate_limit_says_so_and_how_it_was_retried(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gateway's 429 with `{}` and Retry-After: 1 (walk27-a 13): the words, the retries, the wait, and what to do."""
+    plan = FaultPlan()
+    plan.add(r"^GET /registry/api/v1/projects$", status=429, retry_after=1, body=b"{}", times=1000)
+    install(monkeypatch, plan)
+    original: Callable[..., Any] = context.demo_context
+
+    def quick(**kwargs: Any) -> Any:
+        ctx = original(**kwargs)
+        ctx.session.retry = RetryPolicy(attempts=3, backoff=0.01, max_retry_after=0.01)  # (no second-long waits in a test)
+        return ctx
+
+    monkeypatch.setattr(context, "demo_context", quick)
+    code, out, err = run(["get", "projects"], capsys)
+    line = error_line(err)
+    assert code == 5 and out == ""
+    assert line == (
+        "flextui: the registry is rate-limiting this client: 429 Too Many Requests to GET /registry/api/v1/projects"
+        " (Retry-After: 1 s); tried 3 times, waiting 0.01 s between tries (its Retry-After asked 1 s; flextui waits at most 0.01 s);"
+        " wait a while and try again, with fewer requests at once"
+    )
+
+
+@pytest.mark.timeout(60)
+def test_an_html_page_shows_its_title_with_control_pictures(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's title goes through the one sanitiser, as the README says: ␛ and ␇, not Python's '\\x1b' escapes (walk27-a 14)."""
+    plan = FaultPlan()
+    plan.add(r"^GET /products-api/", kind="html", status=200, title="\x1b]0;pwned\x07 hello", times=1000)
+    install(monkeypatch, plan)
+    code, out, err = run(LISTINGS["products"], capsys)
+    line = error_line(err)
+    assert code == 1
+    assert '("␛]0;pwned␇ hello")' in line, line
+    assert "\\x1b" not in line and "\x1b" not in err + out
+    assert line.startswith("flextui: the products API's answer to GET /products-api/v1/products (200 OK) is an HTML page"), line

@@ -13,9 +13,14 @@ from __future__ import annotations
 
 
 class ApiError(Exception):
-    """Base class: `message` is readable, `status` the HTTP status if any."""
+    """Base class: `message` is readable, `status` the HTTP status if any.
+
+    `str()` puts the status before the message, unless the message is `worded`: a sentence that says the status
+    itself, with the service and the request (`http.Session.request` words the failures it gives up on).
+    """
 
     exit_code = 1
+    worded = False
 
     def __init__(self, message: str, *, status: int | None = None, field: str | None = None) -> None:
         super().__init__(message)
@@ -24,7 +29,7 @@ class ApiError(Exception):
         self.field = field
 
     def __str__(self) -> str:
-        prefix = f"{self.status} " if self.status else ""
+        prefix = f"{self.status} " if self.status and not self.worded else ""
         return f"{prefix}{self.message}"
 
 

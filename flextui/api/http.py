@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -128,6 +129,16 @@ SERVICE_PREFIX: dict[Service, str] = {
 
 BETA_SERVICES = frozenset({Service.ENTITLEMENTS, Service.PRODUCTS, Service.USERS})
 
+SERVICE_WORDS: dict[Service, str] = {
+    Service.TOKENS: "the token service",
+    Service.REGISTRY: "the registry",
+    Service.DATA: "the data reports service",
+    Service.ENTITLEMENTS: "the entitlements API",
+    Service.PRODUCTS: "the products API",
+    Service.USERS: "the users and accounts API",
+}
+"""Each service as a message names it ("the registry is rate-limiting this client …")."""
+
 # Where pages start, as documented: the token list counts from 0 (TokenBasedAuthManTokensList.htm),
 # Data Access from 1 (RESTDAPIFilterQueryGlobal.htm). The registry and the beta APIs are detected.
 DOCUMENTED_PAGE_BASES: dict[str, int] = {Service.TOKENS: 0, Service.DATA: 1}
@@ -185,7 +196,9 @@ def error_message(response: httpx.Response) -> tuple[str, str | None]:
 
     FlexNet services answer errors in several shapes: `{"statusMessage": …}`
     (tokens), `{"message": …}` (registry, beta APIs), `{"status": …}`, or plain
-    text. Control characters are dropped; the message is capped.
+    text. Line breaks become spaces (the message is one line); other control
+    characters stay for whoever shows it to make visible (`render.text.clean`:
+    ESC as ␛, as everywhere else). The message is capped.
     """
     text = ""
     field_name: str | None = None
@@ -203,18 +216,49 @@ def error_message(response: httpx.Response) -> tuple[str, str | None]:
         field_name = fld if isinstance(fld, str) else None
     elif isinstance(body, str):
         text = body
+    if not text and body is not None:  # JSON without a message (`{}`): the status is all it says
+        text = response.reason_phrase or httpx.codes.get_reason_phrase(response.status_code) or "request failed"
     if not text:
         page = html_title(response)
         if page is not None:  # a proxy's or gateway's error page, not the service's answer
             text = f"{page or response.reason_phrase or 'an error page'} (an HTML page from a proxy or gateway, not the service)"
         else:
             text = response.text.strip() or response.reason_phrase or "request failed"
-    text = "".join(ch if ch.isprintable() else " " for ch in text)[:300]
+    text = _ONE_LINE.sub(" ", text)[:300]
     return text, field_name
 
 
+_ONE_LINE = re.compile("[\n\r\t\v\f\x1c-\x1e\x85\u2028\u2029]")
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _TAGS = re.compile(r"<[^>]*>")
+
+
+def failure_words(response: httpx.Response, who: str, request: str) -> str:
+    """A server error or rate limit (5xx, 429) in words: what `who` answered to `request`, and what it said."""
+    status = response.status_code
+    reason = httpx.codes.get_reason_phrase(status) or response.reason_phrase or "error"
+    state = {
+        429: "is rate-limiting this client",
+        502: "is not answering behind its gateway",
+        503: "is unavailable",
+        504: "is not answering behind its gateway",
+    }.get(status, "failed")
+    head = f"{who} {state}: {status} {reason} to {request}"
+    if status == 429 and (after := _retry_after(response)) is not None:
+        head += f" (Retry-After: {seconds(after)} s)"
+    page = html_title(response)
+    said, _ = error_message(response)
+    if page is not None:
+        title = f' ("{page}")' if page and page != reason else ""
+        head += f", an HTML page{title} from a proxy or gateway"
+    elif said.strip() and said.strip().lower() != reason.lower():
+        head += f', saying "{said.strip()[:150]}"'
+    return head
+
+
+def seconds(value: float) -> str:
+    """Seconds as a message says them: 1, 0.05, 2.5, 30."""
+    return f"{value:.2g}" if value < 10 else f"{value:.0f}"
 
 
 def html_title(response: httpx.Response) -> str | None:
@@ -441,7 +485,8 @@ class Session:
             and not creds.holds("access token")
             and self._minting is None
         ):
-            return self.missing("token", f"the {service.value} API refused the password ({error.message}); it requires an access token")
+            log.info("%s refused the password: %s", SERVICE_WORDS[service], error.message)
+            return self.missing("token", f"{SERVICE_WORDS[service]} takes an access token, not a password")
         if isinstance(error, Unauthorized) and (isinstance(auth, httpx.BasicAuth) or getattr(auth, "carries_password", False)):
             error.password_refused = True
         return error
@@ -513,10 +558,15 @@ class Session:
         use_auth = auth if auth is not None else self.auth_for(service)
         last_error: ApiError | None = None
         retry_after: float | None = None
+        what = ""  # the last failure in words: what the message of the one given up on starts with
+        waits: list[float] = []  # the pauses before each retry
+        not_retried = "not retried: a change is never sent twice" if is_mutating else ""
         budget_ends = time.monotonic() + self.retry.budget(self.total_timeout)
         attempt = 0
+        who = SERVICE_WORDS[service]
         while True:
             url = self.url(service, path)
+            request = f"{method} {urlsplit(url).path[:200]}"  # (not httpx.URL: a URL too long to send is refused below, as such)
             self.in_flight += 1
             self.requests_sent += 1
             self._emit(RequestEvent("start", method, path, self.in_flight))
@@ -547,14 +597,18 @@ class Session:
             except httpx.LocalProtocolError as exc:
                 raise BadRequest(f"{method} {path[:80]}: the request could not be sent ({str(exc)[:120]})") from None
             except (httpx.TimeoutException, TimeoutError):
-                last_error = Unreachable(f"{method} {path} timed out: no complete answer within {self.total_timeout:g} s")
+                what = f"{request} timed out: {who} sent no complete answer within {self.total_timeout:g} s"
+                last_error = Unreachable(what)
             except httpx.DecodingError as exc:  # e.g. a proxy mangled a gzip body: not an httpx crash
-                last_error = Unreadable(f"{method} {path}: the answer could not be decoded: {exc}"[:300])
+                what = f"{who}'s answer to {request} could not be decoded ({str(exc)[:120]})"
+                last_error = Unreadable(what)
             except (httpx.ConnectError, httpx.ProxyError, httpx.UnsupportedProtocol) as exc:
-                last_error = Unreachable(f"cannot reach {self.base(service)}: {type(exc).__name__}: {exc}"[:300])
+                what = f"cannot reach {who} at {self.base(service)} for {request} ({type(exc).__name__}: {str(exc)[:100]})"
+                last_error = Unreachable(what)
             except httpx.RequestError as exc:  # the connection broke after the request went out (reset, cut mid-answer)
-                why = str(exc) or type(exc).__name__
-                last_error = Unreachable(f"{method} {path}: the connection broke before the whole answer came ({why})"[:300])
+                why = str(exc)[:120] or type(exc).__name__
+                what = f"the connection to {who} broke before the whole answer to {request} came ({why})"
+                last_error = Unreachable(what)
             else:
                 if expect and status in expect or (expect is None and status < 400):
                     self._settle_prefix(service)
@@ -568,8 +622,11 @@ class Session:
                     last_error = self._explain_refusal(
                         service, from_status(status, message, retry_after=retry_after, field=field_name), use_auth
                     )
+                    what = failure_words(response, who, request) if status == 429 or status >= 500 else ""
                     if status not in RETRY_STATUSES:
-                        raise last_error
+                        if what and not not_retried:
+                            not_retried = f"not retried: flextui retries only {', '.join(map(str, sorted(RETRY_STATUSES)))}"
+                        raise self._gave_up(last_error, what, 1, waits, not_retried, retry_after)
             finally:
                 _call.reset(calling)
                 self.in_flight -= 1
@@ -586,12 +643,47 @@ class Session:
                 break
             delay = self._delay(attempt - 1, retry_after)
             if time.monotonic() + delay > budget_ends:
-                log.info("%s %s: not retried, the retry budget of %.0f s is spent", method, path, self.retry.budget(self.total_timeout))
+                budget = self.retry.budget(self.total_timeout)
+                log.info("%s %s: not retried, the retry budget of %.0f s is spent", method, path, budget)
+                not_retried = f"waiting {seconds(delay)} s more would pass the {seconds(budget)} s allowed for retries"
                 break
+            waits.append(delay)
             self._emit(RequestEvent("wait", method, path, self.in_flight, status, delay, err_text))
             await asyncio.sleep(delay)
         assert last_error is not None
-        raise last_error
+        raise self._gave_up(last_error, what, attempt, waits, not_retried, retry_after)
+
+    def _gave_up(self, error: ApiError, what: str, tries: int, waits: list[float], not_retried: str, retry_after: float | None) -> ApiError:
+        """The error a request ends with, in words when `what` says its failure: what happened (the service, the
+        request), how often it was tried and how long it waited between tries, the Retry-After it was given, and
+        what to do. Server text stays as sent: whoever shows the message cleans it (`render.text.clean`)."""
+        if not what:
+            return error
+        if tries <= 1:
+            tried = not_retried or "not retried"
+        else:
+            tried = f"tried {tries} times"
+            if waits and retry_after is not None:
+                cap = self.retry.max_retry_after
+                if retry_after > cap:
+                    tried += f", waiting {seconds(cap)} s between tries (its Retry-After asked {seconds(retry_after)} s; flextui waits at most {seconds(cap)} s)"
+                else:
+                    tried += f", waiting {seconds(retry_after)} s between tries as its Retry-After asked"
+            elif sum(waits) >= 0.1:
+                tried += f" over {seconds(sum(waits))} s"
+            if not_retried:
+                tried += f", then stopped: {not_retried}"
+        if error.status == 429:
+            advice = "wait a while and try again, with fewer requests at once"
+        elif isinstance(error, Unreachable) and "timed out" in what:
+            advice = f"try again later, or give the profile a longer timeout (now {seconds(self.total_timeout)} s)"
+        elif isinstance(error, Unreachable) and what.startswith("cannot reach"):
+            advice = "check the URL, the network and any proxy"
+        else:
+            advice = "try again later"
+        error.message = f"{what}; {tried}; {advice}"
+        error.worded = True
+        return error
 
     @staticmethod
     def _decision(attempt: int, attempts: int, *, cancelled: bool = False) -> str:
@@ -875,6 +967,12 @@ class Session:
             return await in_lane(parse, raw) if _large(raw) else parse(raw)
         except RecursionError:
             raise Unreadable("the server sent an answer nested too deeply to read") from None
+        except Unreadable as exc:  # kept bytes decoded by a service (a report page): say whose answer to what
+            url = raw.meta.get("url") if isinstance(raw, Wire) else None
+            if isinstance(url, str) and exc.message.startswith(_UNNAMED):
+                who, request = _asked_at(url)
+                exc.message = f"{who}'s answer for {request}" + exc.message[len(_UNNAMED) :]
+            raise
 
     async def _read(self, key: str) -> tuple[Any, float] | None:
         """The stored answer under `key` and when it was stored, read in a worker thread.
@@ -952,17 +1050,46 @@ def decode_json(response: httpx.Response, *, allow_empty: bool = False) -> Any:
     """
     if response.status_code == 204:
         return None
+    who, request = asked(response)
     if not response.content.strip():
         if allow_empty:
             return None
-        raise Unreadable(
-            f"{_request_line(response)}the server answered {response.status_code} with an empty body", status=response.status_code
+        status = response.status_code
+        error = Unreadable(
+            f"{who} answered {request or 'a read'} with {status} {_reason(status)} and an empty body, where data was due; try again later",
+            status=status,
         )
-    return decode_body(response.content, response.status_code, response.headers.get("content-type", "?"))
+        error.worded = True
+        raise error
+    return decode_body(response.content, response.status_code, response.headers.get("content-type", "?"), who=who, request=request)
 
 
-def decode_body(body: bytes, status: int | None = None, content_type: str = "?") -> Any:
+def asked(response: httpx.Response) -> tuple[str, str]:
+    """Which service an answer came from, in words, and its request ("GET /registry/api/v1/projects"; "" if unknown)."""
+    try:
+        request = response.request
+    except RuntimeError:
+        return "the server", ""
+    return _asked_at(request.url, request.method)
+
+
+def _asked_at(url: httpx.URL | str, method: str | None = None) -> tuple[str, str]:
+    """The service at `url`, in words (by its path), and the request ("GET /path", or the path alone without `method`)."""
+    path = httpx.URL(url).path
+    prefixes = [(prefix + "/", service) for service, prefix in SERVICE_PREFIX.items()] + [("/uar/", Service.TOKENS)]
+    who = next((SERVICE_WORDS[service] for prefix, service in prefixes if path.startswith(prefix)), None)
+    return who or "the server", f"{method} {path}" if method else path
+
+
+def _reason(status: int) -> str:
+    return httpx.codes.get_reason_phrase(status) or "?"
+
+
+def decode_body(body: bytes, status: int | None = None, content_type: str = "?", *, who: str = "the server", request: str = "") -> Any:
     """JSON from an answer's bytes, or `Unreadable` for anything that is not sane JSON (a redacted excerpt goes to the log).
+
+    The message names `who` answered `request` and the status in words; the server's text in it (an HTML
+    page's title) is kept as sent, for whoever shows it to clean (`render.text.clean`: ␛, not `\x1b`).
 
     Depth is checked only on answers small enough for it to be cheap: a huge
     page is rows of scalars, and recursion on anything deeper fails as
@@ -974,15 +1101,33 @@ def decode_body(body: bytes, status: int | None = None, content_type: str = "?")
         log.debug("unreadable answer (HTTP %s): %r", status, redacted(body[:2000])[:500])
         page = None if isinstance(exc, RecursionError) else html_title_of(body, content_type, status)
         if isinstance(exc, RecursionError) or "recursion" in str(exc).lower():
-            kind = "nested too deeply"
+            kind = "nested too deeply to read"
         elif page is not None:
-            kind = f"an HTML page{f' ({page!r})' if page else ''}, not JSON: a proxy or sign-in page answered instead of the service"
+            title = f' ("{page[:120]}")' if page and (status is None or page != _reason(status)) else ""
+            kind = f"an HTML page{title}, not JSON: a proxy or sign-in page answered instead of the service"
         else:
-            kind = f"not JSON ({content_type})"
-        raise Unreadable(f"the server sent an answer that is {kind}"[:300], status=status) from None
+            kind = f"not JSON ({content_type[:60]})"
+        raise _unreadable(f"{_answer_of(who, request, status)} is {kind}", status) from None
     if len(body) < DEPTH_CHECKED_BELOW and not shallow(value, MAX_JSON_DEPTH):
-        raise Unreadable(f"the server sent JSON nested more than {MAX_JSON_DEPTH} levels deep", status=status)
+        raise _unreadable(f"{_answer_of(who, request, status)} is JSON nested more than {MAX_JSON_DEPTH} levels deep", status)
     return value
+
+
+_UNNAMED = "the server's answer"
+"""How `decode_body` starts a message when it is not told whose answer to what it decodes."""
+
+
+def _answer_of(who: str, request: str, status: int | None) -> str:
+    """ "the registry's answer to GET /registry/api/v1/projects (200 OK)" """
+    to = f" to {request}" if request else ""
+    said = f" ({status} {_reason(status)})" if status is not None else ""
+    return f"{who}'s answer{to}{said}"
+
+
+def _unreadable(message: str, status: int | None) -> Unreadable:
+    error = Unreadable(message[:300], status=status)
+    error.worded = status is not None  # the status is in the words
+    return error
 
 
 _SECRET_VALUES = re.compile(r"rna_[A-Za-z0-9_-]{4,}|eyJ[\w-]+\.[\w-]+\.[\w-]*")
@@ -999,15 +1144,6 @@ def redacted(data: bytes) -> str:
     text = data.decode("utf-8", "replace")
     text = _SECRET_FIELDS.sub(lambda m: m.group(1) + '"***"', text)
     return _SECRET_VALUES.sub("***", text)
-
-
-def _request_line(response: httpx.Response) -> str:
-    """ "GET /path: " for a response that knows its request, else nothing."""
-    try:
-        request = response.request
-    except RuntimeError:
-        return ""
-    return f"{request.method} {request.url.path}: "
 
 
 def shallow(value: Any, limit: int) -> bool:

@@ -33,8 +33,8 @@ from urllib.parse import quote
 import httpx
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
-from flextui.api.errors import ApiError, Invalid, NotFound
-from flextui.api.http import Fetched, Service, Session, decode_json
+from flextui.api.errors import ApiError, Invalid, NotFound, Unreadable
+from flextui.api.http import Fetched, Service, Session, asked, decode_json, html_title
 from flextui.api.listing import Listing, freshest
 from flextui.api.paging import Page, Pager
 from flextui.api.timestamps import lenient_timestamp
@@ -90,12 +90,17 @@ def _answer_value(response: httpx.Response, fields: tuple[str, ...]) -> Any:
 def decode_secret(response: httpx.Response) -> str:
     """The plain secret from a Base64 answer given as bare text, a JSON string or `{"secret": …}`."""
     value = _answer_value(response, ("secret", "registrySecret", "value", "data"))
+    _, request = asked(response)
+    answer = f"the registry's answer to {request} ({response.status_code} {httpx.codes.get_reason_phrase(response.status_code)})"
     if not isinstance(value, str) or not value.strip():
-        raise ApiError("the registry answered without a secret", status=response.status_code)
-    try:
-        return base64.b64decode(value.strip(), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
-        raise ApiError("the registry sent a secret that is not Base64", status=response.status_code) from None
+        error = ApiError(f"{answer} held no secret; try again later", status=response.status_code)
+    else:
+        try:
+            return base64.b64decode(value.strip(), validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            error = ApiError(f"{answer} held a secret that is not Base64; try again later", status=response.status_code)
+    error.worded = True
+    raise error
 
 
 # -- the JWT flow ------------------------------------------------------------------------------
@@ -184,7 +189,20 @@ class RegistryAuth(httpx.Auth):
             return None
         jwt = extract_jwt(response)
         if jwt is None:
-            raise ApiError("the registry's authenticate answer held no JWT", status=response.status_code)
+            page = html_title(response)
+            if page is not None:
+                held = (
+                    "an HTML page"
+                    + (f' ("{page[:120]}")' if page and page != "OK" else "")
+                    + ": a proxy or sign-in page answered instead of the registry"
+                )
+            else:
+                held = "an empty body" if not response.content.strip() else "no JWT in its body"
+            error = Unreadable(
+                f"the registry's sign-in (GET {response.request.url.path}) answered 200 OK with {held}; try again later", status=200
+            )
+            error.worded = True
+            raise error
         self._jwt = jwt
         return jwt
 

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
@@ -128,12 +128,15 @@ class CreatedToken(Token):
     value: str = Field(alias="tokenValue", repr=False)
 
 
-def created_token(raw: Any, what: str) -> CreatedToken:
-    """The token (with its value) a create or rotate answered; `Unreadable` when the answer holds none (an empty or odd body)."""
+def created_token(raw: Any, what: str, request: str = "") -> CreatedToken:
+    """The token (with its value) a create or rotate answered; `Unreadable` when the answer holds none (an empty or odd body).
+
+    The message names the request ("POST /flexnet/uar/v1/token") when given, as every failure of a request does."""
     try:
         return CreatedToken.model_validate(envelope(raw))
     except ValidationError:
-        raise Unreadable(f"{what}: the answer held no token value; it may have been done all the same (refresh the list to see)") from None
+        answer = f"the token service's answer to {request}" if request else "the answer"
+        raise Unreadable(f"{what}: {answer} held no token value; it may have been done all the same (refresh the list to see)") from None
 
 
 class TokenCreate(BaseModel):
@@ -203,8 +206,17 @@ class TokenUpdate(BaseModel):
         return self.model_dump(by_alias=True, exclude_none=True)
 
 
-# The keys `TokenSearch.parse_expression` offers, as the API spells them (short forms also read: name, type, user).
-SEARCH_KEYS = ("tokenName", "tokenType", "username", "tokenCreator", "expiresBefore", "expiresLaterThan", "issuedBefore")
+# The keys `TokenSearch.parse_expression` offers: the short forms (the README's `name=`, `type=`), with the API's spelling
+# where it differs (also read).
+SEARCH_KEYS = (
+    "name (tokenName)",
+    "type (tokenType)",
+    "user (username)",
+    "creator (tokenCreator)",
+    "expiresBefore",
+    "expiresAfter (expiresLaterThan)",
+    "issuedBefore",
+)
 
 
 class TokenSearch(BaseModel):
@@ -493,7 +505,7 @@ class TokensService:
     async def create(self, spec: TokenCreate) -> CreatedToken:
         self.session.check_writable(f"creating token {spec.name!r}")
         raw = await self._send_json("POST", "/uar/v1/token", json_body=spec.body())
-        return created_token(raw, f"creating token {spec.name!r}")
+        return created_token(raw, f"creating token {spec.name!r}", self._request("POST", "/uar/v1/token"))
 
     async def update(self, name: str, change: TokenUpdate) -> None:
         self.session.check_writable(f"updating token {name!r}")
@@ -506,7 +518,11 @@ class TokensService:
     async def rotate(self, name: str) -> CreatedToken:
         self.session.check_writable(f"rotating token {name!r}")
         raw = await self._send_json("POST", self._path(name) + "/rotation")
-        return created_token(raw, f"rotating token {name!r}")
+        return created_token(raw, f"rotating token {name!r}", self._request("POST", self._path(name) + "/rotation"))
+
+    def _request(self, method: str, path: str) -> str:
+        """ "POST /flexnet/uar/v1/token": a request as a message names it (the path at the address in use)."""
+        return f"{method} {urlsplit(self.session.url(Service.TOKENS, path)).path}"
 
     async def verify(self, value: str) -> Verification:
         """Ask the server whether `value` is a valid token; a 400 means "not valid"."""

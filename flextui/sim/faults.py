@@ -8,7 +8,8 @@ retries reads, never retries writes, gives up in time, and never crashes.
 The faults (`Fault.kind`), each what a production link really shows:
 
 - `status`: an error status (500, 502, 503, 504, 429 with `retry_after` as
-  Retry-After) with a JSON error body, as a service or its gateway sends.
+  Retry-After) with a JSON error body, as a service or its gateway sends
+  (`body` replaces it: `b"{}"`, a gateway's bare JSON).
 - `drop`: the connection closes without an answer (a reset, a proxy gone).
   In process this is a network error; over uvicorn an exception before the
   answer becomes uvicorn's own 500, the nearest an ASGI app can come.
@@ -20,7 +21,7 @@ The faults (`Fault.kind`), each what a production link really shows:
 - `truncate`: the real answer's headers, content-length included, and only
   `keep` of its body bytes (a connection cut mid-body).
 - `html`: an HTML error page (`status`, e.g. 200 from a sign-in proxy or 502
-  from nginx) where JSON was due.
+  from nginx) where JSON was due; `title` replaces its title.
 - `empty`: `status` (200) with an empty body.
 
 `Fault(pattern, status=…, retry_after=…, drop=True)` works as before: the
@@ -70,6 +71,8 @@ class Fault:
     chunk: int = 8  # trickle: bytes per send
     keep: int | None = None  # truncate: body bytes sent (default: half)
     skip: int = 0  # let this many matching requests through first (a fault mid-listing)
+    body: bytes | None = None  # status: the body instead of the JSON error
+    title: str | None = None  # html: the page's title instead of "STATUS REASON"
     passed: int = 0
 
     def __post_init__(self) -> None:
@@ -147,9 +150,13 @@ class FaultMiddleware:
         if fault.kind == "drop":
             raise DroppedConnection(f"fault injected: {method} {path}")
         if fault.kind == "status":
-            await _answer(send, fault.status, b"application/json", _error_json(), fault.retry_after)
+            await _answer(send, fault.status, b"application/json", _error_json() if fault.body is None else fault.body, fault.retry_after)
         elif fault.kind == "html":
             page = HTML_PAGE.format(status=fault.status, reason=REASONS.get(fault.status, "Error")).encode()
+            if fault.title is not None:
+                page = page.replace(
+                    f"<title>{fault.status} {REASONS.get(fault.status, 'Error')}</title>".encode(), f"<title>{fault.title}</title>".encode()
+                )
             await _answer(send, fault.status, b"text/html", page, fault.retry_after)
         elif fault.kind == "empty":
             await _answer(send, fault.status, b"application/json", b"", None)

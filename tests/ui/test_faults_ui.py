@@ -35,7 +35,7 @@ from flextui.ui.app import FlexApp
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.table import ResourceTable
-from tests.faults import CASES, TIMEOUT, Case, readable
+from tests.faults import CASES, TIMEOUT, Case, readable, unworded
 from tests.ui.conftest import build_app, settle, until
 
 SIZE = (120, 40)
@@ -125,9 +125,13 @@ def check_failed(app: FlexApp, case: Case, hits: int, problems: list[str], *, wh
         problems.append(f"{name}: no error on the status line")
     elif readable(text):
         problems.append(f"{name}: unreadable status error ({', '.join(readable(text))}): {text!r}")
+    elif unworded(text, case):
+        problems.append(f"{name}: the status error does not say what happened ({', '.join(unworded(text, case))}): {text!r}")
     for note in app._notifications:
         if note.severity == "error" and readable(note.message):
             problems.append(f"{name}: unreadable toast ({', '.join(readable(note.message))}): {note.message!r}")
+        elif note.severity == "error" and unworded(note.message):  # (a toast may be cut: `!` shows the rest)
+            problems.append(f"{name}: the toast does not say what happened ({', '.join(unworded(note.message))}): {note.message!r}")
 
 
 def check_recovered(app: FlexApp, case: Case, problems: list[str], *, when: str) -> None:
@@ -359,3 +363,21 @@ async def test_entitlement_tree_expansion_under_every_fault() -> None:
             screen.forget_children()
             await settle(pilot)
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.timeout(60)
+async def test_a_rate_limit_is_said_in_words_in_the_status_line_and_toast() -> None:
+    """Not "429 fault injected": the service, the request, the Retry-After, the retries and what to do (walk27-a 13)."""
+    plan = FaultPlan()
+    app = faulty_app(AREAS["projects"], plan)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        plan.add(r"^GET /registry/api/v1/projects$", status=429, retry_after=0.05, body=b"{}", times=1000)
+        await refresh(pilot)
+        said = (
+            "the registry is rate-limiting this client: 429 Too Many Requests to GET /registry/api/v1/projects (Retry-After: 0.05 s);"
+            " tried 3 times, waiting 0.05 s between tries as its Retry-After asked; wait a while and try again, with fewer requests at once"
+        )
+        assert said in error_text(app), error_text(app)
+        toasts = [str(n.message) for n in app._notifications if n.severity == "error"]
+        assert toasts and all(toast.startswith("loading projects: " + said[:150]) for toast in toasts), toasts

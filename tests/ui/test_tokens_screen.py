@@ -666,3 +666,21 @@ async def test_the_token_dialogs_hint_names_its_keys_as_bound() -> None:
         dialog = await screen_of(pilot, TokenDetailScreen)
         said = str(dialog.query_one("#detail-hint", Label).render())
         assert said.startswith("t rotate · e edit · d delete · c copy name") and "r rotate" not in said, said
+
+
+async def test_u_says_in_words_what_pressing_it_again_shows() -> None:
+    """u: the tokens of the user under the cursor; the toast says what u shows next, not "(u again: of)"."""
+    app = build_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        said = [str(n.message) for n in app._notifications]
+        # (the list starts on the signed-in user's tokens: u on one of them goes to those the user created)
+        assert f"Tokens created by {ADMIN[0]}; u again shows the tokens of {ADMIN[0]}" in said, said
+        app.clear_notifications()
+        await pilot.press("u")
+        await settle(pilot)
+        said = [str(n.message) for n in app._notifications]
+        assert f"Tokens of {ADMIN[0]}; u again shows the tokens created by {ADMIN[0]}" in said, said
+        assert not any("u again:" in text for text in said)

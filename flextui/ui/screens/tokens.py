@@ -292,7 +292,8 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             user_box.value, creator_box.value, role = "", person, "created by"
         else:
             user_box.value, creator_box.value, role = person, "", "of"
-        self.app.notify(f"Tokens {role} {clean(person)} (u again: {'of' if role != 'of' else 'created by'})", markup=False)
+        other = "the tokens created by" if role == "of" else "the tokens of"
+        self.app.notify(f"Tokens {role} {clean(person)}; u again shows {other} {clean(person)}", markup=False)
         self._relist()
 
     @on(Input.Submitted, "#q-user, #q-creator")
