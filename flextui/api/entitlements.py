@@ -31,7 +31,7 @@ from flextui.api.http import Service, Session
 from flextui.api.listing import Listing, freshest, records_page
 from flextui.api.paging import Page, Pager
 from flextui.api.timestamps import lenient_timestamp
-from flextui.api.tolerant import Record, parse_record
+from flextui.api.tolerant import Record, parse_record, says_failure
 from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, FieldProblem, IdText, NonBlank, errors_by_field
 
 __all__ = [
@@ -584,7 +584,7 @@ class MutationResult(_Response):
 
     @property
     def failed(self) -> list[ResponseItem]:
-        return [item for item in self.response_items if item.status and item.status.lower() not in ("success", "ok")]
+        return [item for item in self.response_items if says_failure(item.status)]
 
 
 def _check_paging(page: int, limit: int) -> None:
@@ -595,8 +595,7 @@ def _check_paging(page: int, limit: int) -> None:
 def mutation_result(raw: Any, what: str) -> MutationResult:
     """A mutation's answer, which the docs show only as `{status}`: success unless it says otherwise."""
     result = parse_record(MutationResult, raw if isinstance(raw, dict) else {})
-    word = (result.status or "").strip().lower()
-    if word in ("failure", "failed", "error", "fail") and not result.response_items:
+    if says_failure(result.status) and not result.response_items:
         raise ApiError(f"{what}: the server answered {result.status}" + (f": {result.message}" if result.message else ""))
     return result
 

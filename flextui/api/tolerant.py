@@ -27,6 +27,7 @@ unknown fields and send enums exactly as documented.
 from __future__ import annotations
 
 import json
+import re
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -214,9 +215,36 @@ class Accepted(Record):
 
     @property
     def failed(self) -> bool:
-        """A status that says the server did not do it (anything but success-like words)."""
-        word = (self.status or "").strip().lower()
-        return bool(word) and word not in ("success", "successful", "ok", "created", "200", "201", "accepted", "processed")
+        """A status that says the server did not do it (`says_failure`)."""
+        return says_failure(self.status)
+
+
+_FAILURE_WORDS = re.compile(
+    r"fail|error|invalid|denied|refused|reject|forbidden|unauthori[sz]ed|not[ _-]?found|conflict|already[ _-]?exist"
+)
+_STATUS_CODE = re.compile(r"\s*([1-5]\d\d)\b")
+
+
+def says_failure(status: object) -> bool:
+    """Whether a create or change answer's `status` says the server did not do it.
+
+    The beta services document that status only as `"status": "string"`
+    (https://fnoapi.redocly.app/apis/rest/user-accounts/user-account-service/user/postuser.md,
+    …/fno_api_modernization/entitlement/postentitlement.md, the products
+    pages), with "SUCCESS" in their samples. Real answers word it their own
+    way: Spring's "201 CREATED", "Created successfully", an echoed user's
+    "Active". Taking any word but a few as failure told the user a create had
+    failed when it had been done, and a retry then met "already exists". So a
+    status is failure only when it says so: an HTTP code of 400 or more, or a
+    word of failure; anything else (and none) is success.
+    """
+    word = str(status or "").strip().lower()
+    if not word:
+        return False
+    code = _STATUS_CODE.match(word)
+    if code is not None:
+        return int(code.group(1)) >= 400
+    return _FAILURE_WORDS.search(word) is not None
 
 
 def created_record(model: type[M], raw: Any, key: str, sent: Mapping[str, Any], what: str) -> M:

@@ -19,6 +19,9 @@ dialects:
   (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md,
   …/user-account-service/user/postuser.md, the products pages): a client must
   not expect the created record back.
+- `create-status-worded`: the status of a create is free text (the pages
+  document it only as `"status": "string"`), here Spring's "201 CREATED": a
+  client must take any status that does not say failure as success.
 """
 
 from __future__ import annotations
@@ -110,8 +113,13 @@ def pagination(query: ListQuery, total: int) -> dict[str, int]:
 
 
 def created(request: Request, body: dict[str, Any], *, message: str | None = None) -> Response:
-    """A 201 create answer: `body`, or only the documented status under `create-status-only`."""
-    if "create-status-only" in dialects_of(request):
-        documented: dict[str, Any] = {"status": "SUCCESS"} if message is None else {"message": message, "status": "SUCCESS"}
+    """A 201 create answer: `body`, or only the documented status under `create-status-only`; under
+    `create-status-worded` its status in the words a Spring service writes (`HttpStatus.toString()`)."""
+    dialects = dialects_of(request)
+    status = "201 CREATED" if "create-status-worded" in dialects else "SUCCESS"
+    if "create-status-only" in dialects:
+        documented: dict[str, Any] = {"status": status} if message is None else {"message": message, "status": status}
         return json_response(documented, 201)
+    if "create-status-worded" in dialects:
+        return json_response({**body, "status": status}, 201)
     return json_response(body, 201)

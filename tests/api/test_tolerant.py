@@ -91,6 +91,42 @@ def test_a_status_only_create_answer_is_success_with_the_record_sent(answer: Any
     assert (product.product_name, product.version) == ("P", "2")
 
 
+@pytest.mark.parametrize(
+    "status", ["SUCCESS", "201 CREATED", "Created successfully", "SUCCESSFULLY_CREATED", "Active", "processed", "200", None]
+)
+def test_a_status_in_words_of_its_own_is_success(status: Any) -> None:
+    """The pages document the status only as a string: a create said to have failed had been done, and a retry met 409."""
+    product = created_record(Product, {"message": "done", "status": status}, "product", {"productName": "P", "version": "2"}, "creating")
+    assert product.product_name == "P"
+
+
+@pytest.mark.parametrize(
+    "status", ["FAILED", "failure", "ERROR", "400 BAD_REQUEST", "409", "Invalid license model", "ALREADY_EXISTS", "NOT_FOUND", "Rejected"]
+)
+def test_a_status_that_says_failure_is_an_error(status: str) -> None:
+    with pytest.raises(ApiError, match="the server answered"):
+        created_record(Product, {"status": status}, "product", {"productName": "P", "version": "1"}, "creating")
+
+
+async def test_creates_answered_in_words_of_their_own_are_done(world: Any) -> None:
+    """`create-status-worded`: "201 CREATED" is success, for an account as for a product."""
+    from flextui.api.products import ProductCreate, ProductsService
+    from flextui.api.users import AccountCreate, UsersService
+    from flextui.sim.app import create_app
+    from flextui.sim.dialects import speaking
+
+    from ..conftest import make_session
+
+    session = make_session(create_app(world, dialects=speaking("create-status-worded")))
+    try:
+        account = await UsersService(session).create_account(AccountCreate(accountId="ORBIT-42", name="Orbit Instruments"))
+        assert account.account_id == "ORBIT-42" and "ORBIT-42" in world.accounts
+        product = await ProductsService(session).create_product(ProductCreate(productName="Quartz Modeler", version="1.0"))
+        assert product.product_name == "Quartz Modeler"
+    finally:
+        await session.aclose()
+
+
 def test_a_failure_status_is_an_error_with_its_message() -> None:
     with pytest.raises(ApiError, match="FAILED: no such license model"):
         created_record(

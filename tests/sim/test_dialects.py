@@ -276,6 +276,16 @@ async def _create_status_only(default: Sim, dialect: Sim) -> None:
     assert "ORBIT-42" in dialect.world.accounts, "the record is created all the same"
 
 
+@check("create-status-worded")
+async def _create_status_worded(default: Sim, dialect: Sim) -> None:
+    product = {"productName": "Quartz Modeler", "version": "1.0"}
+    assert (await default.json("POST", f"{PRODUCTS}/products", 201, json=product))["status"] != "201 CREATED"
+    worded = await dialect.json("POST", f"{PRODUCTS}/products", 201, json=product)
+    assert worded["status"] == "201 CREATED" and "product" in worded, "the record, its status in words"
+    account = {"accountId": "ORBIT-42", "name": "Orbit Instruments", "accountType": "CUSTOMER"}
+    assert (await dialect.json("POST", f"{USERS}/accounts", 201, json=account))["status"] == "201 CREATED"
+
+
 @check("entitlements-bare-array")
 async def _entitlements_bare_array(default: Sim, dialect: Sim) -> None:
     assert isinstance(await default.json("GET", f"{ENTITLEMENTS}/entitlements"), dict)
