@@ -29,6 +29,7 @@ from flextui.api.tolerant import Record, list_items, parse_record, parse_records
 from flextui.api.validation import errors_by_field
 
 MASK_RE = re.compile(r"^\*{3,}$")
+MASK_WORD_RE = re.compile(r"^[<\[(]?(masked|redacted|hidden|obfuscated)[>\])]?$", re.IGNORECASE)
 NAME_FORBIDDEN = "*<>+$?.^|%]"
 HTML_RE = re.compile(r"<[^>]*>|&[#\w]+;")
 # Request fields an error message may start with ("tokenName must be 5 to 25 characters").
@@ -81,8 +82,20 @@ def check_interval(value: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-def is_masked(value: Any) -> bool:
-    return isinstance(value, str) and bool(MASK_RE.match(value))
+def is_masked(value: Any, *, partly: bool = False) -> bool:
+    """Whether a token field holds a masked value rather than the real one.
+
+    The docs say only that a caller sees "obfuscated or masked values" where it
+    may not see them (TokenBasedAuthManTokensList.htm), not how: asterisks
+    ("****"), a placeholder ("<masked>", "[redacted]"), or (`partly`: user
+    names) a value with part of it starred out ("cus***@acme.example"). A
+    masked row offered as real data was offered for edit, rotate and delete,
+    which then failed; a masked user name was offered as a person to open.
+    """
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    return bool(MASK_RE.match(text) or MASK_WORD_RE.match(text) or (partly and "***" in text))
 
 
 def from_millis(ms: int | None) -> datetime | None:
@@ -105,7 +118,7 @@ class Token(Record):
 
     @property
     def masked(self) -> bool:
-        return any(is_masked(v) for v in (self.username, self.creator, self.description))
+        return is_masked(self.username, partly=True) or is_masked(self.creator, partly=True) or is_masked(self.description)
 
     @property
     def issued(self) -> datetime | None:

@@ -10,7 +10,10 @@ Choices where the seed and the notes are silent, so a client must cope:
   value (issue and expiry stay).
 - Masked values are the string "****" in tokenDescription, tokenCreator,
   username and expiryStr; name, type and times stay visible so the row can
-  be addressed.
+  be addressed. The docs say only "obfuscated or masked values"
+  (TokenBasedAuthManTokensList.htm): under `mask-partial` a user name keeps
+  its start and domain ("cus***@acme-robotics.example") and a description
+  reads "<masked>".
 - The caller may view a token it created, a NORMAL token of its own, or any
   token when it holds Create Impersonated Token plus a Manage Users
   permission ("privileged").
@@ -190,14 +193,25 @@ def can_modify(caller: SimUser, token: SimToken) -> bool:
     return token.token_type == "IMPERSONATED" and caller.may_impersonate
 
 
-def render(token: SimToken, caller: SimUser, *, with_value: bool = False) -> dict[str, Any]:
+def _partly(value: str) -> str:
+    """`mask-partial`: a user name masked as some services do, its start and domain kept ("cus***@acme.example")."""
+    local, at, domain = value.partition("@")
+    return f"{local[:3]}***{at}{domain}" if at else "<masked>"
+
+
+def render(token: SimToken, caller: SimUser, *, with_value: bool = False, request: Request | None = None) -> dict[str, Any]:
     masked = not can_view(caller, token)
+    partly = request is not None and "mask-partial" in dialects_of(request)
+
+    def hide(value: str) -> str:
+        return (_partly(value) if partly else MASK) if masked else value
+
     body: dict[str, Any] = {
         "tokenName": token.name,
         "tokenType": token.token_type,
-        "username": MASK if masked else token.username,
-        "tokenCreator": MASK if masked else token.creator,
-        "tokenDescription": MASK if masked else token.description,
+        "username": hide(token.username),
+        "tokenCreator": hide(token.creator),
+        "tokenDescription": ("<masked>" if partly else MASK) if masked else token.description,
         "expiryStr": MASK if masked else token.expiry_str,
         "tokenIssueMillis": token.issue_ms,
         "tokenExpiryMillis": token.expiry_ms,
@@ -320,7 +334,7 @@ async def verify_token(request: Request) -> Response:
 async def get_token(request: Request) -> Response:
     caller = authenticate(request)
     token = _get_token(world_of(request), request.path_params["name"])
-    return ok(render(token, caller))
+    return ok(render(token, caller, request=request))
 
 
 async def update_token(request: Request) -> Response:
@@ -423,7 +437,7 @@ async def list_tokens(request: Request) -> Response:
     dialects = dialects_of(request)
     tokens = _filter_for(request, caller)
     page = window(request.query_params, _list_paging(request, dialects), dialects)
-    return ok([render(t, caller) for t in page.take(tokens)])
+    return ok([render(t, caller, request=request) for t in page.take(tokens)])
 
 
 async def count_tokens(request: Request) -> Response:
@@ -496,7 +510,7 @@ async def search_tokens(request: Request) -> Response:
         matches.append(t)
     matches.sort(key=lambda t: t.name)
     page = window(body, SEARCH_PAGING, dialects_of(request))
-    return ok([render(t, caller) for t in page.take(matches)])
+    return ok([render(t, caller, request=request) for t in page.take(matches)])
 
 
 def routes(world: World) -> list[BaseRoute]:

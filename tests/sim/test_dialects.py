@@ -21,7 +21,7 @@ import pytest
 from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
 from flextui.sim.dialects import DIALECTS
 from flextui.sim.registry import HELLO
-from flextui.sim.world import ADMIN, PRODUCER, Clock, World
+from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, Clock, World
 
 from ..conftest import FIXED_NOW_MS
 
@@ -119,6 +119,15 @@ async def _pagesize_lower(default: Sim, dialect: Sim) -> None:
     assert len(ignored) == min(20, total), "pageSize is not read: the server's default size applies"
     lower = {"tokenCreator": ADMIN[0], "page": 0, "pagesize": 3}
     assert len((await dialect.json("GET", f"{TOKENS}/tokens", params=lower))["responseObject"]) == 3
+
+
+@check("mask-partial")
+async def _mask_partial(default: Sim, dialect: Sim) -> None:
+    params = {"username": CUSTOMER[0]}
+    for sim, user, description in ((default, "****", "****"), (dialect, "cus***@acme-robotics.example", "<masked>")):
+        rows = (await sim.json("GET", f"{TOKENS}/tokens", user=CUSTOMER, params=params))["responseObject"]
+        impersonated = [r for r in rows if r["tokenType"] == "IMPERSONATED"]
+        assert impersonated and all(r["username"] == user and r["tokenDescription"] == description for r in impersonated)
 
 
 @check("page-size-ignored")

@@ -92,6 +92,21 @@ async def test_masked_rows_are_marked_for_a_customer() -> None:
         assert "masked" in pager(app)
 
 
+async def test_a_token_masked_in_words_of_its_own_is_marked_and_not_offered_for_changes() -> None:
+    """The docs say only "obfuscated or masked values": "cus***@…" and "<masked>" are masked too, not data."""
+    from flextui.sim.dialects import speaking
+
+    app = build_app(as_user="customer", dialects=speaking("mask-partial"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        masked = [r for r in table(app).visible_rows if r["token"].masked]
+        assert masked and masked[0]["token"].username == "cus***@acme-robotics.example"
+        table(app).move_cursor(row=table(app).visible_rows.index(masked[0]))
+        await settle(pilot)
+        screen = app.screen
+        assert all(not screen.check_action(action, ()) for action in ("delete", "rotate", "edit"))
+
+
 async def test_create_normal_token_shows_value_once_and_never_caches_it() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:

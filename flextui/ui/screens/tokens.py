@@ -259,7 +259,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         token = self.selected()
         if token is None:
             return []
-        people = dict.fromkeys(p for p in (token.username, token.creator) if p and not is_masked(p))  # "****": hidden from this user
+        people = dict.fromkeys(
+            p for p in (token.username, token.creator) if p and not is_masked(p, partly=True)
+        )  # "****": hidden from this user
         return [Link(f"user {person}", "users", f"user={person}") for person in people]
 
     def raw_record(self) -> Any | None:
@@ -279,7 +281,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def action_user_tokens(self) -> None:
         """u: the tokens of the user under the cursor; again on the same user: the tokens that user created."""
         token = self.selected()
-        people = [p for p in ((token.username, token.creator) if token is not None else ()) if p and not is_masked(p)]
+        people = [p for p in ((token.username, token.creator) if token is not None else ()) if p and not is_masked(p, partly=True)]
         if not people:
             masked = token is not None and token.masked
             self.app.notify(
