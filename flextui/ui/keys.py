@@ -145,8 +145,10 @@ class FlexModal(SafeDispatch, ModalScreen[ResultType]):
 
     def on_mount(self) -> None:
         # A toast raised before the dialog opened ("Token x updated", "Copied …") sat on its buttons for seconds at
-        # 80x24, where a dialog fills the screen; it was about what came before, and `!` keeps it.
-        self.app.clear_notifications()
+        # 80x24, where a dialog fills the screen; it was about what came before, and `!` keeps it. A warning or an
+        # error is left to be read.
+        if all(notification.severity == "information" for notification in self.app._notifications):
+            self.app.clear_notifications()
 
 
 FIRST = ("app.help",)

@@ -64,3 +64,16 @@ async def test_a_dialog_opened_after_a_toast_is_not_covered_by_it() -> None:
         assert isinstance(app.screen, FormScreen)
         await until(pilot, lambda: not list(app._notifications))
         assert any("Token audit-pull-186 updated" in said.text for said in app.said), "! keeps it"
+
+
+async def test_a_dialog_leaves_an_error_toast_to_be_read() -> None:
+    from flextui.ui.widgets.forms import FormScreen
+
+    app = build_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        app.notify("503 the server is unavailable", severity="error", timeout=600)
+        await settle(pilot)
+        await burst(pilot, "s")
+        assert isinstance(app.screen, FormScreen)
+        assert [n.severity for n in app._notifications] == ["error"]
