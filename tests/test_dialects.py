@@ -88,11 +88,31 @@ def bound(count: int) -> int:
     return math.ceil(count / smallest) + 6
 
 
+def _drop(*keys: str) -> Any:
+    return lambda row: {k: v for k, v in row.items() if k not in keys}
+
+
+# What a dialect changes in a listed row by design (the same items, shown otherwise), undone on both sides before comparing:
+# a shared registry lists names with the tenant prefix, shown as listed; the docs' artifacts form has no digest, id or type.
+REWRITES: dict[tuple[str, str], Any] = {
+    ("shared-registry-prefix", "projects"): lambda row: {**row, "name": re.sub(r"^\d{4}-", "", row["name"])},
+    ("artifacts-docs-envelope", "artifacts"): _drop("digest", "id", "type"),
+}
+
+
+def _rewritten(rows: list[str], rewrite: Any) -> list[str]:
+    return [json.dumps(rewrite(json.loads(row)), sort_keys=True) for row in rows] if rewrite else rows
+
+
 @pytest.mark.parametrize("kind", sorted(LISTINGS))
 @pytest.mark.parametrize("dialect", VARIANTS)
 async def test_every_item_once_in_bounded_requests(kind: str, dialect: str) -> None:
-    expected = await reference(kind)
+    rewrite = REWRITES.get((dialect, kind))
+    expected = _rewritten(await reference(kind), rewrite)
     rows, session = await _list(kind, dialect)
+    if rewrite:
+        assert _rewritten(rows, rewrite) != rows, f"{kind} under {dialect}: the dialect changed nothing"
+        rows = _rewritten(rows, rewrite)
     assert len(rows) == len(set(rows)), f"{kind} under {dialect}: an item listed twice"
     assert sorted(rows) == sorted(expected), f"{kind} under {dialect}: {len(rows)} items, expected {len(expected)}"
     assert not session.shortfalls, [o.describe() for o in session.shortfalls]

@@ -180,3 +180,40 @@ def test_mistakes_exit_2_with_the_reason(capsys: pytest.CaptureFixture[str], arg
 def test_unknown_project_exits_4(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "get", "members", "no-such-project", "--demo")
     assert code == 4 and "Project not found" in err
+
+
+# -- the real variants (walk-c 2, 9, 10): what `flextui get` prints against them ----------------------------------------
+
+
+def test_get_members_by_user_prints_only_that_user_on_a_fuzzy_filtering_server(capsys: pytest.CaptureFixture[str]) -> None:
+    demo = ["--demo", "--sim-dialect", "members-filter-fuzzy", "-o", "jsonl"]
+    code, out, _ = run(capsys, "get", "members", HELLO, *demo)
+    names = [json.loads(line)["entity_name"] for line in out.splitlines()]
+    partial = names[-1][1:]  # a substring of a member's name that is nobody's name
+    assert partial not in names
+    code, out, _ = run(capsys, "get", "members", HELLO, "--filter", f"user={partial}", *demo)
+    assert code == 0 and out.strip() == "", "another member's access is not printed as this user's"
+    code, out, _ = run(capsys, "get", "members", HELLO, "--filter", f"user={names[-1]}", *demo)
+    assert [json.loads(line)["entity_name"] for line in out.splitlines()] == [names[-1]]
+
+
+def test_shared_registry_names_are_printed_as_listed_and_work_as_targets(capsys: pytest.CaptureFixture[str]) -> None:
+    demo = ["--demo", "--sim-dialect", "shared-registry-prefix", "-o", "jsonl"]
+    code, out, _ = run(capsys, "get", "projects", *demo)
+    names = [json.loads(line)["name"] for line in out.splitlines()]
+    assert code == 0 and f"1107-{HELLO}" in names
+    code, out, err = run(capsys, "get", "artifacts", f"1107-{HELLO}/hello-world-image", *demo)
+    assert code == 0 and len(out.splitlines()) == 1, err
+    code, out, err = run(capsys, "get", "members", f"1107-{HELLO}", *demo)
+    assert code == 0 and CUSTOMER[0] in out, err
+
+
+def test_docs_form_artifacts_are_all_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "get", "artifacts", "compass-2026-q2/compass-server", "--demo", "-o", "jsonl")
+    harbor = [json.loads(line) for line in out.splitlines()]
+    code, out, err = run(
+        capsys, "get", "artifacts", "compass-2026-q2/compass-server", "--demo", "--sim-dialect", "artifacts-docs-envelope", "-o", "jsonl"
+    )
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(docs) == len(harbor) == 9, err
+    assert [d["tags"] for d in docs] == [h["tags"] for h in harbor] and not any("unreadable" in d for d in docs)

@@ -474,9 +474,13 @@ class Session:
             del self.shortfalls[:-50]
             self._tell("warning", f"Listing cut short: {outcome.describe()}")
 
-    def _explain_refusal(self, service: Service, error: ApiError, auth: httpx.Auth | None) -> ApiError:
+    def _explain_refusal(self, service: Service, error: ApiError, auth: httpx.Auth | None, response: httpx.Response) -> ApiError:
         """A beta API refusing a password: say that it wants an access token, and how to add one; any other
-        refused password is marked so (`Unauthorized.password_refused`)."""
+        refused password is marked so (`Unauthorized.password_refused`). An auth flow that knows more about a
+        refusal (the registry's: a 403 to a JWT got just before) says it through its `explain_refusal`."""
+        explain = getattr(auth, "explain_refusal", None)
+        if callable(explain):
+            error = explain(error, response)
         creds = self.credentials
         if (
             isinstance(error, Unauthorized)
@@ -620,7 +624,7 @@ class Session:
                     message, field_name = error_message(response)
                     retry_after = _retry_after(response)
                     last_error = self._explain_refusal(
-                        service, from_status(status, message, retry_after=retry_after, field=field_name), use_auth
+                        service, from_status(status, message, retry_after=retry_after, field=field_name), use_auth, response
                     )
                     what = failure_words(response, who, request) if status == 429 or status >= 500 else ""
                     if status not in RETRY_STATUSES:

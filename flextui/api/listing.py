@@ -22,9 +22,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import Any, Generic, TypeVar
 
+from pydantic import BaseModel
+
 from flextui.api.http import Fetched, Service, Session, probing
 from flextui.api.paging import Page, Pager, detect_base, distinct
-from flextui.api.tolerant import list_items, list_more, list_total, parse_records
+from flextui.api.tolerant import list_items, list_more, list_total, parse_records, unreadable
 
 M = TypeVar("M")
 A = TypeVar("A")
@@ -36,6 +38,18 @@ ParseRaw = Callable[[Any, int, int], Page[M]]
 def records_page(raw: Any, key: str, model: type[Any], number: int, size: int) -> Page[Any]:
     """A list answer in any form seen (the documented `key`, `data`, a bare array, or null) as a page of records."""
     return Page(parse_records(model, list_items(raw, key)), number, size, list_total(raw), more=list_more(raw))
+
+
+def _identity(key: Callable[[M], Hashable]) -> Callable[[M], Hashable]:
+    """`key`, but None (no identity: never a repeat, `paging.distinct`) for a record the client could not read:
+    its fields are placeholders, and two unreadable records are not the same item."""
+
+    def ident(item: M) -> Hashable:
+        if isinstance(item, BaseModel) and unreadable(item):
+            return None
+        return key(item)
+
+    return ident
 
 
 async def freshest(answers: AsyncIterator[A]) -> A:
@@ -68,7 +82,7 @@ class Listing(Generic[M]):
         self.key = key
         self._fetch = fetch
         self._parse = parse
-        self.item_key = item_key
+        self.item_key = _identity(item_key) if item_key is not None else None
 
     def wire(self, number: int, size: int, *, force: bool = False) -> AsyncIterator[Page[M]]:
         """Page `number` as the server numbers it: cached first (with its age), then fresh."""

@@ -27,7 +27,9 @@ does:
   alias of 1; anything else means pages count from 0. The finding is handed
   to `on_base` so the session remembers it.
 - Items are de-duplicated by `key` when the listing has one, so overlapping
-  pages list each item once.
+  pages list each item once. An item whose key is None has no identity (a
+  record the client could not read): it is never taken for a repeat, so it
+  is listed, never dropped silently.
 
 What it could not get is in `outcome` ("showing N of at least M", and why),
 never swallowed: the headless CLI prints it and exits non-zero, screens show it.
@@ -125,7 +127,9 @@ def distinct(items: list[T], key: Callable[[T], Hashable] | None) -> list[T]:
     out = []
     for item in items:
         k = key(item)
-        if k not in seen:
+        if k is None:  # no identity: never a repeat
+            out.append(item)
+        elif k not in seen:
             seen.add(k)
             out.append(item)
     return out
@@ -135,7 +139,11 @@ def fingerprint(items: list[Any], key: Callable[[Any], Hashable] | None = None) 
     """What tells two pages apart cheaply: their length and first and last items."""
     if not items:
         return (0,)
-    ident = key or repr
+
+    def ident(item: Any) -> Any:
+        k = key(item) if key is not None else None
+        return repr(item) if k is None else k  # an item without identity is told by all it holds
+
     return (len(items), ident(items[0]), ident(items[-1]))
 
 
@@ -280,7 +288,9 @@ class Pager(Generic[T]):
         fresh = []
         for item in items:
             k = self.key(item)
-            if k not in self._keys:
+            if k is None:  # no identity (an unreadable record): never a repeat of another
+                fresh.append(item)
+            elif k not in self._keys:
                 self._keys.add(k)
                 fresh.append(item)
         return fresh

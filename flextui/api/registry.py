@@ -6,9 +6,10 @@ directly: a producer trades user name and password for a JWT at
 tenant ID in `x-publisherid` on every other call. `RegistryAuth` does that
 inside httpx's auth flow, so `Session.request` (retries, read-only rule,
 error mapping) stays the only way requests go out: it authenticates once,
-reuses the JWT, and on a 401 authenticates again once and repeats the call.
-It relies on the server's 401 rather than on the JWT's `exp`, because the
-client's clock may disagree with the server's.
+reuses the JWT, and on a 401 (or a 403 "Authentication failed" to an older
+JWT) authenticates again once and repeats the call. It relies on the
+server's answer rather than on the JWT's `exp`, because the client's clock
+may disagree with the server's.
 
 The vendor documents shapes only partly (notes §2), so the models accept
 snake_case and camelCase names and every timestamp form seen
@@ -24,7 +25,7 @@ import asyncio
 import base64
 import binascii
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Hashable
 from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, TypeVar
@@ -33,7 +34,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
-from flextui.api.errors import ApiError, Invalid, NotFound, Unreadable
+from flextui.api.errors import ApiError, Forbidden, Invalid, NotFound, Unreadable
 from flextui.api.http import Fetched, Service, Session, asked, decode_json, html_title
 from flextui.api.listing import Listing, freshest
 from flextui.api.paging import Page, Pager
@@ -103,8 +104,43 @@ def decode_secret(response: httpx.Response) -> str:
     raise error
 
 
+VALUE_WORDS = (
+    "reuse", "re-use", "used before", "previous", "last", "history", "same as", "equal", "identical", "match",
+    "policy", "weak", "strength", "strong", "at least", "character", "uppercase", "upper case", "lowercase",
+    "lower case", "digit", "number", "length", "long", "short", "incorrect", "wrong", "expired",
+)  # fmt: skip
+"""Words of a refusal that concern a secret's value (a policy rule, a reuse, a wrong current secret), not the body's shape."""
+
+SHAPE_WORDS = (
+    "required", "missing", "unknown", "unrecognized", "unrecognised", "unsupported", "not supported", "bad request format",
+    "malformed", "parse", "json", "new-password", "no such field", "unexpected field", "field",
+)  # fmt: skip
+"""Words of a refusal that concern the body's shape: the fields it has or lacks."""
+
+
+def refused_for_shape(error: ApiError) -> bool:
+    """Whether a refusal of the docs' secret body concerns its shape (try the seed's) rather than the value (final).
+
+    404/405/415 are shape (the server knows no such form); a 400/422 is shape
+    when its message speaks of fields missing, unknown or malformed
+    (`SHAPE_WORDS`) and not of the value (`VALUE_WORDS`), or names the seed's
+    `new-password`; anything else, a bare 400 included, concerns the value:
+    the docs list 400 as the answer to a secret that breaks the rules
+    (RESTSWContDelivSecretChange.htm).
+    """
+    if error.status in (404, 405, 415):
+        return True
+    text = f"{error.field or ''} {error.message}".lower()
+    if "new-password" in text:
+        return True
+    return any(w in text for w in SHAPE_WORDS) and not any(w in text for w in VALUE_WORDS)
+
+
 # -- the JWT flow ------------------------------------------------------------------------------
 
+
+FRESH_JWT_REFUSED = "flextui.registry.fresh_jwt"
+"""A request extension: the request carried a JWT got just before it, so a 403 to it is no expired sign-in."""
 
 JWT_HEADERS = ("Authorization", "X-Auth-Token", "X-Access-Token", "Access-Token", "Token", "JWT")
 
@@ -135,10 +171,17 @@ def extract_jwt(response: httpx.Response) -> str | None:
 class RegistryAuth(httpx.Auth):
     """Basic credentials traded once for a JWT; Bearer JWT and x-publisherid on every request.
 
-    On a 401 the JWT is dropped and fetched again once, then the request is
-    repeated once. A failed authentication ends the flow with the authenticate
-    answer itself, so `Session` maps it to Unauthorized/Forbidden with the
-    server's message. Concurrent requests share one authentication (a lock).
+    On a 401, or a 403 to a request that carried a JWT got earlier, the JWT is
+    dropped and fetched again once, then the request is repeated once: the
+    registry pages list 403 "Authentication failed" beside 401 "Unauthorized"
+    (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivDownLogs.htm,
+    .../RESTSWContDelivRetrieveArt.htm), which is what a Spring JWT filter
+    answers to an expired bearer. A 403 to a request whose JWT was got just
+    before (in this flow, or by that one repeat) is a real permission refusal:
+    it is not repeated, and `explain_refusal` says so. A failed authentication
+    ends the flow with the authenticate answer itself, so `Session` maps it to
+    Unauthorized/Forbidden with the server's message. Concurrent requests
+    share one authentication (a lock).
     """
 
     requires_request_body = True  # a repeated request must be able to send its body again
@@ -216,6 +259,7 @@ class RegistryAuth(httpx.Auth):
     async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
         await request.aread()
         jwt = self._jwt
+        minted = jwt is None
         if jwt is None:
             async with self._get_lock():
                 jwt = self._jwt
@@ -227,7 +271,10 @@ class RegistryAuth(httpx.Auth):
                         return  # the failed authenticate answer is the result
         self._apply(request, jwt)
         response = yield request
-        if response.status_code != 401:
+        if response.status_code == 403 and minted:  # a JWT got moments ago has not expired: a real refusal
+            request.extensions[FRESH_JWT_REFUSED] = True
+            return
+        if response.status_code not in (401, 403):
             return
         async with self._get_lock():
             if self._jwt is None or self._jwt == jwt:  # nobody has refreshed it meanwhile
@@ -239,7 +286,18 @@ class RegistryAuth(httpx.Auth):
             fresh = self._jwt
         assert fresh is not None
         self._apply(request, fresh)
-        yield request
+        request.extensions[FRESH_JWT_REFUSED] = True  # read only if this repeat is refused with 403 too
+        yield request  # once: whatever it answers is the answer (never a loop)
+
+    @staticmethod
+    def explain_refusal(error: ApiError, response: httpx.Response) -> ApiError:
+        """A 403 to a request that carried a freshly got JWT: a permission refusal, not an expired sign-in; say so."""
+        if isinstance(error, Forbidden) and response.request.extensions.get(FRESH_JWT_REFUSED):
+            error.message = (
+                f"{error.message} (refused with a JWT got just before: the registry denies this user or tenant the request;"
+                " signing in again does not help)"
+            )
+        return error
 
 
 # -- models --------------------------------------------------------------------------------------
@@ -359,13 +417,21 @@ class Tag(_Model):
 
 
 class Artifact(_Model):
-    """A Harbor v2 artifact of a repository."""
+    """A Harbor v2 artifact of a repository, or an item of the docs' camelCase form.
+
+    The docs' answer is a project object whose `artifacts` items are
+    camelCase and show no `digest` or `id` as far as the sample goes (`size`,
+    `pushTime`, `scanOverview`, `tags`, `pullTime`, `labels`, `references`,
+    `manifestMediaType`, …:
+    https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivRetrieveArt.htm),
+    so `digest` may be absent; `identity` says what tells one artifact from another then.
+    """
 
     id: int | None = None
-    digest: str
+    digest: str | None = None
     size: int = 0
     type: str | None = None
-    media_type: str | None = Field(None, validation_alias=_alias("media_type", "mediaType"))
+    media_type: str | None = Field(None, validation_alias=_alias("media_type", "mediaType", "manifest_media_type", "manifestMediaType"))
     push_time: Timestamp = Field(None, validation_alias=_alias("push_time", "pushTime"))
     pull_time: Timestamp = Field(None, validation_alias=_alias("pull_time", "pullTime"))
     tags: Annotated[list[Tag], BeforeValidator(_list)] = Field(default_factory=list)
@@ -377,6 +443,20 @@ class Artifact(_Model):
     @property
     def tag_names(self) -> list[str]:
         return [t.name for t in self.tags]
+
+    @property
+    def identity(self) -> Hashable:
+        """What tells this artifact from the others of its repository: the digest (Harbor's, and an image's
+        content address), else the `id`, else its tags with its push time and size (the docs' form: a tag names
+        one artifact of a repository at a time, and an untagged one is told by when it was pushed and its size).
+        None when nothing identifies it: such a record is never taken for a repeat of another (`paging`)."""
+        if self.digest:
+            return self.digest
+        if self.id is not None:
+            return ("id", self.id)
+        if self.tags or self.push_time is not None:
+            return ("pushed", tuple(sorted(self.tag_names)), self.push_time, self.size, self.media_type)
+        return None
 
 
 class ProjectDetail(_Model):
@@ -556,6 +636,31 @@ class RegistryService:
 
     # -- plumbing --------------------------------------------------------------------------------
 
+    def path_name(self, project: str) -> str:
+        """A project's name as a path takes it: without this tenant's shared-registry prefix.
+
+        "If you are using a shared registry, the project names are
+        automatically prefixed with your 4-character tenant ID. Omit this
+        tenant ID when you specify the project name": `1234-1000-project1-April2020`
+        is `/projects/1000-project1-April2020`
+        (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivRetrieveArt.htm).
+        So a name that begins with this session's registry tenant ID and a
+        hyphen loses that prefix in paths (once: `1107-1107-x` becomes
+        `1107-x`); screens and the CLI show the name as listed.
+        """
+        prefix = f"{self.tenant_id}-"
+        return project[len(prefix) :] if project.startswith(prefix) and len(project) > len(prefix) else project
+
+    def _project_segment(self, project: str) -> str:
+        return _segment(self.path_name(project))
+
+    def _member_path(self, project: str, name: str) -> str:
+        """`_member_path` for a project as listed: `name` may begin with the listed or the path name."""
+        bare = self.path_name(project)
+        if bare != project and name.startswith(bare + "/"):
+            name = name[len(bare) + 1 :]
+        return _member_path(project, name)
+
     async def _get_raw(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """A list answer as `{"items": …, "total": X-Total-Count or a body total}` (what the cache stores)."""
         response = await self.session.request(Service.REGISTRY, "GET", path, params=params)
@@ -618,7 +723,7 @@ class RegistryService:
         return self._value(
             "registry.project",
             {"name": name},
-            lambda: self.session.get_json(Service.REGISTRY, f"{API}/projects/{_segment(name)}"),
+            lambda: self.session.get_json(Service.REGISTRY, f"{API}/projects/{self._project_segment(name)}"),
             lambda raw: ProjectDetail.from_raw(raw, name),
             force,
         )
@@ -628,7 +733,7 @@ class RegistryService:
         return got.value
 
     def chart_detail(self, project: str, chart: str, *, force: bool = False) -> AsyncIterator[Fetched[ChartDetail]]:
-        path = f"{API}/projects/{_segment(project)}/charts/{_member_path(project, chart)}"
+        path = f"{API}/projects/{self._project_segment(project)}/charts/{self._member_path(project, chart)}"
         return self._value(
             "registry.chart",
             {"project": project, "chart": chart},
@@ -644,13 +749,17 @@ class RegistryService:
     async def delete_chart(self, project: str, chart: str) -> None:
         """Delete a chart (`chart` short or `project/chart`)."""
         self.session.check_writable(f"deleting chart {chart!r} of project {project!r}")
-        await self.session.request(Service.REGISTRY, "DELETE", f"{API}/projects/{_segment(project)}/charts/{_member_path(project, chart)}")
+        await self.session.request(
+            Service.REGISTRY, "DELETE", f"{API}/projects/{self._project_segment(project)}/charts/{self._member_path(project, chart)}"
+        )
 
     async def delete_repository(self, project: str, repository: str) -> None:
         """Delete a repository (`repository` short or `project/image`), addressed as the docs do."""
         self.session.check_writable(f"deleting repository {repository!r} of project {project!r}")
         await self.session.request(
-            Service.REGISTRY, "DELETE", f"{API}/projects/{_segment(project)}/repositories/{_member_path(project, repository)}"
+            Service.REGISTRY,
+            "DELETE",
+            f"{API}/projects/{self._project_segment(project)}/repositories/{self._member_path(project, repository)}",
         )
 
     # -- members ----------------------------------------------------------------------------------
@@ -660,7 +769,7 @@ class RegistryService:
         return self._listing(
             "registry.members",
             {"project": project, "user_id": user_id},
-            f"{API}/projects/{_segment(project)}/members",
+            f"{API}/projects/{self._project_segment(project)}/members",
             lambda number, size: {"page": number, "page_size": size, "user_id": user_id},
             Member,
             lambda m: (m.entity_name, m.entity_type, m.id),
@@ -674,10 +783,23 @@ class RegistryService:
         return self._members(project, user_id).page(page, page_size, force=force)
 
     async def member(self, project: str, user_id: str) -> Member | None:
-        """The member whose entityName is `user_id`, or None."""
-        page: Page[Member] = await self._freshest(self.members_page(project, 1, 10, user_id=user_id))
-        wanted = [m for m in page.items if m.entity_name.lower() == user_id.lower()] or page.items
-        return wanted[0] if wanted else None
+        """The member whose entityName is `user_id` (compared case-insensitively), or None: not a member.
+
+        The server's `user_id` narrows the answer but is no proof: the docs
+        say only that it "is identical with the entityName field"
+        (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivListMembers.htm),
+        and Harbor, which the registry is, matches its member name filter as a
+        substring, so asking for ann@acme.com may answer joann@acme.com. Only a
+        member whose name is exactly `user_id` is that user; every answer page
+        (at most the documented 100 a page) is searched, as a fuzzy filter can
+        match many.
+        """
+        wanted = user_id.strip().lower()
+        async for items in self._members(project, user_id).every(MEMBERS_MAX_PAGE_SIZE, what=f"members matching {user_id}"):
+            for m in items:
+                if m.entity_name.lower() == wanted:
+                    return m
+        return None
 
     def iter_members(self, project: str, page_size: int = 100) -> Pager[Member]:
         _check_size(1, page_size, MEMBERS_MAX_PAGE_SIZE)
@@ -693,14 +815,14 @@ class RegistryService:
             "withSignature": flags.get("with_signature", False),
             "withImmutableStatus": flags.get("with_immutable_status", False),
         }
-        path = f"{API}/projects/{_segment(project)}/repositories/{_member_path(project, repository)}/artifacts"
+        path = f"{API}/projects/{self._project_segment(project)}/repositories/{self._member_path(project, repository)}/artifacts"
         return self._listing(
             "registry.artifacts",
             {"project": project, "repository": repository, **named},
             path,
             lambda number, size: {"page": number, "pageSize": size, **{k: str(v).lower() for k, v in named.items()}},
             Artifact,
-            lambda a: a.digest,
+            lambda a: a.identity,
         )
 
     def artifacts_page(
@@ -830,10 +952,23 @@ class RegistryService:
         """Set a new registry secret (a random one when `new_secret` is empty) and return it decoded.
 
         The docs' form is `PUT /secret {"existing-secret": <Base64 of the current secret>, "new-secret": …}`
-        (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivSecretChange.htm);
-        the seed's is `{"new-password": …}`. The docs' form is sent first (it
-        needs the current secret, read just before); the seed's when the server
-        refuses that body.
+        (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivSecretChange.htm,
+        which documents 200 and 400 only); the seed's is `{"new-password": …}`.
+        The docs' form is sent first (it needs the current secret, read just
+        before). The seed's is sent only when the server refused the docs'
+        body for its shape, which a server of the seed's form would do:
+
+        - a 404, 405 or 415, or a 400/422 whose message speaks of a missing,
+          required, unknown, unrecognised or unsupported field or of a bad
+          body ("Bad request format", "malformed", "JSON parse") without
+          speaking of the secret's value; or one that names `new-password`.
+        - Any other refusal concerns the value (a password-policy rule, a
+          reused or equal secret, a wrong existing secret: the words of
+          `VALUE_WORDS`): it is the answer, and no second PUT goes out.
+
+        When both bodies are refused, the error says both, the docs' first,
+        and is of the docs' refusal's class, so the user sees the documented
+        server's reason.
         """
         self.session.check_writable("resetting the registry secret")
         if new_secret:
@@ -844,20 +979,32 @@ class RegistryService:
             current = await self.get_secret()
         except ApiError:
             current = None
-        bodies: list[dict[str, str]] = []
+        seed_body = {"new-password": new_secret or ""}
+        docs_refusal: ApiError | None = None
         if current is not None:
-            bodies.append({"existing-secret": base64.b64encode(current.encode()).decode("ascii"), "new-secret": new_secret or ""})
-        bodies.append({"new-password": new_secret or ""})
-        last: ApiError | None = None
-        for body in bodies:
+            body = {"existing-secret": base64.b64encode(current.encode()).decode("ascii"), "new-secret": new_secret or ""}
             try:
                 response = await self.session.request(Service.REGISTRY, "PUT", f"{API}/secret", json_body=body)
             except (Invalid, NotFound) as exc:
-                last = exc
-                continue
-            return decode_secret(response)
-        assert last is not None
-        raise last
+                if not refused_for_shape(exc):
+                    raise
+                docs_refusal = exc
+            else:
+                return decode_secret(response)
+        try:
+            response = await self.session.request(Service.REGISTRY, "PUT", f"{API}/secret", json_body=seed_body)
+        except (Invalid, NotFound) as exc:
+            if docs_refusal is None:
+                raise
+            both = type(docs_refusal)(
+                f"the registry refused the new secret: {docs_refusal} (the documented body {{existing-secret, new-secret}});"
+                f" the older body {{new-password}} was refused too: {exc}",
+                status=docs_refusal.status,
+                field=docs_refusal.field,
+            )
+            both.worded = True
+            raise both from exc
+        return decode_secret(response)
 
     async def _first_known(self, paths: list[str], send: Callable[[str], Awaitable[httpx.Response]]) -> httpx.Response:
         """The answer of the first path the server knows (404/405 on one moves on to the next)."""

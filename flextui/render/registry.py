@@ -10,6 +10,7 @@ from flextui.api.registry import (
     Member,
     Project,
 )
+from flextui.api.tolerant import unreadable
 from flextui.render.words import iso
 
 
@@ -46,6 +47,7 @@ def artifact_row(a: Artifact) -> dict[str, Any]:
         "type": a.type,
         "media_type": a.media_type,
         "id": a.id,
+        **({"unreadable": reason} if (reason := unreadable(a)) else {}),  # said, never passed off as a good record
     }
 
 

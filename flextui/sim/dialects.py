@@ -50,6 +50,16 @@ DIALECTS: dict[str, str] = {
     "jwt-in-header": "registry /authenticate answers 200 with an empty body and the JWT in an Authorization header",
     "secret-docs-only": "registry secret only in the docs' forms: GET /secret, PUT {existing-secret, new-secret}",
     "reject-encoded-slash": "any raw path with %2F or %25 is a 400 before routing (Spring's StrictHttpFirewall)",
+    # registry: Harbor's member name filter
+    "members-filter-fuzzy": "registry members' user_id matches entityName as a substring (Harbor's fuzzy filter)",
+    # registry: an expired or invalid JWT
+    "jwt-expired-403": 'registry answers an expired or invalid JWT with 403 {"message": "Authentication failed"}, not 401',
+    # registry: secret policy
+    "secret-history": "registry PUT /secret refuses a new secret equal to the current one or one of the last 5 (400)",
+    # registry: shared registry
+    "shared-registry-prefix": "registry project names are listed with the tenant-ID prefix (a shared registry); paths take them without",
+    # registry: the docs' artifacts form
+    "artifacts-docs-envelope": "registry artifacts answer the docs' form: a project object with camelCase artifacts and no digest",
     # auth and enums
     "token-only-beta": "entitlements, products and users/accounts accept only Bearer rna_ access tokens",
     "strict-enums": "enums only in their documented spelling (orderType new_order, status draft, …)",

@@ -30,8 +30,10 @@ Projects, repositories, charts
   Non-integers and out-of-range values answer 400 naming the parameter. A
   page past the end is an empty array. List answers carry `X-Total-Count`
   (Harbor's header, an extension: the docs show bare arrays only).
-- A project name may be given with the shared-registry tenant prefix
-  (`1107-hello-world-dp`); the prefix is dropped. Unknown project: 404
+- A project name in a path is taken exactly: with the shared-registry
+  tenant prefix (`1107-hello-world-dp`) it is 404, as the docs say to omit
+  the prefix (RESTSWContDelivRetrieveArt.htm; this simulator used to drop
+  it, more leniently than documented). Unknown project: 404
   `{"message": "Project not found"}`.
 - The fixed project `hello-world-dp` reproduces the docs sample (repository
   `hello-world-dp/hello-world-image` with 1 artifact and 3 pulls, chart
@@ -116,6 +118,28 @@ Dialects (pages under docs.revenera.com/fno_CURRENT/webservicesintegration/Conte
   RESTSWContDelivRetrieveArt.htm and RESTSWContDelivDeleteImage.htm), and a
   nested name may arrive with raw slashes (`…/repositories/team/image/artifacts`).
   Outside that dialect the `%2F`-encoded full name still works.
+- `members-filter-fuzzy`: `user_id` keeps the members whose `entityName`
+  contains it, case-insensitively, as Harbor's member name filter does (the
+  docs say only that it "is identical with the entityName field",
+  RESTSWContDelivListMembers.htm): asking for ann@… also answers joann@….
+- `jwt-expired-403`: a Bearer value that is no JWT, or a JWT that is forged,
+  unreadable, expired or of another tenant, is 403 `{"message":
+  "Authentication failed"}` (RESTSWContDelivDownLogs.htm lists 403
+  "Authentication failed"; a Spring JWT filter answers so). A missing
+  Authorization header stays 401; the permission and x-publisherid refusals
+  stay 403 with their own messages.
+- `secret-history`: `PUT /secret` refuses (400, naming the field) a new
+  secret equal to the current one or to one of the last 5, a password
+  policy stricter than the documented strength rules (RESTSWContDelivSecretChange.htm).
+- `shared-registry-prefix`: `GET /projects` lists every name with the
+  tenant ID prefix (`1107-hello-world-dp`), as a shared registry does; paths
+  still take the name without it (a prefixed name is 404 in every dialect).
+- `artifacts-docs-envelope`: the artifacts list answers the docs' form
+  (RESTSWContDelivRetrieveArt.htm): a project object `{id,
+  downloadPackageId, version, tenantId, artifacts: [...]}` whose items are
+  camelCase with MEDIUM times (`size, pushTime, scanOverview, tags,
+  pullTime, labels, references, manifestMediaType`) and, as far as the
+  docs' sample goes, no `digest` and no `id`; no X-Total-Count.
 - `null-collections` (app.py): empty lists, tags, urls, keywords, charts and
   repositories are `null`.
 """
@@ -160,6 +184,7 @@ EVENT_STATUSES = ("Processed", "In-Progress", "Cancelled")
 IMAGE_SUFFIXES = ("server", "worker", "ui", "api", "agent", "db-migrate", "cli", "license-server", "gateway", "scheduler")
 VARIANTS = ("lts", "eu", "apac", "beta", "hotfix", "ga", "edge", "dp")
 SECRET_ALPHABET = string.ascii_letters + string.digits
+SECRET_HISTORY = 5  # `secret-history`: how many earlier secrets may not be used again
 PROJECTS_PAGING = Paging("registry", ("pageSize", "page_size"), 10, 1000, documented_max=HARBOR_MAX)
 MEMBERS_PAGING = Paging("registry", ("page_size", "pageSize"), 10, HARBOR_MAX, documented_max=HARBOR_MAX)
 ARTIFACTS_PAGING = Paging("registry", ("pageSize", "page_size"), 10, HARBOR_MAX, documented_max=HARBOR_MAX)
@@ -291,6 +316,7 @@ class RegistryStore:
         self.projects: dict[str, SimProject] = {}
         self._sorted: list[SimProject] | None = None
         self._secrets: dict[str, str] = {}
+        self._secret_history: dict[str, list[str]] = {}
         self._downloads: dict[tuple[int, int], list[SimDownload]] | None = None
         self._entitled: dict[str, set[str]] | None = None
         self._user_index = {name: i + 1 for i, name in enumerate(world.users)}
@@ -427,11 +453,8 @@ class RegistryStore:
         return self._sorted
 
     def project(self, name: str) -> SimProject:
-        name = unquote(name).strip()
-        prefix = f"{self.world.tenant_id}-"
-        project = self.projects.get(name)
-        if project is None and name.startswith(prefix):
-            project = self.projects.get(name[len(prefix) :])
+        """The project a path names, exactly: a tenant-prefixed name is not found (the docs say to omit the prefix)."""
+        project = self.projects.get(unquote(name).strip())
         if project is None:
             raise SimError(404, "Project not found")
         return project
@@ -678,7 +701,16 @@ class RegistryStore:
 
     def set_secret(self, username: str, value: str) -> None:
         with self._lock:
+            old = self._secrets.get(username)
+            if old is not None:
+                self._secret_history.setdefault(username, []).append(old)
+                del self._secret_history[username][:-SECRET_HISTORY]
             self._secrets[username] = value
+
+    def reused_secret(self, username: str, value: str) -> bool:
+        """`secret-history`: whether `value` is the current secret or one of the last SECRET_HISTORY."""
+        with self._lock:
+            return value == self.secret(username) or value in self._secret_history.get(username, [])
 
     def event_status(self, entity: str) -> str | None:
         user = self.world.users.get(entity) or next((u for u in self.world.users.values() if u.username.lower() == entity.lower()), None)
@@ -853,6 +885,35 @@ def render_artifact(p: SimProject, repo: SimRepository, a: SimArtifact, opts: di
     return body
 
 
+def render_artifacts_docs(store: RegistryStore, p: SimProject, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """`artifacts-docs-envelope`: the docs' answer, a project object around the page's artifacts (no total)."""
+    return {"id": p.record_id, "downloadPackageId": p.name, "version": p.version, "tenantId": store.world.tenant_id, "artifacts": items}
+
+
+def render_artifact_docs(a: SimArtifact, opts: dict[str, bool]) -> dict[str, Any]:
+    """An artifact as the docs' sample shows it: camelCase, MEDIUM times, no `digest` and no `id`."""
+    body: dict[str, Any] = {
+        "size": a.size,
+        "pushTime": java_medium_string(a.push_ms),
+        "scanOverview": {},
+        "tags": [
+            {
+                "name": t.name,
+                "pushTime": java_medium_string(t.push_ms),
+                "pullTime": java_medium_string(t.pull_ms) if t.pull_ms is not None else None,
+            }
+            for t in a.tags
+        ]
+        if opts["withTag"]
+        else [],
+        "pullTime": java_medium_string(a.pull_ms) if a.pull_ms is not None else None,
+        "labels": [],
+        "references": [],
+        "manifestMediaType": MEDIA_TYPE,
+    }
+    return body
+
+
 def render_download(d: SimDownload) -> dict[str, Any]:
     return {"id": d.id, "artifact": d.artifact, "username": d.username, "account": d.account_name, "timestamp": java_date_string(d.ms)}
 
@@ -875,7 +936,12 @@ def _caller(request: Request) -> SimUser:
         raise SimError(
             401, "Unauthorized: the Authorization header must be 'Bearer <JWT>' (get the JWT from GET /registry/api/v1/authenticate)"
         )
-    claims = store.verify_jwt(value.strip())
+    try:
+        claims = store.verify_jwt(value.strip())
+    except SimError as exc:
+        if "jwt-expired-403" in dialects_of(request):  # a Spring JWT filter's Http403ForbiddenEntryPoint
+            raise SimError(403, "Authentication failed") from exc
+        raise
     user = world.users.get(str(claims.get("sub")))
     if user is None or user.status != "active":
         raise SimError(401, "Unauthorized: the JWT's user is unknown or inactive")
@@ -966,7 +1032,11 @@ async def list_projects(request: Request) -> Response:
     store = registry_store(world_of(request))
     page = window(request.query_params, PROJECTS_PAGING, dialects_of(request))
     projects = store.sorted_projects()
-    return _list_response([render_project_row(store, p) for p in page.take(projects)], len(projects))
+    rows = [render_project_row(store, p) for p in page.take(projects)]
+    if "shared-registry-prefix" in dialects_of(request):
+        for row in rows:
+            row["name"] = f"{store.world.tenant_id}-{row['name']}"
+    return _list_response(rows, len(projects))
 
 
 async def get_project(request: Request) -> Response:
@@ -1012,7 +1082,10 @@ async def list_members(request: Request) -> Response:
     user_id = request.query_params.get("user_id")
     if user_id:
         wanted = user_id.strip().lower()
-        members = [m for m in members if m["entityName"].lower() == wanted]
+        if "members-filter-fuzzy" in dialects_of(request):
+            members = [m for m in members if wanted in m["entityName"].lower()]
+        else:
+            members = [m for m in members if m["entityName"].lower() == wanted]
     return _list_response(page.take(members), len(members))
 
 
@@ -1051,6 +1124,8 @@ async def list_artifacts(request: Request) -> Response:
         "withImmutableStatus": _bool(request, "withImmutableStatus", False),
     }
     artifacts = store.artifacts(project, repo)
+    if "artifacts-docs-envelope" in dialects_of(request):
+        return json_response(render_artifacts_docs(store, project, [render_artifact_docs(a, opts) for a in page.take(artifacts)]))
     return _list_response([render_artifact(project, repo, a, opts) for a in page.take(artifacts)], len(artifacts))
 
 
@@ -1130,6 +1205,8 @@ async def put_secret(request: Request) -> Response:
         problems = secret_weaknesses(new)
         if problems:
             raise SimError(400, f"the new secret is too weak: it must have {'; '.join(problems)}", key)
+        if "secret-history" in dialects_of(request) and store.reused_secret(caller.username, new):
+            raise SimError(400, f"{key} must differ from the current secret and the last {SECRET_HISTORY} secrets", key)
     store.set_secret(caller.username, new)
     return _text(_b64(new))
 

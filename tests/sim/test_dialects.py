@@ -375,6 +375,73 @@ async def _reject_encoded_slash(default: Sim, dialect: Sim) -> None:
     assert documented.status_code == 200 and len(documented.json()) == 1
 
 
+@check("members-filter-fuzzy")
+async def _members_filter_fuzzy(default: Sim, dialect: Sim) -> None:
+    everyone = (await default.registry("GET", f"/projects/{HELLO}/members", params={"page_size": 100})).json()
+    name = everyone[-1]["entityName"]
+    part = name.split("@")[1]  # a domain several members share
+    assert (await default.registry("GET", f"/projects/{HELLO}/members", params={"user_id": part})).json() == []
+    fuzzy = (await dialect.registry("GET", f"/projects/{HELLO}/members", params={"user_id": part, "page_size": 100})).json()
+    assert len(fuzzy) > 1 and all(part in m["entityName"] for m in fuzzy)
+    exact = (await dialect.registry("GET", f"/projects/{HELLO}/members", params={"user_id": name})).json()
+    assert name in [m["entityName"] for m in exact]
+
+
+@check("jwt-expired-403")
+async def _jwt_expired_403(default: Sim, dialect: Sim) -> None:
+    for sim, status in ((default, 401), (dialect, 403)):
+        forged = await sim.http.get(f"{REGISTRY}/projects", headers={"Authorization": "Bearer a.b.c", "x-publisherid": sim.world.tenant_id})
+        assert forged.status_code == status, forged.text
+    assert forged.json()["message"] == "Authentication failed"
+    assert (await dialect.registry("GET", "/projects")).status_code == 200
+    other = await dialect.http.get(
+        f"{REGISTRY}/projects", headers={"Authorization": f"Bearer {await dialect.jwt()}", "x-publisherid": "9999"}
+    )
+    assert other.status_code == 403 and "x-publisherid" in other.json()["message"], "a real refusal keeps its own words"
+
+
+@check("secret-history")
+async def _secret_history(default: Sim, dialect: Sim) -> None:
+    for sim in (default, dialect):
+        current = (await sim.registry("GET", "/secret")).text
+        same = await sim.registry("PUT", "/secret", json={"existing-secret": current, "new-secret": base64.b64decode(current).decode()})
+        if sim is default:
+            assert same.status_code == 200
+        else:
+            assert same.status_code == 400 and "new-secret" in same.json()["message"] and "last 5" in same.json()["message"]
+    first = base64.b64decode((await dialect.registry("GET", "/secret")).text).decode()
+    changed = await dialect.registry("PUT", "/secret", json={"existing-secret": _b64(first), "new-secret": "Fresh-Secret-1"})
+    assert changed.status_code == 200
+    back = await dialect.registry("PUT", "/secret", json={"existing-secret": changed.text, "new-secret": first})
+    assert back.status_code == 400, "an earlier secret may not come back"
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+@check("shared-registry-prefix")
+async def _shared_registry_prefix(default: Sim, dialect: Sim) -> None:
+    tenant = dialect.world.tenant_id
+    plain = [r["name"] for r in (await default.registry("GET", "/projects", params={"pageSize": 100})).json()]
+    listed = [r["name"] for r in (await dialect.registry("GET", "/projects", params={"pageSize": 100})).json()]
+    assert listed == [f"{tenant}-{n}" for n in plain]
+    assert (await dialect.registry("GET", f"/projects/{listed[0]}")).status_code == 404, "a path takes the name without the prefix"
+    assert (await dialect.registry("GET", f"/projects/{plain[0]}")).status_code == 200
+
+
+@check("artifacts-docs-envelope")
+async def _artifacts_docs_envelope(default: Sim, dialect: Sim) -> None:
+    path = f"/projects/{HELLO}/repositories/hello-world-image/artifacts"
+    harbor = (await default.registry("GET", path)).json()
+    assert isinstance(harbor, list) and harbor[0]["digest"].startswith("sha256:")
+    docs = (await dialect.registry("GET", path)).json()
+    assert docs["downloadPackageId"] == HELLO and docs["tenantId"] == dialect.world.tenant_id
+    item = docs["artifacts"][0]
+    assert "digest" not in item and "id" not in item and item["size"] == harbor[0]["size"]
+    assert item["pushTime"].endswith(("AM", "PM")) and item["tags"][0]["name"] == "latest" and item["manifestMediaType"]
+
+
 # -- auth and enums ---------------------------------------------------------------------------------
 
 

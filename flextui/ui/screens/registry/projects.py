@@ -885,7 +885,8 @@ class ArtifactsScreen(PagedRegistryScreen):
 
     def _row(self, a: Artifact) -> dict[str, Any]:
         return {
-            "digest": a.digest,
+            # the row's key: an artifact without a digest (the docs' form, or unreadable) is keyed by what identifies it, else by itself
+            "digest": a.digest or (repr(a.identity) if a.identity is not None else f"‹no identity {id(a)}›"),
             "tags": ", ".join(a.tag_names) or "(untagged)",
             "size": human_size(a.size),
             "push_time": when(a.push_time),
@@ -897,7 +898,7 @@ class ArtifactsScreen(PagedRegistryScreen):
     def _cell(self, row: dict[str, Any], key: str) -> Text:
         a: Artifact = row["artifact"]
         if key == "digest":
-            return cell(short_digest(a.digest))
+            return cell(short_digest(a.digest)) if a.digest else cell("(no digest)", style="dim italic")
         if key == "size":
             return cell(row["size"], right=True)
         if key == "tags":
@@ -915,7 +916,7 @@ class ArtifactsScreen(PagedRegistryScreen):
     def open_item(self, a: Artifact) -> None:
         lines = [
             ("Repository", self.repository),
-            ("Digest", a.digest),
+            ("Digest", a.digest or "(none in the server's answer)"),
             ("Tags", ", ".join(a.tag_names) or "(untagged)"),
             ("Size", f"{human_size(a.size)} ({a.size:,} bytes)"),
             ("Type", a.type or ""),
@@ -931,12 +932,15 @@ class ArtifactsScreen(PagedRegistryScreen):
         for key, value in (a.annotations or {}).items():
             lines.append((str(key).rsplit(".", 1)[-1], str(value)))
         body = block(lines, width=16)
-        self.app.push_screen(MessageScreen(f"Artifact {short_digest(a.digest)} of {self.short_name}", body.plain))
+        name = short_digest(a.digest) if a.digest else ", ".join(a.tag_names) or "(no digest)"
+        self.app.push_screen(MessageScreen(f"Artifact {name} of {self.short_name}", body.plain))
 
     def action_copy_digest(self) -> None:
         a = self.selected()
-        if a is not None:
+        if a is not None and a.digest:
             flex_app(self).copy_text(a.digest, f"digest {short_digest(a.digest)}")
+        elif a is not None:
+            self.say("This artifact has no digest in the server's answer: nothing to copy")
 
 
 ARTIFACT_COLUMNS = kinds.get("artifacts").columns
