@@ -90,23 +90,23 @@ def _service(transport: httpx.MockTransport) -> RegistryService:
     return RegistryService(session)
 
 
-async def test_secret_reset_policy_refusal_is_not_hidden_by_the_seed_body() -> None:
+async def _reset_refused(first: str, second: str) -> tuple[str, list[dict[str, Any]]]:
+    """A reset against a server refusing the docs' body with `first` and the seed's with `second`: the error said, the PUTs sent."""
     puts: list[dict[str, Any]] = []
-    policy = httpx.Response(400, json={"message": "new-secret must not reuse the last 5 secrets"})
-    transport = _secret_server(policy, httpx.Response(400, json={"message": "existing-secret is required"}), puts)
+    transport = _secret_server(httpx.Response(400, json={"message": first}), httpx.Response(400, json={"message": second}), puts)
     with pytest.raises(Invalid) as caught:
         await _service(transport).reset_secret("NewSecr3t99")
-    assert "must not reuse the last 5 secrets" in str(caught.value) and "existing-secret is required" not in str(caught.value)
+    return str(caught.value), puts
+
+
+async def test_secret_reset_policy_refusal_is_not_hidden_by_the_seed_body() -> None:
+    text, puts = await _reset_refused("new-secret must not reuse the last 5 secrets", "existing-secret is required")
+    assert "must not reuse the last 5 secrets" in text and "existing-secret is required" not in text
     assert [list(p) for p in puts] == [["existing-secret", "new-secret"]]
 
 
 async def test_secret_reset_both_bodies_refused_says_both_the_docs_first() -> None:
-    puts: list[dict[str, Any]] = []
-    shape = httpx.Response(400, json={"message": "Bad request format. Unknown field 'existing-secret'"})
-    transport = _secret_server(shape, httpx.Response(400, json={"message": "the password is too short"}), puts)
-    with pytest.raises(Invalid) as caught:
-        await _service(transport).reset_secret("NewSecr3t99")
-    text = str(caught.value)
+    text, puts = await _reset_refused("Bad request format. Unknown field 'existing-secret'", "the password is too short")
     assert text.index("Unknown field 'existing-secret'") < text.index("too short"), text
     assert len(puts) == 2 and "new-password" in puts[1]
 

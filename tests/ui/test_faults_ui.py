@@ -365,7 +365,6 @@ async def test_entitlement_tree_expansion_under_every_fault() -> None:
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.timeout(60)
 async def test_a_rate_limit_is_said_in_words_in_the_status_line_and_toast() -> None:
     """Not "429 fault injected": the service, the request, the Retry-After, the retries and what to do (walk27-a 13)."""
     plan = FaultPlan()
