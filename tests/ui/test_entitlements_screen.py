@@ -577,7 +577,7 @@ async def test_line_item_changes_add_policies_properties_maintenance() -> None:
         await fill(pilot, {"rehosts-count": "2", "rehosts-duration": "30"})
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert sent(app) == before and "required with policyTermDuration" in hint(app, "rehosts-unit")
+        assert sent(app) == before and "required with “Rehosts per”" in hint(app, "rehosts-unit"), "in the form's words, not the API's"
         await fill(pilot, {"rehosts-unit": "MONTHS", "extraActivations": "4", "virtualLicense": "true"})
         await pilot.press("ctrl+s")
         await settle(pilot)

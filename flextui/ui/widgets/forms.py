@@ -55,6 +55,10 @@ NAMED = 4
 """Fields named in the summary of a refused submit; the rest are counted."""
 
 
+_API_NAME = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+"""An API field's name as messages give it (camelCase: "policyTermDuration"), not an ordinary word."""
+
+
 @dataclass
 class FieldSpec:
     """One form field: `key` is what `build` receives; `errors` are model names that map to it."""
@@ -215,6 +219,7 @@ class FormScreen(FlexModal[Any]):
                 self.query_one(f"#row-{spec.key}").display = spec.visible_when(values)
 
     def _show_errors(self, errors: dict[str, str], general: list[str], *, all_fields: bool) -> None:
+        errors, general = self._in_words(errors, general)
         self.marked = {}
         for spec in self.specs:
             hint = self.query_one(f"#hint-{spec.key}", Hint)
@@ -230,6 +235,23 @@ class FormScreen(FlexModal[Any]):
             hint.display = bool(hint.has_class("-error") or spec.hint)
         self.general = list(general) if all_fields else []
         self.query_one("#form-error", Label).update(Text(clean("; ".join(general))) if general and all_fields else "")
+
+    def _in_words(self, errors: dict[str, str], general: list[str]) -> tuple[dict[str, str], list[str]]:
+        """The messages in the form's words: an API field a message names ("is required with policyTermDuration")
+        as the label the form shows for it ("“Rehosts term”"); the user never sees the API's names."""
+        labels: dict[str, str] = {}
+        for spec in self.specs:
+            for name in spec.names:
+                last = name.rsplit(".", 1)[-1].split("[", 1)[0]
+                if _API_NAME.fullmatch(last):
+                    labels.setdefault(last, spec.label)
+        if not labels:
+            return errors, general
+
+        def worded(message: str) -> str:
+            return _API_NAME.sub(lambda m: f"“{labels[m.group()]}”" if m.group() in labels else m.group(), message)
+
+        return {key: worded(message) for key, message in errors.items()}, [worded(message) for message in general]
 
     # -- pointing at what is wrong --------------------------------------------------------------
 
@@ -649,6 +671,7 @@ class SectionedForm(FormScreen):
 
     def _show_errors(self, errors: dict[str, str], general: list[str], *, all_fields: bool) -> None:
         """As FormScreen's, but only touching the hints that change (a long form re-validates on every key)."""
+        errors, general = self._in_words(errors, general)
         shown: dict[str, tuple[str, bool]] = getattr(self, "_shown", {})
         self.marked = {}
         for spec in self.specs:
