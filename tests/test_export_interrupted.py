@@ -234,7 +234,7 @@ def test_report_run_cut_short_says_so_and_never_closes_its_json(
     out, err = capsys.readouterr()
     assert code == 5
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("flextui: 503"), err
+    assert len(lines) == 1 and lines[0].startswith("flextui: the data reports service is unavailable: 503 "), err
     if after:
         assert f"the output is incomplete: it stops after {after * 50:,} records" in lines[0]
         if fmt == "json":
