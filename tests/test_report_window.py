@@ -111,3 +111,16 @@ async def test_a_moving_window_read_in_pages_without_counts_is_never_said_to_be_
     assert code == 0 and "no count" not in err, "one page is one answer: nothing moved between pages"
     code, rows, err = await _run("links-none,window-moves", "--date-from", "2026-10-10", "--date-to", "2026-10-25")
     assert code == 0 and len(rows) > 400 and "no count" not in err, "fixed dates hold still: nothing to check"
+
+
+def test_a_window_that_holds_still_keeps_every_row_of_a_key_seen_twice() -> None:
+    """dateFrom/dateTo cannot move: a device seen twice there is two rows of it (one a line item, as the docs'
+    device filters suggest), not one record repeated, and both are kept; a moving window drops the repeat."""
+    from flextui.api.reports import Repeats
+
+    first = [{"deviceID": "D1", "activationID": "A1"}, {"deviceID": "D2", "activationID": "A2"}]
+    second = [{"deviceID": "D2", "activationID": "A3"}, {"deviceID": "D3", "activationID": "A4"}]
+    still = Repeats("device", moving=False)
+    assert still.fresh(first) == first and still.fresh(second) == second and still.dropped == 0
+    moving = Repeats("device")
+    assert moving.fresh(first) == first and moving.fresh(second) == second[1:] and moving.dropped == 1

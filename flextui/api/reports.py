@@ -108,10 +108,17 @@ class Repeats:
     (and its resumption) honest. `pages=None` remembers every key (the TUI holds every row anyway);
     `pages=N` remembers the last N pages' keys, so a streamed export's memory does not grow with
     the row count: a shift larger than a page is not a window moving during one run.
+
+    Only a moving window repeats records (`moving`): a dateFrom/dateTo window holds still, so a key
+    seen twice there is two rows of one record, not one record twice, and both are kept. The docs do
+    not say a group has one row per key (RESTDAPIFilterQueryGroup.htm filters the device group by
+    entitlement and product too, as if a device had a row per line item), so a run that cannot move
+    never drops a row for its key alone.
     """
 
-    def __init__(self, group: str, *, pages: int | None = None) -> None:
+    def __init__(self, group: str, *, pages: int | None = None, moving: bool = True) -> None:
         self.group = group
+        self.moving = moving
         self.dropped = 0
         if pages is not None and pages < 1:
             raise ValueError("Repeats remembers at least one page")
@@ -122,7 +129,7 @@ class Repeats:
 
     def fresh(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The rows of the next page that are not repeats (the same list when none is)."""
-        if self.group not in RECORD_KEYS:
+        if self.group not in RECORD_KEYS or not self.moving:
             return rows
         if self._bounded:  # a new page: the one before it is remembered among the earlier ones (or forgotten)
             self._earlier.append(self._current)

@@ -22,7 +22,7 @@ from flextui import kinds
 from flextui.api import errors
 from flextui.api.filters import FilterError, FilterSet, ReportType
 from flextui.api.http import Session
-from flextui.api.reports import Repeats, ReportsService
+from flextui.api.reports import Repeats, ReportsService, moving_window
 from flextui.headless.common import Tally
 from flextui.render.export import format_for
 from flextui.render.reports import catalogue_row, model_rows
@@ -141,7 +141,7 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Text
     tally.what = "records"
     ctx.session.storing = bool(getattr(args, "cache_pages", False))  # an export's pages: read from the cache, not added
     pager = service.pager(group, filters, max_records=args.max_records)
-    repeats = Repeats(group, pages=2)
+    repeats = Repeats(group, pages=2, moving=moving_window(filters))
     try:
         async with pager:
             async for page in pager:

@@ -239,7 +239,7 @@ class ReportResultsScreen(AreaScreen):
         """Fresh rows are being fetched behind the stored ones shown (a revisit)."""
         self.moved: tuple[int, int] | None = None
         """(the first count, the latest) when the server's count changed during this run (or its resumption)."""
-        self._repeats = Repeats(self.group)
+        self._repeats = Repeats(self.group, moving=moving_window(self.filters))
         """The records handed over so far: one handed over twice while paging (the same key) is dropped."""
         self.unchecked = False
         """A rolling window read in pages with no count from the server to check it against (`ReportPager.unchecked`)."""
@@ -304,7 +304,7 @@ class ReportResultsScreen(AreaScreen):
             self.total_pages = None
             self.resume_at = (1, 0)
             self.load_limit = self.max_records
-            self._repeats = Repeats(self.group)
+            self._repeats = Repeats(self.group, moving=moving_window(self.filters))
             self.moved = None
             self.unchecked = False
         self.state = "loading"
@@ -338,7 +338,7 @@ class ReportResultsScreen(AreaScreen):
                 log.warning("reports: the stored %s run could not be shown (%s: %s)", self.group, type(exc).__name__, exc)
                 self.grid.set_columns(grid_columns(self.rtype.column_names, self.rtype))
                 self.packer = RowPacker(list(self.rtype.column_names))
-                self._repeats = Repeats(self.group)
+                self._repeats = Repeats(self.group, moving=moving_window(self.filters))
                 age = None
             if age is not None:
                 if age >= self.ctx.session.fresh_seconds:
@@ -470,6 +470,7 @@ class ReportResultsScreen(AreaScreen):
             self.packer = RowPacker(kept.names)
         self.grid.append_rows(self.grid.model.encoded_stores(kept.stores, kept.count))
         self._repeats = kept.repeats
+        self._repeats.moving = moving_window(self.filters)
         self._unchecked(kept.total is None and kept.pages > 1 and moving_window(self.filters))
         self.loaded, self.pages, self.total, self.total_pages = kept.received, kept.pages, kept.total, kept.total_pages
         self.resume_at = kept.resume_at
@@ -556,7 +557,7 @@ class ReportResultsScreen(AreaScreen):
     async def _gather(self, pager: ReportPager, *, new_columns: bool = False) -> Gathered:
         """Every page of `pager` as grid rows, repeats dropped, nothing shown yet (a revisit and its refresh
         show all or nothing); `new_columns`: the first rows add the columns the data model did not list."""
-        got = Gathered(Repeats(self.group))
+        got = Gathered(Repeats(self.group, moving=moving_window(self.filters)))
         async with pager, collector_paused():
             async for page in pager:
                 if new_columns and not got.received and page.rows:
