@@ -562,10 +562,12 @@ class ProductsService:
         v.check_limit(limit)
         return self._listing(kind, filters).page(page, limit, force=force)
 
-    def every(self, kind: str, filters: _Filter | None = None, limit: int = 200, max_items: int | None = None) -> Pager[Any]:
-        """Every item of one list (`kind`: products, maintenance, part_numbers, features, feature_bundles, suites)."""
+    def every(
+        self, kind: str, filters: _Filter | None = None, limit: int = 200, max_items: int | None = None, *, force: bool = False
+    ) -> Pager[Any]:
+        """Every item of one list (`kind`: products, maintenance, part_numbers, features, feature_bundles, suites); `force`: each page asked again."""
         v.check_limit(limit)
-        return self._listing(kind, filters).every(limit, what=kind.replace("_", " "), max_items=max_items)
+        return self._listing(kind, filters).every(limit, what=kind.replace("_", " "), max_items=max_items, force=force)
 
     # -- lists --
 

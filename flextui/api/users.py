@@ -338,9 +338,12 @@ class UsersService:
         self._check(page, limit)
         return self._accounts(filters).page(page, limit, force=force)
 
-    def every_account(self, filters: AccountFilter | None = None, limit: int = 200, max_items: int | None = None) -> Pager[Account]:
+    def every_account(
+        self, filters: AccountFilter | None = None, limit: int = 200, max_items: int | None = None, *, force: bool = False
+    ) -> Pager[Account]:
+        """Every account (`force`: each page asked again, not taken from the cache)."""
         self._check(FIRST_PAGE, limit)
-        return self._accounts(filters).every(limit, what="accounts", max_items=max_items)
+        return self._accounts(filters).every(limit, what="accounts", max_items=max_items, force=force)
 
     async def create_account(self, spec: AccountCreate) -> Account:
         self.session.check_writable(f"creating account {spec.account_id!r}")
@@ -368,9 +371,12 @@ class UsersService:
         self._check(page, limit)
         return self._users(filters).page(page, limit, force=force)
 
-    def every_user(self, filters: UserFilter | None = None, limit: int = 200, max_items: int | None = None) -> Pager[User]:
+    def every_user(
+        self, filters: UserFilter | None = None, limit: int = 200, max_items: int | None = None, *, force: bool = False
+    ) -> Pager[User]:
+        """Every user (`force`: each page asked again, not taken from the cache)."""
         self._check(FIRST_PAGE, limit)
-        return self._users(filters).every(limit, what="users", max_items=max_items)
+        return self._users(filters).every(limit, what="users", max_items=max_items, force=force)
 
     async def get_user(self, user_name: str) -> User:
         raw = await self.session.get_json(Service.USERS, "/v1/users/" + quote(user_name, safe="@"))

@@ -36,7 +36,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     ),
     (
         "`/`",
-        "filter the rows on screen; `!text` shows the rows *without* text; on a list of several pages, `enter` in the filter searches every page (the server's filter where the API has one, else every page is read; escape stops)",
+        "filter the rows on screen; `!text` shows the rows *without* text; on a list of several pages, `enter` in the filter searches every page with the same match (every page is read; escape stops; the entitlement tree asks the server by account instead)",
     ),
     ("`?`", "every key of this screen, with the binding id to remap it"),
     (

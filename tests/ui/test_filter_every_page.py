@@ -1,21 +1,24 @@
 """`/` and escape: escape clears an applied filter; on a paged list `/` says it covers "this page",
-and enter searches every page (the server's name filter where the API has one, else every page read
-through the one bounded pager, with progress, cancellable, and kept for the next search)."""
+and enter searches every page with the same rule (every page read through the one bounded pager, with
+progress, cancellable, and kept for the next search), on the registry lists, tokens and the tabbed lists."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from textual.widgets import Input
 
+from flextui.api.listing import freshest
 from flextui.sim.registry import HELLO, registry_store
 from flextui.ui.screens.products import ProductsScreen
 from flextui.ui.screens.registry.downloads import DownloadsScreen
 from flextui.ui.screens.registry.projects import ProjectScreen, ProjectsScreen
 from flextui.ui.screens.tokens import TokensScreen
+from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.grid import DataGrid
-from flextui.ui.widgets.table import ResourceTable
+from flextui.ui.widgets.table import ResourceTable, matches
 from tests.ui.conftest import build_app, settle, until, world_of
 
 
@@ -87,7 +90,7 @@ async def test_slash_says_on_this_page_and_enter_searches_every_page_through_the
         await settle(pilot)
         assert screen.every_mode and not screen.every_running
         assert names(app) == [HELLO]
-        assert f"'hello': 1 found in all {total:,} projects (every page)" in pager(app)
+        assert f"'hello': 1 found in all {total:,} projects ({-(-total // 50):,} pages, every page)" in pager(app)
         assert app.ctx.session.requests_sent - sent == -(-total // 100), "every page once, at the largest page size"
         # another search: what was read is kept (no request at all)
         sent = app.ctx.session.requests_sent
@@ -119,7 +122,7 @@ async def test_a_search_of_every_page_shows_progress_and_escape_stops_it() -> No
         await until(pilot, lambda: not screen.every_running)
         read = len(screen.every_read or [])
         assert screen.every_stopped and 0 < read < 2001 and screen.every is None, "a stopped search is not kept as everything"
-        assert f"found in the first {read:,} projects (stopped)" in pager(app)
+        assert f"found in the first {read:,} projects (stopped after {-(-read // 50)} pages)" in pager(app)
         assert 0 < len(names(app)) <= read
         await settle(pilot, timeout=30)
         assert app.screen is screen
@@ -142,56 +145,136 @@ async def test_tokens_enter_searches_every_page_of_the_user_s_tokens() -> None:
         assert names(app) == [] and "on this page · enter searches every page" in pager(app)
         await pilot.press("enter")
         await settle(pilot)
-        assert names(app) == [wanted] and f"in all {len(everything)} tokens (every page)" in pager(app)
+        assert names(app) == [wanted] and f"in all {len(everything)} tokens ({-(-len(everything) // 3)} pages, every page)" in pager(app)
 
 
-async def test_tabbed_lists_ask_the_server_to_search_every_page_by_name() -> None:
+async def every_matching(screen: Any, tab: str, text: str) -> list[tuple[str, ...]]:
+    """The rows `/text` shows on each page of a tab, page by page (the screen's own pages, not its search), by row key."""
+    spec = screen.list_tabs[tab]
+    columns = screen.table(tab).spec
+    key = screen.table(tab).row_key
+    found: list[tuple[str, ...]] = []
+    for number in range(1, (screen.pages_of(tab) or 1) + 1):
+        page = await freshest(getattr(screen.service, spec.method)(None, number, screen.page_size))  # no toolbar filter
+        found += [(str(row[key]), str(row.get("version") or "")) for row in map(spec.row, page.items) if matches(row, text, columns)]
+    return found
+
+
+def shown(screen: Any, tab: str) -> list[tuple[str, ...]]:
+    key = screen.table(tab).row_key
+    return [(str(r[key]), str(r.get("version") or "")) for r in screen.table(tab).visible_rows]
+
+
+async def test_enter_searches_every_page_of_the_catalogue_as_slash_matches_and_escape_brings_the_page_back() -> None:
+    """`/2024` matched 8 rows on version, on one page; enter then put `2024` in the Name field and asked the
+    server for products *named* like it: "no products match these filters", and the field kept it."""
     app = build_app(start=["products"])
+    app.ctx.settings.page_size = 10
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ProductsScreen)
-        assert "page 1 of 2" in pager(app, "#products-pager")
-        on_first = {r["name"] for r in screen.table().visible_rows}
-        await pilot.press("right_square_bracket")
-        await settle(pilot)
-        target = next(r["name"] for r in screen.table().visible_rows if r["name"] not in on_first)
-        await pilot.press("left_square_bracket")
-        await settle(pilot)
-        await type_filter(pilot, target.lower())
-        assert "on this page · enter asks the server for every page by name" in pager(app, "#products-pager")
-        assert target not in {r["name"] for r in screen.table().visible_rows}
-        await pilot.press("enter")
-        await settle(pilot)
-        assert screen.query_one("#products-name", Input).value == target.lower()
-        assert target in {r["name"] for r in screen.table().visible_rows}
-        assert "page 1 of 1" in pager(app, "#products-pager")
-
-
-async def test_leaving_a_search_of_every_page_shows_every_product_again_and_x_clears_the_fields() -> None:
-    """Escape cleared the `/` filter but the name the search had put in the Name field stayed, with its few
-    products; and `x` ("clear the filters") did nothing on the catalogue, users or accounts."""
-    app = build_app(start=["products"])
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, ProductsScreen)
+        pages = screen.pages_of("products") or 1
+        assert pages > 2 and f"page 1 of {pages}" in pager(app, "#products-pager")
+        page_one = shown(screen, "products")
+        expected = await every_matching(screen, "products", "2024")
+        assert len(expected) == len(set(expected)) and not set(expected) <= set(page_one), "matches on other pages than the first"
+        assert all("2024" not in name for name, _ in expected), "a match on the version, not the name"
         name = screen.query_one("#products-name", Input)
-        await type_filter(pilot, "vault")
+        await type_filter(pilot, "2024")
+        on_page = shown(screen, "products")
+        hint = pager(app, "#products-pager")
+        assert set(on_page) <= set(expected)
         await pilot.press("enter")
         await settle(pilot)
-        assert name.value == "vault" and "page 1 of 1" in pager(app, "#products-pager")
-        screen.table().focus()
+        assert sorted(shown(screen, "products")) == sorted(expected), "every match of every page, each once"
+        assert set(on_page) <= set(shown(screen, "products")), "the rows that matched a moment ago stay"
+        assert name.value == "", "the Name filter is left as it was"
+        total = screen.states["products"].total or 0
+        assert f"'2024': {len(expected)} found in all {total} products ({pages} pages, every page)" in pager(app, "#products-pager")
+        assert not app.screen.status.error and "on this page · enter searches every page" in hint, hint
         await pilot.press("escape")
         await settle(pilot)
-        assert name.value == "" and "page 1 of 2" in pager(app, "#products-pager"), pager(app, "#products-pager")
+        assert app.screen is screen and shown(screen, "products") == page_one and name.value == ""
+        assert pager(app, "#products-pager").startswith(f"page 1 of {pages} · {total} products")
+
+
+async def test_enter_searches_every_page_of_the_users_as_slash_matches() -> None:
+    app = build_app(start=["users"])
+    app.ctx.settings.page_size = 10
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, UsersScreen)
+        pages = screen.pages_of("users") or 1
+        assert pages > 2
+        page_one = shown(screen, "users")
+        text = "acme"  # an account of theirs, not their names
+        expected = await every_matching(screen, "users", text)
+        assert len(expected) == len(set(expected)) and not set(expected) <= set(page_one)
+        name = screen.query_one("#users-name", Input)
+        await type_filter(pilot, text)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert sorted(shown(screen, "users")) == sorted(expected) and name.value == ""
+        assert f"found in all {screen.states['users'].total} users ({pages} pages, every page)" in pager(app, "#users-pager")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert shown(screen, "users") == page_one and name.value == "" and f"page 1 of {pages}" in pager(app, "#users-pager")
+
+
+async def test_a_search_of_every_page_of_a_tab_stops_at_escape_then_escape_brings_the_page_back() -> None:
+    app = build_app(start=["users"], scale=100, latency_ms=40)
+    app.ctx.settings.page_size = 10
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, timeout=30)
+        screen = app.screen
+        assert isinstance(screen, UsersScreen)
+        page_one = shown(screen, "users")
+        await type_filter(pilot, "a")
+        screen.table("users").focus()  # as enter leaves it (pressing it here would wait for the whole search to end)
+        screen.search_all("a")
+
+        def read() -> int:
+            said = re.match(r"searching every page for 'a': ([\d,]+) users read · [\d,]+ found · escape stops", pager(app, "#users-pager"))
+            return int(said.group(1).replace(",", "")) if said else 0
+
+        await until(pilot, lambda: read() >= 500)
+        await pilot.press("escape")
+        await until(pilot, lambda: "(stopped after" in pager(app, "#users-pager"))
+        search = screen.searches["users"]
+        got = len(search.read or [])
+        assert not search.running and search.every is None and got < (screen.states["users"].total or 0)
+        assert f"found in the first {got:,} users (stopped after {-(-got // 10)} pages)" in pager(app, "#users-pager")
+        assert app.screen is screen
+        await pilot.press("escape")
+        await settle(pilot, timeout=30)
+        assert app.screen is screen and shown(screen, "users") == page_one and screen.query_one(FilterBar).value == ""
+
+
+async def test_changing_the_toolbar_s_filters_leaves_a_search_of_every_page_and_x_clears_the_fields() -> None:
+    """`x` ("clear the filters") did nothing on the catalogue, users or accounts; a search of every page read
+    under the old filters must not be shown, or kept, under new ones."""
+    app = build_app(start=["products"])
+    app.ctx.settings.page_size = 10
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ProductsScreen)
+        search = screen.searches["products"]
+        name = screen.query_one("#products-name", Input)
+        await type_filter(pilot, "2024")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert search.mode and search.every is not None
         screen.query_one("#products-more", Input).value = "state=DEPLOYED"
         name.focus()
         name.value = "vault"
         await pilot.press("enter")
         await settle(pilot)
+        assert not search.mode and search.every is None, "another listing: what every page said is forgotten"
         assert "page 1 of 1" in pager(app, "#products-pager")
         await pilot.press("x")
         await settle(pilot)
         assert name.value == "" and screen.query_one("#products-more", Input).value == ""
-        assert "page 1 of 2" in pager(app, "#products-pager") and not screen.status.error
+        assert "page 1 of 8" in pager(app, "#products-pager") and not screen.status.error

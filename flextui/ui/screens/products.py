@@ -21,7 +21,7 @@ from textual.widgets import Input, Label, Select
 from flextui import kinds
 from flextui.api import validation as v
 from flextui.api.errors import ReadOnly
-from flextui.api.paging import Page
+from flextui.api.paging import Page, Pager
 from flextui.api.products import (
     Feature,
     FeatureBundle,
@@ -43,6 +43,7 @@ from flextui.kinds import Link
 from flextui.render.products import bundle_row, feature_row, maintenance_row, part_number_row, product_row, suite_row
 from flextui.render.text import clean
 from flextui.ui.appref import flex_app
+from flextui.ui.screens.everypage import MAX_EVERY_ITEMS
 from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
 from flextui.ui.widgets.forms import FieldSpec, NameSuggester, SectionedForm, number, validated
 from flextui.ui.widgets.record import Body, state_style, when, yes_no
@@ -241,6 +242,11 @@ class ProductsScreen(TabbedListScreen):
             extra[tab.choice_key] = choice
         return self.parse_more(tab.id, tab.model, tab.title.lower(), [extra])
 
+    def every_pager(self, tab: str, query: Any, force: bool) -> Pager[Any]:
+        """Every item of a tab under its toolbar's filters, at the largest page size the API takes."""
+        kind = TAB_BY_ID[tab].method.removesuffix("_page")
+        return self.service.every(kind, query, limit=v.MAX_LIMIT, max_items=MAX_EVERY_ITEMS, force=force)
+
     def _shown(self, tab: str, page: Page[Any], table: ResourceTable) -> None:
         if tab == self.initial_tab and self.initial_version:
             for index, row in enumerate(table.visible_rows):
@@ -364,6 +370,7 @@ class ProductsScreen(TabbedListScreen):
         self.query_one("#products-name", Input).value = item.product.name
         self.query_one("#products-version", Input).value = item.product.version or ""
         self.states["products"].page = 1
+        self.other_listing("products")
         self.states["products"].loaded = True  # loaded just below, with the name filter
         self.action_show_tab("products")
         self.load("products")

@@ -9,7 +9,14 @@ lazy mounting of a tab's widgets, loading a page (stale-while-revalidate:
 every page the lister yields is shown, the cached one first), the pager line,
 the yes/no and state-styled cells, the toolbar events, and opening a row's
 record. A subclass says which tabs it has (`ListTab`s), builds each tab's
-toolbar, turns the toolbar into filter models and renders a record.
+toolbar, turns the toolbar into filter models, says how to read every page
+of a tab under those filters (`every_pager`) and renders a record.
+
+`/` filters the page shown; enter in the filter bar searches every page of
+the tab with the same rule (`everypage.EverySearch`, one a tab, the one the
+registry lists and tokens use): the server's filters in the toolbar stay as
+they are and bound what is read, the `/` text matches any column. The Name
+field is the server's own name filter, for whoever wants that instead.
 """
 
 from __future__ import annotations
@@ -31,12 +38,13 @@ from textual.widgets import DataTable, Input, Label, Select, TabbedContent, TabP
 from flextui import kinds
 from flextui.api import validation as v
 from flextui.api.errors import Invalid
-from flextui.api.paging import Page, pages_of, served_notes
+from flextui.api.paging import Page, Pager, pages_of, served_notes
 from flextui.api.tolerant import raw_of, unreadable
 from flextui.query import parse_filters
 from flextui.render.text import clean
 from flextui.render.words import plural
 from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key
+from flextui.ui.screens.everypage import EverySearch
 from flextui.ui.widgets.bars import TitleBar, toolbar
 from flextui.ui.widgets.record import RecordScreen, state_style
 from flextui.ui.widgets.table import ResourceTable
@@ -71,6 +79,8 @@ class TabState:
     note: str = ""
     size: int | None = None
     whole: bool = False
+    query: Any = None
+    """The filter model the items shown were listed by (the toolbar as last applied): a search of every page reads by it."""
 
 
 def list_bindings(
@@ -128,8 +138,8 @@ class TabbedListScreen(AreaScreen):
         self.initial_tab = tab if tab in self.list_tabs else self.LIST_TABS[0].id
         self.states = {spec.id: TabState() for spec in self.LIST_TABS}
         self.applied_choice: dict[str, Any] = {}
-        self._named_by_bar: dict[str, str] = {}
-        """Tab → the text enter in the `/` bar put in its name field (`search_all`): escape takes it out again."""
+        self.searches = {spec.id: self._every_search(spec) for spec in self.LIST_TABS}
+        """Each tab's search of every page (enter in the `/` bar)."""
         self._focus_pending: str | None = None
         """The tab whose table takes the focus once it is built (the user asked for that tab)."""
 
@@ -251,6 +261,7 @@ class TabbedListScreen(AreaScreen):
             self.load(tab)
 
     def action_reload(self) -> None:
+        self.searches[self.tab_id].forget()  # what every page said may be stale: a search shown is run again
         self.load(self.tab_id, force=True)
 
     def _queries(self, tab: str) -> list[Any]:
@@ -297,6 +308,7 @@ class TabbedListScreen(AreaScreen):
                 async for page in lister(query, state.page, self.page_size, force=force):
                     if not page.items and not last:
                         continue
+                    state.query = query
                     self._show(tab, page)
                     shown = bool(page.items)
                 if shown:
@@ -319,7 +331,8 @@ class TabbedListScreen(AreaScreen):
         if page.whole:
             state.page = 1  # the server answers every page with its whole list: that is the one page
         table = self.table(tab)
-        table.set_rows([{**self.list_tabs[tab].row(item), "item": item} for item in page.items])
+        if not self.searches[tab].mode:  # the table holds a search of every page: the page waits until it is left
+            table.set_rows([self.row_of(tab, item) for item in page.items])
         self._shown(tab, page, table)
         if tab == self.tab_id:
             self.show_age(page.age)
@@ -333,6 +346,10 @@ class TabbedListScreen(AreaScreen):
         return []
 
     def _update_pager(self, tab: str) -> None:
+        every = self.searches[tab].note()
+        if every is not None:
+            self.query_one(f"#{tab}-pager", Label).update(Text(clean(every)))
+            return
         state = self.states[tab]
         total = state.total or 0
         pages = self.pages_of(tab) or 1
@@ -344,8 +361,8 @@ class TabbedListScreen(AreaScreen):
         table = self.table(tab)
         if table.filter_text:
             parts.append(f"/{table.filter_text}: {len(table.visible_rows)} of {plural(len(state.items or []), 'row')}")
-            if pages > 1:
-                parts.append("on this page · enter asks the server for every page by name")
+            if note := self.searches[tab].page_filter_note():
+                parts.append(note)
         if not total:
             parts = [f"no {nouns} match these filters"]
         self.query_one(f"#{tab}-pager", Label).update(Text(clean(" · ".join(parts))))
@@ -366,6 +383,7 @@ class TabbedListScreen(AreaScreen):
         last = self.pages_of(tab)
         if target < 1 or (last is not None and target > last):
             return
+        self.searches[tab].leave()  # turning a page leaves a search of every page for the page
         state.page = target
         self.load(tab)
 
@@ -383,6 +401,7 @@ class TabbedListScreen(AreaScreen):
         tab = self.tab_id
         self.states[tab].page = 1
         self.status.error = ""
+        self.other_listing(tab)
         self.load(tab)
         self.table(tab).focus()
 
@@ -393,6 +412,7 @@ class TabbedListScreen(AreaScreen):
         if tab not in self.states or not self.states[tab].loaded or self.choice_value(tab, event.value) == self.applied_choice.get(tab, ""):
             return  # also the Changed a Select posts when it is mounted
         self.states[tab].page = 1
+        self.other_listing(tab)
         self.load(tab)
 
     def first_filter(self) -> Widget | None:
@@ -401,13 +421,9 @@ class TabbedListScreen(AreaScreen):
 
     def apply_filter(self, text: str) -> None:
         tab = self.tab_id
-        self.table(tab).set_filter(text)
+        if not self.searches[tab].filter(text):  # a search of every page shown takes the new text; "" leaves it
+            self.table(tab).set_filter(text)
         self._update_pager(tab)
-        field = self.name_input(tab)
-        if not text and field is not None and self._named_by_bar.pop(tab, None) == field.value:
-            field.value = ""  # the `/` search asked the server by this name: leaving it shows every one again
-            self.states[tab].page = 1
-            self.load(tab)
 
     def action_clear_filters(self) -> None:
         """`x`: every filter of the tab shown cleared (its fields, its choice, the `/` filter), and the list read again."""
@@ -418,7 +434,7 @@ class TabbedListScreen(AreaScreen):
             field.set_class(False, "-bad-filter")
         for choice in pane.query(".toolbar Select").results(Select):
             choice.value = ""
-        self._named_by_bar.pop(tab, None)
+        self.other_listing(tab)
         bar = self.filter_bar()
         if bar is not None and bar.applied:
             bar.clear_applied()
@@ -433,24 +449,56 @@ class TabbedListScreen(AreaScreen):
         widget = found.first() if found else None
         return widget if isinstance(widget, Input) else None
 
+    # -- every page -------------------------------------------------------------------------------
+
+    def row_of(self, tab: str, item: Any) -> dict[str, Any]:
+        """A tab's row for one item (the item itself under "item")."""
+        return {**self.list_tabs[tab].row(item), "item": item}
+
+    def _every_search(self, spec: ListTab) -> EverySearch:
+        tab = spec.id
+        return EverySearch(
+            self,
+            group=f"{self.WORKER_GROUP}-{tab}-every",
+            noun=spec.noun,
+            table=lambda: self.table(tab),
+            row=lambda item: self.row_of(tab, item),
+            pager=lambda force: self.every_pager(tab, self.states[tab].query, force),
+            page_items=lambda: list(self.states[tab].items or []),
+            many_pages=lambda: (self.pages_of(tab) or 1) > 1,
+            update=lambda: self._update_pager(tab),
+            page_size=lambda: self.size_of(tab),
+        )
+
+    def every_pager(self, tab: str, query: Any, force: bool) -> Pager[Any]:
+        """Every item of a tab under the filters its page was listed by (`query`), through the data layer's bounded pager."""
+        raise NotImplementedError
+
+    @property
+    def every_running(self) -> bool:
+        """Whether the tab shown is searching every page (escape stops it first: `AreaScreen.escape_clears`)."""
+        return self.searches[self.tab_id].running
+
+    def stop_every(self) -> bool:
+        """Escape while the tab shown searches every page: stop it (what was read is searched)."""
+        return self.searches[self.tab_id].stop()
+
+    def other_listing(self, tab: str) -> None:
+        """The toolbar's filters changed: what every page said is of another listing."""
+        search = self.searches[tab]
+        search.leave()
+        search.every = None
+        search.outcome = None
+
     def search_all(self, text: str) -> None:
-        """Enter in the filter bar on a list of several pages: the server filters every page by name (its own filter)."""
-        tab = self.tab_id
-        state = self.states[tab]
-        text = text.strip()
-        pages = self.pages_of(tab) or 1
-        field = self.name_input(tab)
-        if not text or pages <= 1 or field is None:
-            return
-        if text.startswith("!"):
-            self.app.notify("The server filters names that match, not those that do not: !text stays on this page.", markup=False)
-            return
-        field.value = text
-        self._named_by_bar[tab] = text
-        state.page = 1
-        self.status.error = ""
-        self.load(tab)
-        self.app.notify(f"Asked the server for every {self.list_tabs[tab].noun} named like {text!r} (the name field).", markup=False)
+        """Enter in the filter bar: every page of the tab, matched as `/` matches (any column), not only the page shown.
+
+        It used to put the text in the Name field, the server's name filter: a different
+        rule (the name only), which emptied lists `/` had just shown matches in, and left the
+        text in the field. The server's search is not strictly better: it matches one column
+        and no `!`, so it is the Name field's, and enter means what `/` means.
+        """
+        self.searches[self.tab_id].search(text)
 
     # -- detail ------------------------------------------------------------------------------------
 

@@ -21,13 +21,14 @@ from textual.widgets import Input, Label, Select
 from flextui import kinds
 from flextui.api import validation as v
 from flextui.api.errors import ReadOnly
-from flextui.api.paging import Page
+from flextui.api.paging import Page, Pager
 from flextui.api.users import Account, AccountCreate, AccountFilter, User, UserCreate, UserFilter, UsersService
 from flextui.kinds import Link
 from flextui.render.users import account_row, user_row
 from flextui.ui.appref import flex_app
 from flextui.ui.screens.entitlements.forms import attribute_list
 from flextui.ui.screens.entitlements.tree import account_lookup
+from flextui.ui.screens.everypage import MAX_EVERY_ITEMS
 from flextui.ui.screens.tabbed import ListTab, TabbedListScreen, TabState, list_bindings, list_css  # noqa: F401 (TabState: re-exported)
 from flextui.ui.widgets.forms import FieldSpec, NameSuggester, Section, SectionedForm, section_key, validated
 from flextui.ui.widgets.record import Body, state_style, when, yes_no
@@ -145,6 +146,11 @@ class UsersScreen(TabbedListScreen):
         order = account_lookup(account) or [("", "")]
         return self.parse_more(tab, model, tab, [{**extra, **({key: value} if key else {})} for key, value in order])
 
+    def every_pager(self, tab: str, query: Any, force: bool) -> Pager[Any]:
+        """Every user or account under the tab's toolbar filters, at the largest page size the API takes."""
+        every = self.service.every_user if tab == "users" else self.service.every_account
+        return every(query, limit=v.MAX_LIMIT, max_items=MAX_EVERY_ITEMS, force=force)
+
     def _shown(self, tab: str, page: Page[Any], table: ResourceTable) -> None:
         if tab == "accounts":
             self.account_names = sorted({a.account_name for a in page.items if a.account_name} | set(self.account_names))
@@ -221,6 +227,7 @@ class UsersScreen(TabbedListScreen):
         with self.prevent(Select.Changed):
             self.query_one("#users-choice", Select).value = ""
         self.states["users"].page = 1
+        self.other_listing("users")
         self.states["users"].loaded = True  # loaded just below, with the account filter
         self.action_show_tab("users")
         self.load("users")
