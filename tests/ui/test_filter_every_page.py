@@ -165,18 +165,24 @@ def shown(screen: Any, tab: str) -> list[tuple[str, ...]]:
     return [(str(r[key]), str(r.get("version") or "")) for r in screen.table(tab).visible_rows]
 
 
+async def paged(pilot: Any, kind: type[Any], tab: str) -> tuple[Any, int, list[tuple[str, ...]]]:
+    """The list in front, once settled: its screen, its number of pages (more than two), the first page's rows."""
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, kind)
+    pages = screen.pages_of(tab) or 1
+    assert pages > 2
+    return screen, pages, shown(screen, tab)
+
+
 async def test_enter_searches_every_page_of_the_catalogue_as_slash_matches_and_escape_brings_the_page_back() -> None:
     """`/2024` matched 8 rows on version, on one page; enter then put `2024` in the Name field and asked the
     server for products *named* like it: "no products match these filters", and the field kept it."""
     app = build_app(start=["products"])
     app.ctx.settings.page_size = 10
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, ProductsScreen)
-        pages = screen.pages_of("products") or 1
-        assert pages > 2 and f"page 1 of {pages}" in pager(app, "#products-pager")
-        page_one = shown(screen, "products")
+        screen, pages, page_one = await paged(pilot, ProductsScreen, "products")
+        assert f"page 1 of {pages}" in pager(app, "#products-pager")
         expected = await every_matching(screen, "products", "2024")
         assert len(expected) == len(set(expected)) and not set(expected) <= set(page_one), "matches on other pages than the first"
         assert all("2024" not in name for name, _ in expected), "a match on the version, not the name"
@@ -203,12 +209,7 @@ async def test_enter_searches_every_page_of_the_users_as_slash_matches() -> None
     app = build_app(start=["users"])
     app.ctx.settings.page_size = 10
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, UsersScreen)
-        pages = screen.pages_of("users") or 1
-        assert pages > 2
-        page_one = shown(screen, "users")
+        screen, pages, page_one = await paged(pilot, UsersScreen, "users")
         text = "acme"  # an account of theirs, not their names
         expected = await every_matching(screen, "users", text)
         assert len(expected) == len(set(expected)) and not set(expected) <= set(page_one)
