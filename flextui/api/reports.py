@@ -789,14 +789,11 @@ class ReportPager:
         self.unchecked = self.total_records is None and asked_in_pages and moving_window(self.filters)
         limited = self.max_records is not None and self.rows_done >= self.max_records
         limited = limited or (self.max_pages is not None and self.pages_done >= self.max_pages)
-        if (
-            outcome.complete
-            and self.total_records is not None
-            and not limited
-            and self.start_page == 1
-            and self.rows_done < self.total_records
-        ):
-            outcome.cut("the server's pages ended before the record count it gave", self.total_records)
+        # Measured against the server's latest count, as the results screen measures it: a count that changed while
+        # paging (`moved`) is said by `moved_note`; the first count is no longer how many records there are.
+        latest = self.moved[1] if self.moved else self.total_records
+        if outcome.complete and latest is not None and not limited and self.start_page == 1 and self.rows_done < latest:
+            outcome.cut("the server's pages ended before the record count it gave", latest)
         if self.on_done is not None:
             self.on_done(outcome)
 

@@ -120,6 +120,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """Every toast of the session, for `!` (ui/said.py)."""
         self.report_queries: dict[tuple[str, str], dict[str, Any]] = {}
         """The query last left in each report group's builder, per identity (instance and user), for the session."""
+        self.last_export: tuple[Path, str] | None = None
+        """The folder and format of the session's last report export: the next one is proposed there, so (never on disk)."""
         self._switching = False  # a `:profile` switch is signing in
         self._last_copy_secret = False  # the last copy was a secret (not kept: ctrl+y says so)
         self.unexpected: list[BaseException] = []

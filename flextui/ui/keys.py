@@ -41,7 +41,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     ("`?`", "every key of this screen, with the binding id to remap it"),
     (
         "`escape`",
-        "back: clear the `/` filter or stop a search of every page first; close a dialog, cancel a form or a load, leave a screen; after `j`, back to exactly where you were (row, filter, sort, scroll)",
+        "back: clear the `/` filter, stop a search of every page or cancel a report export first; close a dialog, cancel a form or a load, leave a screen; after `j`, back to exactly where you were (row, filter, sort, scroll)",
     ),
     (
         "`j`",
@@ -87,7 +87,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     ("`c`", "copy the value under the cursor (a name, an ID, a cell, a digest)"),
     ("`Y`", "copy the whole row or record (report results)"),
     ("`f`", "filters: to the filter fields (report results: back to the report's filters)"),
-    ("`x`", "clear: leave a search, clear the filters, stop loading"),
+    ("`x`", "clear: leave a search, clear the filters, stop loading (a report export running: cancel it first)"),
     ("`s`", "search (tokens)"),
     ("`k`", "check a pasted token value (verify)"),
     ("`r`", "replace a secret: rotate a token, reset your registry secret"),

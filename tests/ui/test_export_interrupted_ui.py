@@ -17,13 +17,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Button, Input
+from rich.cells import cell_len
+from textual.widgets import Button, Input, Label
 
 import flextui.ui.screens.reports.export as reports_export
 import flextui.ui.screens.reports.results as reports_results
 from flextui.render.export import CsvWriter
 from flextui.sim.faults import FaultPlan
-from flextui.ui.screens.reports.export import ExportScreen
+from flextui.ui.help import help_rows
+from flextui.ui.keys import KeyFooter, shown_keys
+from flextui.ui.screens.reports.export import ExportScreen, fit_path
+from flextui.ui.screens.reports.results import export_destination, fitted
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.dialogs import ConfirmScreen
 from tests.faults import readable
@@ -176,3 +180,120 @@ async def test_a_view_cut_short_by_a_fault_is_offered_as_partial(tmp_path: Path,
         await pilot.press("enter")
         await until(pilot, lambda: "Exported 500 rows" in str(screen.query_one(StatusLine).info))
     assert [p.name for p in tmp_path.iterdir()] == ["fulfillment-20261102-1000-partial.csv"]
+
+
+def footer_keys(app: Any) -> list[str]:
+    return shown_keys(app.screen.query_one(KeyFooter))
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("key", ["escape", "x"])
+async def test_escape_or_x_cancels_a_running_export_and_only_a_further_escape_leaves(
+    key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """walk-d #1: escape left the results while the export went on writing the whole file; x did nothing, and `?`
+    listed no key that cancels it. Now both cancel it as the button does (nothing left, said in a toast), the footer
+    and `?` say so while it runs, and only a further escape leaves the screen."""
+    monkeypatch.chdir(tmp_path)
+    hold = Hold(1)
+    hold.install(monkeypatch)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await results(pilot)
+        assert "Cancel export" not in " ".join(footer_keys(app)), "not while nothing is exported"
+        await export_csv(pilot)
+        await until(pilot, hold.reached.is_set)
+        await until(pilot, lambda: "esc Cancel export" in footer_keys(app))  # (the writer is held: no settle)
+        assert ("esc, x", "Cancel export", "This screen", "report_results.cancel_export") in help_rows(app)
+        where = str(screen.query_one("#rr-export-where", Label).render())
+        assert where.endswith("· escape or x cancels"), where
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.screen is screen, "the first press cancels; it does not leave"
+        hold.release.set()
+        await until(pilot, lambda: not screen.query_one("#rr-export").display)
+        await settle(pilot)
+        toasts = [n.message for n in app._notifications]
+        assert f"Export cancelled: nothing written to ./{NAME}" in toasts, toasts
+        assert list(tmp_path.iterdir()) == [], "nothing left, no temporary file either"
+        assert "Cancel export" not in " ".join(footer_keys(app))
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is not screen)
+        assert type(app.screen).__name__ == "ReportBuilderScreen", "a further escape leaves, as before"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.timeout(60)
+async def test_an_export_left_by_f_goes_on_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Leaving the results another way than escape (f, to edit the filters) keeps an export asked for on purpose, and says it."""
+    monkeypatch.chdir(tmp_path)
+    hold = Hold(1)
+    hold.install(monkeypatch)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await results(pilot)
+        rows = screen.grid.row_count
+        await export_csv(pilot)
+        await until(pilot, hold.reached.is_set)
+        await pilot.press("f")
+        await until(pilot, lambda: app.screen is not screen)
+        hold.release.set()
+        await until(pilot, lambda: any(n.message.startswith("Exported") for n in app._notifications))
+        toasts = [n.message for n in app._notifications]
+        assert f"The export to ./{NAME} goes on: a message says when it has finished" in toasts, toasts
+        assert f"Exported {rows:,} rows to ./{NAME} (CSV)" in toasts, toasts
+    assert [p.name for p in tmp_path.iterdir()] == [NAME]
+
+
+def test_an_export_path_is_cut_in_its_middle_keeping_the_file_name() -> None:
+    name = "fulfillment-20261102-1000-partial.csv"
+    path = f"/home/someone/work/exports/2026/november/{name}"
+    assert fit_path(path, 200) == path
+    cut = fit_path(path, 60)
+    assert cell_len(cut) == 60 and cut.endswith("/" + name) and cut.startswith("/home/") and "…" in cut, cut
+    assert fit_path(path, len(name) + 3) == "…/" + name
+    short = fit_path(path, 20)
+    assert cell_len(short) == 20 and short.endswith(".csv") and "…" in short, short
+    line = export_destination(path, "csv", 60, " · escape or x cancels")
+    assert cell_len(line) <= 60 and line.startswith("to /home/") and line.endswith(f"/{name} (CSV)"), line
+    assert export_destination("./x.csv", "jsonl", 80, " · escape or x cancels") == "to ./x.csv (JSONL) · escape or x cancels"
+    assert fitted(["exporting 12,000 of 186,958 rows", "12,000 of 186,958 rows", "12,000 of 186,958"], 20) == "12,000 of 186,958"
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+async def test_the_export_progress_shows_the_counts_and_where_the_file_goes(
+    size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """walk-d #2: "exporting 14,000 of 186,958 rows to" (120 columns), "exporting 12,000" (80): the destination was cut
+    silently. The counts fit beside the bar; the destination has a row of its own, its folders cut in the middle."""
+    folder = tmp_path / "exports-of-the-fulfillment-report" / "for-the-quarterly-review" / "november"
+    folder.mkdir(parents=True)
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")  # the file goes elsewhere: shown by its whole path
+    hold = Hold(1)
+    hold.install(monkeypatch)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=size, notifications=True) as pilot:
+        screen = await results(pilot)
+        total = screen.grid.row_count
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen))
+        app.screen.query_one("#export-path", Input).value = str(folder / NAME)
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, hold.reached.is_set)
+        await until(pilot, lambda: screen.query_one("#rr-export-where", Label).content_size.width > 0)
+        await pilot.pause()
+        counts_label = screen.query_one("#rr-export-label", Label)
+        where_label = screen.query_one("#rr-export-where", Label)
+        counts, where = str(counts_label.render()), str(where_label.render())
+        assert f"20 of {total:,}" in counts and cell_len(counts) <= counts_label.content_size.width, counts
+        assert cell_len(where) <= where_label.content_size.width, where
+        assert where.startswith("to /") and f"/{NAME} (CSV)" in where, where
+        assert len(str(folder / NAME)) > where_label.content_size.width or "…" not in where
+        if size[0] == 80:
+            assert "…" in where, "a long folder is cut in its middle, said with …"
+        hold.release.set()
+        await until(pilot, lambda: not screen.query_one("#rr-export").display)
+    assert (folder / NAME).exists()

@@ -13,6 +13,7 @@ from textual.widgets import Input
 
 from flextui.api.reports import PageResult, ReportsService, record_key
 from flextui.sim.dialects import speaking
+from flextui.ui.screens.reports.export import ExportScreen
 from flextui.ui.screens.reports.results import ReportResultsScreen
 from flextui.ui.widgets.bars import StatusLine
 from tests.ui.conftest import build_app, burst, settle, until
@@ -75,3 +76,29 @@ async def test_a_count_that_changes_while_paging_is_said_on_the_count_line() -> 
         assert line.index("(filter)") < line.index("row ") < line.index("the count changed"), (
             "what the user set and the cursor's row first: the line is cut at its end"
         )
+
+
+async def test_a_count_that_changed_while_paging_is_said_alike_everywhere_and_the_export_is_partial(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """walk-d #9: the count line said "186,958 loaded, 186,958 counted now · the count changed while paging" while `!`
+    said "Listing cut short: showing 186,958 of at least 186,960" (the first count, which was no longer the count).
+    Both measure against the latest count now; and as records may be missing, the export is offered as `-partial`."""
+    monkeypatch.chdir(tmp_path)
+    app = build_app(start=["reports", "fulfillment"], dialects=speaking("window-moves"))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await run_past_30_days(pilot, 200)
+        await settle(pilot)
+        assert screen.moved is not None
+        first, latest = screen.moved
+        assert screen.total == latest and screen.loaded >= latest and screen.state == "done", (screen.loaded, screen.moved)
+        assert f"{screen.loaded:,} loaded, {latest:,} counted now" in screen.count_text()
+        said = [s.line() for s in app.said]
+        assert not [s for s in said if "cut short" in s], "the latest count was reached: nothing says otherwise"
+        assert not [s for s in said if f"at least {first:,}" in s], said
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen))
+        dialog = app.screen
+        assert isinstance(dialog, ExportScreen)
+        assert dialog.query_one("#export-path", Input).value == "./fulfillment-20261102-1000-partial.csv"
+        assert f"records may be missing: the count changed while paging ({first:,} → {latest:,})" in dialog.note

@@ -648,11 +648,13 @@ async def test_export_the_view_in_each_format(tmp_path: Path, monkeypatch: pytes
         assert [r["accountName"] for r in expected] == sorted((r["accountName"] for r in expected), key=str.casefold)
         columns = [c.name for c in g.columns]
         texts = {}
+        last = "csv"
         for fmt in ("csv", "json", "jsonl"):
             await pilot.press("ctrl+s")
             await until(pilot, lambda: isinstance(app.screen, ExportScreen))
             dialog = app.screen
-            assert dialog.query_one("#export-path", Input).value == "./fulfillment-20261102-1000.csv"
+            assert dialog.query_one("#export-path", Input).value == f"./fulfillment-20261102-1000.{last}", "the format last used"
+            last = fmt
             await set_value(pilot, "#export-format", fmt)
             assert dialog.query_one("#export-path", Input).value == f"./fulfillment-20261102-1000.{fmt}"
             await pilot.press("enter")
@@ -674,7 +676,7 @@ async def test_export_the_view_in_each_format(tmp_path: Path, monkeypatch: pytes
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("escape")
         await pilot.pause()
-        assert (tmp_path / "fulfillment-20261102-1000.csv").read_text(encoding="utf-8") == texts["csv"]
+        assert (tmp_path / "fulfillment-20261102-1000.jsonl").read_text(encoding="utf-8") == texts["jsonl"]
         assert sorted(p.name for p in tmp_path.iterdir()) == [f"fulfillment-20261102-1000.{f}" for f in ("csv", "json", "jsonl")]
 
 
@@ -693,6 +695,49 @@ async def test_export_path_is_checked_before_writing(tmp_path: Path, monkeypatch
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is dialog and list(tmp_path.iterdir()) == []
+
+
+async def test_the_export_dialog_proposes_the_folder_and_format_last_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """walk-d #3: after exporting to a folder of one's choosing, ctrl+s and enter wrote into the current directory (a git
+    worktree) as CSV again. The session's last folder and format are proposed now, under a fresh name; enter still
+    exports (to where the last export went); a folder gone since falls back to the current directory."""
+    here, out = tmp_path / "here", tmp_path / "out"
+    here.mkdir()
+    out.mkdir()
+    monkeypatch.chdir(here)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await results(pilot)
+        rows = screen.grid.row_count
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen))
+        assert app.screen.query_one("#export-path", Input).value == "./fulfillment-20261102-1000.csv", "at first: here, CSV"
+        await set_value(pilot, "#export-format", "jsonl")
+        await set_value(pilot, "#export-path", str(out / "f1.jsonl"))
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.status.info == f"Exported {rows:,} rows to {out / 'f1.jsonl'} (JSONL)")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen))
+        dialog = app.screen
+        assert dialog.query_one("#export-path", Input).value == str(out / "fulfillment-20261102-1000.jsonl")
+        assert dialog.query_one("#export-format", Select).value == "jsonl"
+        await pilot.press("enter")
+        await until(pilot, lambda: "fulfillment-20261102-1000.jsonl (JSONL)" in screen.status.info)
+        assert sorted(p.name for p in out.iterdir()) == ["f1.jsonl", "fulfillment-20261102-1000.jsonl"]
+        assert list(here.iterdir()) == [], "nothing in the current directory"
+        for path in out.iterdir():
+            path.unlink()
+        out.rmdir()
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen))
+        assert app.screen.query_one("#export-path", Input).value == "./fulfillment-20261102-1000.jsonl", "the folder is gone"
+        await pilot.press("escape")
+    app = build_app(start=["reports", "fulfillment"])  # another session: nothing remembered (nothing on disk)
+    async with app.run_test(size=SIZE) as pilot:
+        await results(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen))
+        assert app.screen.query_one("#export-path", Input).value == "./fulfillment-20261102-1000.csv"
 
 
 async def test_a_failed_page_keeps_what_is_loaded_and_plus_retries(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,8 +1,9 @@
 """Export of a report's results as shown: every loaded row in the view's order, the shown columns.
 
 `ExportScreen` asks for the format and the path (a sensible name under the
-current directory by default; the extension follows the format until the
-path is edited by hand) and checks the path before anything is written.
+current directory, or the folder and format last exported to in this session;
+the extension follows the format until the path is edited by hand) and checks
+the path before anything is written.
 `ViewSnapshot` copies the view's row ids and columns at the moment of export,
 so rows still streaming in do not change what is written, and
 `write_snapshot` writes it in a thread (a temporary file renamed into place,
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -97,6 +99,26 @@ def shown_path(path: Path) -> str:
         return str(path)
 
 
+def fit_path(text: str, width: int) -> str:
+    """A path in `width` cells, for a one-row line: whole when it fits; else its folders cut in the middle
+    (`/home/me/…/exports/fulfillment-20261102-1000.csv`: where it starts and the folder it goes in), then only
+    `…/` and the file's name, then the name itself cut in the middle (its extension kept)."""
+    if cell_len(text) <= width:
+        return text
+    folder, slash, name = text.rpartition("/")
+    if slash and cell_len(name) + 2 <= width:
+        room = width - cell_len(name) - 2  # "…" and the "/" before the name
+        if room < 3:
+            return "…/" + name
+        head = folder[: (room + 1) // 2]
+        tail = folder[len(folder) - room // 2 :]
+        return head + "…" + tail + "/" + name
+    keep = max(0, width - 1)
+    if keep < 2:
+        return "…"[:width]
+    return name[: (keep + 1) // 2] + "…" + name[len(name) - keep // 2 :]
+
+
 def check_path(text: str, fmt: str) -> Path:
     """The export file for what was typed; ValueError explaining what is wrong."""
     raw = text.strip()
@@ -149,7 +171,16 @@ class ExportScreen(FlexModal[ExportRequest | None]):
     """
 
     def __init__(
-        self, group: str, rows: int, columns: int, now_ms: int, *, note: str = "", fmt: str = "csv", partial: bool = False
+        self,
+        group: str,
+        rows: int,
+        columns: int,
+        now_ms: int,
+        *,
+        note: str = "",
+        fmt: str = "csv",
+        partial: bool = False,
+        folder: Path | None = None,
     ) -> None:
         super().__init__()
         self.group = group
@@ -159,11 +190,12 @@ class ExportScreen(FlexModal[ExportRequest | None]):
         self.note = note
         self.fmt = fmt
         self.partial = partial  # not the whole report (still loading, stopped, failed): the suggested name says so
+        self.folder = folder if folder is not None and folder.is_dir() else None  # the session's last export's (else: here)
         self._auto_path = ""
 
     def compose(self) -> ComposeResult:
         options = [(f"{f.name.upper():<6} {f.description}", f.name) for f in FORMATS.values()]
-        self._auto_path = shown_path(default_path(self.group, self.fmt, self.now_ms, partial=self.partial))
+        self._auto_path = shown_path(default_path(self.group, self.fmt, self.now_ms, self.folder, partial=self.partial))
         what = f"{plural(self.rows, 'row')} × {plural(self.columns, 'column')}, filtered and sorted as shown"
         if self.note:
             what += f" · {self.note}"
@@ -205,7 +237,7 @@ class ExportScreen(FlexModal[ExportRequest | None]):
         box = self.query_one("#export-path", Input)
         text = box.value.strip()
         if text == self._auto_path or not text:
-            self._auto_path = shown_path(default_path(self.group, self.fmt, self.now_ms, partial=self.partial))
+            self._auto_path = shown_path(default_path(self.group, self.fmt, self.now_ms, self.folder, partial=self.partial))
             box.value = self._auto_path
         else:
             try:
@@ -238,4 +270,14 @@ class ExportScreen(FlexModal[ExportRequest | None]):
             self.dismiss(None)
 
 
-__all__ = ["ExportCancelled", "ExportRequest", "ExportScreen", "ViewSnapshot", "check_path", "default_path", "write_snapshot"]
+__all__ = [
+    "ExportCancelled",
+    "ExportRequest",
+    "ExportScreen",
+    "ViewSnapshot",
+    "check_path",
+    "default_path",
+    "fit_path",
+    "shown_path",
+    "write_snapshot",
+]

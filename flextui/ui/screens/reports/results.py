@@ -5,7 +5,8 @@ several pages are fetched at once (`ReportPager`). The count line is honest
 ("12,500 of 100,000 loaded", "stopped", "failed on page 6") and a progress
 bar runs while pages load. Stopping (x, or the button) keeps what is loaded
 browsable, and `+` loads the rest from where it stopped (also after an error
-or the record limit). Everything works on the current view: `/` filters, `{`
+or the record limit). An export runs below the grid; escape or x cancels it
+(nothing is left on disk), and only then does escape leave the screen. Everything works on the current view: `/` filters, `{`
 and `}` sort, columns can be hidden and reordered (C, -, shift+←/→), F shows the
 frequency table of the cursor column, I the column statistics, g records per
 day, enter a row's every field, c/Y copy the cell/row, ctrl+s saves to a file.
@@ -27,7 +28,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Button, Label, ProgressBar
 from textual.worker import Worker, get_current_worker
@@ -45,7 +46,15 @@ from flextui.ui.appref import flex_app
 from flextui.ui.gcpause import collector_paused
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.reports.builder import RunRequest
-from flextui.ui.screens.reports.export import ExportCancelled, ExportRequest, ExportScreen, ViewSnapshot, shown_path, write_snapshot
+from flextui.ui.screens.reports.export import (
+    ExportCancelled,
+    ExportRequest,
+    ExportScreen,
+    ViewSnapshot,
+    fit_path,
+    shown_path,
+    write_snapshot,
+)
 from flextui.ui.screens.reports.kept import KEEP_AT_MOST, KeptRun, keep_parts
 from flextui.ui.screens.reports.tools import (
     ChartScreen,
@@ -151,6 +160,27 @@ def fit_line(parts: list[Part], width: int | None, sep: str = " · ") -> str:
     return line()
 
 
+def fitted(choices: list[str], width: int | None) -> str:
+    """The first of `choices` (the most words first) that fits in `width` cells; the last when none does."""
+    for text in choices:
+        if not width or cell_len(text) <= width:
+            return text
+    return choices[-1]
+
+
+def export_destination(path: str, fmt: str, width: int | None, hint: str = "") -> str:
+    """ "to ./fulfillment-20261102-1000.csv (CSV) · escape or x cancels" in `width` cells: the `hint` left out first,
+    then the path cut in its middle (`fit_path`: its file's name kept), the format only when even that is too narrow."""
+    tail = f" ({fmt.upper()})"
+    for line in (f"to {path}{tail}{hint}", f"to {path}{tail}"):
+        if width is None or cell_len(line) <= width:
+            return line
+    room = width - cell_len("to ") - cell_len(tail)
+    if room >= 16:
+        return f"to {fit_path(path, room)}{tail}"
+    return f"to {fit_path(path, max(1, width - 3))}"
+
+
 @dataclass
 class Gathered:
     """The pages of a run gathered before anything is shown: the rows column by column, the repeats dropped, the counts."""
@@ -181,6 +211,8 @@ class ReportResultsScreen(AreaScreen):
 
     BINDINGS = [
         # The footer shows the first ones that fit (keys.KeyFooter); `?` lists them all.
+        # Only while an export runs (check_action), and first: escape and x stop it before they go back or stop loading.
+        Binding("escape,x", "cancel_export", "Cancel export", id="report_results.cancel_export"),
         Binding("x", "stop", "Stop", id="report_results.stop"),
         Binding("plus", "resume", "Load the rest", id="report_results.resume"),
         Binding("f", "filters", "Filters", id="report_results.filters"),
@@ -206,6 +238,8 @@ class ReportResultsScreen(AreaScreen):
     ReportResultsScreen .rr-progress Label { width: 1fr; color: $text-muted; }
     ReportResultsScreen .rr-progress Button { min-width: 8; width: auto; }
     ReportResultsScreen DataGrid { height: 1fr; }
+    ReportResultsScreen #rr-export { height: auto; }
+    ReportResultsScreen #rr-export-where { height: 1; width: 100%; padding: 0 1; color: $text-muted; }
     """
 
     def __init__(self, request: RunRequest) -> None:
@@ -231,6 +265,7 @@ class ReportResultsScreen(AreaScreen):
         self._export_total = 0
         self._export_request: ExportRequest | None = None
         self._export_replaces = False  # the chosen file existed: a failed or cancelled export leaves it as it was
+        self._export_cancelling = False  # asked to stop: the writer stops at its next chunk and removes what it wrote
         self.packer = RowPacker(request.rtype.column_names)
         self._pack_lock = threading.Lock()
         self._keys_state: tuple[str, bool] | None = None
@@ -275,10 +310,12 @@ class ReportResultsScreen(AreaScreen):
             yield Label("", id="rr-rate")
             yield Button("Stop", id="rr-stop", compact=True, variant="warning")
         yield DataGrid(zebra_stripes=True, fixed_columns=1, id="rr-grid")
-        with Horizontal(classes="rr-progress", id="rr-export"):
-            yield SteadyProgressBar(id="rr-export-bar")
-            yield Label("", id="rr-export-label")
-            yield Button("Cancel export", id="rr-export-cancel", compact=True)
+        with Vertical(id="rr-export"):  # the counts beside the bar; where it goes on a row of its own, to be read whole
+            with Horizontal(classes="rr-progress"):
+                yield SteadyProgressBar(id="rr-export-bar")
+                yield Label("", id="rr-export-label")
+                yield Button("Cancel export", id="rr-export-cancel", compact=True)
+            yield Label("", id="rr-export-where")
 
     def on_mount(self) -> None:
         self.query_one("#rr-export").display = False
@@ -714,6 +751,7 @@ class ReportResultsScreen(AreaScreen):
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._show_count)  # fitted to the new width once the line has it
+        self.call_after_refresh(self._export_label)
 
     def _show_progress(self) -> None:
         loading = self.state == "loading"
@@ -728,7 +766,8 @@ class ReportResultsScreen(AreaScreen):
             rate = ""
             if self.elapsed > 0.2 and self.loaded:
                 rate = f"{self.loaded / self.elapsed:,.0f} records/s"
-            self.query_one("#rr-rate", Label).update(Text(f"loading… {rate}".strip() + " · x stops"), layout=False)
+            stops = "" if self.exporting else " · x stops"  # (while an export runs, x cancels it first)
+            self.query_one("#rr-rate", Label).update(Text(f"loading… {rate}".strip() + stops), layout=False)
         self._show_count()
         keys_state = (self.state, self.grid.row_count > 0)
         if keys_state != self._keys_state:  # the footer is rebuilt only when what the keys can do changes
@@ -766,6 +805,10 @@ class ReportResultsScreen(AreaScreen):
         allowed = super().check_action(action, parameters)
         if not allowed:
             return allowed
+        if action == "cancel_export":
+            return self.exporting
+        if action == "clear_filter" and self.exporting:
+            return False  # escape cancels the export first
         if action == "stop":
             return self.state == "loading"
         if action == "resume":
@@ -903,27 +946,55 @@ class ReportResultsScreen(AreaScreen):
 
     # -- export -----------------------------------------------------------------------------------------------
 
+    @property
+    def exporting(self) -> bool:
+        """An export is writing and has not been asked to stop (escape and x cancel it then, `check_action`)."""
+        return self._exporter is not None and self._exporter.is_running and not self._export_cancelling
+
+    @property
+    def whole(self) -> bool:
+        """Whether the rows loaded are the whole report: loaded to its end, the server's latest count reached, and
+        no sign that records may be missing (a count that changed while paging, a moving window with no count)."""
+        if self.state in ("loading", "stopped", "failed"):
+            return False
+        if self.total is not None and self.loaded < self.total:
+            return False
+        return self.moved is None and not self.unchecked
+
     def action_export(self) -> None:
         model = self.grid.model
         if not model.row_count:
             return
         if self._exporter is not None and self._exporter.is_running:
-            self.app.notify("An export is running: wait for it or cancel it", severity="warning", markup=False)
+            self.app.notify("An export is running: wait for it, or escape cancels it", severity="warning", markup=False)
             return
         note = "still loading: the rows loaded so far" if self.state == "loading" else ""
         if self.state in ("stopped", "short", "failed", "limited") and self.total and self.loaded < self.total:
             note = f"only the {self.loaded:,} loaded of {self.total:,}"
         elif self.state in ("stopped", "failed"):  # no total known (BATCH): still not the whole report
             note = f"only the {self.loaded:,} loaded: loading {'failed' if self.state == 'failed' else 'was stopped'}"
+        if self.moved and not note:
+            note = f"records may be missing: the count changed while paging ({self.moved[0]:,} → {self.moved[1]:,})"
         if self.unchecked and not note:
             note = "records may be missing: no count from the server to check the moving window against"
-        partial = self.state in ("loading", "stopped", "failed") or (self.total is not None and self.loaded < self.total)
-        screen = ExportScreen(self.group, model.row_count, len(model.visible_columns), self.ctx.now_ms(), note=note, partial=partial)
+        # The folder and format of the session's last export: a second one goes where the first went.
+        folder, fmt = flex_app(self).last_export or (None, "csv")
+        screen = ExportScreen(
+            self.group,
+            model.row_count,
+            len(model.visible_columns),
+            self.ctx.now_ms(),
+            note=note,
+            fmt=fmt,
+            partial=not self.whole,
+            folder=folder,
+        )
         self.app.push_screen(screen, self._export_chosen)
 
     def _export_chosen(self, request: ExportRequest | None) -> None:
         if request is None:
             return
+        flex_app(self).last_export = (request.path.parent, request.format)
         if request.path.exists():
 
             def confirmed(ok: bool | None) -> None:
@@ -947,9 +1018,9 @@ class ReportResultsScreen(AreaScreen):
         self._export_replaces = request.path.exists()
         self._export_total = len(snapshot)
         self._export_written = 0
+        self._export_cancelling = False
         self.query_one("#rr-export").display = True
         self.query_one("#rr-export-bar", ProgressBar).update(total=max(1, len(snapshot)), progress=0)
-        self._export_label()
 
         app = self.app
 
@@ -976,22 +1047,40 @@ class ReportResultsScreen(AreaScreen):
                 pass
             return count or 0
 
-        # The app runs it, so leaving the results (escape to edit the filters) does not lose the export.
+        # The app runs it, so leaving the results another way (f to edit the filters, a `:` area) does not lose an
+        # export asked for on purpose: a toast says it goes on, and another says how it ended. Escape and x, the
+        # keys that stop things, cancel it instead (first, while it runs); only a further escape leaves.
         self._exporter = app.run_worker(
             job, thread=True, group="report-export", name="report-export", description=f"exporting to {request.path}"
         )
         self._export_timer = self.set_interval(0.1, self._export_tick)
+        self._export_label()
+        self._export_keys_changed()
+
+    def _export_keys_changed(self) -> None:
+        """Escape and x cancel an export while it runs, and go back and stop loading again after: the footer, `?`
+        and the loading row's hint say so."""
+        self.refresh_bindings()
+        if self.state == "loading":
+            self._show_progress()
 
     def _export_label(self) -> None:
+        """The export's two rows, fitted to their width: the counts beside the bar, then where it goes (the path cut in
+        its middle, never its file's name) and the keys that cancel it."""
         request = self._export_request
-        if request is None:
+        if request is None or not self.is_attached:
             return
-        self.query_one("#rr-export-label", Label).update(
-            Text(
-                clean(f"exporting {self._export_written:,} of {self._export_total:,} rows to {shown_path(request.path)} ({request.format})")
-            ),
-            layout=False,
-        )
+        counts = self.query_one("#rr-export-label", Label)
+        where = self.query_one("#rr-export-where", Label)
+        written, total = self._export_written, self._export_total
+        if self._export_cancelling:
+            choices = [f"cancelling at {written:,} of {total:,} rows…", f"cancelling at {written:,}…", "cancelling…"]
+        else:
+            choices = [f"exporting {written:,} of {total:,} rows", f"{written:,} of {total:,} rows", f"{written:,} of {total:,}"]
+        counts.update(Text(clean(fitted(choices, counts.content_size.width)), no_wrap=True, overflow="ellipsis"), layout=False)
+        hint = "" if self._export_cancelling else " · escape or x cancels"
+        line = export_destination(clean(shown_path(request.path)), request.format, where.content_size.width or None, hint)
+        where.update(Text(line, no_wrap=True, overflow="ellipsis"), layout=False)
 
     def _export_tick(self) -> None:
         self.query_one("#rr-export-bar", ProgressBar).update(progress=self._export_written)
@@ -1001,11 +1090,13 @@ class ReportResultsScreen(AreaScreen):
         """Report the end of an export: here when the results are still shown, else as a toast."""
         where = shown_path(request.path)
         here = self.is_attached and self.is_mounted
+        self._export_cancelling = False
         if here:
             timer = getattr(self, "_export_timer", None)
             if timer is not None:
                 timer.stop()
             self.query_one("#rr-export").display = False
+            self.call_after_refresh(self._export_keys_changed)  # (once the worker is no longer running)
         kept = f"{where} was left as it was" if self._export_replaces else f"nothing written to {where}"
         if error is not None:
             text = error.strerror if isinstance(error, OSError) and error.strerror else str(error) or type(error).__name__
@@ -1025,8 +1116,20 @@ class ReportResultsScreen(AreaScreen):
             self.app.notify(message, markup=False)
 
     def action_cancel_export(self) -> None:
-        if self._exporter is not None and self._exporter.is_running:
+        """Escape, x or the button: stop the export; the writer removes its temporary file (the end is said then)."""
+        if self.exporting and self._exporter is not None:
+            self._export_cancelling = True
             self._exporter.cancel()
+            self._export_label()
+            self._export_keys_changed()
+
+    def on_unmount(self) -> None:
+        if self._exporter is not None and self._exporter.is_running and not self._export_cancelling and self._export_request:
+            try:  # left another way than escape (f, a `:` area): the export goes on, and the user is told
+                where = shown_path(self._export_request.path)
+                self.app.notify(f"The export to {where} goes on: a message says when it has finished", markup=False)
+            except Exception:  # the app is closing
+                pass
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
