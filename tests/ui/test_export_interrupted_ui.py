@@ -12,7 +12,9 @@ loading) is offered under a `-partial` name, with a note that says so.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -186,7 +188,18 @@ def footer_keys(app: Any) -> list[str]:
     return shown_keys(app.screen.query_one(KeyFooter))
 
 
-@pytest.mark.timeout(60)
+@contextlib.asynccontextmanager
+async def held_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[tuple[Any, Any, Any, Hold]]:
+    """The fulfillment results, exported as CSV into `tmp_path` with the writer held after its first part:
+    (app, pilot, results screen, the hold)."""
+    monkeypatch.chdir(tmp_path)
+    hold = Hold(1)
+    hold.install(monkeypatch)
+    app = build_app(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        yield app, pilot, await results(pilot), hold
+
+
 @pytest.mark.parametrize("key", ["escape", "x"])
 async def test_escape_or_x_cancels_a_running_export_and_only_a_further_escape_leaves(
     key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -194,12 +207,7 @@ async def test_escape_or_x_cancels_a_running_export_and_only_a_further_escape_le
     """walk-d #1: escape left the results while the export went on writing the whole file; x did nothing, and `?`
     listed no key that cancels it. Now both cancel it as the button does (nothing left, said in a toast), the footer
     and `?` say so while it runs, and only a further escape leaves the screen."""
-    monkeypatch.chdir(tmp_path)
-    hold = Hold(1)
-    hold.install(monkeypatch)
-    app = build_app(start=["reports", "fulfillment"])
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        screen = await results(pilot)
+    async with held_export(tmp_path, monkeypatch) as (app, pilot, screen, hold):
         assert "Cancel export" not in " ".join(footer_keys(app)), "not while nothing is exported"
         await export_csv(pilot)
         await until(pilot, hold.reached.is_set)
@@ -223,15 +231,9 @@ async def test_escape_or_x_cancels_a_running_export_and_only_a_further_escape_le
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.timeout(60)
 async def test_an_export_left_by_f_goes_on_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Leaving the results another way than escape (f, to edit the filters) keeps an export asked for on purpose, and says it."""
-    monkeypatch.chdir(tmp_path)
-    hold = Hold(1)
-    hold.install(monkeypatch)
-    app = build_app(start=["reports", "fulfillment"])
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        screen = await results(pilot)
+    async with held_export(tmp_path, monkeypatch) as (app, pilot, screen, hold):
         rows = screen.grid.row_count
         await export_csv(pilot)
         await until(pilot, hold.reached.is_set)
