@@ -431,7 +431,7 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
         if given := [GLOBAL_OPTIONS[dest][0][0] for dest in IDENTITY_OPTIONS if getattr(args, dest, None)]:
             verb = "does" if len(given) == 1 else "do"
             raise ConfigError(f"{' and '.join(given)} {verb} not apply with --demo (it asks the embedded simulator, as its admin)")
-        return demo_context(
+        demo = demo_context(
             seed=args.seed,
             scale=args.scale,
             latency_ms=args.latency,
@@ -440,9 +440,13 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             settings=settings,
             keys=config.keys,
             theme=args.theme,
+            places=config.places,
             dialects=args.dialect,
             sim_thread=args.command == "demo",  # the TUI: its loop must not wait on the simulator
         )
+        if args.theme:
+            demo.theme_from = "--theme"
+        return demo
     lacking: list[str] = []
     if args.url:
         profile, creds = _adhoc(args)
@@ -458,10 +462,10 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             creds = deferred_credentials(profile)
         else:  # the TUI: every prompt before it starts; one that cannot be had is said there, not fatal
             creds, lacking = credentials_for_tui(profile)
-    ctx = profile_context(profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only)
+    ctx = profile_context(profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only, places=config.places)
     ctx.extras["said_at_start"] = lacking
     if args.theme:
-        ctx.theme = args.theme
+        ctx.theme, ctx.theme_from = args.theme, "--theme"
     return ctx
 
 

@@ -5,7 +5,10 @@ required in the file: a profile says where its secret comes from (an
 environment variable, the OS keyring, a command, or a prompt at start). A
 file that does hold a secret must be private (mode 0600); otherwise it is
 refused with an explanation, because a password readable by other users of a
-shared jump host is a leak. Every error names the file, the field, and the fix.
+shared jump host is a leak. Every error names the file and the line (found
+in the text: `config_places`), the field, the value refused (never a secret's),
+what it takes, and the fix; an unknown key is offered the known one it is
+closest to. Values are validated strictly: `read_only = "yes"` is refused.
 
 Example (`flextui info` prints the path)::
 
@@ -32,14 +35,21 @@ JWT, the beta APIs take the access token, tokens and reports take either
 
 from __future__ import annotations
 
+import difflib
+import json
 import os
 import stat
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic.fields import FieldInfo
+
+from flextui.config_places import BARE, Key, Places
 
 APP_NAME = "flextui"
 SERVICES = ("tokens", "registry", "data", "entitlements", "products", "users")
@@ -64,7 +74,7 @@ PROFILE_COLORS = {
 
 
 class ConfigError(Exception):
-    """The config file is wrong; the message names the file, the field and the fix."""
+    """The config file is wrong; the message names the file, the line, the field and the fix."""
 
 
 def config_dir() -> Path:
@@ -137,7 +147,7 @@ class Profile(BaseModel):
     """An `rna_…` access token, the same ways: the beta (entitlement, product, user) APIs require one."""
     auth: Literal["basic", "token"] | None = None
     """Older form: what `secret` holds (basic: the password; token: an access token)."""
-    secret: SecretSource | None = None
+    secret: SecretSource | None = Field(None, repr=False)
     """Older form: where the one secret named by `auth` comes from."""
     mint_token: bool = False
     """With a password and no token: create a one-hour access token for the beta APIs (deleted on exit); never on a read-only profile."""
@@ -255,6 +265,12 @@ class Config(BaseModel):
     profiles: dict[str, Profile] = Field(default_factory=dict)
     keys: dict[str, str] = Field(default_factory=dict)
     path: Path | None = None
+    _places: Places = PrivateAttr(default_factory=Places)
+
+    @property
+    def places(self) -> Places:
+        """The file and the line of each of its keys (for messages that say where a value came from)."""
+        return self._places
 
     def profile(self, name: str | None) -> Profile:
         name = name or self.settings.default_profile or (next(iter(self.profiles)) if len(self.profiles) == 1 else None)
@@ -273,49 +289,342 @@ class Config(BaseModel):
         return self.profiles[name]
 
 
+SECRET_FIELDS = frozenset(name for name, info in Profile.model_fields.items() if not info.repr)
+"""A profile's fields whose values may be secrets (declared `repr=False`): an error never shows what they hold."""
+
+INTERNAL_FIELDS = frozenset({"path", "name"})
+"""Fields set by flextui, not written in the file: never offered as "did you mean"."""
+
+ITEM_MAPS = {"keys": "[keys]", "urls": "urls", "first_page": "first_page"}
+"""Tables whose keys are the user's (binding ids, services): an error is about one of their items."""
+
+SECRET_WAYS = '{ env = "VAR" }, { keyring = true }, { command = "…" } or { prompt = true }'
+
 UNION_FIELDS = {
-    "password": 'the value (only in a private file) or where to get it: { env = "VAR" }, { keyring = true }, { command = "…" } or { prompt = true }',
-    "token": 'the value (only in a private file) or where to get it: { env = "VAR" }, { keyring = true }, { command = "…" } or { prompt = true }',
-    "verify": "true, false, or the path of a CA bundle",
-    "keyring": "true, or the keyring's service name",
+    "password": f"the value (only in a private file) or where to get it: {SECRET_WAYS}",
+    "token": f"the value (only in a private file) or where to get it: {SECRET_WAYS}",
+    "verify": "true, false, or the path of a CA bundle in quotes",
+    "keyring": "true, or the keyring's service name in quotes",
 }
 """Fields of several types, and what they take: pydantic reports each type it tried, where one line is wanted."""
 
+EXAMPLES = {
+    "url": '"https://SITE.flexnetoperations.com"',
+    "user": '"me@acme.example"',
+    "password": '{ env = "FNO_PASSWORD" }',
+    "token": '{ env = "FNO_TOKEN" }',
+    "secret": '{ env = "FNO_PASSWORD" }',
+    "verify": "true",
+    "keyring": "true",
+    "env": '"FNO_PASSWORD"',
+    "command": '"pass show fno"',
+    "proxy": '"http://proxy.internal:3128"',
+    "registry_tenant": '"1107"',
+    "default_profile": '"prod"',
+    "theme": '"textual-dark"',
+    "auth": '"basic"',
+}
+"""A line that works, for a field whose value cannot be made from the one given."""
 
-def _field_path(loc: tuple[Any, ...]) -> str:
-    """`profiles.p.password` for an error's place, without the type tried after a field of several (`str`, `function-after[…]`)."""
+TRUE_WORDS = frozenset({"true", "yes", "y", "on", "1", "t", "enable", "enabled"})
+FALSE_WORDS = frozenset({"false", "no", "n", "off", "0", "f", "disable", "disabled"})
+
+
+def _field_path(loc: tuple[Any, ...]) -> Key:
+    """`("profiles", "p", "password")` for an error's place, without the type tried after a field of several
+    (`str`, `function-after[…]`)."""
     parts: list[str] = []
     for part in loc:
         if parts and parts[-1] in UNION_FIELDS and (part in ("str", "bool") or "[" in str(part)):
             continue
         parts.append(str(part))
-    return ".".join(parts)
+    return tuple(parts)
 
 
-def _problems(exc: ValidationError) -> list[str]:
-    """Every bad field once, as `field X: what is wrong (the fix)`, in the order the settings are defined."""
-    by_field: dict[str, list[Any]] = {}
+def toml_key(part: str) -> str:
+    """A key as TOML writes it: `page_size`, `"tokens.verify"`."""
+    return part if part and all(char in BARE for char in part) else json.dumps(part, ensure_ascii=False)
+
+
+def toml_value(value: Any, limit: int = 60) -> str:
+    """A value as the file writes it (`"fifty"`, `-3`, `true`), cut to `limit` characters."""
+    if isinstance(value, bool):
+        shown = "true" if value else "false"
+    elif isinstance(value, str):
+        shown = json.dumps(value, ensure_ascii=False)
+    elif isinstance(value, float):
+        shown = f"{value:g}" if value == value and abs(value) != float("inf") else str(value).lower()
+    elif isinstance(value, dict):
+        shown = "{ " + ", ".join(f"{toml_key(str(k))} = {toml_value(v, limit)}" for k, v in value.items()) + " }"
+    elif isinstance(value, list):
+        shown = "[" + ", ".join(toml_value(v, limit) for v in value) + "]"
+    else:
+        shown = str(value)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if value == int(value) else f"{value:,g}"
+
+
+@dataclass
+class _Spot:
+    """Where an error is among the config's models: `model`'s field `name` (`info` None: no such field), or an
+    item `name` of the map `item_of` (a binding id in [keys], a service in urls)."""
+
+    key: Key
+    model: type[BaseModel] | None
+    name: str
+    info: FieldInfo | None
+    item_of: str | None = None
+    secret: bool = False
+
+    @property
+    def shown(self) -> str:
+        return ".".join(toml_key(part) for part in self.key)
+
+
+def _spot(key: Key) -> _Spot:
+    model: type[BaseModel] = Config
+    secret = False
+    index = 0
+    while True:
+        name = key[index]
+        info = model.model_fields.get(name)
+        last = index == len(key) - 1
+        if info is None or name in INTERNAL_FIELDS:
+            return _Spot(key, model, name, None, secret=secret)
+        secret = secret or not info.repr
+        if last:
+            return _Spot(key, model, name, info, secret=secret)
+        if name in ITEM_MAPS:
+            return _Spot(key, None, key[-1], info, item_of=name, secret=secret)
+        if name == "profiles":
+            if index + 1 == len(key) - 1:  # the profile's table itself (one of its validators)
+                return _Spot(key, None, key[-1], info, item_of=name, secret=secret)
+            model, index = Profile, index + 2
+            continue
+        children: dict[str, type[BaseModel]] = {
+            "settings": Settings,
+            "password": SecretSource,
+            "token": SecretSource,
+            "secret": SecretSource,
+        }
+        child = children.get(name)
+        if child is None:
+            return _Spot(key, None, key[-1], None, secret=secret)
+        model, index = child, index + 1
+
+
+def _bounds(info: FieldInfo) -> tuple[float | None, bool, float | None, bool]:
+    """The lowest and highest values a number may take, each with whether it is allowed itself."""
+    low = high = None
+    low_in = high_in = True
+    for rule in info.metadata:
+        if getattr(rule, "ge", None) is not None:
+            low = rule.ge
+        if getattr(rule, "gt", None) is not None:
+            low, low_in = rule.gt, False
+        if getattr(rule, "le", None) is not None:
+            high = rule.le
+        if getattr(rule, "lt", None) is not None:
+            high, high_in = rule.lt, False
+    return low, low_in, high, high_in
+
+
+def _number_words(info: FieldInfo, whole: bool) -> str:
+    low, low_in, high, high_in = _bounds(info)
+    what = "a whole number" if whole else "a number"
+    if low is not None and high is not None and low_in and high_in:
+        return f"{what} from {_number(low)} to {_number(high)}"
+    limits = []
+    if low is not None:
+        limits.append(f"of {_number(low)} or more" if low_in else f"greater than {_number(low)}")
+    if high is not None:
+        limits.append(f"at most {_number(high)}" if high_in else f"less than {_number(high)}")
+    return " ".join([what, " and ".join(limits)]) if limits else what
+
+
+def _number_fix(info: FieldInfo, value: Any, whole: bool) -> str:
+    """A number the field takes: the one given when it only had quotes around it, the nearest limit when it was
+    past one, else the default."""
+    low, low_in, high, high_in = _bounds(info)
+    default = info.default if isinstance(info.default, int | float) else (low if low is not None and low_in else 1)
+    number: float | None = None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip().replace(",", "").replace("_", ""))
+        except ValueError:
+            number = None
+    if number is None or number != number or abs(number) == float("inf"):
+        number = default
+    elif high is not None and (number > high or (number == high and not high_in)):
+        number = high if high_in else default
+    elif low is not None and (number < low or (number == low and not low_in)):
+        number = low if low_in else default
+    if whole and number != int(number):
+        number = default
+    return f"{number:.0f}" if number == int(number) else f"{number:g}"
+
+
+def _literal_choices(info: FieldInfo) -> tuple[str, ...]:
+    for arg in (info.annotation, *get_args(info.annotation)):
+        if get_origin(arg) is Literal:
+            return tuple(str(choice) for choice in get_args(arg))
+    return ()
+
+
+def _plain_type(info: FieldInfo) -> Any:
+    """The field's type without `None`: `str | None` → str."""
+    args = [arg for arg in get_args(info.annotation) if arg is not type(None)]
+    return args[0] if get_origin(info.annotation) in (Union, UnionType) and len(args) == 1 else info.annotation
+
+
+def _expects(spot: _Spot, value: Any) -> tuple[str, str | None]:
+    """What the place takes, in words, and a value for it that would be right (None: no one value fits)."""
+    name, info = spot.name, spot.info
+    if spot.item_of == "keys":
+        return 'the key or keys in quotes, e.g. "v" or "ctrl+v,f5"', _quoted(value, '"v"')
+    if spot.item_of == "urls":
+        return 'an address in quotes, e.g. "https://acme.flexnetoperations.com/registry"', None
+    if spot.item_of == "first_page":
+        return "0 or 1 (where that service's pages start)", "0"
+    if info is None:
+        return "a value", None
+    if (spot.model is Profile and name in ("password", "token")) or (spot.model is SecretSource and name == "keyring") or name == "verify":
+        return UNION_FIELDS[name], EXAMPLES[name]
+    if spot.model is Profile and name == "secret":
+        return f"where to get the secret: {SECRET_WAYS}", EXAMPLES["secret"]
+    kind = _plain_type(info)
+    if kind is bool:
+        fix = "true" if info.default is True else "false"
+        if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+            fix = "true" if value.strip().lower() in TRUE_WORDS else "false"
+        elif isinstance(value, int | float) and value in (0, 1):
+            fix = "true" if value else "false"
+        return "true or false (without quotes)", fix
+    if kind in (int, float):
+        return _number_words(info, whole=kind is int), _number_fix(info, value, whole=kind is int)
+    if choices := _literal_choices(info):
+        given = str(value).strip().lower()
+        close = [choice for choice in choices if given and choice.startswith(given)] or difflib.get_close_matches(given, choices, 1, 0.5)
+        fix = close[0] if close else (str(info.default) if info.default in choices else choices[0])
+        return "one of " + ", ".join(json.dumps(choice) for choice in choices), json.dumps(fix)
+    if kind is str:
+        return "text in quotes", _quoted(value, EXAMPLES.get(name)) if not spot.secret else EXAMPLES.get(name)
+    if name == "settings":
+        return "the [settings] table", None
+    if name == "profiles":
+        return "profile tables ([profiles.NAME])", None
+    return "a value of another kind", EXAMPLES.get(name)
+
+
+def _quoted(value: Any, otherwise: str | None) -> str | None:
+    """The value given, in quotes (`5` → `"5"`): what a text field given a number or a word most likely meant."""
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        return json.dumps(str(value), ensure_ascii=False)
+    return otherwise
+
+
+def _fix_line(spot: _Spot, fix: str) -> str:
+    """`page_size = 50`; a secret source's part in its inline table: `password = { keyring = true }`."""
+    if spot.model is SecretSource and len(spot.key) >= 2:
+        return f"{toml_key(spot.key[-2])} = {{ {toml_key(spot.name)} = {fix} }}"
+    return f"{toml_key(spot.name)} = {fix}"
+
+
+def _known_names(model: type[BaseModel]) -> list[str]:
+    return [name for name in model.model_fields if name not in INTERNAL_FIELDS]
+
+
+def _unknown(spot: _Spot, value: Any) -> str:
+    """`colr` is not a field: did you mean `color`? (or: `color` is a profile's, not a setting)."""
+    model = spot.model or Config
+    what = {Settings: "a setting", Profile: "a profile field", SecretSource: "a way to get a secret", Config: "a table"}.get(
+        model, "a field"
+    )
+    said = f"{spot.shown} is not {what}"
+    shown_value = toml_value(value) if not spot.secret and not isinstance(value, dict | list) else None
+    close = difflib.get_close_matches(spot.name.lower(), _known_names(model), 1, 0.6)
+    if close:
+        right = close[0]
+        fix = f" fix: {toml_key(right)} = {shown_value}" if shown_value is not None else ""
+        return f"{said}: did you mean {right}?{fix}"
+    elsewhere: dict[type[BaseModel], tuple[type[BaseModel], str]] = {
+        Settings: (Profile, "[profiles.NAME]"),
+        Profile: (Settings, "[settings]"),
+        Config: (Settings, "[settings]"),
+    }
+    if model in elsewhere:
+        other, table = elsewhere[model]
+        close = difflib.get_close_matches(spot.name.lower(), _known_names(other), 1, 0.6)
+        if not close and model is Config:
+            other, table = Profile, "[profiles.NAME]"
+            close = difflib.get_close_matches(spot.name.lower(), _known_names(other), 1, 0.6)
+        if close:
+            right = close[0]
+            line = f"{toml_key(right)} = {shown_value}" if shown_value is not None else toml_key(right)
+            if right == spot.name:
+                return f"{said}: {right} goes under {table}; fix: move {line} there"
+            return f"{said}: did you mean {right}, which goes under {table}? fix: move {line} there"
+    return f"{said}: remove it, or use one of {', '.join(_known_names(model))}"
+
+
+def _problems(exc: ValidationError, places: Places) -> list[tuple[int | None, str]]:
+    """Every bad field once, with its line, as `settings.page_size = "fifty" should be …; fix: page_size = 50`, in
+    the order of the file's lines."""
+    by_field: dict[Key, list[Any]] = {}
     for error in exc.errors():
         by_field.setdefault(_field_path(error["loc"]), []).append(error)
     # `password = { keyring = 5 }` is a source with a bad part, not a string that is not one: the part is named alone.
-    return [_problem(where, errors) for where, errors in by_field.items() if not _has_bad_part(where, by_field)]
+    found = [_problem(key, errors, places) for key, errors in by_field.items() if not _has_bad_part(key, by_field)]
+    return sorted(found, key=lambda problem: problem[0] if problem[0] is not None else 1 << 30)
 
 
-def _has_bad_part(where: str, fields: dict[str, list[Any]]) -> bool:
-    return where.rsplit(".", 1)[-1] in UNION_FIELDS and any(other.startswith(where + ".") for other in fields)
+def _has_bad_part(key: Key, fields: dict[Key, list[Any]]) -> bool:
+    return key[-1] in UNION_FIELDS and any(len(other) > len(key) and other[: len(key)] == key for other in fields)
 
 
-def _problem(where: str, errors: list[Any]) -> str:
+def _problem(key: Key, errors: list[Any], places: Places) -> tuple[int | None, str]:
+    spot = _spot(key)
     specific = [e for e in errors if e["type"] == "value_error"] or errors  # a validator's own words say more than a type
     first = specific[0]
-    msg = first["msg"].removeprefix("Value error, ")
-    last = where.rsplit(".", 1)[-1]
-    if len(errors) > 1 and first["type"] != "value_error" and last in UNION_FIELDS:
-        msg = f"must be {UNION_FIELDS[last]}"
-    hint = {"extra_forbidden": " (unknown field: check its spelling, or remove it)", "missing": " (required: add it)"}.get(
-        first["type"], ""
-    )
-    return f"field {where}: {msg}{hint}"
+    value = first.get("input")
+    line = places.line(*key)
+    if first["type"] == "missing":
+        parent = ".".join(toml_key(part) for part in key[:-1])
+        where = f"[{parent}]" if parent else "the file"
+        return places.line(*key[:-1]), f"{where} has no {spot.name}, which is required: add {spot.name} = {EXAMPLES.get(spot.name, '…')}"
+    if first["type"] == "extra_forbidden":
+        return line, _unknown(spot, value)
+    show = not spot.secret and not isinstance(value, dict | list)
+    named = f"{spot.shown} = {toml_value(value)}" if show else spot.shown
+    if first["type"] == "value_error":
+        msg = first["msg"].removeprefix("Value error, ")
+        if spot.name in ("urls", "first_page") and isinstance(value, dict):  # the line of the service that is wrong
+            bad = [service for service in value if service not in SERVICES]
+            line = places.line(*key, bad[0]) if bad else line
+            if bad and (close := difflib.get_close_matches(bad[0], SERVICES, 1, 0.6)):
+                msg += f" (did you mean {close[0]}?)"
+            return line, f"{spot.shown}: {msg}"
+        fix = _validated_fix(spot.name, value) if show else None
+        return line, f"{named}: {msg}" + (f"; fix: {spot.name} = {fix}" if fix else "")
+    words, fix = _expects(spot, value)
+    fix_line = f"; fix: {_fix_line(spot, fix)}" if fix else ""
+    return line, f"{named} should be {words}{fix_line}"
+
+
+def _validated_fix(name: str, value: Any) -> str | None:
+    """A value a validator's field would take, made from the one refused."""
+    if name == "url" and isinstance(value, str) and value.strip():
+        rest = value.strip().split("://", 1)[-1]
+        return json.dumps(f"https://{rest}") if rest else None
+    if name == "color" and isinstance(value, str):
+        close = difflib.get_close_matches(value.lower(), PROFILE_COLORS, 1, 0.5)
+        return json.dumps(close[0] if close else "none")
+    return None
 
 
 def load_config(path: Path | None = None) -> Config:
@@ -324,7 +633,8 @@ def load_config(path: Path | None = None) -> Config:
     if not path.exists():
         return Config(path=path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     except OSError as exc:
@@ -334,14 +644,19 @@ def load_config(path: Path | None = None) -> Config:
         for name, body in profiles.items():
             if isinstance(body, dict):
                 body.setdefault("name", name)
+    places = Places.read(path, text)
     try:
-        config = Config.model_validate({**raw, "path": path})
+        # Strict: TOML values have types, and `read_only = "yes"` (lax: true) or `page_size = "50"` is a mistake
+        # to be told, not a guess to be made.
+        config = Config.model_validate({**raw, "path": path}, strict=True)
     except ValidationError as exc:
-        problems = _problems(exc)
+        problems = _problems(exc, places)
         if len(problems) == 1:
-            raise ConfigError(f"{path}: {problems[0]}") from None
-        listed = "".join(f"\n  {problem}" for problem in problems)
+            line, problem = problems[0]
+            raise ConfigError(f"{path} line {line}: {problem}" if line else f"{path}: {problem}") from None
+        listed = "".join(f"\n  line {line}: {problem}" if line else f"\n  {problem}" for line, problem in problems)
         raise ConfigError(f"{path}: {len(problems)} fields are wrong:{listed}") from None
+    config._places = places
     holders = [p.name for p in config.profiles.values() if p.holds_secret]
     if holders:
         mode = stat.S_IMODE(path.stat().st_mode)

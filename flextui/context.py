@@ -17,6 +17,7 @@ from flextui.api.auth import Credentials, MissingCredential
 from flextui.api.cache import PageCache
 from flextui.api.http import Session
 from flextui.config import Profile, Settings, cache_path, config_path
+from flextui.config_places import Places
 
 if TYPE_CHECKING:
     from flextui.api.registry import RegistryService
@@ -35,6 +36,10 @@ class AppContext:
     keys: dict[str, str] = field(default_factory=dict)
     theme: str | None = None
     demo: bool = False
+    places: Places = field(default_factory=Places)
+    """The config file read and the line of each key in it, for warnings about what it says (`[keys]`)."""
+    theme_from: str = ""
+    """Where `theme` was named (`settings.theme in FILE line 3`, `--theme`), for the warning when there is no such theme."""
     now_ms: Callable[[], int] = lambda: int(time.time() * 1000)
     start: list[str] = field(default_factory=list)  # e.g. ["tokens"] or ["charts", "proj"]
     extras: dict[str, Any] = field(default_factory=dict)
@@ -101,6 +106,7 @@ def profile_context(
     offline: bool = False,
     read_only: bool | None = None,
     cache: PageCache | None = None,
+    places: Places | None = None,
 ) -> AppContext:
     """A context for a configured (or ad hoc) profile."""
     chosen = profile.read_only if read_only is None else (read_only or profile.read_only)
@@ -132,6 +138,8 @@ def profile_context(
         settings,
         keys or {},
         theme=profile.theme or settings.theme,
+        places=places or Places(),
+        theme_from=(places or Places()).named(*(("profiles", profile.name, "theme") if profile.theme else ("settings", "theme"))),
     )
 
 
@@ -150,6 +158,7 @@ def demo_context(
     faults: Any = None,
     timeout: float = 30.0,
     sim_thread: bool = False,
+    places: Places | None = None,
 ) -> AppContext:
     """A context on the embedded simulator (no port, in-memory cache), speaking `dialects` (default: the strictest reading).
 
@@ -182,6 +191,8 @@ def demo_context(
         settings=settings,
         keys=keys or {},
         theme=theme or settings.theme,
+        places=places or Places(),
+        theme_from="" if theme else (places or Places()).named("settings", "theme"),
         timeout=timeout,
         now_ms=clock.now_ms,
         sim_thread=sim_thread,
@@ -213,6 +224,8 @@ def demo_identity(ctx: AppContext, name: str) -> AppContext:
         settings=ctx.settings,
         keys=ctx.keys,
         theme=ctx.theme,
+        places=ctx.places,
+        theme_from=ctx.theme_from,
         timeout=ctx.session.total_timeout,
         now_ms=ctx.now_ms,
         sim_thread=ctx.extras["sim_thread"],
@@ -237,6 +250,8 @@ def _on_simulator(
     settings: Settings,
     keys: dict[str, str],
     theme: str | None,
+    places: Places,
+    theme_from: str,
     timeout: float,
     now_ms: Callable[[], int],
     sim_thread: bool,
@@ -268,6 +283,8 @@ def _on_simulator(
         keys,
         theme=theme,
         demo=True,
+        places=places,
+        theme_from=theme_from,
         now_ms=now_ms,
         extras={"world": world, "sim_app": sim_app, "sim_thread": sim_thread},
     )

@@ -65,10 +65,13 @@ def test_secret_in_a_readable_file_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        ('[profiles.p]\nurl = "ftp://x"\n', "field profiles.p.url: must start with https://"),
-        ('[profiles.p]\nurl = "https://x"\ntimeout = -1\n', "field profiles.p.timeout"),
-        ('[profiles.p]\nurl = "https://x"\ncolour = "red"\n', "unknown field"),
-        ('[profiles.p]\nuser = "u"\n', "profiles.p.url: Field required (required: add it)"),
+        ('[profiles.p]\nurl = "ftp://x"\n', 'line 2: profiles.p.url = "ftp://x": must start with https://'),
+        (
+            '[profiles.p]\nurl = "https://x"\ntimeout = -1\n',
+            "line 3: profiles.p.timeout = -1 should be a number greater than 0 and at most 600",
+        ),
+        ('[profiles.p]\nurl = "https://x"\ncolour = "red"\n', "did you mean color?"),
+        ('[profiles.p]\nuser = "u"\n', 'line 1: [profiles.p] has no url, which is required: add url = "https://'),
         ('[profiles.p]\nurl = "https://x"\ncolor = "chartreuse"\n', "unknown colour"),
         ('[profiles.p]\nurl = "https://x"\nsecret = { env = "A", prompt = true }\n', "choose one way"),
         ('[profiles.p]\nurl = "https://x"\n[profiles.p.urls]\nregistri = "https://y"\n', "unknown service"),
@@ -93,20 +96,23 @@ def test_every_bad_field_is_named_at_once(tmp_path: Path) -> None:
         load_config(path)
     lines = str(err.value).splitlines()
     assert lines[0] == f"{path}: 6 fields are wrong:"
-    assert [line.split(":")[0].strip() for line in lines[1:]] == [
-        "field settings.page_size",
-        "field profiles.p.url",
-        "field profiles.p.password",
-        "field profiles.p.color",
-        "field profiles.p.colour",
-        "field profiles.q.url",
+    assert [line.split(":")[0].strip() for line in lines[1:]] == ["line 2", "line 4", "line 5", "line 6", "line 7", "line 8"], (
+        "in the file's order"
+    )
+    assert [line.split(":")[1].split()[0] for line in lines[1:]] == [
+        "settings.page_size",
+        "profiles.p.url",
+        "profiles.p.colour",
+        "profiles.p.password",
+        "profiles.p.color",
+        "[profiles.q]",
     ]
-    assert "must start with https://" in lines[2] and "{ env = " in lines[3], "each with its fix"
+    assert 'fix: url = "https://nope"' in lines[2] and '{ env = "FNO_PASSWORD" }' in lines[4], "each with its fix"
     assert (
         "use one of accent (magenta/purple), error (red/danger), none, primary (blue), secondary (cyan), success (green), warning (yellow/orange)"
-        in lines[4]
+        in lines[5]
     )
-    assert "(unknown field: check its spelling, or remove it)" in lines[5] and "(required: add it)" in lines[6]
+    assert 'did you mean color? fix: color = "red"' in lines[3] and "has no url, which is required" in lines[6]
 
 
 def test_a_bad_part_of_a_secret_source_is_named_alone(tmp_path: Path) -> None:
@@ -114,7 +120,10 @@ def test_a_bad_part_of_a_secret_source_is_named_alone(tmp_path: Path) -> None:
     path = write(tmp_path, '[profiles.p]\nurl = "https://x"\npassword = { keyring = 5 }\n')
     with pytest.raises(ConfigError) as err:
         load_config(path)
-    assert str(err.value) == f"{path}: field profiles.p.password.keyring: must be true, or the keyring's service name"
+    assert str(err.value) == (
+        f"{path} line 3: profiles.p.password.keyring should be true, or the keyring's service name in quotes;"
+        " fix: password = { keyring = true }"
+    )
 
 
 def test_the_readme_names_every_profile_colour_accepted(tmp_path: Path) -> None:
@@ -322,3 +331,155 @@ def test_the_tui_starts_on_the_credential_it_can_have_and_says_which_it_cannot(t
     monkeypatch.delenv("FNO_TOKEN")
     with pytest.raises(SecretError, match="is not set"):  # none to be had: nothing would work
         credentials_for_tui(config.profile("p"))
+
+
+def test_each_config_error_names_its_line_the_value_what_is_expected_and_the_fix(tmp_path: Path) -> None:
+    """The walkthrough's file: each field was named with pydantic's words ("Input should be a valid integer, unable
+    to parse string as an integer"), no line, no value, no fix, no "did you mean"; `read_only = "yes"` passed as true."""
+    path = write(
+        tmp_path,
+        "[settings]\n"
+        'page_size = "fifty"\n'
+        "expiring_days = -3\n"
+        'colour = "red"\n'
+        "[profiles.uat]\n"
+        'url = "https://acme-uat.example.com"\n'
+        'user = "me@acme.example"\n'
+        "password = { prompt = true }\n"
+        'timeout = "thirty"\n'
+        'colr = "error"\n'
+        'read_only = "yes"\n'
+        "[keys]\n"
+        '"tokens.verify" = 5\n',
+    )
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value).splitlines() == [
+        f"{path}: 7 fields are wrong:",
+        '  line 2: settings.page_size = "fifty" should be a whole number from 1 to 1,000; fix: page_size = 50',
+        "  line 3: settings.expiring_days = -3 should be a number greater than 0; fix: expiring_days = 7",
+        '  line 4: settings.colour is not a setting: did you mean color, which goes under [profiles.NAME]? fix: move color = "red" there',
+        '  line 9: profiles.uat.timeout = "thirty" should be a number greater than 0 and at most 600; fix: timeout = 30',
+        '  line 10: profiles.uat.colr is not a profile field: did you mean color? fix: color = "error"',
+        '  line 11: profiles.uat.read_only = "yes" should be true or false (without quotes); fix: read_only = true',
+        '  line 13: keys."tokens.verify" = 5 should be the key or keys in quotes, e.g. "v" or "ctrl+v,f5"; fix: "tokens.verify" = "5"',
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('read_only = "yes"', 'line 3: profiles.p.read_only = "yes" should be true or false (without quotes); fix: read_only = true'),
+        ('mint_token = "off"', "fix: mint_token = false"),
+        ("mint_token = 1", "profiles.p.mint_token = 1 should be true or false (without quotes); fix: mint_token = true"),
+        (
+            'password = { prompt = "yes" }',
+            "line 3: profiles.p.password.prompt should be true or false (without quotes); fix: password = { prompt = true }",
+        ),
+        ('timeout = "45"', 'profiles.p.timeout = "45" should be a number greater than 0 and at most 600; fix: timeout = 45'),
+        ("timeout = 9000", "fix: timeout = 600"),
+        ("registry_tenant = 1107", 'line 3: profiles.p.registry_tenant = 1107 should be text in quotes; fix: registry_tenant = "1107"'),
+        ('auth = "basik"', 'should be one of "basic", "token"; fix: auth = "basic"'),
+        ("first_page = { registri = 0 }", "line 3: profiles.p.first_page: unknown service 'registri'; use tokens"),
+    ],
+)
+def test_values_of_the_wrong_kind_are_refused_with_the_line_that_works(tmp_path: Path, body: str, expected: str) -> None:
+    """`read_only = "yes"` was taken as true, `timeout = "45"` as 45: a quoted value is now refused, and the fix says
+    the same value as TOML writes it."""
+    path = write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\n{body}\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert expected in str(err.value) and str(path) in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("[setting]\npage_size = 5\n", "line 1: setting is not a table: did you mean settings?"),
+        ("[settings]\npage_sise = 5\n", "line 2: settings.page_sise is not a setting: did you mean page_size? fix: page_size = 5"),
+        ('[settings]\nclipboard = "tmux"\n', 'fix: clipboard = "tmux-passthrough"'),
+        ('theme = "nord"\n', 'line 1: theme is not a table: theme goes under [settings]; fix: move theme = "nord" there'),
+        (
+            '[profiles.p]\nurl = "https://x"\nsecret = { evn = "X" }\n',
+            "line 3: profiles.p.secret.evn is not a way to get a secret: did you mean env?",
+        ),
+        (
+            '[profiles.p]\nurl = "https://x"\npage_size = 20\n',
+            "line 3: profiles.p.page_size is not a profile field: page_size goes under [settings]; fix: move page_size = 20 there",
+        ),
+        ('[profiles.p]\nurl = "https://x"\nfirst_page = { registri = 0 }\n', "(did you mean registry?)"),
+    ],
+)
+def test_an_unknown_key_close_to_a_known_one_is_offered_it(tmp_path: Path, body: str, expected: str) -> None:
+    path = write(tmp_path, body)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert expected in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "password = 12345678",
+        'password = { value = "hunter2" }',
+        'token = ["rna_hunter2"]',
+        'password = "hunter2"\nsecret = { env = "X" }',
+        'secret = { value = "hunter2" }',
+        'token = { env = "X", valeu = "hunter2" }',
+    ],
+)
+def test_a_secret_in_a_wrong_place_is_never_shown(tmp_path: Path, body: str) -> None:
+    """Each error shows the value it refuses, except a password's or token's (`repr=False` fields), whatever its
+    shape, in its words or in its fix."""
+    path = write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\n{body}\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert "profiles.p" in str(err.value) and "line " in str(err.value)
+    assert "hunter2" not in str(err.value) and "12345678" not in str(err.value), str(err.value)
+
+
+def test_lines_are_found_in_inline_tables_dotted_keys_and_past_multi_line_strings() -> None:
+    from flextui.config_places import key_lines
+
+    text = (
+        "# a comment = 1\n"  # 1
+        "[settings]\n"  # 2
+        'theme = """\n'  # 3
+        "page_size = 5\n"  # 4: inside a string
+        '[profiles.fake]"""\n'  # 5
+        "page_size = 7  # = 8\n"  # 6
+        '[ profiles . "u a t" ]\n'  # 7
+        "password = { env = 'A',\n"  # 8
+        '  command = "x" }\n'  # 9 (an inline table over lines is not TOML 1.0, but costs nothing)
+        'urls.registry = "https://r"\n'  # 10
+        "[keys]\n"  # 11
+        '"tokens.verify" = "v"\n'  # 12
+        "'app.help' = \"f1\"\n"  # 13
+    )
+    lines = key_lines(text)
+    assert lines[("settings", "theme")] == 3 and lines[("settings", "page_size")] == 6
+    assert ("profiles", "fake") not in lines
+    assert lines[("profiles", "u a t")] == 7 and lines[("profiles", "u a t", "password", "env")] == 8
+    assert lines[("profiles", "u a t", "password", "command")] == 9
+    assert lines[("profiles", "u a t", "urls", "registry")] == 10 and lines[("profiles", "u a t", "urls")] == 10
+    assert lines[("keys", "tokens.verify")] == 12 and lines[("keys", "app.help")] == 13
+
+
+def test_a_key_whose_line_is_not_found_is_named_without_a_line(tmp_path: Path) -> None:
+    """An array of tables is not followed: no line is given rather than a wrong one."""
+    path = write(tmp_path, '[[profiles]]\nurl = "https://x"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value) == f"{path}: profiles should be profile tables ([profiles.NAME])"
+
+
+def test_the_readme_config_example_loads_with_strict_types(tmp_path: Path) -> None:
+    """Strict booleans and numbers refuse `"yes"` and `"30"`; every form the README shows still loads."""
+    import re
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"```toml\n(\[settings\].*?)```", readme, re.S)
+    assert example is not None
+    config = load_config(write(tmp_path, example.group(1)))
+    assert config.settings.page_size == 50 and config.profile("prod").read_only and config.profile("uat").timeout == 30
+    assert config.places.line("profiles", "uat", "timeout") == example.group(1)[: example.group(1).index("timeout =")].count("\n") + 1

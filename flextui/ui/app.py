@@ -15,6 +15,7 @@ secret is on screen.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import logging
 import os
 import time
@@ -148,7 +149,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         if wanted in self.available_themes:
             self.theme = wanted
         else:
-            self._theme_problem = f"no theme {wanted!r}; using textual-dark (see :theme for the list)"
+            named = f" ({ctx.theme_from})" if ctx.theme_from else ""  # the file and line it is set on, or --theme
+            self._theme_problem = f"no theme {wanted!r}{named}; using textual-dark (see :theme for the list)"
         self._listen(ctx)
 
     shadow_headless = False
@@ -215,26 +217,41 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
                 screen.refresh()
 
     def _report_unknown_keys(self) -> None:
-        unknown = self._unknown_binding_ids(self.ctx.keys)
+        """Say which `[keys]` entries name no binding, and which take a key another binding has, each with the
+        config file and its line (`In [keys] of ~/.config/flextui/config.toml: line 12: tokens.verify = q takes …`)."""
+        places = self.ctx.places
+        table = f"[keys] of {places.path}" if places.path else "[keys]"
+
+        def at(binding_id: str) -> str:
+            line = places.line("keys", binding_id)
+            return f"line {line}: " if line else ""
+
+        known = self._binding_ids()
+        unknown = sorted(k for k in self.ctx.keys if k not in known)
         if unknown:
+            named = []
+            for binding_id in unknown:
+                close = difflib.get_close_matches(binding_id, known, 1, 0.75)
+                named.append(at(binding_id) + binding_id + (f" (did you mean {close[0]}?)" if close else ""))
             self.notify(
-                "Unknown binding ids in [keys]: " + ", ".join(unknown) + " (press ? for the list)",
+                f"Unknown binding ids in {table}: " + ", ".join(named) + " (press ? for the list)",
                 severity="warning",
                 markup=False,
                 timeout=10,
             )
         taken = shadowed_keys(self.ctx.keys)
         if taken:
-            self.notify("In [keys]: " + "; ".join(taken), severity="warning", markup=False, timeout=10)
+            said = "; ".join(at(binding_id) + text for binding_id, text in taken)
+            self.notify(f"In {table}: {said}", severity="warning", markup=False, timeout=10)
 
-    def _unknown_binding_ids(self, keys: dict[str, str]) -> list[str]:
+    def _binding_ids(self) -> set[str]:
         _import_every_ui_module()
         known = set()
         for cls in _binding_classes():
             for binding in getattr(cls, "BINDINGS", []):
                 if isinstance(binding, Binding) and binding.id:
                     known.add(binding.id)
-        return sorted(k for k in keys if k not in known)
+        return known
 
     # -- what reaches the terminal -------------------------------------------------------------
 
@@ -732,6 +749,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         self._listen(new)
         if new.theme and new.theme in self.available_themes and new.theme != self.theme:
             self.theme = new.theme
+        elif new.theme and new.theme not in self.available_themes:  # said, with where it is named, not passed over
+            named = f" ({new.theme_from})" if new.theme_from else ""
+            self.notify(f"no theme {new.theme!r}{named}; keeping {self.theme} (see :theme for the list)", severity="warning", markup=False)
         from textual.screen import Screen
 
         self.add_mode("-switching", Screen)
@@ -874,16 +894,16 @@ def _import_every_ui_module() -> None:
         importlib.import_module(module.name)
 
 
-def shadowed_keys(keys: dict[str, str]) -> list[str]:
+def shadowed_keys(keys: dict[str, str]) -> list[tuple[str, str]]:
     """What a `[keys]` remap takes from another binding where it applies: `"tokens.verify" = "q"` took q from Quit on
-    the tokens screen, and said nothing (a screen's key comes before the app's)."""
+    the tokens screen, and said nothing (a screen's key comes before the app's). Each with the binding id it is said of."""
 
     def effective(binding: Binding) -> list[str]:
         given = keys.get(binding.id or "", binding.key)
         return [k.strip() for k in given.split(",") if k.strip()]
 
     app_keys = {key: b for b in FlexApp.BINDINGS if isinstance(b, Binding) for key in effective(b)}
-    said: list[str] = []
+    said: list[tuple[str, str]] = []
     for cls in _binding_classes():
         if cls is FlexApp:
             continue
@@ -896,7 +916,7 @@ def shadowed_keys(keys: dict[str, str]) -> list[str]:
                     (b for b in bindings if b is not binding and b.action != binding.action and key in effective(b)), None
                 )
                 if other is not None and other.id != binding.id:
-                    said.append(f"{binding.id} = {key} takes {key} from “{other.description}” ({other.id}) there")
+                    said.append((binding.id or "", f"{binding.id} = {key} takes {key} from “{other.description}” ({other.id}) there"))
     return sorted(set(said))
 
 

@@ -154,7 +154,9 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
         raise LookupError(f"no profile {name!r} (have: {', '.join(config.profiles) or 'none'})")
     profile = config.profile(name)
     if ctx.session.offline:  # `--offline` stays offline: the other profile's cached pages, no secret asked for
-        return profile_context(profile, Credentials(profile.user), ctx.settings, keys=ctx.keys, cache=ctx.session.cache, offline=True)
+        return profile_context(
+            profile, Credentials(profile.user), ctx.settings, keys=ctx.keys, cache=ctx.session.cache, offline=True, places=config.places
+        )
     secrets: dict[str, str | None] = {}
     for what, source in credential_sources(profile):
         if source is None:
@@ -167,7 +169,7 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
         else:  # an environment variable, the keyring or a command (which may take a while): off the loop
             secrets[what] = await asyncio.to_thread(resolve, profile, source, what, interactive=False)
     credentials = Credentials(profile.user, secrets["password"], secrets["access token"])
-    return profile_context(profile, credentials, ctx.settings, keys=ctx.keys, cache=ctx.session.cache)
+    return profile_context(profile, credentials, ctx.settings, keys=ctx.keys, cache=ctx.session.cache, places=config.places)
 
 
 async def sign_in(ctx: AppContext) -> None:

@@ -385,3 +385,27 @@ async def test_report_results_reopen_as_the_groups_builder_on_the_new_tenant() -
         await command(pilot, "profile demo-producer")
         await until(pilot, lambda: app.ctx.profile_name == "demo-producer" and isinstance(app.screen, ReportBuilderScreen))
         assert app.screen.group == "fulfillment"
+
+
+async def test_a_profile_whose_theme_does_not_exist_says_so_and_where(tmp_path: Path) -> None:
+    """The profile's theme was passed over without a word when it named no theme."""
+    from flextui.config import load_config
+
+    path = tmp_path / "config.toml"
+    path.write_text('[settings]\ntheme = "bogus"\n', encoding="utf-8")
+    config = load_config(path)
+
+    async def opener(ctx: AppContext, name: str, ask: Any) -> AppContext:
+        other = demo_context(seed=11, fixed_now_ms=FIXED_NOW_MS, settings=config.settings, places=config.places)
+        other.profile_name = name
+        return other
+
+    app = build_app(theme="nord")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await tokens_shown(pilot, "demo")
+        app.profiles = ProfileSource(names=lambda ctx: ["demo", "other"], open=opener)
+        await command(pilot, "profile other")
+        await tokens_shown(pilot, "other")
+        said = [str(n.message) for n in app._notifications]
+        assert f"no theme 'bogus' (settings.theme in {path} line 2); keeping nord (see :theme for the list)" in said, said
+        assert app.theme == "nord"

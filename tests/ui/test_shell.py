@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 from typing import Any
 
 from textual.app import App
@@ -242,3 +243,28 @@ async def test_offline_says_offline_and_a_change_key_says_it_needs_the_network()
         await pilot.press("d")
         await until(pilot, lambda: any("needs the network" in str(n.message) for n in app._notifications))
         assert isinstance(app.screen, TokensScreen)
+
+
+async def test_config_warnings_in_the_tui_name_the_file_and_line(tmp_path: Path) -> None:
+    """`theme = "bogus"` said only "no theme 'bogus'; using textual-dark", and the `[keys]` warnings named neither
+    the file nor the line: with several config files about (FLEXTUI_CONFIG, --config), which one, and where?"""
+    from flextui.config import load_config
+
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[settings]\ntheme = "bogus"\n\n[keys]\n"tokens.verify" = "q"\n"tokens.verfy" = "v"\n"nonexistent.binding" = "z"\n',
+        encoding="utf-8",
+    )
+    config = load_config(path)
+    app = build_app(settings=config.settings, keys=config.keys, places=config.places)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await until(pilot, lambda: len(app._notifications) >= 3)
+        said = [str(n.message) for n in app._notifications]
+        assert f"no theme 'bogus' (settings.theme in {path} line 2); using textual-dark (see :theme for the list)" in said, said
+        assert (
+            f"Unknown binding ids in [keys] of {path}: line 7: nonexistent.binding, line 6: tokens.verfy (did you mean tokens.verify?)"
+            " (press ? for the list)" in said
+        ), said
+        assert f"In [keys] of {path}: line 5: tokens.verify = q takes q from “Quit” (app.quit) there" in said, said
+        assert app.theme == "textual-dark"
