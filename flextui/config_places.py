@@ -13,7 +13,7 @@ rather than a wrong one.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,9 +151,7 @@ class _Scanner:
                 self.advance()
 
     def inline_table(self, key: Key | None) -> None:
-        self.expect("{")
-        self.blanks(newlines=True)
-        while self.peek() != "}":
+        def entry() -> None:
             line = self.line
             inner = self.key()
             if key is not None:
@@ -162,24 +160,23 @@ class _Scanner:
             self.expect("=")
             self.blanks()
             self.value(None if key is None else key + inner)
-            self.blanks(newlines=True)
-            if self.peek() == ",":
-                self.advance()
-                self.blanks(newlines=True)
-            elif self.peek() != "}":
-                raise _Unread
-        self.advance()
+
+        self.separated("{", "}", entry)
 
     def array(self) -> None:
-        self.expect("[")
+        self.separated("[", "]", lambda: self.value(None))
+
+    def separated(self, opener: str, closer: str, each: Callable[[], None]) -> None:
+        """`opener`, items read by `each` with commas between (and one after the last), `closer`."""
+        self.expect(opener)
         self.blanks(newlines=True)
-        while self.peek() != "]":
-            self.value(None)
+        while self.peek() != closer:
+            each()
             self.blanks(newlines=True)
             if self.peek() == ",":
                 self.advance()
                 self.blanks(newlines=True)
-            elif self.peek() != "]":
+            elif self.peek() != closer:
                 raise _Unread
         self.advance()
 
