@@ -104,8 +104,6 @@ SERVICES = (
     "the products API",
     "the users and accounts API",
 )
-KNOWN_UNWORDED = ("the report answer is empty",)
-"""Said outside the session's request (flextui/api/reports.py `_wire`, being changed elsewhere): to be worded there."""
 _REQUEST = re.compile(r"\b(?:(?:GET|POST|PUT|PATCH|DELETE) )?/[\w./-]+")
 _BARE_STATUS = re.compile(r"(?:^|: )\d{3} (?![A-Z][a-z])")  # "429 {}", "500 fault injected"; not "500 Internal Server Error"
 
@@ -116,8 +114,6 @@ def unworded(text: str, case: Case | None = None) -> list[str]:
     It names the service and the request, does not start with a bare status code, and a rate limit says
     that it is one, the Retry-After it was given, and how often it was tried.
     """
-    if any(known in text for known in KNOWN_UNWORDED):
-        return []
     problems = []
     if not any(service in text for service in SERVICES):
         problems.append("no service named")

@@ -38,7 +38,7 @@ import httpx
 from flextui.api.cache import is_secret_key
 from flextui.api.errors import ApiError, Unreadable
 from flextui.api.filters import FILTER_NAME_KEYS, GROUP_NAME_KEYS, FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType, name_of
-from flextui.api.http import Fetched, Service, Session, decode_body
+from flextui.api.http import Fetched, Service, Session, decode_body, decode_json
 from flextui.api.paging import DEFAULT_MAX_REQUESTS, Outcome, fingerprint
 from flextui.api.wire import Wire
 
@@ -441,7 +441,8 @@ class ReportsService:
     def _wire(response: httpx.Response, number: int) -> Wire:
         """A page as received: its bytes (decoded once, when shown) and its header facts."""
         if not response.content.strip():
-            raise Unreadable("the report answer is empty", status=response.status_code)
+            decode_json(response)  # an empty body where a page was due: said as every read's is, whose answer to what
+            raise Unreadable("the data reports service answered a page with 204 No Content", status=response.status_code)
         return Wire(response.content, wire_meta(response, number))
 
     def resolve_link(self, link: str, relative_to: str | None = None) -> str:
