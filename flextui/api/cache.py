@@ -136,6 +136,16 @@ def scrub_secrets(value: Any, mark: str | None = None) -> Any:
     return value
 
 
+def _lenient_text(raw: bytes) -> str:
+    """A TEXT value as read from the file: a damaged file's bytes that are not UTF-8 become U+FFFD.
+
+    sqlite3 decodes TEXT strictly, and a UnicodeDecodeError is not an `sqlite3.Error`: one damaged byte in the
+    schema's text escaped the rebuild at opening and ended the app (a random-damage test found it, 1 run in many).
+    Damaged text is then only wrong, which a damaged file is anyway: a key that no longer matches, a page that
+    does not decode (a miss)."""
+    return raw.decode("utf-8", "replace")
+
+
 def cache_key(profile: str, op: str, params: dict[str, Any]) -> str:
     """A stable key for a profile, an operation and its parameters."""
     canonical = json.dumps(params, sort_keys=True, default=str, separators=(",", ":"))
@@ -231,6 +241,7 @@ class PageCache:
                     isolation_level=None,
                     check_same_thread=False,
                 )
+                db.text_factory = _lenient_text
                 db.execute("SELECT count(*) FROM pages").fetchone()
             except sqlite3.Error:
                 continue
@@ -261,6 +272,7 @@ class PageCache:
             os.close(fd)
             os.chmod(self.path, 0o600)
         db = sqlite3.connect(self.path, timeout=self.busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
+        db.text_factory = _lenient_text
         try:
             db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
             # Large pages: a 1.5 MB report page is written in a third of the CPU of 4 KB pages (a new file only).
@@ -282,6 +294,9 @@ class PageCache:
         except sqlite3.Error:
             db.close()
             raise
+        except UnicodeDecodeError as exc:  # sqlite's message quoted damaged schema text, which Python could not decode
+            db.close()
+            raise sqlite3.DatabaseError(f"database disk image is malformed ({exc.reason} in its text)") from None
         for suffix in ("-wal", "-shm"):
             side = self.path + suffix
             if os.path.exists(side):
