@@ -6,7 +6,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -314,23 +314,28 @@ def test_corrupt_file_is_rebuilt(tmp_path: Path) -> None:
     cache.close()
 
 
-def test_damaged_pages_are_rebuilt(tmp_path: Path) -> None:
-    path = tmp_path / "cache.sqlite3"
+def damaged_cache_survives(path: Path, damage: Callable[[int], bytes]) -> None:
+    """A cache of 200 pages, all but its first 4 KB replaced by `damage(length)`: each read then works or is a
+    miss (never an exception), and the cache stores again."""
     cache = PageCache(path)
     for i in range(200):
         cache.put(f"k{i}", "p", "op", {"filler": "x" * 500, "i": i})
     cache.close()
     data = bytearray(path.read_bytes())
     assert len(data) > 20_000
-    data[4096:] = os.urandom(len(data) - 4096)  # keep the header page, ruin the rest
+    data[4096:] = damage(len(data) - 4096)  # keep the header page, ruin the rest
     path.write_bytes(bytes(data))
     cache = PageCache(path)
-    for i in range(200):  # each read either works or is answered with None: never an exception
+    for i in range(200):
         got = cache.get(f"k{i}")
         assert got is None or got[0]["i"] == i
     cache.put("after", "p", "op", {"ok": True})
     assert cache.get("after") == ({"ok": True}, pytest.approx(time.time(), abs=60))
     cache.close()
+
+
+def test_damaged_pages_are_rebuilt(tmp_path: Path) -> None:
+    damaged_cache_survives(tmp_path / "cache.sqlite3", os.urandom)
 
 
 @pytest.mark.parametrize("seed", [45, 148, 272])
@@ -340,19 +345,7 @@ def test_damage_that_is_not_utf_8_is_rebuilt_too(tmp_path: Path, seed: int) -> N
     about once in a hundred runs; these seeds are such damage, every time)."""
     import random
 
-    path = tmp_path / "cache.sqlite3"
-    cache = PageCache(path)
-    for i in range(200):
-        cache.put(f"k{i}", "p", "op", {"filler": "x" * 500, "i": i})
-    cache.close()
-    data = bytearray(path.read_bytes())
-    data[4096:] = random.Random(seed).randbytes(len(data) - 4096)
-    path.write_bytes(bytes(data))
-    cache = PageCache(path)
-    assert all(cache.get(f"k{i}") is None or cache.get(f"k{i}")[0]["i"] == i for i in range(200))  # type: ignore[index]
-    cache.put("after", "p", "op", {"ok": True})
-    assert cache.get("after") is not None
-    cache.close()
+    damaged_cache_survives(tmp_path / "cache.sqlite3", random.Random(seed).randbytes)
 
 
 @pytest.fixture
