@@ -279,3 +279,33 @@ async def test_changing_the_toolbar_s_filters_leaves_a_search_of_every_page_and_
         await settle(pilot)
         assert name.value == "" and screen.query_one("#products-more", Input).value == ""
         assert "page 1 of 8" in pager(app, "#products-pager") and not screen.status.error
+
+
+async def test_each_tab_keeps_its_own_slash_filter_and_the_bar_shows_the_tab_shown() -> None:
+    """`/lyon` on Accounts, then Users: the bar still said "lyon" over an unfiltered list; escape there cleared the
+    bar, and back on Accounts the filtered rows showed under an empty bar, so the next escape left the screen."""
+    from flextui.ui.widgets.commandbar import FilterBar
+
+    app = build_app(start=["accounts"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, UsersScreen) and screen.tab_id == "accounts"
+        bar = screen.query_one(FilterBar)
+        every = len(screen.table("accounts").visible_rows)
+        await type_filter(pilot, "lyon")
+        await pilot.press("enter")
+        await settle(pilot)
+        filtered = len(screen.table("accounts").visible_rows)
+        assert 0 < filtered < every and bar.applied == "lyon"
+        await pilot.press("1")  # the Users tab
+        await until(pilot, lambda: screen.tab_id == "users" and bool(screen.table("users").visible_rows))
+        await settle(pilot)
+        assert bar.applied == "" and not screen.table("users").filter_text, "the users tab has no filter: the bar says none"
+        await pilot.press("2")  # back to Accounts
+        await until(pilot, lambda: screen.tab_id == "accounts")
+        await settle(pilot)
+        assert bar.applied == "lyon" and len(screen.table("accounts").visible_rows) == filtered, "its own filter, shown"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen and bar.applied == "" and len(screen.table("accounts").visible_rows) == every

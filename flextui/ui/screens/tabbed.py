@@ -238,6 +238,9 @@ class TabbedListScreen(AreaScreen):
             event.tabbed_content.active = pending
             return
         await self._ensure_loaded(tab)
+        bar = self.filter_bar()
+        if bar is not None:  # the `/` bar shows the filter of the tab shown, not of the one left
+            bar.show_applied(self.searches[tab].text or self.table(tab).filter_text)
         # Only in answer to the user: a tab key or command (pending), or a click or arrow on the tab strip.
         # The tab activated when the screen is built must not take the keys from the `:` bar the user opened.
         if self._focus_pending == tab or isinstance(self.focused, Tabs):

@@ -126,6 +126,15 @@ class FilterBar(_Bar):
         """The filter in force ("" = none): the bar stays open, unfocused, while one is."""
         return self.value if self.has_class("-open") else ""
 
+    def show_applied(self, text: str) -> None:
+        """Show `text` as the filter in force ("" hides the bar), the focus left where it is: a tabbed screen's tabs
+        each keep their own filter, and one bar showed the tab left's text over a tab it did not filter."""
+        if self.has_focus:  # being typed in: the text is the user's
+            return
+        with self.prevent(Input.Changed):
+            self.value = text
+        self.set_class(bool(text), "-open")
+
     def clear_applied(self) -> None:
         """Escape outside the bar: clear the filter in force, leaving the focus where it is."""
         self.value = ""
