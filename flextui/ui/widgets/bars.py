@@ -196,9 +196,9 @@ class StatusLine(Horizontal):
         repaint the same cells of the screen on top (the one below is a "background screen", in case
         the top one is see-through): 0.7 KB written for nothing a minute. A screen shown again
         catches up (`catch_up`)."""
-        if self.shown and self._in_view():
-            self._render_age()
         if self._in_view():
+            if self.shown:
+                self._render_age()
             self._forget_told()
 
     def tell(self, text: str) -> None:

@@ -274,7 +274,7 @@ class ReportResultsScreen(AreaScreen):
         """Fresh rows are being fetched behind the stored ones shown (a revisit)."""
         self.moved: tuple[int, int] | None = None
         """(the first count, the latest) when the server's count changed during this run (or its resumption)."""
-        self._repeats = Repeats(self.group, moving=moving_window(self.filters))
+        self._repeats = self._new_repeats()
         """The records handed over so far: one handed over twice while paging (the same key) is dropped."""
         self.unchecked = False
         """A rolling window read in pages with no count from the server to check it against (`ReportPager.unchecked`)."""
@@ -341,7 +341,7 @@ class ReportResultsScreen(AreaScreen):
             self.total_pages = None
             self.resume_at = (1, 0)
             self.load_limit = self.max_records
-            self._repeats = Repeats(self.group, moving=moving_window(self.filters))
+            self._repeats = self._new_repeats()
             self.moved = None
             self.unchecked = False
         self.state = "loading"
@@ -375,7 +375,7 @@ class ReportResultsScreen(AreaScreen):
                 log.warning("reports: the stored %s run could not be shown (%s: %s)", self.group, type(exc).__name__, exc)
                 self.grid.set_columns(grid_columns(self.rtype.column_names, self.rtype))
                 self.packer = RowPacker(list(self.rtype.column_names))
-                self._repeats = Repeats(self.group, moving=moving_window(self.filters))
+                self._repeats = self._new_repeats()
                 age = None
             if age is not None:
                 if age >= self.ctx.session.fresh_seconds:
@@ -441,6 +441,10 @@ class ReportResultsScreen(AreaScreen):
             if current and self.is_attached:
                 self.grid.settle_cursor()  # a record the cursor was on that did not come again: its row number
                 self._show_progress()
+
+    def _new_repeats(self) -> Repeats:
+        """What drops a run's repeated records: only a moving window repeats them (`Repeats.moving`)."""
+        return Repeats(self.group, moving=moving_window(self.filters))
 
     def _took_page(
         self, page: ReportPage, rows: list[dict[str, Any]], packed: list[list[Any]] | Encoded, pager: ReportPager, page_size: int
@@ -594,7 +598,7 @@ class ReportResultsScreen(AreaScreen):
     async def _gather(self, pager: ReportPager, *, new_columns: bool = False) -> Gathered:
         """Every page of `pager` as grid rows, repeats dropped, nothing shown yet (a revisit and its refresh
         show all or nothing); `new_columns`: the first rows add the columns the data model did not list."""
-        got = Gathered(Repeats(self.group, moving=moving_window(self.filters)))
+        got = Gathered(self._new_repeats())
         async with pager, collector_paused():
             async for page in pager:
                 if new_columns and not got.received and page.rows:
