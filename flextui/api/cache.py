@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from flextui.api import cache_limit
 from flextui.api.wire import Wire, flat_rows_without_secrets, may_hold_secrets
@@ -179,6 +179,13 @@ def _cannot_write(exc: BaseException) -> str | None:
     if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")) or "i/o" in text:
         return f"the cache file cannot be written ({exc})"
     return None
+
+
+class Packed(NamedTuple):
+    """A value as the pages table keeps it: its body (bytes received, or JSON text) and, for bytes, their header facts."""
+
+    body: bytes | str
+    meta: str | None
 
 
 class PageCache:
@@ -373,13 +380,20 @@ class PageCache:
             return None
 
     def put(self, key: str, profile: str, op: str, value: Any, *, stored_at: float | None = None) -> None:
-        """Store a value (callers pass it through `scrub_secrets` first); nothing once writing has failed.
+        """Store a value (callers pass it through `scrub_secrets` first); nothing once writing has failed."""
+        packed = self.pack(op, value)
+        if packed is not None:
+            self.put_packed(key, profile, op, packed, stored_at=stored_at)
+
+    def pack(self, op: str, value: Any) -> Packed | None:
+        """What `put` writes for `value`, or None when nothing is (not JSON, or writing has failed): the
+        interpreter's share of a store, in the lane of page work; `put_packed` is SQLite's, which gives the lock up.
 
         A `Wire` whose bytes cannot hold a secret is stored as received (no
         decoding, no encoding); any other value as its JSON.
         """
         if not self._ready() or self.write_problem is not None:
-            return
+            return None
         meta = None
         if isinstance(value, Wire):
             try:
@@ -388,21 +402,27 @@ class PageCache:
                 else:
                     value = scrub_secrets(value.value)
             except (ValueError, RecursionError):  # not JSON: nothing worth keeping (the reader says why)
-                return
+                return None
         try:
             body: Any = value.body if isinstance(value, Wire) else json.dumps(value, separators=(",", ":"), default=str)
         except (TypeError, ValueError, RecursionError):
             log.info("cache: a value that cannot be stored as JSON was skipped (%s)", op)
+            return None
+        return Packed(body, meta)
+
+    def put_packed(self, key: str, profile: str, op: str, packed: Packed, *, stored_at: float | None = None) -> None:
+        """Write what `pack` made (in the cache's writer thread: a 1.5 MB page is ≈ 7 ms of SQLite's time)."""
+        if not self._ready() or self.write_problem is not None:
             return
         try:
             self._connection().execute(
                 "INSERT OR REPLACE INTO pages(key, profile, op, stored_at, body, meta, used_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (key, profile, op, stored_at if stored_at is not None else time.time(), body, meta, time.time()),
+                (key, profile, op, stored_at if stored_at is not None else time.time(), packed.body, packed.meta, time.time()),
             )
         except sqlite3.Error as exc:
             self._recover(exc)
             return
-        self._stored(len(body))
+        self._stored(len(packed.body))
 
     def _stored(self, size: int) -> None:
         """After a store: the reads noted since are written, and every twentieth of the limit the size is checked."""

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from flextui.api.auth import BearerAuth, Credentials, MintingAuth, MissingCredential, default_hint
-from flextui.api.cache import PageCache, cache_key, scrub_secrets
+from flextui.api.cache import Packed, PageCache, cache_key, scrub_secrets
 from flextui.api.errors import (
     ApiError,
     BadRequest,
@@ -44,7 +44,7 @@ from flextui.api.errors import (
     Unreadable,
     from_status,
 )
-from flextui.api.lane import in_lane
+from flextui.api.lane import in_cache_writer, in_lane
 from flextui.api.paging import Outcome, PageBases
 from flextui.api.trace import Trace
 from flextui.api.wire import Wire, loads
@@ -988,19 +988,22 @@ class Session:
         return None if self.cache is None else await asyncio.to_thread(self.cache.get, key)
 
     async def _store(self, key: str, op: str, raw: Any) -> None:
-        """Store an answer (secrets scrubbed) off the event loop, in the lane of page work (`api/lane.py`):
-        the secret check and SQLite's copy of a 1.5 MB page are CPU, like decoding it. See `_read`."""
+        """Store an answer (secrets scrubbed) off the event loop (`api/lane.py`): the secret check is CPU, like
+        decoding, in the lane of page work; SQLite's write in the cache's writer thread. See `_read`."""
         if self.cache is None or not self.storing:
             return
         cache, whose = self.cache, self.identity_for(op)
 
-        def store() -> None:
+        def pack() -> Packed | None:
             try:
-                cache.put(key, whose, op, scrub_secrets(raw))
+                return cache.pack(op, scrub_secrets(raw))
             except RecursionError:
                 log.info("cache: %s nested too deeply to store", op)
+                return None
 
-        await in_lane(store)
+        packed = await in_lane(pack)
+        if packed is not None:
+            await in_cache_writer(cache.put_packed, key, whose, op, packed)
 
     async def cached_value(
         self,
@@ -1089,7 +1092,15 @@ def _reason(status: int) -> str:
     return httpx.codes.get_reason_phrase(status) or "?"
 
 
-def decode_body(body: bytes, status: int | None = None, content_type: str = "?", *, who: str = "the server", request: str = "") -> Any:
+def decode_body(
+    body: bytes,
+    status: int | None = None,
+    content_type: str = "?",
+    *,
+    who: str = "the server",
+    request: str = "",
+    reader: Callable[[bytes], Any] = loads,
+) -> Any:
     """JSON from an answer's bytes, or `Unreadable` for anything that is not sane JSON (a redacted excerpt goes to the log).
 
     The message names `who` answered `request` and the status in words; the server's text in it (an HTML
@@ -1097,10 +1108,10 @@ def decode_body(body: bytes, status: int | None = None, content_type: str = "?",
 
     Depth is checked only on answers small enough for it to be cheap: a huge
     page is rows of scalars, and recursion on anything deeper fails as
-    `Unreadable` where it happens (`Session.cached`).
+    `Unreadable` where it happens (`Session.cached`). `reader` decodes (`Wire.decode`: once per answer).
     """
     try:
-        value = loads(body)
+        value = reader(body)
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         log.debug("unreadable answer (HTTP %s): %r", status, redacted(body[:2000])[:500])
         page = None if isinstance(exc, RecursionError) else html_title_of(body, content_type, status)

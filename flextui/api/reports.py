@@ -295,7 +295,7 @@ def normalise(meta: Mapping[str, Any], body: Any) -> dict[str, Any]:
 
 def _page_result(raw: Any) -> PageResult:
     if isinstance(raw, Wire):
-        body = decode_body(raw.body, raw.meta.get("status"), str(raw.meta.get("content_type") or "?"))
+        body = decode_body(raw.body, raw.meta.get("status"), str(raw.meta.get("content_type") or "?"), reader=raw.decode)
         raw = normalise(raw.meta, body)
     return PageResult(**{f.name: raw.get(f.name) for f in fields(PageResult) if f.name != "age"})
 

@@ -568,9 +568,9 @@ async def test_the_cache_is_read_and_written_off_the_event_loop(
 
     loop_thread = threading.get_ident()
     threads: list[tuple[str, int]] = []
-    get, put = PageCache.get, PageCache.put
+    get, put = PageCache.get, PageCache.put_packed
     monkeypatch.setattr(PageCache, "get", lambda self, *a, **k: threads.append(("get", threading.get_ident())) or get(self, *a, **k))
-    monkeypatch.setattr(PageCache, "put", lambda self, *a, **k: threads.append(("put", threading.get_ident())) or put(self, *a, **k))
+    monkeypatch.setattr(PageCache, "put_packed", lambda self, *a, **k: threads.append(("put", threading.get_ident())) or put(self, *a, **k))
     svc = TokensService(session)
     await pages_of(svc)
     await pages_of(svc)  # the second visit is answered from the cache

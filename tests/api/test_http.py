@@ -555,6 +555,6 @@ async def test_a_huge_page_is_decoded_and_parsed_off_the_event_loop(monkeypatch:
     async with s:
         tokens = await collect(await TokensService(s).iterate("u@x", None, page_size=100_000))
     assert len(tokens) == 100_000
-    assert {"decode_json", "store"} <= set(offloaded) and len(offloaded) >= 3, (
+    assert {"decode_json", "pack"} <= set(offloaded) and len(offloaded) >= 3, (
         offloaded
-    )  # decode, store (scrub + write), parse: in the lane of page work
+    )  # decode, pack for the cache (the secret check), parse: in the lane of page work (SQLite's write beside it)
