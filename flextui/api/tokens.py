@@ -29,7 +29,9 @@ from flextui.api.tolerant import Record, list_items, parse_record, parse_records
 from flextui.api.validation import errors_by_field
 
 MASK_RE = re.compile(r"^\*{3,}$")
-MASK_WORD_RE = re.compile(r"^[<\[(]?(masked|redacted|hidden|obfuscated)[>\])]?$", re.IGNORECASE)
+MASK_WORDS = "masked|redacted|hidden|obfuscated"
+MASK_WORD_RE = re.compile(rf"^[<\[(]?({MASK_WORDS})[>\])]?$", re.IGNORECASE)
+MASK_PLACEHOLDER_RE = re.compile(rf"^(?:<({MASK_WORDS})>|\[({MASK_WORDS})\]|\(({MASK_WORDS})\))$", re.IGNORECASE)
 NAME_FORBIDDEN = "*<>+$?.^|%]"
 HTML_RE = re.compile(r"<[^>]*>|&[#\w]+;")
 # Request fields an error message may start with ("tokenName must be 5 to 25 characters").
@@ -82,7 +84,7 @@ def check_interval(value: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-def is_masked(value: Any, *, partly: bool = False) -> bool:
+def is_masked(value: Any, *, partly: bool = False, prose: bool = False) -> bool:
     """Whether a token field holds a masked value rather than the real one.
 
     The docs say only that a caller sees "obfuscated or masked values" where it
@@ -91,11 +93,14 @@ def is_masked(value: Any, *, partly: bool = False) -> bool:
     names) a value with part of it starred out ("cus***@acme.example"). A
     masked row offered as real data was offered for edit, rotate and delete,
     which then failed; a masked user name was offered as a person to open.
+    `prose`: free text (a description), where "Hidden" may be what its owner
+    wrote; only a bracketed placeholder or asterisks say masked there.
     """
     if not isinstance(value, str):
         return False
     text = value.strip()
-    return bool(MASK_RE.match(text) or MASK_WORD_RE.match(text) or (partly and "***" in text))
+    words = MASK_PLACEHOLDER_RE if prose else MASK_WORD_RE
+    return bool(MASK_RE.match(text) or words.match(text) or (partly and "***" in text))
 
 
 def from_millis(ms: int | None) -> datetime | None:
@@ -118,7 +123,7 @@ class Token(Record):
 
     @property
     def masked(self) -> bool:
-        return is_masked(self.username, partly=True) or is_masked(self.creator, partly=True) or is_masked(self.description)
+        return is_masked(self.username, partly=True) or is_masked(self.creator, partly=True) or is_masked(self.description, prose=True)
 
     @property
     def issued(self) -> datetime | None:

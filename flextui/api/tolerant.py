@@ -221,7 +221,11 @@ class Accepted(Record):
 
 _FAILURE_WORDS = re.compile(
     r"fail|error|invalid|denied|refused|reject|forbidden|unauthori[sz]ed|not[ _-]?found|conflict|already[ _-]?exist"
+    r"|unsuccess|not[ _-]?(?:created|allowed|permitted|done|saved|updated|accepted)|bad[ _-]?request|duplicate"
+    r"|unprocessable|time[ _-]?d?[ _-]?out|abort|exception|unable|cannot|can'?t|could[ _-]?not"
 )
+_NO_FAILURE = re.compile(r"\b(?:no|0|zero|without)[ _-]+(?:errors?|failures?)\b")
+"""A count or absence of failures ("Created with 0 errors"): not a word of failure."""
 _STATUS_CODE = re.compile(r"\s*([1-5]\d\d)\b")
 
 
@@ -236,7 +240,8 @@ def says_failure(status: object) -> bool:
     "Active". Taking any word but a few as failure told the user a create had
     failed when it had been done, and a retry then met "already exists". So a
     status is failure only when it says so: an HTTP code of 400 or more, or a
-    word of failure; anything else (and none) is success.
+    word of failure ("UNSUCCESSFUL", "NOT_CREATED", "DUPLICATE", "timed out"; "0 errors" is
+    not one); anything else (and none) is success.
     """
     word = str(status or "").strip().lower()
     if not word:
@@ -244,7 +249,7 @@ def says_failure(status: object) -> bool:
     code = _STATUS_CODE.match(word)
     if code is not None:
         return int(code.group(1)) >= 400
-    return _FAILURE_WORDS.search(word) is not None
+    return _FAILURE_WORDS.search(_NO_FAILURE.sub(" ", word)) is not None
 
 
 def created_record(model: type[M], raw: Any, key: str, sent: Mapping[str, Any], what: str) -> M:

@@ -295,7 +295,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     def copy_to_clipboard(self, text: str) -> None:
         """Textual's own copies (ctrl+c on selected text, in a field or on screen) go the way flextui copies:
         plain OSC 52 (or passthrough, as set), said in a toast, shown instead when it cannot work."""
-        self.copy_text(text, "the selected text", sensitive=self.secret_on_screen())
+        self.copy_text(text, "the selected text", sensitive=self.secret_on_screen(), lines=True)
 
     # -- unexpected errors (safety.py) -----------------------------------------------------------
 
@@ -821,9 +821,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             return clipboard.passthrough_driver(base)
         return base
 
-    def send_to_clipboard(self, text: str, *, sensitive: bool = False) -> clipboard.CopyResult:
-        """Copy through the terminal (OSC 52); keep it for ctrl+y unless it is a secret."""
-        result = clipboard.copy(self, text)
+    def send_to_clipboard(self, text: str, *, sensitive: bool = False, lines: bool = False) -> clipboard.CopyResult:
+        """Copy through the terminal (OSC 52), as one line or (`lines`) several; keep it for ctrl+y unless it is a secret."""
+        result = clipboard.copy(self, text, lines=lines)
         if result.sent:
             self.last_copied = "" if sensitive else result.text
             self._last_copy_secret = sensitive
@@ -848,18 +848,19 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
         self.push_screen(ValueScreen("Last copied value", value))
 
-    def copy_text(self, text: str, what: str, *, sensitive: bool = False) -> None:
+    def copy_text(self, text: str, what: str, *, sensitive: bool = False, lines: bool = False) -> None:
         """Copy with OSC 52; show the value instead when that cannot work.
 
         A `sensitive` value (a token value, a registry secret) is not kept for
-        ctrl+y: it is sent to the terminal and forgotten.
+        ctrl+y: it is sent to the terminal and forgotten. A value is copied as the
+        one line the screen shows it on, unless it is a body of `lines`.
         """
         from flextui.ui.widgets.dialogs import ValueScreen
 
         if self.ctx.settings.clipboard == "show":
             self.push_screen(ValueScreen(f"Copy {what}", text, secret=sensitive))
             return
-        result = self.send_to_clipboard(text, sensitive=sensitive)
+        result = self.send_to_clipboard(text, sensitive=sensitive, lines=lines)
         if result.sent:
             copied = getattr(self.screen, "value_copied", None)  # a value shown once: it has been copied
             if callable(copied):

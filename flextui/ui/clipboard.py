@@ -10,11 +10,13 @@ Wrapping it in tmux's DCS passthrough is a setting (`clipboard =
 rewrites OSC 52 on its way out (`passthrough_driver`), so nothing writes to
 Textual's private driver or clipboard.
 
-What is copied passes the sanitiser first (`clean_lines`: line breaks kept,
-every other control visible, `␛` for ESC): a server's name holding an OSC 52,
+What is copied passes the sanitiser first: a server's name holding an OSC 52,
 a screen wipe or bidi controls would otherwise go whole into the user's
 clipboard, and act when pasted into a terminal, while the toast showed it
-cleaned. The clipboard now holds what the screen and the toast show. JSON
+cleaned. The clipboard holds what the screen and the toast show: a value shown
+on one line is copied as that line (`clean`: a line break is `⏎`, so a name
+"proj\\nrm -rf ~" pasted into a shell runs nothing), a body of several lines
+(a selection, a curl command, JSON) with its line breaks (`clean_lines`). JSON
 copies are written with `json_dumps` (unsafe characters as `\\uXXXX`), so
 they stay exact and pass it unchanged.
 
@@ -36,7 +38,7 @@ from typing import Any
 from textual.app import App
 from textual.driver import Driver
 
-from flextui.render.text import clean_lines
+from flextui.render.text import clean, clean_lines
 
 MAX_BYTES = 74_994  # base64 payload cap many terminals use (100 KB escape)
 
@@ -82,9 +84,10 @@ def passthrough_driver(base: type[Driver]) -> type[Driver]:
     return PassthroughDriver
 
 
-def copy(app: Any, text: str) -> CopyResult:
-    """Copy `text`, cleaned, through the terminal with Textual's public `copy_to_clipboard`; refuse what terminals refuse."""
-    text = clean_lines(text, None)
+def copy(app: Any, text: str, *, lines: bool = False) -> CopyResult:
+    """Copy `text`, cleaned (one line, or with `lines` its line breaks kept), through the terminal with Textual's
+    public `copy_to_clipboard`; refuse what terminals refuse."""
+    text = clean_lines(text, None) if lines else clean(text, None)
     size = len(text.encode("utf-8"))
     if payload_size(text) > MAX_BYTES:
         return CopyResult(False, size, f"too large for the terminal clipboard ({size:,} bytes)", text)

@@ -415,3 +415,23 @@ def test_a_search_window_the_wrong_way_round_names_the_fields_as_the_form_does()
         TokenSearch.model_validate({"expiresBefore": "1d", "expiresLaterThan": "30d"})
     said = str(err.value)
     assert "“expires before” (expiresBefore) must be later than “expires after” (expiresLaterThan)" in said, said
+
+
+@pytest.mark.parametrize("description", ["Hidden", "masked", "Redacted", "obfuscated", "hidden)"])
+def test_a_description_in_a_mask_word_is_the_owners_text_not_a_mask(description: str) -> None:
+    """A token its owner described as "Hidden" was dimmed and refused edit, rotate and delete as not theirs."""
+    token = Token.model_validate(
+        {"tokenName": "t-1", "username": "me@x.example", "tokenCreator": "me@x.example", "tokenDescription": description}
+    )
+    assert not token.masked
+
+
+@pytest.mark.parametrize("description", ["<masked>", "[REDACTED]", "(hidden)", "****"])
+def test_a_description_that_is_a_placeholder_is_masked(description: str) -> None:
+    token = Token.model_validate({"tokenName": "t-1", "username": "me@x.example", "tokenDescription": description})
+    assert token.masked
+
+
+@pytest.mark.parametrize("username", ["Hidden", "<masked>", "cus***@acme.example", "****"])
+def test_a_user_name_in_a_mask_word_is_masked(username: str) -> None:
+    assert Token.model_validate({"tokenName": "t-1", "username": username}).masked

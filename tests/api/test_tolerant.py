@@ -92,7 +92,20 @@ def test_a_status_only_create_answer_is_success_with_the_record_sent(answer: Any
 
 
 @pytest.mark.parametrize(
-    "status", ["SUCCESS", "201 CREATED", "Created successfully", "SUCCESSFULLY_CREATED", "Active", "processed", "200", None]
+    "status",
+    [
+        "SUCCESS",
+        "201 CREATED",
+        "Created successfully",
+        "SUCCESSFULLY_CREATED",
+        "Active",
+        "processed",
+        "200",
+        None,
+        "Created with 0 errors",
+        "done, no errors",
+        "saved without failures",
+    ],
 )
 def test_a_status_in_words_of_its_own_is_success(status: Any) -> None:
     """The pages document the status only as a string: a create said to have failed had been done, and a retry met 409."""
@@ -101,7 +114,28 @@ def test_a_status_in_words_of_its_own_is_success(status: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    "status", ["FAILED", "failure", "ERROR", "400 BAD_REQUEST", "409", "Invalid license model", "ALREADY_EXISTS", "NOT_FOUND", "Rejected"]
+    "status",
+    [
+        "FAILED",
+        "failure",
+        "ERROR",
+        "400 BAD_REQUEST",
+        "409",
+        "Invalid license model",
+        "ALREADY_EXISTS",
+        "NOT_FOUND",
+        "Rejected",
+        "UNSUCCESSFUL",
+        "NOT_CREATED",
+        "BAD_REQUEST",
+        "DUPLICATE",
+        "TIMEOUT",
+        "timed out",
+        "not allowed",
+        "Unable to create product",
+        "could not save",
+        "0 errors, 1 failure",
+    ],
 )
 def test_a_status_that_says_failure_is_an_error(status: str) -> None:
     with pytest.raises(ApiError, match="the server answered"):

@@ -872,9 +872,9 @@ async def test_hostile_server_strings_are_never_markup_or_escapes(monkeypatch: p
         assert "␛[2J [bold]x\nline" in app.screen.query_one("TextArea").text
         await pilot.press("escape", "escape", "c")
         await pilot.pause()
-        # copying gives the value as shown: markup as typed, the line break kept, the escape made visible
-        # (pasted into a terminal, a raw one would act: tests/ui/test_hostile_ui.py checks every kind of copy)
-        assert app.clipboard == "Acme [/] ␛[2J [bold]x\nline"
+        # copying gives the value as the grid shows it: markup as typed, on one line (the break as ⏎: pasted into a
+        # shell, a real one ran the rest), the escape made visible (tests/ui/test_hostile_ui.py checks every copy)
+        assert app.clipboard == "Acme [/] ␛[2J [bold]x⏎line"
 
 
 async def test_conditions_on_the_command_line() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from textual.app import App
@@ -268,3 +269,13 @@ async def test_config_warnings_in_the_tui_name_the_file_and_line(tmp_path: Path)
         ), said
         assert f"In [keys] of {path}: line 5: tokens.verify = q takes q from “Quit” (app.quit) there" in said, said
         assert app.theme == "textual-dark"
+
+
+def test_a_value_is_copied_as_the_one_line_the_screen_shows_and_a_body_with_its_lines() -> None:
+    """A name "proj\\nrm -rf ~" shows as `proj⏎rm -rf ~`; copied with its line break, a shell it was pasted into ran
+    the second line. A body of several lines (a selection, curl, JSON) keeps its line breaks."""
+    app = SimpleNamespace(is_running=False)  # not sent: `text` is what would have been
+    one = clipboard.copy(app, "proj\nrm -rf ~\r\x1b]52;c;eA==\x07")
+    assert one.text.startswith("proj⏎rm -rf ~") and not {"\n", "\r", "\x1b", "\x07"} & set(one.text), repr(one.text)
+    body = clipboard.copy(app, 'curl \\\n  -H "x: \x1b[2J"', lines=True)
+    assert body.text.splitlines()[0] == "curl \\" and "\x1b" not in body.text

@@ -283,7 +283,7 @@ class RequestLogScreen(FlexModal[None]):
             self.app.notify("This one was answered from the cache: no request was sent (pick a line with a status)", markup=False)
             return
         command = curl_for(exchange)
-        flex_app(self).copy_text(command, f"the request as curl ({environment_note(command)})")
+        flex_app(self).copy_text(command, f"the request as curl ({environment_note(command)})", lines=True)
 
 
 __all__ = ["RequestLogScreen", "columns_for", "detail_of", "failed", "fit_path", "is_cached", "row_of", "short_decision"]

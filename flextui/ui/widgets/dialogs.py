@@ -138,7 +138,7 @@ class ValueScreen(FlexModal[None]):
             self.action_close()
 
     def action_copy(self) -> None:
-        result = flex_app(self).send_to_clipboard(self._value, sensitive=self.shows_secret)
+        result = flex_app(self).send_to_clipboard(self._value, sensitive=self.shows_secret, lines=True)
         if result.sent:
             self.value_copied()
             self.app.notify(f"Copied {result.size} characters via OSC 52", markup=False)

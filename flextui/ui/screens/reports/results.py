@@ -940,7 +940,7 @@ class ReportResultsScreen(AreaScreen):
             return
         row = model.row(self.grid.cursor_row)
         record = {c.name: row[c.index] for c in model.visible_columns}
-        flex_app(self).copy_text(json_dumps(record, default=str), "row as JSON")
+        flex_app(self).copy_text(json_dumps(record, default=str), "row as JSON", lines=True)
 
     def action_view_cell(self) -> None:
         col = self.grid.current_column()

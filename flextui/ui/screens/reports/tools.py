@@ -462,7 +462,7 @@ class RowDetailScreen(_ToolScreen):
         flex_app(self).copy_text(plain(value), f"{name} value")
 
     def action_copy_record(self) -> None:
-        flex_app(self).copy_text(json_dumps(self.record, default=str), "record as JSON")
+        flex_app(self).copy_text(json_dumps(self.record, default=str), "record as JSON", lines=True)
 
     def action_view_value(self) -> None:
         name, value = self.current()
