@@ -12,8 +12,11 @@ from a CSV file as the peer (goal ≤ 2×). Both are measured in the same rounds
   flextui's headless export of the same report, written once before the rounds.
 
 VisiData reads a local file: no network, no paging, no cache. flextui's number includes the
-requests (latency 20 ms each), decoding, the page cache and the grid. Needs tmux and VisiData
-(`--vd PATH`, default `vd` on PATH).
+requests (latency 20 ms each), decoding, the page cache and the grid. So a third contender
+measures the wire's floor in the same rounds: a plain httpx script, in a fresh process, that
+asks for the same pages the same way (the first, then the rest 6 at a time) and decodes each
+with orjson, keeping nothing: what any client of this server pays before it shows a row.
+Needs tmux and VisiData (`--vd PATH`, default `vd` on PATH).
 
     python bench/bench_browsable.py [--rounds 3] [--days 16] [--vd PATH]
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import csv
+import json
 import os
 import re
 import shutil
@@ -67,6 +71,43 @@ def visidata_load(vd: str, csv_path: Path, rows: int, timeout: float = 120.0) ->
         tmux("kill-server")
 
 
+FLOOR = r"""
+import asyncio, json, sys, time
+import httpx, orjson
+sys.path.insert(0, sys.argv[3])
+from flextui.api.filters import FilterSet
+from flextui.sim.world import ADMIN
+
+URL, DAYS = sys.argv[1], int(sys.argv[2])
+PATH = "/data/api/v1/report/" + sys.argv[4]
+
+
+async def main() -> None:
+    filters = FilterSet.build(past_days=DAYS, limit_records=2500)
+    started = time.perf_counter()
+    async with httpx.AsyncClient(base_url=URL, auth=ADMIN, timeout=60) as client:
+        first = orjson.loads((await client.get(PATH, params=filters.query_params(1))).content)
+        gate = asyncio.Semaphore(6)
+
+        async def fetch(n: int) -> int:
+            async with gate:
+                return len(orjson.loads((await client.get(PATH, params=filters.query_params(n))).content)["data"])
+
+        rows = len(first["data"]) + sum(await asyncio.gather(*(fetch(n) for n in range(2, first["header"]["totalPages"] + 1))))
+    print(json.dumps({"seconds": time.perf_counter() - started, "records": rows}))
+
+
+asyncio.run(main())
+"""
+
+
+def floor_load(url: str, days: int, script: Path) -> float:
+    """Seconds a plain httpx client takes to fetch and decode every page (a fresh process; its start not counted)."""
+    done = subprocess.run([sys.executable, str(script), url, str(days), str(ROOT), GROUP], capture_output=True, text=True, check=True)
+    seconds: float = json.loads(done.stdout.strip().splitlines()[-1])["seconds"]
+    return seconds
+
+
 def flextui_load(url: str, days: int) -> dict[str, Any]:
     got = child_run(url, days)
     if got is None:
@@ -102,16 +143,21 @@ def main() -> None:
         asyncio.run(warm(url, args.days))
         csv_path = Path(scratch_dir("bench-browsable-")) / f"{GROUP}.csv"
         rows = export_csv(url, args.days, csv_path)
+        floor_script = csv_path.with_name("floor.py")
+        floor_script.write_text(FLOOR)
         flextui_load(url, args.days)  # warm-up: byte-code caches, the simulator's indexes
         visidata_load(args.vd, csv_path, rows)
+        floor_load(url, args.days, floor_script)
         flextui_s: list[float] = []
         vd_s: list[float] = []
+        floor_s: list[float] = []
         records: list[float] = []
         for _ in range(args.rounds):
             got = flextui_load(url, args.days)
             flextui_s.append(got["load s"])
             records.append(got["records"])
             vd_s.append(visidata_load(args.vd, csv_path, rows))
+            floor_s.append(floor_load(url, args.days, floor_script))
         print(
             f"{rows:,} rows in the CSV ({csv_path.stat().st_size / 1e6:.1f} MB); flextui loaded {', '.join(f'{r:,.0f}' for r in records)}"
         )
@@ -122,7 +168,13 @@ def main() -> None:
             f"| flextui: Run key → all rows in the grid | {statistics.median(flextui_s):.2f} s | {', '.join(f'{v:.2f}' for v in flextui_s)} |"
         )
         print(f"| VisiData: launch → all rows loaded | {statistics.median(vd_s):.2f} s | {', '.join(f'{v:.2f}' for v in vd_s)} |")
-        print(f"| ratio | {statistics.median(flextui_s) / statistics.median(vd_s):.2f}× | |")
+        print(
+            f"| the wire's floor: plain httpx + orjson, every page | {statistics.median(floor_s):.2f} s | {', '.join(f'{v:.2f}' for v in floor_s)} |"
+        )
+        vd, floor = statistics.median(vd_s), statistics.median(floor_s)
+        print(f"| ratio flextui / VisiData | {statistics.median(flextui_s) / vd:.2f}× | |")
+        print(f"| ratio the floor / VisiData | {floor / vd:.2f}× | |")
+        print(f"| ratio flextui / the floor | {statistics.median(flextui_s) / floor:.2f}× | |")
     finally:
         proc.kill()
 
