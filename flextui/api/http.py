@@ -457,6 +457,10 @@ class Session:
             return got
         return asked
 
+    def known_own_size(self, op: str) -> int | None:
+        """The size of its own the server was seen to page `op` by (`own_size`), None when it was not seen to."""
+        return self._own_sizes.get(op)
+
     def own_size(self, op: str, got: int) -> int:
         """A page of more items than asked, not the whole list: the server pages by a size of its own, at
         least `got`; return that size (the largest such page seen, so its short last page keeps the count)."""

@@ -135,6 +135,12 @@ class Listing(Generic[M]):
           of its own then, and taking it for whole could hide the rest), it
           pages by a size of its own: `Page.size` is that size, remembered
           by the session (`Session.own_size`) for its shorter last page.
+        - No more items than asked from a server seen to page by a size of its
+          own (`Session.known_own_size`): its short last page (14 of 94 users
+          at 20 a page when 15 are asked). `Page.size` is its own size, and
+          whether more exists is counted by it; taking the page for a capped
+          size would make it "page 5 of 7" of 14 a page, with pages 6 and 7
+          empty, and ask 14 from then on.
         """
         asked = self.session.size_for(self.op, size)
         base, probed = await self.base(asked)
@@ -149,7 +155,7 @@ class Listing(Generic[M]):
                 got.more = False
                 yield got
                 continue
-            own = self.session.own_size(self.op, n) if n > asked else None
+            own = self.session.own_size(self.op, n) if n > asked else self.session.known_own_size(self.op)
             more = got.more
             if more is None and got.total is not None:
                 more = (page - 1) * (own or asked) + n < got.total

@@ -1,9 +1,11 @@
 """Pilot tests of the tabbed lists against servers that page their own way (walk27-b items 2 and 7).
 
 A server that answers fewer rows than asked (its own default size, or a
-silent cap of 100) and one that answers its whole list on every page: paging
-to the end with `]` reaches every row the headless pager returns, each once,
-and the pager line counts the pages the server really has.
+silent cap of 100), one that answers more (its own default size, above the
+size asked, down to a last page no longer than asked) and one that answers
+its whole list on every page: paging to the end with `]` reaches every row
+the headless pager returns, each once, on no empty page, and the pager line
+counts the pages the server really has.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from flextui.api.paging import Pager, collect
 from flextui.config import Settings
 from flextui.sim.dialects import speaking
 from flextui.ui.screens.tabbed import TabbedListScreen
-from tests.ui.conftest import build_app, settle
+from tests.ui.conftest import build_app, settle, until
 
 
 def users(s: Any, size: int) -> Pager[Any]:
@@ -45,8 +47,10 @@ PRODUCTS = Listed("products", "products", lambda p: (p.product_name, p.version),
 PARTS = Listed("part-numbers", "parts", lambda p: p.part_number, catalogue("part_numbers"))
 
 # (dialect, page size asked, scale of the world): 200 asked of a server capping at 100 needs more than 200 rows.
+# 15 asked of a server paging by 20: more than asked on every page but the last (94 users: 14; 73 products: 13).
 SERVERS: dict[str, tuple[str, int, float]] = {
     "page-size-ignored": ("page-size-ignored", 50, 1.0),
+    "page-size-ignored-short-last": ("page-size-ignored", 15, 1.0),
     "page-size-cap-100": ("page-size-cap-100", 200, 3.0),
     "paging-ignored": ("paging-ignored", 50, 1.0),
     "strict": ("", 50, 1.0),
@@ -60,11 +64,14 @@ def pager(app: Any, tab: str) -> str:
 async def page_to_end(
     pilot: Any, shown: Callable[[], list[Any]], said: Callable[[], str], page: Callable[[], int]
 ) -> tuple[list[Any], list[str]]:
-    """Press `]` until the page no longer changes: every row shown on the way, and each page's pager line."""
+    """Press `]` until the page no longer changes: every row shown on the way, and each page's pager line
+    (no page shown is empty: a page past the server's last one is not offered)."""
     seen: list[Any] = []
     words: list[str] = []
     while True:
-        seen.extend(shown())
+        rows = shown()
+        assert rows or not words, f"page {page()} is empty: {words + [said()]}"
+        seen.extend(rows)
         words.append(said())
         before = page()
         await pilot.press("right_square_bracket")
@@ -120,6 +127,8 @@ async def test_registry_projects_reachable_once_whatever_the_server_pages(server
 
     dialect, size, scale = SERVERS[server]
     size = 20 if size == 50 and dialect != "page-size-ignored" else size  # fewer than the 41 projects: a whole list is seen
+    if server == "page-size-ignored-short-last":
+        size = 7  # below the registry's own 10 a page, and no more than its last page (41 projects: 1)
     app = build_app(start=["projects"], dialects=speaking(dialect), settings=Settings(page_size=size), scale=scale)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -134,13 +143,17 @@ async def test_registry_projects_reachable_once_whatever_the_server_pages(server
             assert said.startswith(f"page {number} of {len(words)} · {len(expected):,} "), said
         if dialect == "paging-ignored":
             assert "the server ignores paging: all on one page" in words[0], words
+        if dialect == "page-size-ignored":
+            assert len(words) == -(-len(expected) // 10), words  # the registry's own 10 a page
 
 
-async def test_entitlement_tree_accounts_reachable_once_when_the_server_pages_by_its_own_size() -> None:
-    """The tree's accounts (its roots) page by the server's size too: 20 a page when 50 are asked."""
+@pytest.mark.parametrize("size", [50, 15, 11, 7])
+async def test_entitlement_tree_accounts_reachable_once_when_the_server_pages_by_its_own_size(size: int) -> None:
+    """The tree's accounts (its roots) page by the server's size too: 20 a page when 50 are asked, and when
+    15, 11 or 7 are (31 accounts: a last page of 11, no more than 15 or 11 asked, more than 7)."""
     from flextui.ui.screens.entitlements.tree import EntitlementsScreen
 
-    app = build_app(start=["entitlements"], dialects=speaking("page-size-ignored"))
+    app = build_app(start=["entitlements"], dialects=speaking("page-size-ignored"), settings=Settings(page_size=size))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         s = app.screen
@@ -151,4 +164,25 @@ async def test_entitlement_tree_accounts_reachable_once_when_the_server_pages_by
         )
         total = s.total
         assert total is not None and len(seen) == total == len(set(seen)), (len(seen), total, words)
+        assert len(words) == -(-total // 20), words
         assert all(f"page {n} of {len(words)}" in said and "20 a page" in said for n, said in enumerate(words, 1)), words
+
+
+async def test_a_search_of_every_page_counts_the_servers_pages_after_its_short_last_page() -> None:
+    """Having seen the short last page (14 of 94 users at 20 a page, 15 asked), a search of every page still
+    counts the server's 5 pages, not pages of 14."""
+    app = build_app(start=["users"], dialects=speaking("page-size-ignored"), settings=Settings(page_size=15))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, TabbedListScreen)
+        for _ in range(4):
+            await pilot.press("right_square_bracket")
+            await settle(pilot)
+        assert s.states["users"].page == 5 and len(s.table("users").visible_rows) == 14, pager(app, "users")
+        s.search_all("@")  # every user has an e-mail address
+        await until(pilot, lambda: s.searches["users"].every is not None and not s.searches["users"].running)
+        await settle(pilot)
+        total = len(s.searches["users"].every or [])
+        assert total == s.states["users"].total == 94, pager(app, "users")
+        assert f"'@': {total} found in all {total} users (5 pages, every page)" in pager(app, "users"), pager(app, "users")
