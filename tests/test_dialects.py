@@ -92,16 +92,21 @@ def _drop(*keys: str) -> Any:
     return lambda row: {k: v for k, v in row.items() if k not in keys}
 
 
-# What a dialect changes in a listed row by design (the same items, shown otherwise), undone on both sides before comparing:
-# a shared registry lists names with the tenant prefix, shown as listed; the docs' artifacts form has no digest, id or type.
+# What a dialect changes in a listed row by design (the same items, shown otherwise), undone on both sides before comparing
+# (None: a row the dialect adds, left out): a shared registry lists names with the tenant prefix, shown as listed; a dedicated
+# one may hold a project named with it (`1107-hello-world-dp`); the docs' artifacts form has no digest, id or type.
 REWRITES: dict[tuple[str, str], Any] = {
     ("shared-registry-prefix", "projects"): lambda row: {**row, "name": re.sub(r"^\d{4}-", "", row["name"])},
+    ("dedicated-registry-tenant-name", "projects"): lambda row: None if row["name"] == f"1107-{HELLO}" else row,
     ("artifacts-docs-envelope", "artifacts"): _drop("digest", "id", "type"),
 }
 
 
 def _rewritten(rows: list[str], rewrite: Any) -> list[str]:
-    return [json.dumps(rewrite(json.loads(row)), sort_keys=True) for row in rows] if rewrite else rows
+    if not rewrite:
+        return rows
+    done = (rewrite(json.loads(row)) for row in rows)
+    return [json.dumps(row, sort_keys=True) for row in done if row is not None]
 
 
 @pytest.mark.parametrize("kind", sorted(LISTINGS))

@@ -16,6 +16,7 @@ from flextui.cli import main
 from flextui.context import demo_context, registry_for
 from flextui.headless.registry import get_artifacts, get_downloads, get_members, get_projects
 from flextui.query import date_range, parse_pairs, split_repository
+from flextui.sim.dialects import speaking
 from flextui.sim.registry import HELLO, registry_store
 from flextui.sim.world import CUSTOMER
 from tests.conftest import FIXED_NOW_MS
@@ -206,6 +207,22 @@ def test_shared_registry_names_are_printed_as_listed_and_work_as_targets(capsys:
     assert code == 0 and len(out.splitlines()) == 1, err
     code, out, err = run(capsys, "get", "members", f"1107-{HELLO}", *demo)
     assert code == 0 and CUSTOMER[0] in out, err
+
+
+async def test_dedicated_registry_project_named_with_the_tenant_prefix_is_the_one_listed() -> None:
+    """`get artifacts 1107-hello-world-dp/…` on a dedicated registry that also has `hello-world-dp`: that project's artifacts."""
+    ctx = demo_context(fixed_now_ms=FIXED_NOW_MS, dialects=speaking("dedicated-registry-tenant-name"))
+    try:
+        store = registry_store(world(ctx))
+        named = f"{store.world.tenant_id}-{HELLO}"
+        own = store.tenant_named()
+        rows = await collect(get_artifacts(ctx, args(f"{named}/hello-world-image")))
+        expected = [a.digest for a in store.artifacts(own, store.repositories(own)["hello-world-image"])]
+        assert [r["digest"] for r in rows] == expected and len(expected) > 1
+        names = [r["name"] for r in await collect(get_projects(ctx, args()))]
+        assert names[0] == named and HELLO in names, "listed as named"
+    finally:
+        await ctx.aclose()
 
 
 def test_docs_form_artifacts_are_all_printed(capsys: pytest.CaptureFixture[str]) -> None:

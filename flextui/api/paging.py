@@ -38,7 +38,7 @@ never swallowed: the headless CLI prints it and exits non-zero, screens show it.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -97,6 +97,9 @@ class Outcome:
     reason: str | None = None
     requests: int = 0
     base: int | None = None
+    interrupted: bool = False
+    """The listing did not run to its end by the rules above: its reader stopped early, or a page failed.
+    Not a shortfall (what was read is right), but not the whole listing either."""
 
     def cut(self, reason: str, at_least: int | None = None) -> None:
         self.complete = False
@@ -241,10 +244,10 @@ class Pager(Generic[T]):
 
     # -- the rules -------------------------------------------------------------------------
 
-    def __aiter__(self) -> AsyncIterator[list[T]]:
+    def __aiter__(self) -> AsyncGenerator[list[T], None]:
         return self._run()
 
-    async def _run(self) -> AsyncIterator[list[T]]:
+    async def _run(self) -> AsyncGenerator[list[T], None]:
         outcome = self.outcome
         seen_pages: set[tuple[Any, ...]] = set()
         effective = 0  # the largest page the server has given: its real page size
@@ -278,6 +281,9 @@ class Pager(Generic[T]):
                     self._check_total("the server's pages ended before the total it gave")
                     return
                 effective = max(effective, n)
+        except BaseException:  # the reader closed the generator (GeneratorExit), a cancellation, a failed page
+            outcome.interrupted = True
+            raise
         finally:
             if self.on_done is not None:
                 self.on_done(outcome)

@@ -26,6 +26,7 @@ import base64
 import binascii
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Hashable
+from contextlib import aclosing
 from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, TypeVar
@@ -37,9 +38,9 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 from flextui.api.errors import ApiError, Forbidden, Invalid, NotFound, Unreadable
 from flextui.api.http import Fetched, Service, Session, asked, decode_json, html_title
 from flextui.api.listing import Listing, freshest
-from flextui.api.paging import Page, Pager
+from flextui.api.paging import Outcome, Page, Pager
 from flextui.api.timestamps import lenient_timestamp
-from flextui.api.tolerant import Record, list_items, list_total, parse_record, parse_records
+from flextui.api.tolerant import Record, list_items, list_total, parse_record, parse_records, unreadable
 
 API = "/api/v1"
 M = TypeVar("M", bound=BaseModel)
@@ -623,6 +624,10 @@ class RegistryService:
         self.session = session
         self.username = username
         self.tenant_id = str(tenant)
+        # Whether the registry is shared (its listed names carry the tenant prefix, which paths omit): learned from
+        # the project listings the server shows (`_saw_projects`, `learn_kind`); None until then.
+        self.shared: bool | None = None
+        self._kind_lock: asyncio.Lock | None = None
         # Offline there is no JWT flow: the cached pages are read by identity (instance + user) and tenant, which
         # need no credential, and `Session.request` refuses before any auth flow would be asked for one.
         self.auth: RegistryAuth | None = None
@@ -636,23 +641,87 @@ class RegistryService:
 
     # -- plumbing --------------------------------------------------------------------------------
 
+    def _prefixed(self, project: str) -> bool:
+        """Whether `project` begins with this tenant's shared-registry prefix (`1107-`) and has a name after it."""
+        prefix = f"{self.tenant_id}-"
+        return project.startswith(prefix) and len(project) > len(prefix)
+
     def path_name(self, project: str) -> str:
-        """A project's name as a path takes it: without this tenant's shared-registry prefix.
+        """A project's name as a path takes it: without this tenant's prefix on a registry known to be shared.
 
         "If you are using a shared registry, the project names are
         automatically prefixed with your 4-character tenant ID. Omit this
         tenant ID when you specify the project name": `1234-1000-project1-April2020`
         is `/projects/1000-project1-April2020`
         (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivRetrieveArt.htm).
-        So a name that begins with this session's registry tenant ID and a
-        hyphen loses that prefix in paths (once: `1107-1107-x` becomes
-        `1107-x`); screens and the CLI show the name as listed.
+        On a dedicated registry nothing is prefixed, and a project may itself
+        be named `1107-x`: dropping the prefix there would address another
+        project, `x`, for a read or a delete. So the prefix is dropped (once:
+        `1107-1107-x` becomes `1107-x`) only when `shared` is True, that is,
+        when the server has shown a whole listing of projects whose every name
+        carries it; otherwise the name is taken as given. Screens and the CLI
+        show the name as listed. `resolved_name` learns the kind first when it
+        decides the path.
         """
-        prefix = f"{self.tenant_id}-"
-        return project[len(prefix) :] if project.startswith(prefix) and len(project) > len(prefix) else project
+        return project[len(self.tenant_id) + 1 :] if self.shared is True and self._prefixed(project) else project
 
-    def _project_segment(self, project: str) -> str:
-        return _segment(self.path_name(project))
+    def _saw_projects(self, projects: list[Project]) -> None:
+        """A page of the project listing (fresh or cached): a name without the prefix means a dedicated registry."""
+        if self.shared is not False and any(not self._prefixed(p.name) for p in projects if not unreadable(p)):
+            self.shared = False
+
+    def _saw_whole_listing(self, count: int) -> None:
+        """Every project listed (`count` of them), and none without the prefix (`_saw_projects` would have said so)."""
+        if self.shared is None and count > 0:
+            self.shared = True
+
+    async def learn_kind(self) -> bool | None:
+        """Whether this registry is shared (True), dedicated (False) or, after trying, still unknown (None).
+
+        Unknown, it lists the projects (through the cache, at most once at a
+        time) until a name without the prefix shows (dedicated) or the listing
+        ends with every name prefixed (shared). It stays unknown for an empty
+        listing (no project to address) or one cut short with every name seen
+        prefixed.
+        """
+        if self.shared is None:
+            if self._kind_lock is None:
+                self._kind_lock = asyncio.Lock()
+            async with self._kind_lock:
+                if self.shared is None:
+                    async with aclosing(self.iter_projects(PROJECTS_MAX_PAGE_SIZE).__aiter__()) as batches:
+                        async for _ in batches:
+                            if self.shared is False:
+                                break
+        return self.shared
+
+    async def resolved_name(self, project: str, *, deleting: str | None = None) -> str:
+        """`path_name` once it is sure: for a name carrying the prefix, whether the registry is shared is learned first.
+
+        Before any listing has been seen (`o NAME`, the CLI asking for one
+        project), a prefixed name is ambiguous: `1107-x` is project `x` on a
+        shared registry and `1107-x` on a dedicated one. Asking as given and
+        then, on a 404, stripped would reach `x` on a dedicated registry that
+        has no `1107-x`, and on a shared one could reach the project listed
+        `1107-1107-x`: either is a project other than the one named. Listing
+        the projects once (`learn_kind`) decides it from what the server
+        shows, so the path names the project named, or none. A name without
+        the prefix needs no listing: both kinds take it as given.
+
+        A delete (`deleting` says what) of a prefixed name is refused while
+        the kind stays unknown: sending it as given could remove another
+        project's repository on a shared registry.
+        """
+        if self._prefixed(project) and await self.learn_kind() is None and deleting is not None:
+            raise ApiError(
+                f"not {deleting}: whether project {project!r} is named with this registry's shared-registry prefix"
+                f" ({self.tenant_id}-) could not be told from its project listing; list the projects and try again"
+            )
+        return self.path_name(project)
+
+    async def _project_path(self, project: str, *, deleting: str | None = None) -> str:
+        """`/api/v1/projects/{project as a path takes it}`."""
+        return f"{API}/projects/{_segment(await self.resolved_name(project, deleting=deleting))}"
 
     def _member_path(self, project: str, name: str) -> str:
         """`_member_path` for a project as listed: `name` may begin with the listed or the path name."""
@@ -661,9 +730,11 @@ class RegistryService:
             name = name[len(bare) + 1 :]
         return _member_path(project, name)
 
-    async def _get_raw(self, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A list answer as `{"items": …, "total": X-Total-Count or a body total}` (what the cache stores)."""
-        response = await self.session.request(Service.REGISTRY, "GET", path, params=params)
+    async def _get_raw(self, path: str | Callable[[], Awaitable[str]], params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A list answer as `{"items": …, "total": X-Total-Count or a body total}` (what the cache stores);
+        `path` may be worked out when the request goes out (a project's, `_project_path`)."""
+        where = path if isinstance(path, str) else await path()
+        response = await self.session.request(Service.REGISTRY, "GET", where, params=params)
         body = decode_json(response)
         return {"items": _items(body), "total": _total(response, body)}
 
@@ -671,13 +742,18 @@ class RegistryService:
         self,
         op: str,
         key: dict[str, Any],
-        path: str,
+        path: str | Callable[[], Awaitable[str]],
         query: Callable[[int, int], dict[str, Any]],
         model: type[M],
         item_key: Callable[[M], Any],
+        *,
+        seen: Callable[[list[M]], None] | None = None,
     ) -> Listing[M]:
         def parse(raw: Any, number: int, size: int) -> Page[M]:
-            return Page(_models(model, raw.get("items")), number, size, raw.get("total"))
+            items = _models(model, raw.get("items"))
+            if seen is not None:
+                seen(items)
+            return Page(items, number, size, raw.get("total"))
 
         return Listing(
             self.session,
@@ -700,30 +776,63 @@ class RegistryService:
     # -- projects -----------------------------------------------------------------------------
 
     def _projects(self) -> Listing[Project]:
+        """The project listing; every page read tells whether the registry is shared (`_saw_projects`)."""
         return self._listing(
-            "registry.projects", {}, f"{API}/projects", lambda number, size: {"page": number, "pageSize": size}, Project, lambda p: p.name
+            "registry.projects",
+            {},
+            f"{API}/projects",
+            lambda number, size: {"page": number, "pageSize": size},
+            Project,
+            lambda p: p.name,
+            seen=self._saw_projects,
         )
 
     def list_projects(self, page: int = 1, page_size: int = 50, *, force: bool = False) -> AsyncIterator[Page[Project]]:
-        """A page of projects sorted by name: cached first (with its age), then fresh."""
+        """A page of projects sorted by name: cached first (with its age), then fresh.
+
+        A first page that is the whole listing tells a shared registry (`_saw_whole_listing`).
+        """
         _check_size(page, page_size, PROJECTS_MAX_PAGE_SIZE)
-        return self._projects().page(page, page_size, force=force)
+        return self._watched(self._projects().page(page, page_size, force=force))
+
+    async def _watched(self, pages: AsyncIterator[Page[Project]]) -> AsyncIterator[Page[Project]]:
+        async for got in pages:
+            if got.number == 1 and (got.whole or got.more is False):
+                self._saw_whole_listing(len(got.items))
+            yield got
 
     async def projects_page(self, page: int = 1, page_size: int = 50, *, force: bool = False) -> Page[Project]:
         """The freshest answer `list_projects` gives."""
         return await self._freshest(self.list_projects(page, page_size, force=force))
 
     def iter_projects(self, page_size: int = 100, *, max_items: int | None = None, force: bool = False) -> Pager[Project]:
-        """Every project, page by page (pages within the freshness window come from the cache; `force`: asked again)."""
+        """Every project, page by page (pages within the freshness window come from the cache; `force`: asked again).
+
+        A listing that ended complete, not at `max_items`, tells a shared registry (`_saw_whole_listing`).
+        """
         _check_size(1, page_size, PROJECTS_MAX_PAGE_SIZE)
-        return self._projects().every(page_size, what="projects", max_items=max_items, force=force)
+        pager = self._projects().every(page_size, what="projects", max_items=max_items, force=force)
+        recorded = pager.on_done
+
+        def done(outcome: Outcome) -> None:
+            if recorded is not None:
+                recorded(outcome)
+            if outcome.complete and not outcome.interrupted and (max_items is None or outcome.count < max_items):
+                self._saw_whole_listing(outcome.count)
+
+        pager.on_done = done
+        return pager
 
     def project_detail(self, name: str, *, force: bool = False) -> AsyncIterator[Fetched[ProjectDetail]]:
         """A project's detail: cached first (with its age), then fresh."""
+
+        async def fetch() -> Any:
+            return await self.session.get_json(Service.REGISTRY, await self._project_path(name))
+
         return self._value(
             "registry.project",
             {"name": name},
-            lambda: self.session.get_json(Service.REGISTRY, f"{API}/projects/{self._project_segment(name)}"),
+            fetch,
             lambda raw: ProjectDetail.from_raw(raw, name),
             force,
         )
@@ -733,11 +842,14 @@ class RegistryService:
         return got.value
 
     def chart_detail(self, project: str, chart: str, *, force: bool = False) -> AsyncIterator[Fetched[ChartDetail]]:
-        path = f"{API}/projects/{self._project_segment(project)}/charts/{self._member_path(project, chart)}"
+        async def fetch() -> Any:
+            path = f"{await self._project_path(project)}/charts/{self._member_path(project, chart)}"
+            return await self.session.get_json(Service.REGISTRY, path)
+
         return self._value(
             "registry.chart",
             {"project": project, "chart": chart},
-            lambda: self.session.get_json(Service.REGISTRY, path),
+            fetch,
             lambda raw: ChartDetail.from_raw(raw, project, chart),
             force,
         )
@@ -748,28 +860,30 @@ class RegistryService:
 
     async def delete_chart(self, project: str, chart: str) -> None:
         """Delete a chart (`chart` short or `project/chart`)."""
-        self.session.check_writable(f"deleting chart {chart!r} of project {project!r}")
-        await self.session.request(
-            Service.REGISTRY, "DELETE", f"{API}/projects/{self._project_segment(project)}/charts/{self._member_path(project, chart)}"
-        )
+        what = f"deleting chart {chart!r} of project {project!r}"
+        self.session.check_writable(what)
+        path = f"{await self._project_path(project, deleting=what)}/charts/{self._member_path(project, chart)}"
+        await self.session.request(Service.REGISTRY, "DELETE", path)
 
     async def delete_repository(self, project: str, repository: str) -> None:
         """Delete a repository (`repository` short or `project/image`), addressed as the docs do."""
-        self.session.check_writable(f"deleting repository {repository!r} of project {project!r}")
-        await self.session.request(
-            Service.REGISTRY,
-            "DELETE",
-            f"{API}/projects/{self._project_segment(project)}/repositories/{self._member_path(project, repository)}",
-        )
+        what = f"deleting repository {repository!r} of project {project!r}"
+        self.session.check_writable(what)
+        path = f"{await self._project_path(project, deleting=what)}/repositories/{self._member_path(project, repository)}"
+        await self.session.request(Service.REGISTRY, "DELETE", path)
 
     # -- members ----------------------------------------------------------------------------------
 
     def _members(self, project: str, user_id: str | None) -> Listing[Member]:
         """A project's members; `page_size` is snake_case here, as the docs spell it (RESTSWContDelivListMembers.htm)."""
+
+        async def path() -> str:
+            return f"{await self._project_path(project)}/members"
+
         return self._listing(
             "registry.members",
             {"project": project, "user_id": user_id},
-            f"{API}/projects/{self._project_segment(project)}/members",
+            path,
             lambda number, size: {"page": number, "page_size": size, "user_id": user_id},
             Member,
             lambda m: (m.entity_name, m.entity_type, m.id),
@@ -815,7 +929,10 @@ class RegistryService:
             "withSignature": flags.get("with_signature", False),
             "withImmutableStatus": flags.get("with_immutable_status", False),
         }
-        path = f"{API}/projects/{self._project_segment(project)}/repositories/{self._member_path(project, repository)}/artifacts"
+
+        async def path() -> str:
+            return f"{await self._project_path(project)}/repositories/{self._member_path(project, repository)}/artifacts"
+
         return self._listing(
             "registry.artifacts",
             {"project": project, "repository": repository, **named},

@@ -58,6 +58,10 @@ DIALECTS: dict[str, str] = {
     "secret-history": "registry PUT /secret refuses a new secret equal to the current one or one of the last 5 (400)",
     # registry: shared registry
     "shared-registry-prefix": "registry project names are listed with the tenant-ID prefix (a shared registry); paths take them without",
+    # registry: a dedicated registry where a project's own name begins with the tenant ID
+    "dedicated-registry-tenant-name": (
+        "a dedicated registry (names as given) that also holds a project named `1107-hello-world-dp` beside `hello-world-dp`"
+    ),
     # registry: the docs' artifacts form
     "artifacts-docs-envelope": "registry artifacts answer the docs' form: a project object with camelCase artifacts and no digest",
     # auth and enums
@@ -75,6 +79,7 @@ EXCLUSIVE: tuple[frozenset[str], ...] = (
     frozenset({"entitlements-bare-array", "entitlements-data-envelope"}),
     frozenset({"links-every-page", "links-none"}),
     frozenset({"zero-based", "page-zero-is-first"}),
+    frozenset({"shared-registry-prefix", "dedicated-registry-tenant-name"}),
 )
 """Pairs that contradict each other: at most one of each may be chosen."""
 

@@ -133,7 +133,17 @@ Dialects (pages under docs.revenera.com/fno_CURRENT/webservicesintegration/Conte
   policy stricter than the documented strength rules (RESTSWContDelivSecretChange.htm).
 - `shared-registry-prefix`: `GET /projects` lists every name with the
   tenant ID prefix (`1107-hello-world-dp`), as a shared registry does; paths
-  still take the name without it (a prefixed name is 404 in every dialect).
+  still take the name without it (a prefixed name is 404 in every dialect
+  but the next).
+- `dedicated-registry-tenant-name`: a dedicated registry, whose names are
+  never prefixed (the docs prefix names only "if you are using a shared
+  registry", RESTSWContDelivRetrieveArt.htm), where a producer named a
+  download package with the tenant ID in front: beside `hello-world-dp` it
+  holds `1107-hello-world-dp` (its own package, ID and record, the same
+  repository and chart names), listed and addressed by that exact name. A
+  client that drops the prefix from a path reads, or deletes from,
+  `hello-world-dp` instead. The project lives beside the world's (built on
+  first use, `RegistryStore.tenant_named`), so other dialects never see it.
 - `artifacts-docs-envelope`: the artifacts list answers the docs' form
   (RESTSWContDelivRetrieveArt.htm): a project object `{id,
   downloadPackageId, version, tenantId, artifacts: [...]}` whose items are
@@ -155,7 +165,7 @@ import secrets
 import string
 import threading
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote
@@ -189,6 +199,7 @@ PROJECTS_PAGING = Paging("registry", ("pageSize", "page_size"), 10, 1000, docume
 MEMBERS_PAGING = Paging("registry", ("page_size", "pageSize"), 10, HARBOR_MAX, documented_max=HARBOR_MAX)
 ARTIFACTS_PAGING = Paging("registry", ("pageSize", "page_size"), 10, HARBOR_MAX, documented_max=HARBOR_MAX)
 DOWNLOADS_PAGING = Paging("registry", ("pageSize",), 10, 1000, documented_max=HARBOR_MAX)
+DEDICATED_TENANT_NAME = "dedicated-registry-tenant-name"
 
 
 # -- data ---------------------------------------------------------------------------------
@@ -320,6 +331,7 @@ class RegistryStore:
         self._downloads: dict[tuple[int, int], list[SimDownload]] | None = None
         self._entitled: dict[str, set[str]] | None = None
         self._user_index = {name: i + 1 for i, name in enumerate(world.users)}
+        self._tenant_named: SimProject | None = None  # `dedicated-registry-tenant-name`: built on first use
         self._generate_projects()
 
     # -- JWTs ---------------------------------------------------------------------------
@@ -452,12 +464,44 @@ class RegistryStore:
             self._sorted = sorted(self.projects.values(), key=lambda p: p.name)
         return self._sorted
 
-    def project(self, name: str) -> SimProject:
-        """The project a path names, exactly: a tenant-prefixed name is not found (the docs say to omit the prefix)."""
-        project = self.projects.get(unquote(name).strip())
+    def project(self, name: str, dialects: frozenset[str] = frozenset()) -> SimProject:
+        """The project a path names, exactly: a tenant-prefixed name is not found (the docs say to omit the prefix),
+        except the one project of a dedicated registry named so (`dedicated-registry-tenant-name`)."""
+        wanted = unquote(name).strip()
+        project = self.projects.get(wanted)
+        if project is None and DEDICATED_TENANT_NAME in dialects and wanted == self.tenant_named().name:
+            project = self.tenant_named()
         if project is None:
             raise SimError(404, "Project not found")
         return project
+
+    def listed(self, dialects: frozenset[str]) -> list[SimProject]:
+        """The projects `GET /projects` lists, sorted by name (with the tenant-named one where the dialect has it)."""
+        projects = self.sorted_projects()
+        if DEDICATED_TENANT_NAME in dialects:
+            projects = sorted([*projects, self.tenant_named()], key=lambda p: p.name)
+        return projects
+
+    def tenant_named(self) -> SimProject:
+        """`dedicated-registry-tenant-name`'s project `{tenant}-hello-world-dp`: a package of its own whose
+        repository and chart have `hello-world-dp`'s names, so a path that lost the prefix finds theirs."""
+        with self._lock:
+            if self._tenant_named is None:
+                hello = self.projects[HELLO]
+                self._tenant_named = replace(
+                    hello,
+                    project_id=10,
+                    record_id=368,
+                    sys_id=8592821,
+                    name=f"{self.world.tenant_id}-{HELLO}",
+                    package_name=f"Hello World Download Package ({self.world.tenant_id})",
+                    version="2022",
+                    image_names=["hello-world-image"],
+                    chart_names=["hello-world-chart"],
+                    repos=None,
+                    charts=None,
+                )
+            return self._tenant_named
 
     def repositories(self, project: SimProject) -> dict[str, SimRepository]:
         """The project's repositories, built on first use (image names were fixed at generation)."""
@@ -1031,7 +1075,7 @@ async def list_projects(request: Request) -> Response:
     _caller(request)
     store = registry_store(world_of(request))
     page = window(request.query_params, PROJECTS_PAGING, dialects_of(request))
-    projects = store.sorted_projects()
+    projects = store.listed(dialects_of(request))
     rows = [render_project_row(store, p) for p in page.take(projects)]
     if "shared-registry-prefix" in dialects_of(request):
         for row in rows:
@@ -1042,7 +1086,7 @@ async def list_projects(request: Request) -> Response:
 async def get_project(request: Request) -> Response:
     _caller(request)
     store = registry_store(world_of(request))
-    project = store.project(request.path_params["project"])
+    project = store.project(request.path_params["project"], dialects_of(request))
     if "project-detail-openapi" in dialects_of(request):
         return json_response(render_project_openapi(store, project))
     return json_response(render_project_detail(store, project))
@@ -1051,7 +1095,7 @@ async def get_project(request: Request) -> Response:
 async def get_chart(request: Request) -> Response:
     _caller(request)
     store = registry_store(world_of(request))
-    project = store.project(request.path_params["project"])
+    project = store.project(request.path_params["project"], dialects_of(request))
     chart = store.find_chart(project, request.path_params["chart"])
     tenant = store.world.tenant_id
     return json_response(
@@ -1068,7 +1112,7 @@ async def get_chart(request: Request) -> Response:
 async def delete_chart(request: Request) -> Response:
     _caller(request)
     store = registry_store(world_of(request))
-    project = store.project(request.path_params["project"])
+    project = store.project(request.path_params["project"], dialects_of(request))
     store.delete_chart(project, request.path_params["chart"])
     return Response(status_code=200)
 
@@ -1076,7 +1120,7 @@ async def delete_chart(request: Request) -> Response:
 async def list_members(request: Request) -> Response:
     _caller(request)
     store = registry_store(world_of(request))
-    project = store.project(request.path_params["project"])
+    project = store.project(request.path_params["project"], dialects_of(request))
     page = window(request.query_params, MEMBERS_PAGING, dialects_of(request))
     members = store.members(project)
     user_id = request.query_params.get("user_id")
@@ -1105,7 +1149,7 @@ def _repository_param(request: Request) -> str:
 async def delete_repository(request: Request) -> Response:
     _caller(request)
     store = registry_store(world_of(request))
-    project = store.project(request.path_params["project"])
+    project = store.project(request.path_params["project"], dialects_of(request))
     store.delete_repository(project, _repository_param(request))
     return Response(status_code=200)
 
@@ -1113,7 +1157,7 @@ async def delete_repository(request: Request) -> Response:
 async def list_artifacts(request: Request) -> Response:
     _caller(request)
     store = registry_store(world_of(request))
-    project = store.project(request.path_params["project"])
+    project = store.project(request.path_params["project"], dialects_of(request))
     repo = store.find_repository(project, _repository_param(request))
     page = window(request.query_params, ARTIFACTS_PAGING, dialects_of(request))
     opts = {

@@ -4,6 +4,7 @@
 - `secret-history`: the documented secret body refused for its value; the user sees that refusal, and no second PUT goes out.
 - `jwt-expired-403`: 403 "Authentication failed" for a stale JWT signs in again once; a second 403 is a real refusal.
 - `shared-registry-prefix`: listed names carry the tenant prefix; paths omit it (RESTSWContDelivRetrieveArt.htm).
+- `dedicated-registry-tenant-name`: a dedicated registry's `1107-hello-world-dp` is that project, never `hello-world-dp`.
 - `artifacts-docs-envelope`: the docs' camelCase artifacts without a digest are read, none dropped as repeats.
 """
 
@@ -12,12 +13,13 @@ from __future__ import annotations
 import base64
 import json
 from typing import Any
+from urllib.parse import unquote
 
 import httpx
 import pytest
 
 from flextui.api.auth import Credentials
-from flextui.api.errors import Forbidden, Invalid
+from flextui.api.errors import ApiError, Forbidden, Invalid
 from flextui.api.http import Session
 from flextui.api.paging import collect
 from flextui.api.registry import RegistryService, refused_for_shape
@@ -209,3 +211,118 @@ async def test_unreadable_artifacts_are_never_taken_for_repeats_and_say_so() -> 
     assert len(artifacts) == 3
     rows = [artifact_row(a) for a in artifacts]
     assert [bool(r.get("unreadable")) for r in rows] == [True, True, False]
+
+
+# -- a dedicated registry: a project may be named with the tenant ID in front -------------------------------------
+
+
+def _named_in_paths(session: Session) -> set[str]:
+    """The projects the session's requests named in their paths (`/projects/{name}/…`)."""
+    names = set()
+    for exchange in session.trace.exchanges:
+        parts = httpx.URL(exchange.url).path.split("/")  # ['', 'registry', 'api', 'v1', 'projects', NAME, …]
+        if len(parts) > 5 and parts[4] == "projects":
+            names.add(unquote(parts[5]))
+    return names
+
+
+@pytest.mark.parametrize("seen", ["nothing", "a listing", "a prefixed page"])
+async def test_dedicated_registry_reads_and_deletes_the_tenant_named_project_never_the_other(world: World, seen: str) -> None:
+    """`1107-hello-world-dp` beside `hello-world-dp` on a dedicated registry: every read and delete of the first
+    addresses it, whatever was listed before (nothing: `o NAME`; a first page holding only prefixed names proves nothing)."""
+    reg, session = registry_on(world, "dedicated-registry-tenant-name")
+    store = registry_store(world)
+    named = f"{world.tenant_id}-{HELLO}"
+    own = store.tenant_named()
+    if seen == "a listing":
+        assert named in [p.name for p in (await reg.projects_page(1, 50)).items] and reg.shared is False
+    elif seen == "a prefixed page":
+        assert [p.name for p in (await reg.projects_page(1, 1)).items] == [named]
+        assert reg.shared is None, "one page of prefixed names is not the whole listing"
+    detail = await reg.get_project(named)
+    assert detail.name == named and detail.id == own.record_id and detail.package_name == own.package_name
+    assert [r.name for r in detail.repositories] == [f"{named}/hello-world-image"]
+    assert reg.path_name(named) == named and reg.shared is False
+    artifacts = await collect(reg.iter_artifacts(named, f"{named}/hello-world-image"))
+    assert len(artifacts) == store.repositories(own)["hello-world-image"].artifact_count != 1, "its own, not hello-world-dp's one"
+    assert await collect(reg.iter_members(named))
+    chart = await reg.get_chart(named, f"{named}/hello-world-chart")
+    assert chart.latest_version == store.charts(own)["hello-world-chart"].versions[-1].version
+    await reg.delete_repository(named, f"{named}/hello-world-image")
+    await reg.delete_chart(named, "hello-world-chart")
+    assert own.image_names == [] and own.chart_names == []
+    hello = store.project(HELLO)
+    assert hello.image_names == ["hello-world-image"] and hello.chart_names == ["hello-world-chart"], "hello-world-dp untouched"
+    assert _named_in_paths(session) == {named}, "no request named hello-world-dp"
+
+
+async def test_dedicated_registry_delete_before_any_listing_removes_the_named_projects_repository(world: World) -> None:
+    reg, session = registry_on(world, "dedicated-registry-tenant-name")
+    store = registry_store(world)
+    named = f"{world.tenant_id}-{HELLO}"
+    await reg.delete_repository(named, "hello-world-image")
+    assert store.tenant_named().image_names == [] and store.project(HELLO).image_names == ["hello-world-image"]
+    assert _named_in_paths(session) == {named}
+
+
+async def test_a_name_without_the_prefix_is_asked_as_given_without_a_listing(world: World) -> None:
+    reg, session = registry_on(world, "dedicated-registry-tenant-name")
+    detail = await reg.get_project(HELLO)
+    assert detail.name == HELLO and detail.id == 369
+    paths = [httpx.URL(e.url).path for e in session.trace.exchanges]
+    assert not any(p.endswith("/projects") for p in paths), "no listing for a name both kinds take as given"
+    assert reg.shared is None
+
+
+async def test_shared_registry_opens_and_deletes_a_listed_name_before_any_listing(world: World) -> None:
+    reg, session = registry_on(world, "shared-registry-prefix")
+    store = registry_store(world)
+    prefixed = f"{world.tenant_id}-{HELLO}"
+    assert reg.shared is None
+    detail = await reg.get_project(prefixed)
+    assert detail.name == HELLO and reg.shared is True, "learned from the listing: every name prefixed"
+    assert len(await collect(reg.iter_artifacts(prefixed, "hello-world-image"))) == 1
+    await reg.delete_repository(prefixed, f"{HELLO}/hello-world-image")
+    assert store.project(HELLO).image_names == []
+    assert _named_in_paths(session) == {HELLO}
+
+
+async def test_shared_registry_delete_before_any_listing(world: World) -> None:
+    reg, session = registry_on(world, "shared-registry-prefix")
+    await reg.delete_chart(f"{world.tenant_id}-{HELLO}", "hello-world-chart")
+    assert registry_store(world).project(HELLO).chart_names == [] and reg.shared is True
+    assert _named_in_paths(session) == {HELLO}
+
+
+async def test_a_listing_stopped_early_does_not_tell_a_shared_registry(world: World) -> None:
+    reg, _ = registry_on(world, "shared-registry-prefix")
+    async for batch in reg.iter_projects(5):
+        assert batch and all(p.name.startswith(f"{world.tenant_id}-") for p in batch)
+        break
+    assert reg.shared is None, "the rest was not seen"
+    await collect(reg.iter_projects(5))
+    assert reg.shared is True
+
+
+def _listing_server(projects: list[dict[str, Any]], sent: list[tuple[str, str]]) -> httpx.MockTransport:
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append((request.method, request.url.path))
+        if request.url.path.endswith("/authenticate"):
+            return httpx.Response(200, text="aaa.bbb.ccc")
+        if request.url.path.endswith("/projects"):
+            return httpx.Response(200, json=projects if request.url.params.get("page") in ("1", None) else [])
+        return httpx.Response(200, json={"downloadPackageId": request.url.path.split("/")[-1]})
+
+    return httpx.MockTransport(handler)
+
+
+async def test_a_delete_is_refused_while_the_kind_of_registry_is_unknown() -> None:
+    """An empty listing tells neither kind: a prefixed name is read as given, and a delete of it is not sent."""
+    sent: list[tuple[str, str]] = []
+    reg = _service(_listing_server([], sent))
+    assert (await reg.get_project("1107-x")).name == "1107-x"
+    assert ("GET", "/registry/api/v1/projects/1107-x") in sent and reg.shared is None
+    with pytest.raises(ApiError) as caught:
+        await reg.delete_repository("1107-x", "img")
+    assert "not deleting repository 'img' of project '1107-x'" in str(caught.value)
+    assert not [s for s in sent if s[0] == "DELETE"], "nothing deleted, under either name"

@@ -430,6 +430,21 @@ async def _shared_registry_prefix(default: Sim, dialect: Sim) -> None:
     assert (await dialect.registry("GET", f"/projects/{plain[0]}")).status_code == 200
 
 
+@check("dedicated-registry-tenant-name")
+async def _dedicated_registry_tenant_name(default: Sim, dialect: Sim) -> None:
+    named = f"{dialect.world.tenant_id}-{HELLO}"
+    plain = [r["name"] for r in (await default.registry("GET", "/projects", params={"pageSize": 100})).json()]
+    listed = [r["name"] for r in (await dialect.registry("GET", "/projects", params={"pageSize": 100})).json()]
+    assert listed == sorted([named, *plain]), "names as given (a dedicated registry), one more project"
+    assert (await default.registry("GET", f"/projects/{named}")).status_code == 404
+    own, hello = [(await dialect.registry("GET", f"/projects/{name}")).json() for name in (named, HELLO)]
+    assert own["downloadPackageId"] == named and hello["downloadPackageId"] == HELLO and own["id"] != hello["id"]
+    assert [r["repositoryName"] for r in own["repositories"]] == [f"{named}/hello-world-image"], "the same repository name as HELLO's"
+    assert (await dialect.registry("DELETE", f"/projects/{named}/repositories/hello-world-image")).status_code == 200
+    assert (await dialect.registry("GET", f"/projects/{named}/repositories/hello-world-image/artifacts")).status_code == 404
+    assert (await dialect.registry("GET", f"/projects/{HELLO}/repositories/hello-world-image/artifacts")).status_code == 200
+
+
 @check("artifacts-docs-envelope")
 async def _artifacts_docs_envelope(default: Sim, dialect: Sim) -> None:
     path = f"/projects/{HELLO}/repositories/hello-world-image/artifacts"
