@@ -8,7 +8,10 @@ refused with an explanation, because a password readable by other users of a
 shared jump host is a leak. Every error names the file and the line (found
 in the text: `config_places`), the field, the value refused (never a secret's),
 what it takes, and the fix; an unknown key is offered the known one it is
-closest to. Values are validated strictly: `read_only = "yes"` is refused.
+closest to. Values are validated strictly: `read_only = "yes"` is refused, and
+`verify = "no"` too rather than taken as the name of a CA bundle (a bundle that
+is not there is refused when the file is read, with its line, not by TLS as
+the first command starts).
 
 Example (`flextui info` prints the path)::
 
@@ -48,6 +51,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticCustomError
 
 from flextui.config_places import BARE, Key, Places
 
@@ -72,9 +76,21 @@ PROFILE_COLORS = {
     "none": "none",
 }
 
+TRUE_WORDS = frozenset({"true", "yes", "y", "on", "1", "t", "enable", "enabled"})
+FALSE_WORDS = frozenset({"false", "no", "n", "off", "0", "f", "disable", "disabled"})
+"""Words that mean a boolean when written in quotes: refused, with the boolean they mean as the fix."""
+
 
 class ConfigError(Exception):
     """The config file is wrong; the message names the file, the line, the field and the fix."""
+
+
+def ca_bundle_path(value: str) -> Path:
+    """A profile's `verify` path as TLS will open it: `~` expanded (a `~user` that is not one is left as written)."""
+    try:
+        return Path(value).expanduser()
+    except RuntimeError:
+        return Path(value)
 
 
 def config_dir() -> Path:
@@ -156,7 +172,7 @@ class Profile(BaseModel):
     first_page: dict[str, int] = Field(default_factory=dict)
     """Where a service's pages start (0 or 1), when detecting it is not wanted: e.g. { entitlements = 0 }."""
     verify: bool | str = True
-    """Verify TLS: true, false, or a path to a CA bundle."""
+    """Verify TLS: true, false, or the path of a CA bundle (`~` is expanded; it must exist)."""
     proxy: str | None = None
     """An HTTP(S) proxy URL."""
     timeout: float = Field(30.0, gt=0, le=600)
@@ -183,6 +199,22 @@ class Profile(BaseModel):
             if key not in SERVICES:
                 raise ValueError(f"unknown service {key!r}; use {', '.join(SERVICES)}")
         return value
+
+    @field_validator("verify")
+    @classmethod
+    def _verify(cls, value: bool | str) -> bool | str:
+        # A quoted word would go to TLS as a file name and fail there, far from the line that says it.
+        if isinstance(value, bool):
+            return value
+        if not value.strip() or value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+            raise PydanticCustomError("verify_word", "a word in quotes where true, false or a path was expected")
+        bundle = ca_bundle_path(value)
+        if not bundle.exists():
+            raise ValueError(
+                f"the CA bundle {bundle} was not found: give the path of a file on this machine, "
+                "or verify = true for the usual certificate authorities"
+            )
+        return str(bundle)
 
     @field_validator("first_page")
     @classmethod
@@ -325,9 +357,6 @@ EXAMPLES = {
     "auth": '"basic"',
 }
 """A line that works, for a field whose value cannot be made from the one given."""
-
-TRUE_WORDS = frozenset({"true", "yes", "y", "on", "1", "t", "enable", "enabled"})
-FALSE_WORDS = frozenset({"false", "no", "n", "off", "0", "f", "disable", "disabled"})
 
 
 def _field_path(loc: tuple[Any, ...]) -> Key:
@@ -493,18 +522,15 @@ def _expects(spot: _Spot, value: Any) -> tuple[str, str | None]:
         return "0 or 1 (where that service's pages start)", "0"
     if info is None:
         return "a value", None
-    if (spot.model is Profile and name in ("password", "token")) or (spot.model is SecretSource and name == "keyring") or name == "verify":
+    if name == "verify":
+        return UNION_FIELDS[name], _bool_fix(value) or EXAMPLES[name]
+    if (spot.model is Profile and name in ("password", "token")) or (spot.model is SecretSource and name == "keyring"):
         return UNION_FIELDS[name], EXAMPLES[name]
     if spot.model is Profile and name == "secret":
         return f"where to get the secret: {SECRET_WAYS}", EXAMPLES["secret"]
     kind = _plain_type(info)
     if kind is bool:
-        fix = "true" if info.default is True else "false"
-        if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
-            fix = "true" if value.strip().lower() in TRUE_WORDS else "false"
-        elif isinstance(value, int | float) and value in (0, 1):
-            fix = "true" if value else "false"
-        return "true or false (without quotes)", fix
+        return "true or false (without quotes)", _bool_fix(value) or ("true" if info.default is True else "false")
     if kind in (int, float):
         return _number_words(info, whole=kind is int), _number_fix(info, value, whole=kind is int)
     if choices := _literal_choices(info):
@@ -519,6 +545,15 @@ def _expects(spot: _Spot, value: Any) -> tuple[str, str | None]:
     if name == "profiles":
         return "profile tables ([profiles.NAME])", None
     return "a value of another kind", EXAMPLES.get(name)
+
+
+def _bool_fix(value: Any) -> str | None:
+    """The boolean a value not written as one means (`"yes"`, `"off"`, `1`), as TOML writes it; None: it means none."""
+    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        return "true" if value.strip().lower() in TRUE_WORDS else "false"
+    if isinstance(value, int | float) and not isinstance(value, bool) and value in (0, 1):
+        return "true" if value else "false"
+    return None
 
 
 def _quoted(value: Any, otherwise: str | None) -> str | None:

@@ -691,3 +691,17 @@ def test_ctrl_c_at_a_credential_command_stops_it_at_once(tmp_path: Path, live_se
     done = run("--config", str(cfg), "--profile", "slow", "get", "projects")
     assert done.returncode == 130, done.stderr
     assert "interrupted" in done.stderr and not finished.exists(), "the command was stopped, not waited for"
+
+
+@pytest.mark.parametrize(
+    ("verify", "said"), [('"yes"', "fix: verify = true"), ('"/no/such/corp-ca.pem"', "the CA bundle /no/such/corp-ca.pem was not found")]
+)
+def test_a_wrong_verify_is_a_config_error_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], verify: str, said: str
+) -> None:
+    """A `verify` that names no file (`"yes"` too) raised FileNotFoundError from TLS, with no file or line named."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[profiles.p]\nurl = "https://acme.flexnetoperations.com"\nuser = "a@b.example"\nverify = {verify}\n')
+    assert main(["--config", str(cfg), "get", "tokens", "--username", "a@b.example"]) == 2
+    err = capsys.readouterr().err
+    assert f"{cfg} line 4: profiles.p.verify = {verify}" in err and said in err and "Traceback" not in err

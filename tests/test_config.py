@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -393,6 +394,69 @@ def test_values_of_the_wrong_kind_are_refused_with_the_line_that_works(tmp_path:
 
 
 @pytest.mark.parametrize(
+    ("word", "fix"),
+    [
+        ("yes", "true"),
+        ("true", "true"),
+        ("1", "true"),
+        ("on", "true"),
+        ("No", "false"),
+        ("false", "false"),
+        ("0", "false"),
+        ("off", "false"),
+    ],
+)
+def test_verify_in_quotes_is_refused_with_the_boolean_it_means(tmp_path: Path, word: str, fix: str) -> None:
+    """`verify = "yes"` was taken as the path of a CA bundle: TLS failed on a file named yes, far from the line."""
+    path = write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nverify = "{word}"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value) == (
+        f'{path} line 3: profiles.p.verify = "{word}" should be true, false, or the path of a CA bundle in quotes; fix: verify = {fix}'
+    )
+
+
+@pytest.mark.parametrize("given", ["~/no-such-ca.pem", "/no/such/dir/corp-ca.pem", "no-such-ca.pem"])
+def test_a_ca_bundle_that_is_not_there_is_refused_with_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    """A CA bundle that does not exist stopped the first command with a traceback (FileNotFoundError, no file named)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, f'[settings]\npage_size = 20\n[profiles.p]\nurl = "https://x.example"\nverify = "{given}"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    looked_at = str(Path(given).expanduser())
+    assert str(err.value).startswith(f'{path} line 5: profiles.p.verify = "{given}": the CA bundle {looked_at} was not found'), str(
+        err.value
+    )
+    assert "verify = true" in str(err.value)
+
+
+@pytest.mark.filterwarnings("ignore:`verify=<str>` is deprecated:DeprecationWarning")  # httpx 0.28: a path still works
+def test_every_verify_that_worked_still_loads_and_a_bundle_under_home_reaches_tls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """true, false, a bundle's path and a folder of them still load; `~` is expanded, so TLS opens the file meant."""
+    import shutil
+
+    import certifi
+
+    from flextui.api.auth import Credentials
+    from flextui.api.cache import PageCache
+    from flextui.config import Settings
+    from flextui.context import profile_context
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(certifi.where(), tmp_path / "corp-ca.pem")
+    forms = {"true": True, "false": False, '"~/corp-ca.pem"': str(tmp_path / "corp-ca.pem"), '"corp-ca.pem"': "corp-ca.pem"}
+    forms |= {json.dumps(str(tmp_path / "corp-ca.pem")): str(tmp_path / "corp-ca.pem"), json.dumps(str(tmp_path)): str(tmp_path)}
+    loaded = {}
+    for written, taken in forms.items():
+        loaded[written] = load_config(write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nverify = {written}\n')).profile("p")
+        assert loaded[written].verify == taken, written
+    ctx = profile_context(loaded['"~/corp-ca.pem"'], Credentials("u"), Settings(), cache=PageCache(":memory:"))
+    assert ctx.session.client is not None
+
+
+@pytest.mark.parametrize(
     ("body", "expected"),
     [
         ("[setting]\npage_size = 5\n", "line 1: setting is not a table: did you mean settings?"),
@@ -474,12 +538,18 @@ def test_a_key_whose_line_is_not_found_is_named_without_a_line(tmp_path: Path) -
 
 
 def test_the_readme_config_example_loads_with_strict_types(tmp_path: Path) -> None:
-    """Strict booleans and numbers refuse `"yes"` and `"30"`; every form the README shows still loads."""
+    """Strict booleans and numbers refuse `"yes"` and `"30"`; every form the README shows still loads (its CA bundle
+    is one on the reader's machine: here a file that exists)."""
     import re
 
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     example = re.search(r"```toml\n(\[settings\].*?)```", readme, re.S)
     assert example is not None
-    config = load_config(write(tmp_path, example.group(1)))
+    bundle = tmp_path / "corp-ca.pem"
+    bundle.write_text("")
+    text = example.group(1).replace('verify = "/etc/ssl/corp-ca.pem"', f"verify = {json.dumps(str(bundle))}")
+    assert text != example.group(1), "the README's example names a CA bundle"
+    config = load_config(write(tmp_path, text))
     assert config.settings.page_size == 50 and config.profile("prod").read_only and config.profile("uat").timeout == 30
-    assert config.places.line("profiles", "uat", "timeout") == example.group(1)[: example.group(1).index("timeout =")].count("\n") + 1
+    assert config.profile("uat").verify == str(bundle) and config.profile("prod").verify is True
+    assert config.places.line("profiles", "uat", "timeout") == text[: text.index("timeout =")].count("\n") + 1
