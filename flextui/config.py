@@ -305,7 +305,11 @@ class Config(BaseModel):
         return self._places
 
     def profile(self, name: str | None) -> Profile:
-        name = name or self.settings.default_profile or (next(iter(self.profiles)) if len(self.profiles) == 1 else None)
+        """The profile `name` (given on the command line), else settings.default_profile's, else the only one."""
+        default = self.settings.default_profile
+        if not name and default and default not in self.profiles:
+            raise ConfigError(self._no_default_profile(default))
+        name = name or default or (next(iter(self.profiles)) if len(self.profiles) == 1 else None)
         if name is None:
             where = self.path or config_path()
             if not self.profiles:
@@ -317,8 +321,26 @@ class Config(BaseModel):
                 f"{where}: several profiles ({', '.join(self.profiles)}); choose one with --profile or settings.default_profile"
             )
         if name not in self.profiles:
-            raise ConfigError(f"{self.path or config_path()}: no profile {name!r} (have: {', '.join(self.profiles) or 'none'})")
+            have, meant = self._profile_meant(name)
+            guess = f": did you mean {meant}?" if meant else ""
+            raise ConfigError(f"{self.path or config_path()}: no profile {toml_value(name)} {have}{guess}")
         return self.profiles[name]
+
+    def _no_default_profile(self, name: str) -> str:
+        """settings.default_profile names no profile: its line, the profiles there are, and the one it likely meant."""
+        where = self.places.where("settings", "default_profile") or str(self.path or config_path())
+        have, meant = self._profile_meant(name)
+        if meant:
+            advice = f": did you mean {meant}? fix: default_profile = {toml_value(meant)}"
+        else:
+            advice = f"; add [profiles.{toml_key(name)}]" + (", or name one of them" if self.profiles else " with its url")
+        return f"{where}: settings.default_profile = {toml_value(name)} names no profile {have}{advice}"
+
+    def _profile_meant(self, name: str) -> tuple[str, str | None]:
+        """`(have: prod, uat)`, and the profile closest to `name` (None: none is close)."""
+        by_lower = {known.lower(): known for known in self.profiles}
+        close = difflib.get_close_matches(name.lower(), by_lower, 1, 0.6)
+        return f"(have: {', '.join(self.profiles) or 'none'})", by_lower[close[0]] if close else None
 
 
 SECRET_FIELDS = frozenset(name for name, info in Profile.model_fields.items() if not info.repr)

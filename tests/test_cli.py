@@ -705,3 +705,25 @@ def test_a_wrong_verify_is_a_config_error_not_a_traceback(
     assert main(["--config", str(cfg), "get", "tokens", "--username", "a@b.example"]) == 2
     err = capsys.readouterr().err
     assert f"{cfg} line 4: profiles.p.verify = {verify}" in err and said in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--profile", "prdo"], ': no profile "prdo" (have: prod, uat): did you mean prod?'),
+        (
+            [],
+            ' line 2: settings.default_profile = "prd" names no profile (have: prod, uat): did you mean prod? fix: default_profile = "prod"',
+        ),
+    ],
+)
+def test_a_profile_that_is_not_there_is_offered_the_closest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    """`--profile prdo` and `default_profile = "prd"` named the file, not the line, nor the profile meant."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[settings]\ndefault_profile = "prd"\n[profiles.prod]\nurl = "https://a.example"\n[profiles.uat]\nurl = "https://b.example"\n'
+    )
+    assert main(["--config", str(cfg), *argv, "get", "tokens", "--username", "a@b.example"]) == 2
+    assert f"{cfg}{said}" in capsys.readouterr().err

@@ -159,6 +159,46 @@ def test_unknown_profile_lists_the_known_ones(tmp_path: Path) -> None:
         config.profile("c")
 
 
+TWO_PROFILES = '[profiles.prod]\nurl = "https://a.example"\n[profiles.uat]\nurl = "https://b.example"\n'
+
+
+@pytest.mark.parametrize(
+    ("named", "advice"),
+    [
+        ("prd", ': did you mean prod? fix: default_profile = "prod"'),
+        ("UAT", ': did you mean uat? fix: default_profile = "uat"'),
+        ("staging", "; add [profiles.staging], or name one of them"),
+    ],
+)
+def test_a_default_profile_that_names_none_is_told_with_its_line(tmp_path: Path, named: str, advice: str) -> None:
+    """`default_profile = "prd"` was told with the file but not the line, and no "did you mean", as no other error was."""
+    path = write(tmp_path, f'# profiles\n[settings]\ndefault_profile = "{named}"\n{TWO_PROFILES}')
+    config = load_config(path)
+    with pytest.raises(ConfigError) as err:
+        config.profile(None)
+    assert str(err.value) == f'{path} line 3: settings.default_profile = "{named}" names no profile (have: prod, uat){advice}'
+    assert config.profile("uat").name == "uat", "a profile named on the command line goes before it"
+
+
+def test_a_default_profile_in_a_file_without_profiles_says_to_add_it(tmp_path: Path) -> None:
+    path = write(tmp_path, '[settings]\ndefault_profile = "prod"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path).profile(None)
+    assert (
+        str(err.value)
+        == f'{path} line 2: settings.default_profile = "prod" names no profile (have: none); add [profiles.prod] with its url'
+    )
+
+
+@pytest.mark.parametrize(("named", "guess"), [("uta", ": did you mean uat?"), ("PROD", ": did you mean prod?"), ("staging", "")])
+def test_an_unknown_profile_on_the_command_line_is_offered_the_closest(tmp_path: Path, named: str, guess: str) -> None:
+    """`--profile uta` named the profiles there are but not the one most likely meant."""
+    path = write(tmp_path, TWO_PROFILES)
+    with pytest.raises(ConfigError) as err:
+        load_config(path).profile(named)
+    assert str(err.value) == f'{path}: no profile "{named}" (have: prod, uat){guess}'
+
+
 def test_secret_from_command(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, '[profiles.p]\nurl = "https://a"\nsecret = { command = "echo from-command" }\n'))
     assert resolve_secret(config.profile("p")) == "from-command"
