@@ -9,9 +9,10 @@ shared jump host is a leak. Every error names the file and the line (found
 in the text: `config_places`), the field, the value refused (never a secret's),
 what it takes, and the fix; an unknown key is offered the known one it is
 closest to. Values are validated strictly: `read_only = "yes"` is refused, and
-`verify = "no"` too rather than taken as the name of a CA bundle (a bundle that
-is not there is refused when the file is read, with its line, not by TLS as
-the first command starts).
+`verify = "no"` too rather than taken as the name of a CA bundle. A bundle that
+is not there is refused when its profile is used (`tls_verify`), with its line,
+before anything is sent: not when the file is read, where one profile's bundle
+missing on this machine would stop every other profile and the demo.
 
 Example (`flextui info` prints the path)::
 
@@ -172,7 +173,7 @@ class Profile(BaseModel):
     first_page: dict[str, int] = Field(default_factory=dict)
     """Where a service's pages start (0 or 1), when detecting it is not wanted: e.g. { entitlements = 0 }."""
     verify: bool | str = True
-    """Verify TLS: true, false, or the path of a CA bundle (`~` is expanded; it must exist)."""
+    """Verify TLS: true, false, or the path of a CA bundle (`~` is expanded; opened when the profile is used: `tls_verify`)."""
     proxy: str | None = None
     """An HTTP(S) proxy URL."""
     timeout: float = Field(30.0, gt=0, le=600)
@@ -203,18 +204,11 @@ class Profile(BaseModel):
     @field_validator("verify")
     @classmethod
     def _verify(cls, value: bool | str) -> bool | str:
-        # A quoted word would go to TLS as a file name and fail there, far from the line that says it.
-        if isinstance(value, bool):
-            return value
-        if not value.strip() or value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        # A quoted word would go to TLS as a file name and fail there, far from the line that says it. Whether the
+        # bundle is there is asked when the profile is used (`tls_verify`): it concerns this machine, not the file.
+        if isinstance(value, str) and (not value.strip() or value.strip().lower() in TRUE_WORDS | FALSE_WORDS):
             raise PydanticCustomError("verify_word", "a word in quotes where true, false or a path was expected")
-        bundle = ca_bundle_path(value)
-        if not bundle.exists():
-            raise ValueError(
-                f"the CA bundle {bundle} was not found: give the path of a file on this machine, "
-                "or verify = true for the usual certificate authorities"
-            )
-        return str(bundle)
+        return value
 
     @field_validator("first_page")
     @classmethod
@@ -341,6 +335,37 @@ class Config(BaseModel):
         by_lower = {known.lower(): known for known in self.profiles}
         close = difflib.get_close_matches(name.lower(), by_lower, 1, 0.6)
         return f"(have: {', '.join(self.profiles) or 'none'})", by_lower[close[0]] if close else None
+
+
+def tls_verify(profile: Profile, places: Places | None = None) -> bool | str:
+    """What the profile's client checks the server's certificate with: true or false as written, or its CA bundle
+    (`~` expanded), which must be there.
+
+    Asked when the profile is used (the command line's profile, `:profile`), before any prompt and any request: a
+    bundle missing on this machine is told with its file and line, where TLS would stop the first request with a
+    traceback naming neither; and only for the profile that names it, not the other profiles or the demo, as when
+    the file was read. `places` says where the file sets it (None: no line is named)."""
+    if isinstance(profile.verify, bool):
+        return profile.verify
+    bundle = ca_bundle_path(profile.verify)
+    if not bundle.exists():
+        raise ConfigError(
+            _verify_refused(
+                profile,
+                places,
+                f"the CA bundle {bundle} was not found: give the path of a file on this machine, "
+                "or verify = true for the usual certificate authorities",
+            )
+        )
+    return str(bundle)
+
+
+def _verify_refused(profile: Profile, places: Places | None, problem: str) -> str:
+    """`config.toml line 9: profiles.prod.verify = "~/ca.pem": PROBLEM`, the value as the file writes it."""
+    key = ("profiles", profile.name, "verify")
+    where = places.where(*key) if places is not None else ""
+    said = f"{'.'.join(toml_key(part) for part in key)} = {toml_value(profile.verify)}: {problem}"
+    return f"{where}: {said}" if where else said
 
 
 SECRET_FIELDS = frozenset(name for name, info in Profile.model_fields.items() if not info.repr)

@@ -727,3 +727,22 @@ def test_a_profile_that_is_not_there_is_offered_the_closest(
     )
     assert main(["--config", str(cfg), *argv, "get", "tokens", "--username", "a@b.example"]) == 2
     assert f"{cfg}{said}" in capsys.readouterr().err
+
+
+def test_a_bundle_missing_from_one_profile_stops_only_that_profile(
+    tmp_path: Path, live_server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CA bundle not on this machine in one profile refused the whole file: the other profiles and the demo too."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[profiles.corp]\nurl = "https://acme.flexnetoperations.com"\nuser = "a@b.example"\nverify = "/no/such/corp-ca.pem"\n'
+        f'[profiles.local]\nurl = "{live_server}"\nuser = "{ADMIN[0]}"\npassword = {{ env = "FNO_TEST_PW" }}\n'
+    )
+    monkeypatch.setenv("FNO_TEST_PW", ADMIN[1])
+    assert main(["--config", str(cfg), "--profile", "local", "get", "tokens", "--username", ADMIN[0], "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert main(["--config", str(cfg), "get", "tokens", "--demo", "--username", ADMIN[0], "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert main(["--config", str(cfg), "--profile", "corp", "get", "tokens", "--username", "a@b.example"]) == 2
+    err = capsys.readouterr().err
+    assert f'{cfg} line 4: profiles.corp.verify = "/no/such/corp-ca.pem": the CA bundle /no/such/corp-ca.pem was not found' in err

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from flextui.config import ConfigError, load_config
+from flextui.config import ConfigError, load_config, tls_verify
 from flextui.secrets import SecretError, resolve_secret
 
 
@@ -457,18 +457,30 @@ def test_verify_in_quotes_is_refused_with_the_boolean_it_means(tmp_path: Path, w
 
 
 @pytest.mark.parametrize("given", ["~/no-such-ca.pem", "/no/such/dir/corp-ca.pem", "no-such-ca.pem"])
-def test_a_ca_bundle_that_is_not_there_is_refused_with_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str) -> None:
-    """A CA bundle that does not exist stopped the first command with a traceback (FileNotFoundError, no file named)."""
+def test_a_ca_bundle_that_is_not_there_is_refused_with_its_line_when_its_profile_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    """A CA bundle that does not exist stopped the first command with a traceback (FileNotFoundError, no file named);
+    then it stopped the whole file at load, the profiles that name no bundle and the demo too."""
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
-    path = write(tmp_path, f'[settings]\npage_size = 20\n[profiles.p]\nurl = "https://x.example"\nverify = "{given}"\n')
+    path = write(
+        tmp_path,
+        f'[settings]\npage_size = 20\n[profiles.p]\nurl = "https://x.example"\nverify = "{given}"\n'
+        '[profiles.q]\nurl = "https://y.example"\n',
+    )
+    config = load_config(path)
+    assert tls_verify(config.profile("q"), config.places) is True, "another profile is not stopped by p's bundle"
     with pytest.raises(ConfigError) as err:
-        load_config(path)
+        tls_verify(config.profile("p"), config.places)
     looked_at = str(Path(given).expanduser())
     assert str(err.value).startswith(f'{path} line 5: profiles.p.verify = "{given}": the CA bundle {looked_at} was not found'), str(
         err.value
     )
     assert "verify = true" in str(err.value)
+    with pytest.raises(ConfigError) as err:
+        tls_verify(config.profile("p"))
+    assert str(err.value).startswith(f'profiles.p.verify = "{given}": the CA bundle {looked_at} was not found'), "no file: no line"
 
 
 @pytest.mark.filterwarnings("ignore:`verify=<str>` is deprecated:DeprecationWarning")  # httpx 0.28: a path still works
@@ -491,7 +503,7 @@ def test_every_verify_that_worked_still_loads_and_a_bundle_under_home_reaches_tl
     loaded = {}
     for written, taken in forms.items():
         loaded[written] = load_config(write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nverify = {written}\n')).profile("p")
-        assert loaded[written].verify == taken, written
+        assert tls_verify(loaded[written]) == taken, written
     ctx = profile_context(loaded['"~/corp-ca.pem"'], Credentials("u"), Settings(), cache=PageCache(":memory:"))
     assert ctx.session.client is not None
 

@@ -409,3 +409,38 @@ async def test_a_profile_whose_theme_does_not_exist_says_so_and_where(tmp_path: 
         said = [str(n.message) for n in app._notifications]
         assert f"no theme 'bogus' (settings.theme in {path} line 2); keeping nord (see :theme for the list)" in said, said
         assert app.theme == "nord"
+
+
+async def test_a_profile_whose_ca_bundle_is_missing_is_told_before_its_password_is_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`:profile corp` with a CA bundle not on this machine: said with the file and line, no password asked for, nothing
+    sent; the config's other profile still opens (the bundle once refused the whole file)."""
+    from flextui.config import ConfigError, Profile, Settings
+    from flextui.context import profile_context
+    from flextui.ui.profiles import open_profile
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[profiles.corp]\nurl = "https://corp.example"\nuser = "me@x.example"\npassword = { prompt = true }\n'
+        'verify = "/no/such/corp-ca.pem"\n[profiles.plain]\nurl = "https://plain.example"\nuser = "me@x.example"\n'
+        'password = { env = "FNO_TEST_PW" }\n'
+    )
+    monkeypatch.setenv("FLEXTUI_CONFIG", str(cfg))
+    monkeypatch.setenv("FNO_TEST_PW", "pw")
+    first = profile_context(Profile(name="first", url="https://first.example", user="a@x.example"), Credentials("a@x.example"), Settings())
+
+    async def ask(title: str) -> str | None:
+        raise AssertionError(f"asked before the bundle was checked: {title}")
+
+    try:
+        with pytest.raises(ConfigError) as err:
+            await open_profile(first, "corp", ask)
+        said = str(err.value)
+        assert said.startswith(f'{cfg} line 5: profiles.corp.verify = "/no/such/corp-ca.pem": the CA bundle'), said
+        assert first.session.requests_sent == 0
+        plain = await open_profile(first, "plain", ask)
+        assert plain.profile_name == "plain" and plain.session.requests_sent == 0
+        await plain.aclose()
+    finally:
+        await first.aclose()
