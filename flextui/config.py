@@ -10,9 +10,10 @@ in the text: `config_places`), the field, the value refused (never a secret's),
 what it takes, and the fix; an unknown key is offered the known one it is
 closest to. Values are validated strictly: `read_only = "yes"` is refused, and
 `verify = "no"` too rather than taken as the name of a CA bundle. A bundle that
-is not there is refused when its profile is used (`tls_verify`), with its line,
-before anything is sent: not when the file is read, where one profile's bundle
-missing on this machine would stop every other profile and the demo.
+is not there, cannot be read or holds no certificate is refused when its
+profile is used (`tls_verify`), with its line, before anything is sent: not
+when the file is read, where one profile's bundle missing on this machine
+would stop every other profile and the demo.
 
 Example (`flextui info` prints the path)::
 
@@ -42,12 +43,13 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from types import UnionType
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
@@ -55,6 +57,9 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
 from flextui.config_places import BARE, Key, Places
+
+if TYPE_CHECKING:
+    import ssl
 
 APP_NAME = "flextui"
 SERVICES = ("tokens", "registry", "data", "entitlements", "products", "users")
@@ -337,27 +342,52 @@ class Config(BaseModel):
         return f"(have: {', '.join(self.profiles) or 'none'})", by_lower[close[0]] if close else None
 
 
-def tls_verify(profile: Profile, places: Places | None = None) -> bool | str:
-    """What the profile's client checks the server's certificate with: true or false as written, or its CA bundle
-    (`~` expanded), which must be there.
+def tls_verify(profile: Profile, places: Places | None = None) -> bool | ssl.SSLContext:
+    """What the profile's client checks the server's certificate with: true or false as written, or a TLS context
+    holding the certificates of its CA bundle (a file, or a folder of them; `~` expanded).
 
-    Asked when the profile is used (the command line's profile, `:profile`), before any prompt and any request: a
-    bundle missing on this machine is told with its file and line, where TLS would stop the first request with a
-    traceback naming neither; and only for the profile that names it, not the other profiles or the demo, as when
-    the file was read. `places` says where the file sets it (None: no line is named)."""
+    Made when the profile is used (the command line's profile, `:profile`), before any prompt and any request, and
+    only for the profile that names it: a bundle missing on this machine stops that profile, not the others or the
+    demo. The context is made here rather than by httpx from the path (deprecated in httpx 0.28) so that a bundle
+    that is not there, cannot be read, or holds no certificate (`verify = "/etc/passwd"`) is told as a config error
+    with the file and line, where TLS stopped the first request with a traceback naming neither. `places` says where
+    the file sets it (None: no line is named)."""
     if isinstance(profile.verify, bool):
         return profile.verify
+    import ssl  # (loaded already by httpx, whose client is made next; not by reading the config)
+
     bundle = ca_bundle_path(profile.verify)
-    if not bundle.exists():
-        raise ConfigError(
-            _verify_refused(
-                profile,
-                places,
-                f"the CA bundle {bundle} was not found: give the path of a file on this machine, "
-                "or verify = true for the usual certificate authorities",
+    otherwise = "or verify = true for the usual certificate authorities"
+    try:
+        if bundle.is_dir():
+            return ssl.create_default_context(capath=str(bundle))
+        if bundle.exists() and not bundle.is_file():  # a pipe or a device: opening it could wait for ever
+            problem = f"the CA bundle {bundle} is not a file: give the path of a file of certificates, {otherwise}"
+        else:
+            return ssl.create_default_context(cafile=str(bundle))
+    except ssl.SSLError as exc:  # (before OSError, which it is)
+        said = re.sub(r"\s*\(_ssl\.c:\d+\)$", "", str(exc.strerror or exc))
+        pem = "certificates in PEM form (-----BEGIN CERTIFICATE-----)"
+        if exc.reason == "NO_CERTIFICATE_OR_CRL_FOUND":
+            problem = (
+                f"the CA bundle {bundle} holds no certificate: give a file of {pem} (a DER one converts with "
+                f"openssl x509 -inform der -in FILE -out ca.pem), {otherwise}"
             )
+        else:
+            problem = (
+                f"the CA bundle {bundle} could not be read as certificates (OpenSSL: {said}): one in it may be damaged "
+                f"or cut short; give a file of {pem}, {otherwise}"
+            )
+    except FileNotFoundError:
+        problem = f"the CA bundle {bundle} was not found: give the path of a file on this machine, {otherwise}"
+    except PermissionError:
+        problem = (
+            f"the CA bundle {bundle} cannot be read by this user (permission denied): let it be read (a CA bundle "
+            "holds no secret), or give the path of a copy this user can read"
         )
-    return str(bundle)
+    except OSError as exc:
+        problem = f"the CA bundle {bundle} cannot be read ({exc.strerror or exc}): give the path of a file this user can read, {otherwise}"
+    raise ConfigError(_verify_refused(profile, places, problem))
 
 
 def _verify_refused(profile: Profile, places: Places | None, problem: str) -> str:

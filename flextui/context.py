@@ -20,6 +20,8 @@ from flextui.config import Profile, Settings, cache_path, config_path, tls_verif
 from flextui.config_places import Places
 
 if TYPE_CHECKING:
+    import ssl
+
     from flextui.api.registry import RegistryService
 
 
@@ -107,7 +109,7 @@ def profile_context(
     read_only: bool | None = None,
     cache: PageCache | None = None,
     places: Places | None = None,
-    tls: bool | str | None = None,
+    tls: bool | ssl.SSLContext | None = None,
 ) -> AppContext:
     """A context for a configured (or ad hoc) profile. `tls`: what `tls_verify` made of its `verify`, when the caller
     asked before its prompts (a CA bundle that cannot be used is told before a password is typed); None: asked here."""

@@ -746,3 +746,17 @@ def test_a_bundle_missing_from_one_profile_stops_only_that_profile(
     assert main(["--config", str(cfg), "--profile", "corp", "get", "tokens", "--username", "a@b.example"]) == 2
     err = capsys.readouterr().err
     assert f'{cfg} line 4: profiles.corp.verify = "/no/such/corp-ca.pem": the CA bundle /no/such/corp-ca.pem was not found' in err
+
+
+def test_a_file_that_is_no_ca_bundle_is_a_config_error_not_a_traceback(tmp_path: Path) -> None:
+    """`verify = "/etc/passwd"` (a file, but no certificates) stopped the command with an SSLError traceback as the
+    client was made, and a warning that httpx deprecates a path; it is a config error, exit 2, naming the line."""
+    bundle = tmp_path / "passwd"
+    bundle.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[profiles.p]\nurl = "https://acme.flexnetoperations.com"\nuser = "a@b.example"\nverify = "{bundle}"\n')
+    done = run("--config", str(cfg), "get", "tokens", "--username", "a@b.example")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"flextui: {cfg} line 4: profiles.p.verify = "), done.stderr
+    assert f"the CA bundle {bundle} holds no certificate" in done.stderr
+    assert "Traceback" not in done.stderr and "Warning" not in done.stderr and done.stdout == ""

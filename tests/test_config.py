@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from flextui.config import ConfigError, load_config, tls_verify
+from flextui.config import ConfigError, load_config, tls_verify, toml_value
 from flextui.secrets import SecretError, resolve_secret
 
 
@@ -483,10 +483,12 @@ def test_a_ca_bundle_that_is_not_there_is_refused_with_its_line_when_its_profile
     assert str(err.value).startswith(f'profiles.p.verify = "{given}": the CA bundle {looked_at} was not found'), "no file: no line"
 
 
-@pytest.mark.filterwarnings("ignore:`verify=<str>` is deprecated:DeprecationWarning")  # httpx 0.28: a path still works
+@pytest.mark.filterwarnings("error::DeprecationWarning")  # httpx 0.28 deprecates a path for verify: it is given a context
 def test_every_verify_that_worked_still_loads_and_a_bundle_under_home_reaches_tls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """true, false, a bundle's path and a folder of them still load; `~` is expanded, so TLS opens the file meant."""
+    """true, false, a bundle's path and a folder of them still load; `~` is expanded, so TLS is given the certificates
+    of the file meant, in a context made here (a path given to httpx 0.28 warned that it is deprecated)."""
     import shutil
+    import ssl
 
     import certifi
 
@@ -498,14 +500,78 @@ def test_every_verify_that_worked_still_loads_and_a_bundle_under_home_reaches_tl
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
     shutil.copy(certifi.where(), tmp_path / "corp-ca.pem")
-    forms = {"true": True, "false": False, '"~/corp-ca.pem"': str(tmp_path / "corp-ca.pem"), '"corp-ca.pem"': "corp-ca.pem"}
-    forms |= {json.dumps(str(tmp_path / "corp-ca.pem")): str(tmp_path / "corp-ca.pem"), json.dumps(str(tmp_path)): str(tmp_path)}
-    loaded = {}
+    certificates = ssl.create_default_context(cafile=certifi.where()).cert_store_stats()["x509_ca"]
+    forms: dict[str, bool | int | None] = {"true": True, "false": False, '"~/corp-ca.pem"': certificates, '"corp-ca.pem"': certificates}
+    forms |= {json.dumps(str(tmp_path / "corp-ca.pem")): certificates, json.dumps(str(tmp_path)): None}  # (a folder: read at need)
     for written, taken in forms.items():
-        loaded[written] = load_config(write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nverify = {written}\n')).profile("p")
-        assert tls_verify(loaded[written]) == taken, written
-    ctx = profile_context(loaded['"~/corp-ca.pem"'], Credentials("u"), Settings(), cache=PageCache(":memory:"))
+        profile = load_config(write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nverify = {written}\n')).profile("p")
+        made = tls_verify(profile)
+        if isinstance(taken, bool):
+            assert made is taken, written
+            continue
+        assert isinstance(made, ssl.SSLContext) and made.verify_mode == ssl.CERT_REQUIRED and made.check_hostname, written
+        assert taken is None or made.cert_store_stats()["x509_ca"] == taken, written
+    profile = load_config(write(tmp_path, '[profiles.p]\nurl = "https://x.example"\nverify = "~/corp-ca.pem"\n')).profile("p")
+    ctx = profile_context(profile, Credentials("u"), Settings(), cache=PageCache(":memory:"))
     assert ctx.session.client is not None
+
+
+def _first_certificate() -> str:
+    import re
+
+    import certifi
+
+    found = re.search(r"-----BEGIN CERTIFICATE-----.*?-----END CERTIFICATE-----\n", Path(certifi.where()).read_text(), re.S)
+    assert found is not None
+    return found.group(0)
+
+
+@pytest.mark.parametrize(
+    ("shape", "said"),
+    [
+        ("not certificates", "holds no certificate: give a file of certificates in PEM form (-----BEGIN CERTIFICATE-----)"),
+        ("empty", "holds no certificate"),
+        ("DER", "holds no certificate: give a file of certificates in PEM form (-----BEGIN CERTIFICATE-----) (a DER one converts with"),
+        ("cut short", "could not be read as certificates (OpenSSL: [X509] PEM lib): one in it may be damaged or cut short"),
+        ("unreadable", "cannot be read by this user (permission denied): let it be read (a CA bundle holds no secret)"),
+        ("a pipe", "is not a file: give the path of a file of certificates"),
+    ],
+)
+def test_a_ca_bundle_tls_cannot_use_is_a_config_error_with_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: str, said: str
+) -> None:
+    """A bundle that is there but is no bundle (`verify = "/etc/passwd"`, a DER file, one cut short, one this user may not
+    read) stopped the client's creation with an SSLError or PermissionError traceback naming neither file nor line; a
+    pipe waited for ever."""
+    import ssl
+
+    bundle = tmp_path / "corp-ca.pem"
+    if shape == "not certificates":
+        bundle.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    elif shape == "empty":
+        bundle.write_text("")
+    elif shape == "DER":
+        bundle.write_bytes(ssl.PEM_cert_to_DER_cert(_first_certificate()))
+    elif shape == "cut short":
+        bundle.write_text(_first_certificate() + _first_certificate()[:400])
+    elif shape == "unreadable":
+        bundle.write_text(_first_certificate())
+        bundle.chmod(0)
+        if os.geteuid() == 0:  # root reads it all the same: the refusal another user gets
+
+            def refused(**_: object) -> ssl.SSLContext:
+                raise PermissionError(13, "Permission denied")
+
+            monkeypatch.setattr(ssl, "create_default_context", refused)
+    else:
+        os.mkfifo(bundle)
+    path = write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nverify = {json.dumps(str(bundle))}\n')
+    config = load_config(path)
+    with pytest.raises(ConfigError) as err:
+        tls_verify(config.profile("p"), config.places)
+    told = str(err.value)
+    assert told.startswith(f"{path} line 3: profiles.p.verify = {toml_value(str(bundle))}: the CA bundle {bundle} {said}"), told
+    assert told.endswith(("or verify = true for the usual certificate authorities", "or give the path of a copy this user can read"))
 
 
 @pytest.mark.parametrize(

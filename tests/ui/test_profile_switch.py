@@ -411,19 +411,24 @@ async def test_a_profile_whose_theme_does_not_exist_says_so_and_where(tmp_path: 
         assert app.theme == "nord"
 
 
-async def test_a_profile_whose_ca_bundle_is_missing_is_told_before_its_password_is_asked(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("bundle", ["missing", "no certificates"])
+async def test_a_profile_whose_ca_bundle_cannot_be_used_is_told_before_its_password_is_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bundle: str
 ) -> None:
-    """`:profile corp` with a CA bundle not on this machine: said with the file and line, no password asked for, nothing
-    sent; the config's other profile still opens (the bundle once refused the whole file)."""
+    """`:profile corp` with a CA bundle not on this machine, or one that holds no certificate: said with the file and
+    line, no password asked for, nothing sent; the config's other profile still opens (a missing bundle once refused
+    the whole file, and one of no certificates came out of the opener as an SSLError)."""
     from flextui.config import ConfigError, Profile, Settings
     from flextui.context import profile_context
     from flextui.ui.profiles import open_profile
 
+    path = tmp_path / "corp-ca.pem"
+    if bundle == "no certificates":
+        path.write_text("root:x:0:0:root:/root:/bin/bash\n")
     cfg = tmp_path / "config.toml"
     cfg.write_text(
         '[profiles.corp]\nurl = "https://corp.example"\nuser = "me@x.example"\npassword = { prompt = true }\n'
-        'verify = "/no/such/corp-ca.pem"\n[profiles.plain]\nurl = "https://plain.example"\nuser = "me@x.example"\n'
+        f'verify = "{path}"\n[profiles.plain]\nurl = "https://plain.example"\nuser = "me@x.example"\n'
         'password = { env = "FNO_TEST_PW" }\n'
     )
     monkeypatch.setenv("FLEXTUI_CONFIG", str(cfg))
@@ -437,7 +442,8 @@ async def test_a_profile_whose_ca_bundle_is_missing_is_told_before_its_password_
         with pytest.raises(ConfigError) as err:
             await open_profile(first, "corp", ask)
         said = str(err.value)
-        assert said.startswith(f'{cfg} line 5: profiles.corp.verify = "/no/such/corp-ca.pem": the CA bundle'), said
+        assert said.startswith(f"{cfg} line 5: profiles.corp.verify = ") and f"the CA bundle {path} " in said, said
+        assert ("was not found" if bundle == "missing" else "holds no certificate") in said, said
         assert first.session.requests_sent == 0
         plain = await open_profile(first, "plain", ask)
         assert plain.profile_name == "plain" and plain.session.requests_sent == 0
