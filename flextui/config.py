@@ -401,6 +401,35 @@ def _verify_refused(profile: Profile, places: Places | None, problem: str) -> st
 SECRET_FIELDS = frozenset(name for name, info in Profile.model_fields.items() if not info.repr)
 """A profile's fields whose values may be secrets (declared `repr=False`): an error never shows what they hold."""
 
+SECRET_NAMES = SECRET_FIELDS | {
+    "keyring",
+    "token",
+    "jwt",
+    "authorization",
+    "access_token",
+    "accesstoken",
+    "token_value",
+    "tokenvalue",
+    "pwd",
+    "pass",
+    "api_key",
+    "apikey",
+}
+SECRET_NAME_PARTS = ("passw", "secret", "jwt", "credential", "private_key", "api_key", "apikey")
+"""Key names (whole, or a part of one) that say a value may be a secret: those `api.cache.is_secret_key` knows
+for a server's fields (this layer may not import it: pyproject's contracts), and those written in a file
+(`passwd`, `pwd`, `api_key`)."""
+
+HIDDEN_NOTE = " (the value you wrote: not shown here, as it may be a secret)"
+
+
+def looks_secret(name: str) -> bool:
+    """Whether a key's name says its value may be a secret (`password`, `token`, `user_password`, `api-key`): an
+    error about the key then never shows its value, even where the key is not one flextui knows."""
+    lowered = name.lower().replace("-", "_")
+    return lowered in SECRET_NAMES or any(part in lowered for part in SECRET_NAME_PARTS)
+
+
 INTERNAL_FIELDS = frozenset({"path", "name"})
 """Fields set by flextui, not written in the file: never offered as "did you mean"."""
 
@@ -484,6 +513,7 @@ class _Spot:
     info: FieldInfo | None
     item_of: str | None = None
     secret: bool = False
+    """Its value may be a secret (a part of a password's table, or a key whose name says so): never shown."""
 
     @property
     def shown(self) -> str:
@@ -498,16 +528,16 @@ def _spot(key: Key) -> _Spot:
         name = key[index]
         info = model.model_fields.get(name)
         last = index == len(key) - 1
-        if info is None or name in INTERNAL_FIELDS:
-            return _Spot(key, model, name, None, secret=secret)
+        if info is None or name in INTERNAL_FIELDS:  # a key that is not one: its name may still say it holds a secret
+            return _Spot(key, model, name, None, secret=secret or looks_secret(name))
         secret = secret or not info.repr
         if last:
             return _Spot(key, model, name, info, secret=secret)
         if name in ITEM_MAPS:
             return _Spot(key, None, key[-1], info, item_of=name, secret=secret)
         if name == "profiles":
-            if index + 1 == len(key) - 1:  # the profile's table itself (one of its validators)
-                return _Spot(key, None, key[-1], info, item_of=name, secret=secret)
+            if index + 1 == len(key) - 1:  # the profile's table itself (`[profiles]` with `password = "…"` in it too)
+                return _Spot(key, None, key[-1], info, item_of=name, secret=secret or looks_secret(key[-1]))
             model, index = Profile, index + 2
             continue
         children: dict[str, type[BaseModel]] = {
@@ -518,7 +548,7 @@ def _spot(key: Key) -> _Spot:
         }
         child = children.get(name)
         if child is None:
-            return _Spot(key, None, key[-1], None, secret=secret)
+            return _Spot(key, None, key[-1], None, secret=secret or looks_secret(key[-1]))
         model, index = child, index + 1
 
 
@@ -652,17 +682,31 @@ def _known_names(model: type[BaseModel]) -> list[str]:
 
 
 def _unknown(spot: _Spot, value: Any) -> str:
-    """`colr` is not a field: did you mean `color`? (or: `color` is a profile's, not a setting)."""
+    """`colr` is not a field: did you mean `color`? (or: `color` is a profile's, not a setting).
+
+    The fix line shows the value written, except where it may be a secret: the key's name says so (`user_password`)
+    or the key offered is a secret's (`pasword`: did you mean password?); then `password = "…"`, as a secret is
+    never shown in an error."""
     model = spot.model or Config
     what = {Settings: "a setting", Profile: "a profile field", SecretSource: "a way to get a secret", Config: "a table"}.get(
         model, "a field"
     )
     said = f"{spot.shown} is not {what}"
-    shown_value = toml_value(value) if not spot.secret and not isinstance(value, dict | list) else None
+
+    def written(right: str) -> tuple[str | None, str]:
+        """The value for `right = …` in the fix, and a note when it is not shown (None: no value fits on the line: a
+        table, a list, a part of a secret's table)."""
+        if isinstance(value, dict | list) or model is SecretSource:
+            return None, ""
+        if spot.secret or looks_secret(right):
+            return ('"…"' if isinstance(value, str) else "…"), HIDDEN_NOTE
+        return toml_value(value), ""
+
     close = difflib.get_close_matches(spot.name.lower(), _known_names(model), 1, 0.6)
     if close:
         right = close[0]
-        fix = f" fix: {toml_key(right)} = {shown_value}" if shown_value is not None else ""
+        shown, note = written(right)
+        fix = f" fix: {toml_key(right)} = {shown}{note}" if shown is not None else ""
         return f"{said}: did you mean {right}?{fix}"
     elsewhere: dict[type[BaseModel], tuple[type[BaseModel], str]] = {
         Settings: (Profile, "[profiles.NAME]"),
@@ -677,10 +721,11 @@ def _unknown(spot: _Spot, value: Any) -> str:
             close = difflib.get_close_matches(spot.name.lower(), _known_names(other), 1, 0.6)
         if close:
             right = close[0]
-            line = f"{toml_key(right)} = {shown_value}" if shown_value is not None else toml_key(right)
+            shown, note = written(right)
+            line = f"{toml_key(right)} = {shown}" if shown is not None else toml_key(right)
             if right == spot.name:
-                return f"{said}: {right} goes under {table}; fix: move {line} there"
-            return f"{said}: did you mean {right}, which goes under {table}? fix: move {line} there"
+                return f"{said}: {right} goes under {table}; fix: move {line} there{note}"
+            return f"{said}: did you mean {right}, which goes under {table}? fix: move {line} there{note}"
     return f"{said}: remove it, or use one of {', '.join(_known_names(model))}"
 
 

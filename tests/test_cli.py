@@ -760,3 +760,18 @@ def test_a_file_that_is_no_ca_bundle_is_a_config_error_not_a_traceback(tmp_path:
     assert done.stderr.startswith(f"flextui: {cfg} line 4: profiles.p.verify = "), done.stderr
     assert f"the CA bundle {bundle} holds no certificate" in done.stderr
     assert "Traceback" not in done.stderr and "Warning" not in done.stderr and done.stdout == ""
+
+
+def test_a_misspelt_password_key_is_told_without_the_password(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`pasword = "…"` printed the password in its fix (`fix: password = "<the password>"`), on the terminal and in
+    whatever a support ticket pastes of it: `info` and every command say it without the value."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[settings]\npassword = "Hunter2-SuperSecret"\n[profiles.p]\nurl = "https://a.example"\npasword = "Hunter2-SuperSecret"\n'
+    )
+    cfg.chmod(0o600)
+    assert main(["--config", str(cfg), "info"]) == 2
+    assert main(["--config", str(cfg), "get", "tokens", "--username", "a@b.example"]) == 2
+    said = capsys.readouterr()
+    assert "Hunter2" not in said.out + said.err, said
+    assert said.out.count('did you mean password? fix: password = "…"') == 1 and 'move password = "…" there' in said.err

@@ -620,6 +620,77 @@ def test_a_secret_in_a_wrong_place_is_never_shown(tmp_path: Path, body: str) -> 
     assert "hunter2" not in str(err.value) and "12345678" not in str(err.value), str(err.value)
 
 
+SECRET = "Hunter2-SuperSecret"
+NOT_SHOWN = "(the value you wrote: not shown here, as it may be a secret)"
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (
+            f'[profiles.p]\nurl = "https://x.example"\npasword = "{SECRET}"\n',
+            f'line 3: profiles.p.pasword is not a profile field: did you mean password? fix: password = "…" {NOT_SHOWN}',
+        ),
+        (
+            f'[profiles.p]\nurl = "https://x.example"\ntokn = "{SECRET}"\n',
+            f'line 3: profiles.p.tokn is not a profile field: did you mean token? fix: token = "…" {NOT_SHOWN}',
+        ),
+        (
+            f'[profiles.p]\nurl = "https://x.example"\nuser_password = "{SECRET}"\n',
+            f'line 3: profiles.p.user_password is not a profile field: did you mean password? fix: password = "…" {NOT_SHOWN}',
+        ),
+        ('[profiles.p]\nurl = "https://x.example"\npasword = 12345678\n', f"did you mean password? fix: password = … {NOT_SHOWN}"),
+        (
+            f'[settings]\npassword = "{SECRET}"\n',
+            f'line 2: settings.password is not a setting: password goes under [profiles.NAME]; fix: move password = "…" there {NOT_SHOWN}',
+        ),
+        (
+            f'[settings]\npasswords = "{SECRET}"\n',
+            "line 2: settings.passwords is not a setting: did you mean password, which goes under [profiles.NAME]? "
+            f'fix: move password = "…" there {NOT_SHOWN}',
+        ),
+        (f'[settings]\ntoken = "{SECRET}"\n', f'fix: move token = "…" there {NOT_SHOWN}'),
+        (
+            f'password = "{SECRET}"\n',
+            f'line 1: password is not a table: password goes under [profiles.NAME]; fix: move password = "…" there {NOT_SHOWN}',
+        ),
+        (f'secret = "{SECRET}"\n', f'fix: move secret = "…" there {NOT_SHOWN}'),
+        (f'[profiles.p]\nurl = "https://x.example"\n[profiles.p.password]\nenv = "X"\nvalu = "{SECRET}"\n', "profiles.p.password.valu"),
+        (f'[profiles.p]\nurl = "https://x.example"\n[profiles.p.extra]\npassword = "{SECRET}"\n', "profiles.p.extra is not"),
+        (f'[profiles]\nurl = "https://x.example"\npassword = "{SECRET}"\n', "line 3: profiles.password should be"),
+    ],
+)
+def test_a_secret_under_a_key_that_is_not_one_is_never_shown(tmp_path: Path, body: str, said: str) -> None:
+    """`pasword = "…"` was told as "did you mean password? fix: password = <the password>", and `password` under
+    [settings] or at the top as "fix: move password = <the password> there": a key that is not one is no secret
+    field, so its value was shown, though the key offered (or its own name) says it is a password."""
+    path = write(tmp_path, body)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert SECRET not in str(err.value) and "12345678" not in str(err.value), str(err.value)
+    assert said in str(err.value), str(err.value)
+
+
+def test_a_key_not_named_as_a_secret_still_shows_its_value_in_the_fix(tmp_path: Path) -> None:
+    """Only what may be a secret is hidden: a misspelt `mint_token` or `user` keeps the value written in its fix."""
+    path = write(tmp_path, '[profiles.p]\nurl = "https://x.example"\nmint_tokn = true\nusr = "me@x.example"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert "fix: mint_token = true" in str(err.value) and 'fix: user = "me@x.example"' in str(err.value), str(err.value)
+
+
+def test_the_config_takes_for_a_secret_every_name_the_cache_does() -> None:
+    """The config may not import `api.cache.is_secret_key` (the layers): its own test must not know fewer names."""
+    from flextui.api.cache import SECRET_KEYS, is_secret_key
+    from flextui.config import SECRET_FIELDS, looks_secret
+
+    cache_secrets = [name for name in [*SECRET_KEYS, "userPassword", "registrySecret", "jwtToken", "new-password"] if is_secret_key(name)]
+    assert len(cache_secrets) == len(SECRET_KEYS) + 4
+    config_secrets = [*SECRET_FIELDS, "keyring", "passwd", "pwd", "api-key", "api_key"]
+    assert [name for name in cache_secrets + config_secrets if not looks_secret(name)] == []
+    assert [name for name in ("mint_token", "tokenId", "user", "url", "color", "registry_tenant") if looks_secret(name)] == []
+
+
 def test_lines_are_found_in_inline_tables_dotted_keys_and_past_multi_line_strings() -> None:
     from flextui.config_places import key_lines
 
