@@ -46,6 +46,7 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from types import UnionType
@@ -320,26 +321,32 @@ class Config(BaseModel):
                 f"{where}: several profiles ({', '.join(self.profiles)}); choose one with --profile or settings.default_profile"
             )
         if name not in self.profiles:
-            have, meant = self._profile_meant(name)
-            guess = f": did you mean {meant}?" if meant else ""
-            raise ConfigError(f"{self.path or config_path()}: no profile {toml_value(name)} {have}{guess}")
+            raise ConfigError(f"{self.path or config_path()}: {no_profile(name, self.profiles)}")
         return self.profiles[name]
 
     def _no_default_profile(self, name: str) -> str:
         """settings.default_profile names no profile: its line, the profiles there are, and the one it likely meant."""
         where = self.places.where("settings", "default_profile") or str(self.path or config_path())
-        have, meant = self._profile_meant(name)
+        have, meant = profile_meant(name, self.profiles)
         if meant:
             advice = f": did you mean {meant}? fix: default_profile = {toml_value(meant)}"
         else:
             advice = f"; add [profiles.{toml_key(name)}]" + (", or name one of them" if self.profiles else " with its url")
         return f"{where}: settings.default_profile = {toml_value(name)} names no profile {have}{advice}"
 
-    def _profile_meant(self, name: str) -> tuple[str, str | None]:
-        """`(have: prod, uat)`, and the profile closest to `name` (None: none is close)."""
-        by_lower = {known.lower(): known for known in self.profiles}
-        close = difflib.get_close_matches(name.lower(), by_lower, 1, 0.6)
-        return f"(have: {', '.join(self.profiles) or 'none'})", by_lower[close[0]] if close else None
+
+def profile_meant(name: str, names: Collection[str]) -> tuple[str, str | None]:
+    """`(have: prod, uat)`, and the one of `names` closest to `name` (None: none is close)."""
+    by_lower = {known.lower(): known for known in names}
+    close = difflib.get_close_matches(name.lower(), by_lower, 1, 0.6)
+    return f"(have: {', '.join(names) or 'none'})", by_lower[close[0]] if close else None
+
+
+def no_profile(name: str, names: Collection[str], what: str = "profile") -> str:
+    """`no profile "prdo" (have: prod, uat): did you mean prod?`: a profile named that is not there, said alike
+    wherever it is named (--profile, FLEXTUI_PROFILE, `:profile NAME`, the demo's identities as `what`)."""
+    have, meant = profile_meant(name, names)
+    return f"no {what} {toml_value(name)} {have}" + (f": did you mean {meant}?" if meant else "")
 
 
 def tls_verify(profile: Profile, places: Places | None = None) -> bool | ssl.SSLContext:
