@@ -420,7 +420,7 @@ def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
 
 def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
     from flextui.api.auth import Credentials
-    from flextui.config import ConfigError, load_config
+    from flextui.config import ConfigError, load_config, tls_verify
     from flextui.context import demo_context, profile_context
 
     config = load_config()
@@ -448,10 +448,12 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             demo.theme_from = "--theme"
         return demo
     lacking: list[str] = []
+    tls = None
     if args.url:
         profile, creds = _adhoc(args)
     else:
         profile = config.profile(args.profile or os.environ.get("FLEXTUI_PROFILE"))
+        tls = tls_verify(profile, config.places)  # a CA bundle that cannot be used is told before any prompt
         if args.registry_tenant:
             profile = profile.model_copy(update={"registry_tenant": args.registry_tenant})
         from flextui.secrets import credentials_for_tui, deferred_credentials  # (subprocess, getpass: not for the demo)
@@ -462,7 +464,9 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             creds = deferred_credentials(profile)
         else:  # the TUI: every prompt before it starts; one that cannot be had is said there, not fatal
             creds, lacking = credentials_for_tui(profile)
-    ctx = profile_context(profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only, places=config.places)
+    ctx = profile_context(
+        profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only, places=config.places, tls=tls
+    )
     ctx.extras["said_at_start"] = lacking
     if args.theme:
         ctx.theme, ctx.theme_from = args.theme, "--theme"

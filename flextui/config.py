@@ -8,7 +8,12 @@ refused with an explanation, because a password readable by other users of a
 shared jump host is a leak. Every error names the file and the line (found
 in the text: `config_places`), the field, the value refused (never a secret's),
 what it takes, and the fix; an unknown key is offered the known one it is
-closest to. Values are validated strictly: `read_only = "yes"` is refused.
+closest to. Values are validated strictly: `read_only = "yes"` is refused, and
+`verify = "no"` too rather than taken as the name of a CA bundle. A bundle that
+is not there, cannot be read or holds no certificate is refused when its
+profile is used (`tls_verify`), with its line, before anything is sent: not
+when the file is read, where one profile's bundle missing on this machine
+would stop every other profile and the demo.
 
 Example (`flextui info` prints the path)::
 
@@ -38,18 +43,24 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import stat
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from types import UnionType
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticCustomError
 
 from flextui.config_places import BARE, Key, Places
+
+if TYPE_CHECKING:
+    import ssl
 
 APP_NAME = "flextui"
 SERVICES = ("tokens", "registry", "data", "entitlements", "products", "users")
@@ -72,9 +83,21 @@ PROFILE_COLORS = {
     "none": "none",
 }
 
+TRUE_WORDS = frozenset({"true", "yes", "y", "on", "1", "t", "enable", "enabled"})
+FALSE_WORDS = frozenset({"false", "no", "n", "off", "0", "f", "disable", "disabled"})
+"""Words that mean a boolean when written in quotes: refused, with the boolean they mean as the fix."""
+
 
 class ConfigError(Exception):
     """The config file is wrong; the message names the file, the line, the field and the fix."""
+
+
+def ca_bundle_path(value: str) -> Path:
+    """A profile's `verify` path as TLS will open it: `~` expanded (a `~user` that is not one is left as written)."""
+    try:
+        return Path(value).expanduser()
+    except RuntimeError:
+        return Path(value)
 
 
 def config_dir() -> Path:
@@ -156,7 +179,7 @@ class Profile(BaseModel):
     first_page: dict[str, int] = Field(default_factory=dict)
     """Where a service's pages start (0 or 1), when detecting it is not wanted: e.g. { entitlements = 0 }."""
     verify: bool | str = True
-    """Verify TLS: true, false, or a path to a CA bundle."""
+    """Verify TLS: true, false, or the path of a CA bundle (`~` is expanded; opened when the profile is used: `tls_verify`)."""
     proxy: str | None = None
     """An HTTP(S) proxy URL."""
     timeout: float = Field(30.0, gt=0, le=600)
@@ -182,6 +205,15 @@ class Profile(BaseModel):
         for key in value:
             if key not in SERVICES:
                 raise ValueError(f"unknown service {key!r}; use {', '.join(SERVICES)}")
+        return value
+
+    @field_validator("verify")
+    @classmethod
+    def _verify(cls, value: bool | str) -> bool | str:
+        # A quoted word would go to TLS as a file name and fail there, far from the line that says it. Whether the
+        # bundle is there is asked when the profile is used (`tls_verify`): it concerns this machine, not the file.
+        if isinstance(value, str) and (not value.strip() or value.strip().lower() in TRUE_WORDS | FALSE_WORDS):
+            raise PydanticCustomError("verify_word", "a word in quotes where true, false or a path was expected")
         return value
 
     @field_validator("first_page")
@@ -273,7 +305,11 @@ class Config(BaseModel):
         return self._places
 
     def profile(self, name: str | None) -> Profile:
-        name = name or self.settings.default_profile or (next(iter(self.profiles)) if len(self.profiles) == 1 else None)
+        """The profile `name` (given on the command line), else settings.default_profile's, else the only one."""
+        default = self.settings.default_profile
+        if not name and default and default not in self.profiles:
+            raise ConfigError(self._no_default_profile(default))
+        name = name or default or (next(iter(self.profiles)) if len(self.profiles) == 1 else None)
         if name is None:
             where = self.path or config_path()
             if not self.profiles:
@@ -285,12 +321,121 @@ class Config(BaseModel):
                 f"{where}: several profiles ({', '.join(self.profiles)}); choose one with --profile or settings.default_profile"
             )
         if name not in self.profiles:
-            raise ConfigError(f"{self.path or config_path()}: no profile {name!r} (have: {', '.join(self.profiles) or 'none'})")
+            raise ConfigError(f"{self.path or config_path()}: {no_profile(name, self.profiles)}")
         return self.profiles[name]
+
+    def _no_default_profile(self, name: str) -> str:
+        """settings.default_profile names no profile: its line, the profiles there are, and the one it likely meant."""
+        where = self.places.where("settings", "default_profile") or str(self.path or config_path())
+        have, meant = profile_meant(name, self.profiles)
+        if meant:
+            advice = f": did you mean {meant}? fix: default_profile = {toml_value(meant)}"
+        else:
+            advice = f"; add [profiles.{toml_key(name)}]" + (", or name one of them" if self.profiles else " with its url")
+        return f"{where}: settings.default_profile = {toml_value(name)} names no profile {have}{advice}"
+
+
+def profile_meant(name: str, names: Collection[str]) -> tuple[str, str | None]:
+    """`(have: prod, uat)`, and the one of `names` closest to `name` (None: none is close)."""
+    by_lower = {known.lower(): known for known in names}
+    close = difflib.get_close_matches(name.lower(), by_lower, 1, 0.6)
+    return f"(have: {', '.join(names) or 'none'})", by_lower[close[0]] if close else None
+
+
+def no_profile(name: str, names: Collection[str], what: str = "profile") -> str:
+    """`no profile "prdo" (have: prod, uat): did you mean prod?`: a profile named that is not there, said alike
+    wherever it is named (--profile, FLEXTUI_PROFILE, `:profile NAME`, the demo's identities as `what`)."""
+    have, meant = profile_meant(name, names)
+    return f"no {what} {toml_value(name)} {have}" + (f": did you mean {meant}?" if meant else "")
+
+
+def tls_verify(profile: Profile, places: Places | None = None) -> bool | ssl.SSLContext:
+    """What the profile's client checks the server's certificate with: true or false as written, or a TLS context
+    holding the certificates of its CA bundle (a file, or a folder of them; `~` expanded).
+
+    Made when the profile is used (the command line's profile, `:profile`), before any prompt and any request, and
+    only for the profile that names it: a bundle missing on this machine stops that profile, not the others or the
+    demo. The context is made here rather than by httpx from the path (deprecated in httpx 0.28) so that a bundle
+    that is not there, cannot be read, or holds no certificate (`verify = "/etc/passwd"`) is told as a config error
+    with the file and line, where TLS stopped the first request with a traceback naming neither. `places` says where
+    the file sets it (None: no line is named)."""
+    if isinstance(profile.verify, bool):
+        return profile.verify
+    import ssl  # (loaded already by httpx, whose client is made next; not by reading the config)
+
+    bundle = ca_bundle_path(profile.verify)
+    otherwise = "or verify = true for the usual certificate authorities"
+    try:
+        if bundle.is_dir():
+            return ssl.create_default_context(capath=str(bundle))
+        if bundle.exists() and not bundle.is_file():  # a pipe or a device: opening it could wait for ever
+            problem = f"the CA bundle {bundle} is not a file: give the path of a file of certificates, {otherwise}"
+        else:
+            return ssl.create_default_context(cafile=str(bundle))
+    except ssl.SSLError as exc:  # (before OSError, which it is)
+        said = re.sub(r"\s*\(_ssl\.c:\d+\)$", "", str(exc.strerror or exc))
+        pem = "certificates in PEM form (-----BEGIN CERTIFICATE-----)"
+        if exc.reason == "NO_CERTIFICATE_OR_CRL_FOUND":
+            problem = (
+                f"the CA bundle {bundle} holds no certificate: give a file of {pem} (a DER one converts with "
+                f"openssl x509 -inform der -in FILE -out ca.pem), {otherwise}"
+            )
+        else:
+            problem = (
+                f"the CA bundle {bundle} could not be read as certificates (OpenSSL: {said}): one in it may be damaged "
+                f"or cut short; give a file of {pem}, {otherwise}"
+            )
+    except FileNotFoundError:
+        problem = f"the CA bundle {bundle} was not found: give the path of a file on this machine, {otherwise}"
+    except PermissionError:
+        problem = (
+            f"the CA bundle {bundle} cannot be read by this user (permission denied): let it be read (a CA bundle "
+            "holds no secret), or give the path of a copy this user can read"
+        )
+    except OSError as exc:
+        problem = f"the CA bundle {bundle} cannot be read ({exc.strerror or exc}): give the path of a file this user can read, {otherwise}"
+    raise ConfigError(_verify_refused(profile, places, problem))
+
+
+def _verify_refused(profile: Profile, places: Places | None, problem: str) -> str:
+    """`config.toml line 9: profiles.prod.verify = "~/ca.pem": PROBLEM`, the value as the file writes it."""
+    key = ("profiles", profile.name, "verify")
+    where = places.where(*key) if places is not None else ""
+    said = f"{'.'.join(toml_key(part) for part in key)} = {toml_value(profile.verify)}: {problem}"
+    return f"{where}: {said}" if where else said
 
 
 SECRET_FIELDS = frozenset(name for name, info in Profile.model_fields.items() if not info.repr)
 """A profile's fields whose values may be secrets (declared `repr=False`): an error never shows what they hold."""
+
+SECRET_NAMES = SECRET_FIELDS | {
+    "keyring",
+    "token",
+    "jwt",
+    "authorization",
+    "access_token",
+    "accesstoken",
+    "token_value",
+    "tokenvalue",
+    "pwd",
+    "pass",
+    "api_key",
+    "apikey",
+}
+SECRET_NAME_PARTS = ("passw", "secret", "jwt", "credential", "private_key", "api_key", "apikey")
+"""Key names (whole, or a part of one) that say a value may be a secret: those `api.cache.is_secret_key` knows
+for a server's fields (this layer may not import it: pyproject's contracts), and those written in a file
+(`passwd`, `pwd`, `api_key`)."""
+
+HIDDEN_NOTE = " (the value you wrote: not shown here, as it may be a secret)"
+
+
+def looks_secret(name: str) -> bool:
+    """Whether a key's name says its value may be a secret (`password`, `token`, `user_password`, `api-key`): an
+    error about the key then never shows its value, even where the key is not one flextui knows."""
+    lowered = name.lower().replace("-", "_")
+    return lowered in SECRET_NAMES or any(part in lowered for part in SECRET_NAME_PARTS)
+
 
 INTERNAL_FIELDS = frozenset({"path", "name"})
 """Fields set by flextui, not written in the file: never offered as "did you mean"."""
@@ -325,9 +470,6 @@ EXAMPLES = {
     "auth": '"basic"',
 }
 """A line that works, for a field whose value cannot be made from the one given."""
-
-TRUE_WORDS = frozenset({"true", "yes", "y", "on", "1", "t", "enable", "enabled"})
-FALSE_WORDS = frozenset({"false", "no", "n", "off", "0", "f", "disable", "disabled"})
 
 
 def _field_path(loc: tuple[Any, ...]) -> Key:
@@ -378,6 +520,7 @@ class _Spot:
     info: FieldInfo | None
     item_of: str | None = None
     secret: bool = False
+    """Its value may be a secret (a part of a password's table, or a key whose name says so): never shown."""
 
     @property
     def shown(self) -> str:
@@ -392,16 +535,16 @@ def _spot(key: Key) -> _Spot:
         name = key[index]
         info = model.model_fields.get(name)
         last = index == len(key) - 1
-        if info is None or name in INTERNAL_FIELDS:
-            return _Spot(key, model, name, None, secret=secret)
+        if info is None or name in INTERNAL_FIELDS:  # a key that is not one: its name may still say it holds a secret
+            return _Spot(key, model, name, None, secret=secret or looks_secret(name))
         secret = secret or not info.repr
         if last:
             return _Spot(key, model, name, info, secret=secret)
         if name in ITEM_MAPS:
             return _Spot(key, None, key[-1], info, item_of=name, secret=secret)
         if name == "profiles":
-            if index + 1 == len(key) - 1:  # the profile's table itself (one of its validators)
-                return _Spot(key, None, key[-1], info, item_of=name, secret=secret)
+            if index + 1 == len(key) - 1:  # the profile's table itself (`[profiles]` with `password = "…"` in it too)
+                return _Spot(key, None, key[-1], info, item_of=name, secret=secret or looks_secret(key[-1]))
             model, index = Profile, index + 2
             continue
         children: dict[str, type[BaseModel]] = {
@@ -412,7 +555,7 @@ def _spot(key: Key) -> _Spot:
         }
         child = children.get(name)
         if child is None:
-            return _Spot(key, None, key[-1], None, secret=secret)
+            return _Spot(key, None, key[-1], None, secret=secret or looks_secret(key[-1]))
         model, index = child, index + 1
 
 
@@ -493,18 +636,15 @@ def _expects(spot: _Spot, value: Any) -> tuple[str, str | None]:
         return "0 or 1 (where that service's pages start)", "0"
     if info is None:
         return "a value", None
-    if (spot.model is Profile and name in ("password", "token")) or (spot.model is SecretSource and name == "keyring") or name == "verify":
+    if name == "verify":
+        return UNION_FIELDS[name], _bool_fix(value) or EXAMPLES[name]
+    if (spot.model is Profile and name in ("password", "token")) or (spot.model is SecretSource and name == "keyring"):
         return UNION_FIELDS[name], EXAMPLES[name]
     if spot.model is Profile and name == "secret":
         return f"where to get the secret: {SECRET_WAYS}", EXAMPLES["secret"]
     kind = _plain_type(info)
     if kind is bool:
-        fix = "true" if info.default is True else "false"
-        if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
-            fix = "true" if value.strip().lower() in TRUE_WORDS else "false"
-        elif isinstance(value, int | float) and value in (0, 1):
-            fix = "true" if value else "false"
-        return "true or false (without quotes)", fix
+        return "true or false (without quotes)", _bool_fix(value) or ("true" if info.default is True else "false")
     if kind in (int, float):
         return _number_words(info, whole=kind is int), _number_fix(info, value, whole=kind is int)
     if choices := _literal_choices(info):
@@ -519,6 +659,15 @@ def _expects(spot: _Spot, value: Any) -> tuple[str, str | None]:
     if name == "profiles":
         return "profile tables ([profiles.NAME])", None
     return "a value of another kind", EXAMPLES.get(name)
+
+
+def _bool_fix(value: Any) -> str | None:
+    """The boolean a value not written as one means (`"yes"`, `"off"`, `1`), as TOML writes it; None: it means none."""
+    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        return "true" if value.strip().lower() in TRUE_WORDS else "false"
+    if isinstance(value, int | float) and not isinstance(value, bool) and value in (0, 1):
+        return "true" if value else "false"
+    return None
 
 
 def _quoted(value: Any, otherwise: str | None) -> str | None:
@@ -540,17 +689,31 @@ def _known_names(model: type[BaseModel]) -> list[str]:
 
 
 def _unknown(spot: _Spot, value: Any) -> str:
-    """`colr` is not a field: did you mean `color`? (or: `color` is a profile's, not a setting)."""
+    """`colr` is not a field: did you mean `color`? (or: `color` is a profile's, not a setting).
+
+    The fix line shows the value written, except where it may be a secret: the key's name says so (`user_password`)
+    or the key offered is a secret's (`pasword`: did you mean password?); then `password = "…"`, as a secret is
+    never shown in an error."""
     model = spot.model or Config
     what = {Settings: "a setting", Profile: "a profile field", SecretSource: "a way to get a secret", Config: "a table"}.get(
         model, "a field"
     )
     said = f"{spot.shown} is not {what}"
-    shown_value = toml_value(value) if not spot.secret and not isinstance(value, dict | list) else None
+
+    def written(right: str) -> tuple[str | None, str]:
+        """The value for `right = …` in the fix, and a note when it is not shown (None: no value fits on the line: a
+        table, a list, a part of a secret's table)."""
+        if isinstance(value, dict | list) or model is SecretSource:
+            return None, ""
+        if spot.secret or looks_secret(right):
+            return ('"…"' if isinstance(value, str) else "…"), HIDDEN_NOTE
+        return toml_value(value), ""
+
     close = difflib.get_close_matches(spot.name.lower(), _known_names(model), 1, 0.6)
     if close:
         right = close[0]
-        fix = f" fix: {toml_key(right)} = {shown_value}" if shown_value is not None else ""
+        shown, note = written(right)
+        fix = f" fix: {toml_key(right)} = {shown}{note}" if shown is not None else ""
         return f"{said}: did you mean {right}?{fix}"
     elsewhere: dict[type[BaseModel], tuple[type[BaseModel], str]] = {
         Settings: (Profile, "[profiles.NAME]"),
@@ -565,10 +728,11 @@ def _unknown(spot: _Spot, value: Any) -> str:
             close = difflib.get_close_matches(spot.name.lower(), _known_names(other), 1, 0.6)
         if close:
             right = close[0]
-            line = f"{toml_key(right)} = {shown_value}" if shown_value is not None else toml_key(right)
+            shown, note = written(right)
+            line = f"{toml_key(right)} = {shown}" if shown is not None else toml_key(right)
             if right == spot.name:
-                return f"{said}: {right} goes under {table}; fix: move {line} there"
-            return f"{said}: did you mean {right}, which goes under {table}? fix: move {line} there"
+                return f"{said}: {right} goes under {table}; fix: move {line} there{note}"
+            return f"{said}: did you mean {right}, which goes under {table}? fix: move {line} there{note}"
     return f"{said}: remove it, or use one of {', '.join(_known_names(model))}"
 
 

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 from flextui.api.auth import Credentials, MissingCredential
 from flextui.api.cache import PageCache
 from flextui.api.http import Session
-from flextui.config import Profile, Settings, cache_path, config_path
+from flextui.config import Profile, Settings, cache_path, config_path, tls_verify
 from flextui.config_places import Places
 
 if TYPE_CHECKING:
+    import ssl
+
     from flextui.api.registry import RegistryService
 
 
@@ -107,8 +109,10 @@ def profile_context(
     read_only: bool | None = None,
     cache: PageCache | None = None,
     places: Places | None = None,
+    tls: bool | ssl.SSLContext | None = None,
 ) -> AppContext:
-    """A context for a configured (or ad hoc) profile."""
+    """A context for a configured (or ad hoc) profile. `tls`: what `tls_verify` made of its `verify`, when the caller
+    asked before its prompts (a CA bundle that cannot be used is told before a password is typed); None: asked here."""
     chosen = profile.read_only if read_only is None else (read_only or profile.read_only)
     ro = chosen or offline  # nothing can be changed without the network: the changes are not offered (the title says OFFLINE)
     session = Session(
@@ -120,7 +124,7 @@ def profile_context(
         credential_hint=credential_hint(profile, read_only=chosen),
         read_only=ro,
         overrides=profile.urls,
-        verify=profile.verify,
+        verify=tls_verify(profile, places) if tls is None else tls,
         proxy=profile.proxy,
         timeout=profile.timeout,
         cache=cache if cache is not None else open_cache(settings.cache_max_mb),

@@ -691,3 +691,87 @@ def test_ctrl_c_at_a_credential_command_stops_it_at_once(tmp_path: Path, live_se
     done = run("--config", str(cfg), "--profile", "slow", "get", "projects")
     assert done.returncode == 130, done.stderr
     assert "interrupted" in done.stderr and not finished.exists(), "the command was stopped, not waited for"
+
+
+@pytest.mark.parametrize(
+    ("verify", "said"), [('"yes"', "fix: verify = true"), ('"/no/such/corp-ca.pem"', "the CA bundle /no/such/corp-ca.pem was not found")]
+)
+def test_a_wrong_verify_is_a_config_error_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], verify: str, said: str
+) -> None:
+    """A `verify` that names no file (`"yes"` too) raised FileNotFoundError from TLS, with no file or line named."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[profiles.p]\nurl = "https://acme.flexnetoperations.com"\nuser = "a@b.example"\nverify = {verify}\n')
+    assert main(["--config", str(cfg), "get", "tokens", "--username", "a@b.example"]) == 2
+    err = capsys.readouterr().err
+    assert f"{cfg} line 4: profiles.p.verify = {verify}" in err and said in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--profile", "prdo"], ': no profile "prdo" (have: prod, uat): did you mean prod?'),
+        (
+            [],
+            ' line 2: settings.default_profile = "prd" names no profile (have: prod, uat): did you mean prod? fix: default_profile = "prod"',
+        ),
+    ],
+)
+def test_a_profile_that_is_not_there_is_offered_the_closest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    """`--profile prdo` and `default_profile = "prd"` named the file, not the line, nor the profile meant."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[settings]\ndefault_profile = "prd"\n[profiles.prod]\nurl = "https://a.example"\n[profiles.uat]\nurl = "https://b.example"\n'
+    )
+    assert main(["--config", str(cfg), *argv, "get", "tokens", "--username", "a@b.example"]) == 2
+    assert f"{cfg}{said}" in capsys.readouterr().err
+
+
+def test_a_bundle_missing_from_one_profile_stops_only_that_profile(
+    tmp_path: Path, live_server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CA bundle not on this machine in one profile refused the whole file: the other profiles and the demo too."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[profiles.corp]\nurl = "https://acme.flexnetoperations.com"\nuser = "a@b.example"\nverify = "/no/such/corp-ca.pem"\n'
+        f'[profiles.local]\nurl = "{live_server}"\nuser = "{ADMIN[0]}"\npassword = {{ env = "FNO_TEST_PW" }}\n'
+    )
+    monkeypatch.setenv("FNO_TEST_PW", ADMIN[1])
+    assert main(["--config", str(cfg), "--profile", "local", "get", "tokens", "--username", ADMIN[0], "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert main(["--config", str(cfg), "get", "tokens", "--demo", "--username", ADMIN[0], "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert main(["--config", str(cfg), "--profile", "corp", "get", "tokens", "--username", "a@b.example"]) == 2
+    err = capsys.readouterr().err
+    assert f'{cfg} line 4: profiles.corp.verify = "/no/such/corp-ca.pem": the CA bundle /no/such/corp-ca.pem was not found' in err
+
+
+def test_a_file_that_is_no_ca_bundle_is_a_config_error_not_a_traceback(tmp_path: Path) -> None:
+    """`verify = "/etc/passwd"` (a file, but no certificates) stopped the command with an SSLError traceback as the
+    client was made, and a warning that httpx deprecates a path; it is a config error, exit 2, naming the line."""
+    bundle = tmp_path / "passwd"
+    bundle.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[profiles.p]\nurl = "https://acme.flexnetoperations.com"\nuser = "a@b.example"\nverify = "{bundle}"\n')
+    done = run("--config", str(cfg), "get", "tokens", "--username", "a@b.example")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"flextui: {cfg} line 4: profiles.p.verify = "), done.stderr
+    assert f"the CA bundle {bundle} holds no certificate" in done.stderr
+    assert "Traceback" not in done.stderr and "Warning" not in done.stderr and done.stdout == ""
+
+
+def test_a_misspelt_password_key_is_told_without_the_password(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`pasword = "…"` printed the password in its fix (`fix: password = "<the password>"`), on the terminal and in
+    whatever a support ticket pastes of it: `info` and every command say it without the value."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[settings]\npassword = "Hunter2-SuperSecret"\n[profiles.p]\nurl = "https://a.example"\npasword = "Hunter2-SuperSecret"\n'
+    )
+    cfg.chmod(0o600)
+    assert main(["--config", str(cfg), "info"]) == 2
+    assert main(["--config", str(cfg), "get", "tokens", "--username", "a@b.example"]) == 2
+    said = capsys.readouterr()
+    assert "Hunter2" not in said.out + said.err, said
+    assert said.out.count('did you mean password? fix: password = "…"') == 1 and 'move password = "…" there' in said.err

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
-from flextui.config import ConfigError, load_config
+from flextui.config import ConfigError, load_config, tls_verify, toml_value
 from flextui.secrets import SecretError, resolve_secret
 
 
@@ -156,6 +157,46 @@ def test_unknown_profile_lists_the_known_ones(tmp_path: Path) -> None:
         config.profile(None)
     with pytest.raises(ConfigError, match="have: a, b"):
         config.profile("c")
+
+
+TWO_PROFILES = '[profiles.prod]\nurl = "https://a.example"\n[profiles.uat]\nurl = "https://b.example"\n'
+
+
+@pytest.mark.parametrize(
+    ("named", "advice"),
+    [
+        ("prd", ': did you mean prod? fix: default_profile = "prod"'),
+        ("UAT", ': did you mean uat? fix: default_profile = "uat"'),
+        ("staging", "; add [profiles.staging], or name one of them"),
+    ],
+)
+def test_a_default_profile_that_names_none_is_told_with_its_line(tmp_path: Path, named: str, advice: str) -> None:
+    """`default_profile = "prd"` was told with the file but not the line, and no "did you mean", as no other error was."""
+    path = write(tmp_path, f'# profiles\n[settings]\ndefault_profile = "{named}"\n{TWO_PROFILES}')
+    config = load_config(path)
+    with pytest.raises(ConfigError) as err:
+        config.profile(None)
+    assert str(err.value) == f'{path} line 3: settings.default_profile = "{named}" names no profile (have: prod, uat){advice}'
+    assert config.profile("uat").name == "uat", "a profile named on the command line goes before it"
+
+
+def test_a_default_profile_in_a_file_without_profiles_says_to_add_it(tmp_path: Path) -> None:
+    path = write(tmp_path, '[settings]\ndefault_profile = "prod"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path).profile(None)
+    assert (
+        str(err.value)
+        == f'{path} line 2: settings.default_profile = "prod" names no profile (have: none); add [profiles.prod] with its url'
+    )
+
+
+@pytest.mark.parametrize(("named", "guess"), [("uta", ": did you mean uat?"), ("PROD", ": did you mean prod?"), ("staging", "")])
+def test_an_unknown_profile_on_the_command_line_is_offered_the_closest(tmp_path: Path, named: str, guess: str) -> None:
+    """`--profile uta` named the profiles there are but not the one most likely meant."""
+    path = write(tmp_path, TWO_PROFILES)
+    with pytest.raises(ConfigError) as err:
+        load_config(path).profile(named)
+    assert str(err.value) == f'{path}: no profile "{named}" (have: prod, uat){guess}'
 
 
 def test_secret_from_command(tmp_path: Path) -> None:
@@ -393,6 +434,147 @@ def test_values_of_the_wrong_kind_are_refused_with_the_line_that_works(tmp_path:
 
 
 @pytest.mark.parametrize(
+    ("word", "fix"),
+    [
+        ("yes", "true"),
+        ("true", "true"),
+        ("1", "true"),
+        ("on", "true"),
+        ("No", "false"),
+        ("false", "false"),
+        ("0", "false"),
+        ("off", "false"),
+    ],
+)
+def test_verify_in_quotes_is_refused_with_the_boolean_it_means(tmp_path: Path, word: str, fix: str) -> None:
+    """`verify = "yes"` was taken as the path of a CA bundle: TLS failed on a file named yes, far from the line."""
+    path = write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nverify = "{word}"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value) == (
+        f'{path} line 3: profiles.p.verify = "{word}" should be true, false, or the path of a CA bundle in quotes; fix: verify = {fix}'
+    )
+
+
+@pytest.mark.parametrize("given", ["~/no-such-ca.pem", "/no/such/dir/corp-ca.pem", "no-such-ca.pem"])
+def test_a_ca_bundle_that_is_not_there_is_refused_with_its_line_when_its_profile_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    """A CA bundle that does not exist stopped the first command with a traceback (FileNotFoundError, no file named);
+    then it stopped the whole file at load, the profiles that name no bundle and the demo too."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    path = write(
+        tmp_path,
+        f'[settings]\npage_size = 20\n[profiles.p]\nurl = "https://x.example"\nverify = "{given}"\n'
+        '[profiles.q]\nurl = "https://y.example"\n',
+    )
+    config = load_config(path)
+    assert tls_verify(config.profile("q"), config.places) is True, "another profile is not stopped by p's bundle"
+    with pytest.raises(ConfigError) as err:
+        tls_verify(config.profile("p"), config.places)
+    looked_at = str(Path(given).expanduser())
+    assert str(err.value).startswith(f'{path} line 5: profiles.p.verify = "{given}": the CA bundle {looked_at} was not found'), str(
+        err.value
+    )
+    assert "verify = true" in str(err.value)
+    with pytest.raises(ConfigError) as err:
+        tls_verify(config.profile("p"))
+    assert str(err.value).startswith(f'profiles.p.verify = "{given}": the CA bundle {looked_at} was not found'), "no file: no line"
+
+
+@pytest.mark.filterwarnings("error::DeprecationWarning")  # httpx 0.28 deprecates a path for verify: it is given a context
+def test_every_verify_that_worked_still_loads_and_a_bundle_under_home_reaches_tls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """true, false, a bundle's path and a folder of them still load; `~` is expanded, so TLS is given the certificates
+    of the file meant, in a context made here (a path given to httpx 0.28 warned that it is deprecated)."""
+    import shutil
+    import ssl
+
+    import certifi
+
+    from flextui.api.auth import Credentials
+    from flextui.api.cache import PageCache
+    from flextui.config import Settings
+    from flextui.context import profile_context
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(certifi.where(), tmp_path / "corp-ca.pem")
+    certificates = ssl.create_default_context(cafile=certifi.where()).cert_store_stats()["x509_ca"]
+    forms: dict[str, bool | int | None] = {"true": True, "false": False, '"~/corp-ca.pem"': certificates, '"corp-ca.pem"': certificates}
+    forms |= {json.dumps(str(tmp_path / "corp-ca.pem")): certificates, json.dumps(str(tmp_path)): None}  # (a folder: read at need)
+    for written, taken in forms.items():
+        profile = load_config(write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nverify = {written}\n')).profile("p")
+        made = tls_verify(profile)
+        if isinstance(taken, bool):
+            assert made is taken, written
+            continue
+        assert isinstance(made, ssl.SSLContext) and made.verify_mode == ssl.CERT_REQUIRED and made.check_hostname, written
+        assert taken is None or made.cert_store_stats()["x509_ca"] == taken, written
+    profile = load_config(write(tmp_path, '[profiles.p]\nurl = "https://x.example"\nverify = "~/corp-ca.pem"\n')).profile("p")
+    ctx = profile_context(profile, Credentials("u"), Settings(), cache=PageCache(":memory:"))
+    assert ctx.session.client is not None
+
+
+def _first_certificate() -> str:
+    import re
+
+    import certifi
+
+    found = re.search(r"-----BEGIN CERTIFICATE-----.*?-----END CERTIFICATE-----\n", Path(certifi.where()).read_text(), re.S)
+    assert found is not None
+    return found.group(0)
+
+
+@pytest.mark.parametrize(
+    ("shape", "said"),
+    [
+        ("not certificates", "holds no certificate: give a file of certificates in PEM form (-----BEGIN CERTIFICATE-----)"),
+        ("empty", "holds no certificate"),
+        ("DER", "holds no certificate: give a file of certificates in PEM form (-----BEGIN CERTIFICATE-----) (a DER one converts with"),
+        ("cut short", "could not be read as certificates (OpenSSL: [X509] PEM lib): one in it may be damaged or cut short"),
+        ("unreadable", "cannot be read by this user (permission denied): let it be read (a CA bundle holds no secret)"),
+        ("a pipe", "is not a file: give the path of a file of certificates"),
+    ],
+)
+def test_a_ca_bundle_tls_cannot_use_is_a_config_error_with_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: str, said: str
+) -> None:
+    """A bundle that is there but is no bundle (`verify = "/etc/passwd"`, a DER file, one cut short, one this user may not
+    read) stopped the client's creation with an SSLError or PermissionError traceback naming neither file nor line; a
+    pipe waited for ever."""
+    import ssl
+
+    bundle = tmp_path / "corp-ca.pem"
+    if shape == "not certificates":
+        bundle.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    elif shape == "empty":
+        bundle.write_text("")
+    elif shape == "DER":
+        bundle.write_bytes(ssl.PEM_cert_to_DER_cert(_first_certificate()))
+    elif shape == "cut short":
+        bundle.write_text(_first_certificate() + _first_certificate()[:400])
+    elif shape == "unreadable":
+        bundle.write_text(_first_certificate())
+        bundle.chmod(0)
+        if os.geteuid() == 0:  # root reads it all the same: the refusal another user gets
+
+            def refused(**_: object) -> ssl.SSLContext:
+                raise PermissionError(13, "Permission denied")
+
+            monkeypatch.setattr(ssl, "create_default_context", refused)
+    else:
+        os.mkfifo(bundle)
+    path = write(tmp_path, f'[profiles.p]\nurl = "https://x.example"\nverify = {json.dumps(str(bundle))}\n')
+    config = load_config(path)
+    with pytest.raises(ConfigError) as err:
+        tls_verify(config.profile("p"), config.places)
+    told = str(err.value)
+    assert told.startswith(f"{path} line 3: profiles.p.verify = {toml_value(str(bundle))}: the CA bundle {bundle} {said}"), told
+    assert told.endswith(("or verify = true for the usual certificate authorities", "or give the path of a copy this user can read"))
+
+
+@pytest.mark.parametrize(
     ("body", "expected"),
     [
         ("[setting]\npage_size = 5\n", "line 1: setting is not a table: did you mean settings?"),
@@ -438,6 +620,77 @@ def test_a_secret_in_a_wrong_place_is_never_shown(tmp_path: Path, body: str) -> 
     assert "hunter2" not in str(err.value) and "12345678" not in str(err.value), str(err.value)
 
 
+SECRET = "Hunter2-SuperSecret"
+NOT_SHOWN = "(the value you wrote: not shown here, as it may be a secret)"
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (
+            f'[profiles.p]\nurl = "https://x.example"\npasword = "{SECRET}"\n',
+            f'line 3: profiles.p.pasword is not a profile field: did you mean password? fix: password = "…" {NOT_SHOWN}',
+        ),
+        (
+            f'[profiles.p]\nurl = "https://x.example"\ntokn = "{SECRET}"\n',
+            f'line 3: profiles.p.tokn is not a profile field: did you mean token? fix: token = "…" {NOT_SHOWN}',
+        ),
+        (
+            f'[profiles.p]\nurl = "https://x.example"\nuser_password = "{SECRET}"\n',
+            f'line 3: profiles.p.user_password is not a profile field: did you mean password? fix: password = "…" {NOT_SHOWN}',
+        ),
+        ('[profiles.p]\nurl = "https://x.example"\npasword = 12345678\n', f"did you mean password? fix: password = … {NOT_SHOWN}"),
+        (
+            f'[settings]\npassword = "{SECRET}"\n',
+            f'line 2: settings.password is not a setting: password goes under [profiles.NAME]; fix: move password = "…" there {NOT_SHOWN}',
+        ),
+        (
+            f'[settings]\npasswords = "{SECRET}"\n',
+            "line 2: settings.passwords is not a setting: did you mean password, which goes under [profiles.NAME]? "
+            f'fix: move password = "…" there {NOT_SHOWN}',
+        ),
+        (f'[settings]\ntoken = "{SECRET}"\n', f'fix: move token = "…" there {NOT_SHOWN}'),
+        (
+            f'password = "{SECRET}"\n',
+            f'line 1: password is not a table: password goes under [profiles.NAME]; fix: move password = "…" there {NOT_SHOWN}',
+        ),
+        (f'secret = "{SECRET}"\n', f'fix: move secret = "…" there {NOT_SHOWN}'),
+        (f'[profiles.p]\nurl = "https://x.example"\n[profiles.p.password]\nenv = "X"\nvalu = "{SECRET}"\n', "profiles.p.password.valu"),
+        (f'[profiles.p]\nurl = "https://x.example"\n[profiles.p.extra]\npassword = "{SECRET}"\n', "profiles.p.extra is not"),
+        (f'[profiles]\nurl = "https://x.example"\npassword = "{SECRET}"\n', "line 3: profiles.password should be"),
+    ],
+)
+def test_a_secret_under_a_key_that_is_not_one_is_never_shown(tmp_path: Path, body: str, said: str) -> None:
+    """`pasword = "…"` was told as "did you mean password? fix: password = <the password>", and `password` under
+    [settings] or at the top as "fix: move password = <the password> there": a key that is not one is no secret
+    field, so its value was shown, though the key offered (or its own name) says it is a password."""
+    path = write(tmp_path, body)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert SECRET not in str(err.value) and "12345678" not in str(err.value), str(err.value)
+    assert said in str(err.value), str(err.value)
+
+
+def test_a_key_not_named_as_a_secret_still_shows_its_value_in_the_fix(tmp_path: Path) -> None:
+    """Only what may be a secret is hidden: a misspelt `mint_token` or `user` keeps the value written in its fix."""
+    path = write(tmp_path, '[profiles.p]\nurl = "https://x.example"\nmint_tokn = true\nusr = "me@x.example"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert "fix: mint_token = true" in str(err.value) and 'fix: user = "me@x.example"' in str(err.value), str(err.value)
+
+
+def test_the_config_takes_for_a_secret_every_name_the_cache_does() -> None:
+    """The config may not import `api.cache.is_secret_key` (the layers): its own test must not know fewer names."""
+    from flextui.api.cache import SECRET_KEYS, is_secret_key
+    from flextui.config import SECRET_FIELDS, looks_secret
+
+    cache_secrets = [name for name in [*SECRET_KEYS, "userPassword", "registrySecret", "jwtToken", "new-password"] if is_secret_key(name)]
+    assert len(cache_secrets) == len(SECRET_KEYS) + 4
+    config_secrets = [*SECRET_FIELDS, "keyring", "passwd", "pwd", "api-key", "api_key"]
+    assert [name for name in cache_secrets + config_secrets if not looks_secret(name)] == []
+    assert [name for name in ("mint_token", "tokenId", "user", "url", "color", "registry_tenant") if looks_secret(name)] == []
+
+
 def test_lines_are_found_in_inline_tables_dotted_keys_and_past_multi_line_strings() -> None:
     from flextui.config_places import key_lines
 
@@ -474,12 +727,18 @@ def test_a_key_whose_line_is_not_found_is_named_without_a_line(tmp_path: Path) -
 
 
 def test_the_readme_config_example_loads_with_strict_types(tmp_path: Path) -> None:
-    """Strict booleans and numbers refuse `"yes"` and `"30"`; every form the README shows still loads."""
+    """Strict booleans and numbers refuse `"yes"` and `"30"`; every form the README shows still loads (its CA bundle
+    is one on the reader's machine: here a file that exists)."""
     import re
 
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     example = re.search(r"```toml\n(\[settings\].*?)```", readme, re.S)
     assert example is not None
-    config = load_config(write(tmp_path, example.group(1)))
+    bundle = tmp_path / "corp-ca.pem"
+    bundle.write_text("")
+    text = example.group(1).replace('verify = "/etc/ssl/corp-ca.pem"', f"verify = {json.dumps(str(bundle))}")
+    assert text != example.group(1), "the README's example names a CA bundle"
+    config = load_config(write(tmp_path, text))
     assert config.settings.page_size == 50 and config.profile("prod").read_only and config.profile("uat").timeout == 30
-    assert config.places.line("profiles", "uat", "timeout") == example.group(1)[: example.group(1).index("timeout =")].count("\n") + 1
+    assert config.profile("uat").verify == str(bundle) and config.profile("prod").verify is True
+    assert config.places.line("profiles", "uat", "timeout") == text[: text.index("timeout =")].count("\n") + 1

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
@@ -48,6 +48,9 @@ from flextui.api.lane import in_cache_writer, in_lane
 from flextui.api.paging import Outcome, PageBases
 from flextui.api.trace import Trace
 from flextui.api.wire import Wire, loads
+
+if TYPE_CHECKING:
+    import ssl
 
 log = logging.getLogger("flextui.http")
 
@@ -293,7 +296,7 @@ class Session:
         read_only: bool = False,
         transport: httpx.AsyncBaseTransport | None = None,
         overrides: dict[str, str] | None = None,
-        verify: bool | str = True,
+        verify: bool | ssl.SSLContext = True,
         proxy: str | None = None,
         timeout: float = 30.0,
         cache: PageCache | None = None,
@@ -348,7 +351,7 @@ class Session:
         if transport is not None:
             kwargs["transport"] = transport
         else:
-            kwargs["verify"] = verify
+            kwargs["verify"] = verify  # a CA bundle comes as the context made from it (config.tls_verify), never its path
             if proxy:
                 kwargs["proxy"] = proxy
         # Every request the client sends is seen, those an auth flow makes on its own too (`_sending`).

@@ -113,7 +113,10 @@ def run_command(app: Any, text: str) -> None:
             app.pick_profile(names)
             return
         if args[0] not in names:
-            app.notify(f"No profile {args[0]!r}. Profiles: {', '.join(names) or 'none configured'}", severity="error", markup=False)
+            from flextui.config import no_profile
+
+            said = no_profile(args[0], names)  # `no profile "prdo" (have: prod, uat): did you mean prod?`, as --profile says it
+            app.notify(said[:1].upper() + said[1:], severity="error", markup=False)
             return
         app.switch_profile(args[0])
         return

@@ -144,18 +144,26 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
     """A signed-out context for profile `name` (secrets from where the profile says; a prompt asks with `ask`)."""
     if ctx.demo and "sim_app" in ctx.extras:
         if name not in DEMO_IDENTITIES:
-            raise LookupError(f"no demo profile {name!r} (have: {', '.join(DEMO_IDENTITIES)})")
+            from flextui.config import no_profile
+
+            raise LookupError(no_profile(name, DEMO_IDENTITIES, "demo profile"))
         return demo_identity(ctx, name)
-    from flextui.config import load_config
+    from flextui.config import load_config, tls_verify
     from flextui.secrets import credential_sources, resolve
 
     config = load_config()
-    if name not in config.profiles:
-        raise LookupError(f"no profile {name!r} (have: {', '.join(config.profiles) or 'none'})")
-    profile = config.profile(name)
+    profile = config.profile(name)  # (one not there: its file, the profiles there are, and the closest)
+    tls = tls_verify(profile, config.places)  # a CA bundle that cannot be used is told before a password is asked for
     if ctx.session.offline:  # `--offline` stays offline: the other profile's cached pages, no secret asked for
         return profile_context(
-            profile, Credentials(profile.user), ctx.settings, keys=ctx.keys, cache=ctx.session.cache, offline=True, places=config.places
+            profile,
+            Credentials(profile.user),
+            ctx.settings,
+            keys=ctx.keys,
+            cache=ctx.session.cache,
+            offline=True,
+            places=config.places,
+            tls=tls,
         )
     secrets: dict[str, str | None] = {}
     for what, source in credential_sources(profile):
@@ -169,7 +177,7 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
         else:  # an environment variable, the keyring or a command (which may take a while): off the loop
             secrets[what] = await asyncio.to_thread(resolve, profile, source, what, interactive=False)
     credentials = Credentials(profile.user, secrets["password"], secrets["access token"])
-    return profile_context(profile, credentials, ctx.settings, keys=ctx.keys, cache=ctx.session.cache, places=config.places)
+    return profile_context(profile, credentials, ctx.settings, keys=ctx.keys, cache=ctx.session.cache, places=config.places, tls=tls)
 
 
 async def sign_in(ctx: AppContext) -> None:

@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import Input, Label, OptionList, Select
 
 from flextui.api.auth import Credentials
-from flextui.context import AppContext, demo_context, registry_for
+from flextui.context import DEMO_IDENTITIES, AppContext, demo_context, registry_for
 from flextui.ui.profiles import ProfileSource, SecretPrompt
 from flextui.ui.screens.registry.projects import ProjectsScreen
 from flextui.ui.screens.tokens import TokensScreen
@@ -409,3 +409,83 @@ async def test_a_profile_whose_theme_does_not_exist_says_so_and_where(tmp_path: 
         said = [str(n.message) for n in app._notifications]
         assert f"no theme 'bogus' (settings.theme in {path} line 2); keeping nord (see :theme for the list)" in said, said
         assert app.theme == "nord"
+
+
+@pytest.mark.parametrize("bundle", ["missing", "no certificates"])
+async def test_a_profile_whose_ca_bundle_cannot_be_used_is_told_before_its_password_is_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bundle: str
+) -> None:
+    """`:profile corp` with a CA bundle not on this machine, or one that holds no certificate: said with the file and
+    line, no password asked for, nothing sent; the config's other profile still opens (a missing bundle once refused
+    the whole file, and one of no certificates came out of the opener as an SSLError)."""
+    from flextui.config import ConfigError, Profile, Settings
+    from flextui.context import profile_context
+    from flextui.ui.profiles import open_profile
+
+    path = tmp_path / "corp-ca.pem"
+    if bundle == "no certificates":
+        path.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[profiles.corp]\nurl = "https://corp.example"\nuser = "me@x.example"\npassword = { prompt = true }\n'
+        f'verify = "{path}"\n[profiles.plain]\nurl = "https://plain.example"\nuser = "me@x.example"\n'
+        'password = { env = "FNO_TEST_PW" }\n'
+    )
+    monkeypatch.setenv("FLEXTUI_CONFIG", str(cfg))
+    monkeypatch.setenv("FNO_TEST_PW", "pw")
+    first = profile_context(Profile(name="first", url="https://first.example", user="a@x.example"), Credentials("a@x.example"), Settings())
+
+    async def ask(title: str) -> str | None:
+        raise AssertionError(f"asked before the bundle was checked: {title}")
+
+    try:
+        with pytest.raises(ConfigError) as err:
+            await open_profile(first, "corp", ask)
+        said = str(err.value)
+        assert said.startswith(f"{cfg} line 5: profiles.corp.verify = ") and f"the CA bundle {path} " in said, said
+        assert ("was not found" if bundle == "missing" else "holds no certificate") in said, said
+        assert first.session.requests_sent == 0
+        plain = await open_profile(first, "plain", ask)
+        assert plain.profile_name == "plain" and plain.session.requests_sent == 0
+        await plain.aclose()
+    finally:
+        await first.aclose()
+
+
+async def test_a_profile_name_that_is_not_there_is_offered_the_closest() -> None:
+    """`:profile prdo` said "No profile 'prdo'. Profiles: demo, prod, uat", where --profile says which one was meant."""
+    app = build_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await tokens_shown(pilot, "demo")
+        app.profiles = ProfileSource(names=lambda ctx: ["demo", "prod", "uat"], open=other_instance(seed=11).open)
+        await command(pilot, "profile prdo")
+        said = 'No profile "prdo" (have: demo, prod, uat): did you mean prod?'
+        await until(pilot, lambda: any(said == str(n.message) for n in app._notifications))
+        assert app.ctx.profile_name == "demo" and isinstance(app.screen, TokensScreen)
+
+
+async def test_opening_a_profile_that_is_not_there_names_the_closest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opener made its own "no profile 'prdo' (have: …)" (the demo's too), without the one most likely meant."""
+    from flextui.config import ConfigError, Profile, Settings
+    from flextui.context import profile_context
+    from flextui.ui.profiles import open_profile
+
+    async def ask(title: str) -> str | None:
+        raise AssertionError(f"asked: {title}")
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[profiles.prod]\nurl = "https://a.example"\n[profiles.uat]\nurl = "https://b.example"\n')
+    monkeypatch.setenv("FLEXTUI_CONFIG", str(cfg))
+    first = profile_context(Profile(name="first", url="https://first.example", user="a@x.example"), Credentials("a@x.example"), Settings())
+    demo = demo_context(seed=11, fixed_now_ms=FIXED_NOW_MS)
+    try:
+        with pytest.raises(ConfigError) as err:
+            await open_profile(first, "prdo", ask)
+        assert str(err.value) == f'{cfg}: no profile "prdo" (have: prod, uat): did you mean prod?'
+        with pytest.raises(LookupError) as missing:
+            await open_profile(demo, "demo-produser", ask)
+        have = ", ".join(DEMO_IDENTITIES)
+        assert str(missing.value) == f'no demo profile "demo-produser" (have: {have}): did you mean demo-producer?'
+    finally:
+        await first.aclose()
+        await demo.aclose()
