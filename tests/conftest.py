@@ -40,7 +40,8 @@ from flextui.api.cache import PageCache
 from flextui.api.http import RetryPolicy, Session
 from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
 from flextui.sim.faults import FaultPlan
-from flextui.sim.world import ADMIN, CUSTOMER, PRODUCER, Clock, World
+from flextui.sim.tokens import SimToken, new_value, token_store
+from flextui.sim.world import ADMIN, CUSTOMER, DAY_MS, PRODUCER, Clock, World
 
 FIXED_NOW_MS = int(datetime(2026, 11, 2, 10, 0, tzinfo=UTC).timestamp() * 1000)
 
@@ -77,6 +78,15 @@ def clock() -> Clock:
 @pytest.fixture
 def world(clock: Clock) -> World:
     return World(seed=7, scale=1.0, clock=clock)
+
+
+def more_tokens(world: World, username: str, count: int) -> None:
+    """`count` more live NORMAL tokens of `username` (`paging-0001`, …): a token list longer than the seeded world
+    gives one user (ADMIN has 9 at scale 1, 56 at scale 10), for servers that page it their own way."""
+    store = token_store(world)
+    issue = world.now_ms() - DAY_MS
+    for n in range(1, count + 1):
+        store.add(SimToken(f"paging-{n:04d}", "NORMAL", username, username, "", issue, issue + 365 * DAY_MS, "1y", new_value()))
 
 
 @pytest.fixture

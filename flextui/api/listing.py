@@ -1,7 +1,9 @@
 """One numbered list endpoint: page N for a screen, or every item for an export, the same way.
 
 The registry and the three beta services list things by page number and
-size, and neither documents where pages start (notes §5, §6). `Listing`
+size, and neither documents where pages start (notes §5, §6); the token
+list does (from 0, notes §1.4) and takes its total from a count endpoint of
+its own, but its servers may page it their own way all the same. `Listing`
 wraps one list endpoint (how to ask for a page, how to read the answer) and
 gives:
 

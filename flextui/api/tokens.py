@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from flextui.api.errors import ApiError, Unreadable
 from flextui.api.http import Service, Session, envelope
 from flextui.api.intervals import IntervalError, documented, parse_interval
+from flextui.api.listing import Listing
 from flextui.api.paging import Page, Pager
 from flextui.api.tolerant import Record, list_items, parse_record, parse_records
 from flextui.api.validation import errors_by_field
@@ -421,33 +422,47 @@ class TokensService:
         self._need_who(username, creator)
         return _tokens(await self._list_raw(username, creator, page, page_size))
 
+    def _listing(self, username: str | None, creator: str | None, *, counted: bool) -> Listing[Token]:
+        """The tokens of a user and/or creator as a numbered list (`Listing`: pages as the server really pages them).
+
+        `counted`: each page is asked together with the count endpoint, for its
+        total ("page 3 of 12": the list itself carries none); else the tokens
+        alone (a walk of every page asks the count once, `iterate`).
+        """
+        who = {"username": username, "creator": creator}
+
+        async def tokens(number: int, size: int) -> Any:
+            return await self._list_raw(username, creator, number, size)
+
+        async def counted_tokens(number: int, size: int) -> Any:
+            count_raw, items_raw = await asyncio.gather(self._count_raw(username, creator), tokens(number, size))
+            return {"total": envelope(count_raw), "items": envelope(items_raw)}
+
+        def parse(raw: Any, number: int, size: int) -> Page[Token]:
+            if not counted:
+                return Page(_tokens(raw), number, size)
+            return Page(_tokens(raw.get("items")), number, size, _count(raw.get("total")))
+
+        op = "tokens.list" if counted else "tokens.items"
+        return Listing(self.session, Service.TOKENS, op, who, counted_tokens if counted else tokens, parse, item_key=_token_key)
+
     async def list_page(
         self, username: str | None, creator: str | None, page: int, page_size: int, *, force: bool = False
     ) -> AsyncIterator[Page[Token]]:
-        """A page with the total from the count endpoint: cached first (with age), then fresh.
+        """Page `page`, counted from 0 as the token API counts them, with the total from the count endpoint:
+        cached first (with age), then fresh.
 
-        The count and the list are asked at once. A server that answers fewer
-        tokens than asked while its count says more has capped the page size:
-        the session remembers the size it used, so page N means the same tokens
-        on every screen, and `Page.size` says it.
+        The count and the list are asked at once. `Page.size` is the size the
+        server paged by, which a screen counts its pages by (`Listing.page`): a
+        server that caps the size answers fewer tokens than asked (the session
+        asks that size from then on), one that pages by a size of its own more
+        (its short last page still counts by it), and one that ignores paging
+        its whole list (`Page.whole`: the one page, numbered 0 here).
         """
         self._need_who(username, creator)
-        size = self.session.size_for("tokens.list", page_size)
-        params = {"username": username, "creator": creator, "page": page, "size": size}
-
-        async def fetch() -> Any:
-            count_raw, items_raw = await asyncio.gather(self._count_raw(username, creator), self._list_raw(username, creator, page, size))
-            return {"total": envelope(count_raw), "items": envelope(items_raw)}
-
-        def parse(raw: Any) -> Page[Token]:
-            items = _tokens(raw.get("items"))
-            total = _count(raw.get("total"))
-            used = self.session.learn_size("tokens.list", size, len(items), total is not None and page * size + len(items) < total)
-            return Page(items, page, used, total)
-
-        async for got in self.session.cached("tokens.list", params, fetch, parse, force=force):
-            got.value.age = got.age
-            yield got.value
+        async for got in self._listing(username, creator, counted=True).page(page + 1, page_size, force=force):
+            got.number -= 1  # counted from 1 by the listing, from 0 here
+            yield got
 
     async def search(self, criteria: TokenSearch, page: int = 0, page_size: int = 50) -> builtins.list[Token]:
         """One page of a search. The docs' table lists the criteria as query parameters while its sample
@@ -494,27 +509,8 @@ class TokensService:
         total = _count(
             await self.session.cached_value("tokens.count", who, lambda: self._count_raw(username, creator), envelope, force=force)
         )
-
-        async def fetch(number: int, size: int) -> Page[Token]:
-            raw = await self.session.cached_value(
-                "tokens.items",
-                {**who, "page": number, "size": size},
-                lambda: self._list_raw(username, creator, number, size),
-                envelope,
-                force=force,
-            )
-            return Page(_tokens(raw), number, size)
-
-        return Pager(
-            fetch,
-            size=page_size,
-            base=0,
-            what="tokens",
-            total=total,
-            key=_token_key,
-            max_items=max_items,
-            on_done=self.session.record_listing,
-        )
+        listing = self._listing(username, creator, counted=False)
+        return listing.every(page_size, what="tokens", max_items=max_items, total=total, force=force)
 
     async def get(self, name: str) -> Token:
         raw = await self._get_json(self._path(name))

@@ -1,4 +1,4 @@
-"""Pilot tests of the tabbed lists against servers that page their own way (walk27-b items 2 and 7).
+"""Pilot tests of the paged lists against servers that page their own way (walk27-b items 2 and 7).
 
 A server that answers fewer rows than asked (its own default size, or a
 silent cap of 100), one that answers more (its own default size, above the
@@ -19,8 +19,11 @@ import pytest
 from flextui.api.paging import Pager, collect
 from flextui.config import Settings
 from flextui.sim.dialects import speaking
+from flextui.sim.world import ADMIN
 from flextui.ui.screens.tabbed import TabbedListScreen
-from tests.ui.conftest import build_app, settle, until
+from flextui.ui.screens.tokens import TokensScreen
+from tests.conftest import more_tokens
+from tests.ui.conftest import build_app, settle, until, world_of
 
 
 def users(s: Any, size: int) -> Pager[Any]:
@@ -61,6 +64,13 @@ def pager(app: Any, tab: str) -> str:
     return str(app.screen.query_one(f"#{tab}-pager").render())
 
 
+async def turn_pages(pilot: Any, times: int) -> None:
+    """`]` `times` times, each page loaded before the next is asked for."""
+    for _ in range(times):
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+
+
 async def page_to_end(
     pilot: Any, shown: Callable[[], list[Any]], said: Callable[[], str], page: Callable[[], int]
 ) -> tuple[list[Any], list[str]]:
@@ -74,8 +84,7 @@ async def page_to_end(
         seen.extend(rows)
         words.append(said())
         before = page()
-        await pilot.press("right_square_bracket")
-        await settle(pilot)
+        await turn_pages(pilot, 1)
         if page() == before:
             return seen, words
         assert len(words) < 300, "paging does not end"
@@ -176,9 +185,7 @@ async def test_a_search_of_every_page_counts_the_servers_pages_after_its_short_l
         await settle(pilot)
         s = app.screen
         assert isinstance(s, TabbedListScreen)
-        for _ in range(4):
-            await pilot.press("right_square_bracket")
-            await settle(pilot)
+        await turn_pages(pilot, 4)
         assert s.states["users"].page == 5 and len(s.table("users").visible_rows) == 14, pager(app, "users")
         s.search_all("@")  # every user has an e-mail address
         await until(pilot, lambda: s.searches["users"].every is not None and not s.searches["users"].running)
@@ -186,3 +193,71 @@ async def test_a_search_of_every_page_counts_the_servers_pages_after_its_short_l
         total = len(s.searches["users"].every or [])
         assert total == s.states["users"].total == 94, pager(app, "users")
         assert f"'@': {total} found in all {total} users (5 pages, every page)" in pager(app, "users"), pager(app, "users")
+
+
+# Tokens added to the admin's 10 on each server: 47 at 20 a page leave a last page of 7 (no longer than 15 asked); 230
+# at 200 asked of a server capping at 100 are three pages; 70 at 50 asked of a server ignoring paging are its whole list.
+MORE_TOKENS = {"page-size-ignored": 37, "page-size-ignored-short-last": 37, "page-size-cap-100": 220, "paging-ignored": 60, "strict": 60}
+
+
+@pytest.mark.parametrize("server", SERVERS)
+async def test_tokens_reachable_once_whatever_the_server_pages(server: str) -> None:
+    """The token list (its total from the count endpoint) counts its pages by the server's size too: before, it counted
+    them by the size asked, so a server paging by 20 when 15 were asked had "page 3 of 4" empty and a 4th page."""
+    dialect, size, _ = SERVERS[server]
+    app = build_app(start=["tokens"], dialects=speaking(dialect), settings=Settings(page_size=size))
+    more_tokens(world_of(app), ADMIN[0], MORE_TOKENS[server])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, TokensScreen)
+        expected = [t.name for t in await collect(await s.service.iterate(ADMIN[0], None))]
+        assert len(expected) == 10 + MORE_TOKENS[server] == len(set(expected))
+        seen, words = await page_to_end(
+            pilot, lambda: [row["name"] for row in s.table.visible_rows], lambda: str(s.query_one("#pager").render()), lambda: s.page
+        )
+        assert sorted(seen) == sorted(expected) and len(seen) == len(set(seen)), f"{len(seen)} shown, {len(expected)} listed: {words}"
+        pages = len(words)
+        for number, said in enumerate(words, 1):
+            assert said.startswith(f"page {number} of {pages} · {len(expected)} tokens"), said
+        assert s.page_position() == (pages, pages)
+        if dialect == "paging-ignored":
+            assert pages == 1 and "the server ignores paging: all on one page" in words[0], words
+        elif dialect:
+            served = 20 if dialect == "page-size-ignored" else 100
+            assert pages == -(-len(expected) // served), words
+            assert all(f"{served} a page (the server's size; {size} asked)" in said for said in words), words
+        else:
+            assert pages == -(-len(expected) // size) and not any("the server" in said for said in words), words
+
+
+async def test_tokens_all_on_one_page_of_a_server_paging_by_more_than_asked() -> None:
+    """The admin's 10 tokens, 3 asked of a server paging by 20: one page, and `]` opens no empty one."""
+    app = build_app(start=["tokens"], dialects=speaking("page-size-ignored"), settings=Settings(page_size=3))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, TokensScreen)
+        said = str(s.query_one("#pager").render())
+        assert said.startswith("page 1 of 1 · 10 tokens · the server ignores paging: all on one page"), said
+        assert len(s.table.visible_rows) == 10
+        await turn_pages(pilot, 1)
+        assert s.page == 0 and len(s.table.visible_rows) == 10, str(s.query_one("#pager").render())
+
+
+async def test_a_search_of_every_page_of_tokens_counts_the_servers_pages_after_its_short_last_page() -> None:
+    """On the last page (7 of 47 tokens at 20 a page, 15 asked), a search of every page counts the server's 3 pages."""
+    app = build_app(start=["tokens"], dialects=speaking("page-size-ignored"), settings=Settings(page_size=15))
+    more_tokens(world_of(app), ADMIN[0], 37)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, TokensScreen)
+        await turn_pages(pilot, 2)
+        said = str(s.query_one("#pager").render())
+        assert s.page == 2 and len(s.table.visible_rows) == 7 and said.startswith("page 3 of 3 · 47 tokens"), said
+        s.search_all("paging-")  # the 37 tokens added
+        await until(pilot, lambda: s.every is not None and not s.every_running)
+        await settle(pilot)
+        said = str(s.query_one("#pager").render())
+        assert "'paging-': 37 found in all 47 tokens (3 pages, every page)" in said, said

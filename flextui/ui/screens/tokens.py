@@ -1,7 +1,9 @@
 """The access-token area: list by user/creator with counts, search, detail, and every action.
 
 The list asks `/tokens/count` for the total so the pager can say "page 3 of
-12"; pages come from the cache first (with their age) and then fresh. Rows
+12", counted in pages of the size the server answers (`Page.size`: it may cap
+or ignore the size asked for, `Listing.page`); pages come from the cache
+first (with their age) and then fresh. Rows
 expiring within `settings.expiring_days` are marked ⚠, masked rows (values
 the caller may not see) are dimmed and marked. New token values are shown
 once, in a modal that copies them, and are then dropped: they are never
@@ -20,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Static
 
 from flextui.api.intervals import IntervalError, parse_interval
-from flextui.api.paging import Page
+from flextui.api.paging import Page, pages_of, served_notes
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate, is_masked
 from flextui.kinds import Link
 from flextui.render.text import absolute, clean, relative
@@ -78,6 +80,11 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.total: int | None = None
         self.search: TokenSearch | None = None
         self.tokens: list[Token] = []
+        self.served: int | None = None
+        """The page size the server answers the list with (`Page.size`; it may cap or ignore the size asked for):
+        the list's pages are counted by it."""
+        self.whole = False
+        """The server answered the list whole (`Page.whole`): it is the one page."""
 
     @property
     def service(self) -> TokensService:
@@ -85,7 +92,19 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     @property
     def page_size(self) -> int:
+        """The page size asked for (the server may answer another: `served_size`)."""
         return self.ctx.settings.page_size
+
+    @property
+    def served_size(self) -> int:
+        """The size of the pages shown as the server answers them (a search's, and the list's until it has answered: the size asked for)."""
+        return (self.served if self.search is None else None) or self.page_size
+
+    def list_pages(self) -> int | None:
+        """How many pages the list (not a search) has as the server pages it; None before its total is known."""
+        if self.whole:
+            return 1
+        return pages_of(self.total, self.served_size) if self.total is not None else None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
@@ -163,6 +182,10 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def _show(self, page: Page[Token]) -> None:
         self.tokens = page.items
         self.total = page.total
+        if self.search is None:
+            self.served, self.whole = page.size, page.whole
+            if page.whole:
+                self.page = 0  # every page is the whole list: that is the one page
         if self.search is not None and len(page.items) < self.page_size:
             last = self.page + 1 if page.items else max(1, self.page)  # (an empty page: the one before it, at most)
             self.search_last = min(self.search_last or last, last)
@@ -201,8 +224,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             one_page = self.page == 0 and len(self.tokens) < self.page_size
         else:
             total = self.total or 0
-            pages = max(1, -(-total // self.page_size))
+            pages = self.list_pages() or 1
             parts = [f"page {self.page + 1} of {pages}", plural(total, "token")]
+            parts += served_notes(self.whole, self.served, self.page_size, self.total)
             one_page = pages == 1
         here = "" if one_page else " on this page"  # the rows shown: not to be read as of the total beside them
         if soon:
@@ -326,14 +350,15 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
         if self.search is not None:
             return self.page + 1, self.search_last  # known once a page came back short
-        return self.page + 1, -(-self.total // self.page_size) if self.total is not None else None
+        return self.page + 1, self.list_pages()
 
     def action_page(self, delta: int) -> None:
         self.leave_every()
         target = self.page + delta
         if target < 0:
             return
-        if self.search is None and self.total is not None and target * self.page_size >= max(self.total, 1):
+        last = self.list_pages()
+        if self.search is None and last is not None and target >= last:
             return
         if self.search is not None and delta > 0 and len(self.tokens) < self.page_size:
             return
