@@ -352,10 +352,6 @@ def _main(argv: Sequence[str] | None) -> int:
         os.environ["FLEXTUI_CONFIG"] = args.config
     command = args.command or "tui"
     starts_app = command in ("tui", "demo")
-    if command == "tui" or (command in ("get", "report") and not getattr(args, "demo", False)):
-        from flextui.api import tls  # a client for a server: its certificate authorities load beside start-up (api/tls.py)
-
-        tls.begin()
     if starts_app:  # the collector off while start-up makes what lives for the session (ui/gcpause.py)
         from flextui.ui.gcpause import hold_for_start
 

@@ -30,7 +30,6 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from flextui.api import tls
 from flextui.api.auth import BearerAuth, Credentials, MintingAuth, MissingCredential, default_hint
 from flextui.api.cache import Packed, PageCache, cache_key, scrub_secrets
 from flextui.api.errors import (
@@ -352,8 +351,7 @@ class Session:
         if transport is not None:
             kwargs["transport"] = transport
         else:
-            # a CA bundle comes as the context made from it (config.tls_verify), never its path; the usual one as made at launch
-            kwargs["verify"] = tls.usual() if verify is True else verify
+            kwargs["verify"] = verify  # a CA bundle comes as the context made from it (config.tls_verify), never its path
             if proxy:
                 kwargs["proxy"] = proxy
         # Every request the client sends is seen, those an auth flow makes on its own too (`_sending`).
