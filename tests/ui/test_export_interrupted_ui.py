@@ -299,3 +299,36 @@ async def test_the_export_progress_shows_the_counts_and_where_the_file_goes(
         hold.release.set()
         await until(pilot, lambda: not screen.query_one("#rr-export").display)
     assert (folder / NAME).exists()
+
+
+async def test_an_export_asked_for_while_loading_writes_the_rows_the_dialog_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dialog said "152,500 rows … still loading", the load went on behind it, and the file held every row loaded
+    by the time it was sent: the export writes the view the dialog counted."""
+    import threading
+
+    monkeypatch.chdir(tmp_path)
+    plan = FaultPlan()
+    app = build_app(start=["reports", "fulfillment"], faults=plan)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        answer = threading.Event()
+        plan.add(r"^GET /data/api/v1/report/fulfillment$", kind="slow", hold=answer, times=1000, skip=1)  # page 2 on waits
+        app.screen.query_one("#rb-past", Input).value = "30"
+        app.screen.query_one("#rb-limit", Input).value = "100"
+        app.screen.query_one("#rb-max", Input).value = ""
+        await pilot.press("ctrl+g")
+        await until(pilot, lambda: type(app.screen).__name__ == "ReportResultsScreen" and app.screen.grid.row_count == 100)
+        screen = app.screen
+        assert screen.state == "loading"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, ExportScreen))
+        what = str(app.screen.query_one("#export-what").render())
+        assert "100 rows" in what and "still loading: the 100 rows loaded so far" in what, what
+        answer.set()  # the rest arrives while the dialog is open
+        await until(pilot, lambda: screen.state == "done" and screen.grid.row_count > 100, timeout=60)
+        await pilot.press("enter")
+        await until(pilot, lambda: "Exported 100 rows" in messages(app))
+    written = next(tmp_path.iterdir()).read_text().splitlines()
+    assert len(written) == 1 + 100, "the header and the rows the dialog counted"

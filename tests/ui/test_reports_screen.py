@@ -414,6 +414,9 @@ async def test_stopping_while_a_page_is_packed_loses_none_of_its_records(monkeyp
         await pilot.press("x")
         gate.set()
         await until(pilot, lambda: screen.state == "stopped" and grid(app).total_count == 200)  # the page packed meanwhile, shown
+        await until(pilot, lambda: any(said.text.startswith("Stopped:") for said in app.said))
+        stopped = [said.text for said in app.said if said.text.startswith("Stopped:")]
+        assert stopped == ["Stopped: 200 fulfillment records loaded; + loads the rest"], "the count the grid holds, said once"
         await settle(pilot)
         await pilot.press("plus")
         await wait_loaded(pilot)
@@ -462,6 +465,8 @@ async def test_sort_filter_and_column_tools_work_on_the_view() -> None:
         quantities = [g.model.row_dict(i)["quantity"] for i in range(g.row_count)]
         assert quantities == sorted(quantities, reverse=True)
         assert "by quantity ▼" in screen.count_text()
+        fitted = screen.count_text(len("all 1,234 loaded · ▼quantity"))  # narrow: the sorted column is often out of view
+        assert "▼quantity" in fitted and "row" not in fitted, f"the sort outlasts the row number: {fitted}"
         await pilot.press("slash")
         app.screen.query_one("#filterbar", Input).value = "status=ACTIV"
         await pilot.press("E", "enter")  # typed into the / bar

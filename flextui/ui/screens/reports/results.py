@@ -31,7 +31,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Button, Label, ProgressBar
-from textual.worker import Worker, get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from flextui.api.errors import ApiError, NotStored
 from flextui.api.lane import in_lane
@@ -715,8 +715,9 @@ class ReportResultsScreen(AreaScreen):
         if model.filter_text:
             parts.append(Part(f"showing {model.row_count:,} (filter)", f"showing {model.row_count:,}", rank=6))
         sort = model.sort_column
-        if sort is not None:  # (the first to go: the column's title in the grid shows its arrow too)
-            parts.append(Part(f"by {sort.title} {'▼' if model.sort_descending else '▲'}", rank=0))
+        if sort is not None:  # kept: at 80 columns the sorted column (its title's arrow) is often scrolled out of view
+            arrow = "▼" if model.sort_descending else "▲"
+            parts.append(Part(f"by {sort.title} {arrow}", f"{arrow}{sort.title}", rank=10))
         hidden = len(model.columns) - len(model.visible_columns)
         if hidden:
             parts.append(Part(f"{plural(hidden, 'column')} hidden", f"{plural(hidden, 'col')} hidden", rank=5))
@@ -833,11 +834,20 @@ class ReportResultsScreen(AreaScreen):
             return f"Nothing more to ask for: {self.short_note()}; ctrl+r runs it again"
         return super().why_not(action, description)
 
+    _stopped_by_user: Worker[Any] | None = None
+
     def action_stop(self) -> None:
         if self._loader is not None and self._loader.is_running:
+            self._stopped_by_user = self._loader
             self._loader.cancel()
             self.state = "stopped"
             self._show_progress()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A run stopped with `x` is said once it has ended: the page being packed when it was stopped is shown
+        after the stop (`_load`), and the message said before it counted 2,500 records fewer than the grid held."""
+        if event.worker is self._stopped_by_user and event.state not in (WorkerState.PENDING, WorkerState.RUNNING):
+            self._stopped_by_user = None
             self.say(f"Stopped: {self.loaded:,} {self.group} records loaded; + loads the rest")
 
     def action_resume(self) -> None:
@@ -972,7 +982,10 @@ class ReportResultsScreen(AreaScreen):
         if self._exporter is not None and self._exporter.is_running:
             self.app.notify("An export is running: wait for it, or escape cancels it", severity="warning", markup=False)
             return
-        note = "still loading: the rows loaded so far" if self.state == "loading" else ""
+        # What the dialog counts is what is written: the view as it is now, also while pages go on arriving behind it
+        # (the dialog said 152,500 rows "still loading" and the file held the 186,885 loaded by the time it was sent).
+        snapshot = ViewSnapshot.of(model)
+        note = f"still loading: the {len(snapshot):,} rows loaded so far" if self.state == "loading" else ""
         if self.state in ("stopped", "short", "failed", "limited") and self.total and self.loaded < self.total:
             note = f"only the {self.loaded:,} loaded of {self.total:,}"
         elif self.state in ("stopped", "failed"):  # no total known (BATCH): still not the whole report
@@ -985,7 +998,7 @@ class ReportResultsScreen(AreaScreen):
         folder, fmt = flex_app(self).last_export or (None, "csv")
         screen = ExportScreen(
             self.group,
-            model.row_count,
+            len(snapshot),
             len(model.visible_columns),
             self.ctx.now_ms(),
             note=note,
@@ -993,9 +1006,9 @@ class ReportResultsScreen(AreaScreen):
             partial=not self.whole,
             folder=folder,
         )
-        self.app.push_screen(screen, self._export_chosen)
+        self.app.push_screen(screen, lambda request: self._export_chosen(request, snapshot))
 
-    def _export_chosen(self, request: ExportRequest | None) -> None:
+    def _export_chosen(self, request: ExportRequest | None, snapshot: ViewSnapshot) -> None:
         if request is None:
             return
         flex_app(self).last_export = (request.path.parent, request.format)
@@ -1003,7 +1016,7 @@ class ReportResultsScreen(AreaScreen):
 
             def confirmed(ok: bool | None) -> None:
                 if ok:
-                    self.start_export(request)
+                    self.start_export(request, snapshot)
 
             self.app.push_screen(
                 ConfirmScreen(
@@ -1014,10 +1027,11 @@ class ReportResultsScreen(AreaScreen):
                 confirmed,
             )
             return
-        self.start_export(request)
+        self.start_export(request, snapshot)
 
-    def start_export(self, request: ExportRequest) -> None:
-        snapshot = ViewSnapshot.of(self.grid.model)
+    def start_export(self, request: ExportRequest, snapshot: ViewSnapshot | None = None) -> None:
+        """Write `snapshot` (the view as the export dialog counted it; None: the view now) in a worker thread."""
+        snapshot = snapshot if snapshot is not None else ViewSnapshot.of(self.grid.model)
         self._export_request = request
         self._export_replaces = request.path.exists()
         self._export_total = len(snapshot)
