@@ -11,6 +11,13 @@ deleted. The first free-text value of each response also carries `BIG`, a
 100 KB string. Requests whose path contains a `fail_paths` entry are answered
 400 with a hostile error message.
 
+The data-report service's identifiers (group, column, filter and operator
+names) are kept clean by default, as the client checks them against its
+catalogue; `identifiers` poisons them too, for the error paths that name them
+(`IDENTIFIERS`: "groups" the report names, "filters" a report's model — its
+name, column and filter names and descriptions — and "operators" the operator
+list), each with `SUFFIX`.
+
 `install(monkeypatch)` makes every demo context (TUI and `--demo` CLI) use it.
 `raw_findings(text)` lists what must never reach a terminal or a file.
 """
@@ -119,6 +126,23 @@ def raw_findings_in_data(text: str) -> dict[str, int]:
 # against its catalogue and matches with record keys. Its records and descriptions are poisoned.
 KEEP_BY_PATH = {"/data/": KEEP | {"name"}}
 
+IDENTIFIERS: dict[str, tuple[str, frozenset[str]]] = {
+    "groups": ("/report/report-names", frozenset({"data", "reportName", "description"})),
+    "filters": ("/report/report-types", frozenset({"name", "filter", "filterName", "columnName", "description"})),
+    "operators": ("/report/op-list", frozenset({"operator", "operatorName", "description"})),
+}
+"""(`identifiers`) what each variant poisons: in the answers to a path holding the first, every string under those keys."""
+
+
+def _poison_identifiers(value: Any, keys: frozenset[str], key: str = "") -> Any:
+    if isinstance(value, dict):
+        return {k: _poison_identifiers(v, keys, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_poison_identifiers(v, keys, key) for v in value]
+    if isinstance(value, str) and key in keys:
+        return value + SUFFIX
+    return value
+
 
 def _poison(value: Any, state: dict[str, bool], keep: set[str], key: str = "") -> Any:
     if isinstance(value, dict):
@@ -155,9 +179,10 @@ def hostile_error_body(path: str) -> dict[str, Any]:
 class HostileTransport(httpx.AsyncBaseTransport):
     """The simulator behind a man in the middle that fills free text with terminal attacks."""
 
-    def __init__(self, inner: httpx.AsyncBaseTransport, *, fail_paths: Iterable[str] = ()) -> None:
+    def __init__(self, inner: httpx.AsyncBaseTransport, *, fail_paths: Iterable[str] = (), identifiers: Iterable[str] = ()) -> None:
         self.inner = inner
         self.fail_paths = list(fail_paths)
+        self.identifiers = [IDENTIFIERS[name] for name in identifiers]
         self.poisoned = 0
 
     def _clean_request(self, request: httpx.Request) -> httpx.Request:
@@ -190,6 +215,9 @@ class HostileTransport(httpx.AsyncBaseTransport):
             return response
         keep = next((k for prefix, k in KEEP_BY_PATH.items() if request.url.path.startswith(prefix)), KEEP)
         poisoned = _poison(data, {"big": False}, keep)
+        for ending, keys in self.identifiers:
+            if ending in request.url.path:
+                poisoned = _poison_identifiers(poisoned, keys)
         self.poisoned += 1
         headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-encoding")}
         return httpx.Response(
@@ -204,7 +232,7 @@ class HostileTransport(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-def install(monkeypatch: pytest.MonkeyPatch, *, fail_paths: Iterable[str] = ()) -> list[HostileTransport]:
+def install(monkeypatch: pytest.MonkeyPatch, *, fail_paths: Iterable[str] = (), identifiers: Iterable[str] = ()) -> list[HostileTransport]:
     """Every demo context made from now on talks to the simulator through a `HostileTransport`; returns them as made."""
     from flextui.sim import app as sim_app
 
@@ -212,7 +240,7 @@ def install(monkeypatch: pytest.MonkeyPatch, *, fail_paths: Iterable[str] = ()) 
     original = sim_app.in_process_transport
 
     def hostile(app: Any, *, threaded: bool = False) -> httpx.AsyncBaseTransport:
-        transport = HostileTransport(original(app, threaded=threaded), fail_paths=fail_paths)
+        transport = HostileTransport(original(app, threaded=threaded), fail_paths=fail_paths, identifiers=identifiers)
         made.append(transport)
         return transport
 

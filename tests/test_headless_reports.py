@@ -7,6 +7,7 @@ import io
 import json
 from typing import Any
 
+import httpx
 import pytest
 
 from flextui.api.errors import ApiError, Forbidden
@@ -14,8 +15,9 @@ from flextui.api.filters import FilterSet
 from flextui.api.reports import ReportsService
 from flextui.cli import build_parser, main
 from flextui.context import demo_context
-from flextui.headless.reports import run_report
+from flextui.headless.reports import EXIT_FIELDS_LEFT_OUT, run_report
 from tests.conftest import FIXED_NOW_MS
+from tests.hostile import PAYLOAD, raw_findings_in_data
 
 
 def parse(*argv: str) -> Any:
@@ -27,10 +29,7 @@ async def run(*argv: str, as_user: str = "admin") -> tuple[int, str, str, Any]:
     out, err = io.StringIO(), io.StringIO()
     try:
         code = await run_report(ctx, parse(*argv), out=out, err=err)
-        expected = None
-        if argv[0] == "run" and code == 0:
-            expected = ctx
-        return code, out.getvalue(), err.getvalue(), expected
+        return code, out.getvalue(), err.getvalue(), ctx if argv[0] == "run" else None
     finally:
         if argv[0] != "run":
             await ctx.aclose()
@@ -236,3 +235,133 @@ async def test_run_reads_the_page_cache_but_adds_its_record_pages_only_when_aske
         assert ctx.session.requests_sent == sent, "and a later export is answered from them"
     finally:
         await ctx.aclose()
+
+
+# -- fields that come late --------------------------------------------------------------
+
+HOSTILE_FIELD = "note" + PAYLOAD
+LATE: dict[int, dict[str, str]] = {2: {"zeta": "z"}, 3: {"alpha": "a", "zeta": "z3", HOSTILE_FIELD: "n"}}
+"""Fields the server adds to the records of a page (by page number): each first seen after page 1."""
+
+
+class LateFields(httpx.AsyncBaseTransport):
+    """The simulator, but the fulfillment records of pages 2 and 3 carry fields the data model does not list."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        page = int(request.url.params.get("pageNumber") or 0)
+        if not request.url.path.endswith("/report/fulfillment") or page not in LATE:
+            return response
+        body = json.loads(await response.aread())
+        for record in body["data"]:
+            record.update(LATE[page])
+        headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-encoding")}
+        return httpx.Response(response.status_code, headers=headers, json=body, request=request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+@pytest.fixture
+def late_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flextui.sim import app as sim_app
+
+    original = sim_app.in_process_transport
+    monkeypatch.setattr(sim_app, "in_process_transport", lambda app, *, threaded=False: LateFields(original(app, threaded=threaded)))
+
+
+LATE_RUN = ("run", "fulfillment", "--past-days", "30", "--limit-records", "100", "--max-records", "450")
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+async def test_json_records_carry_every_field_even_one_first_seen_on_a_later_page(late_fields: None, fmt: str) -> None:
+    """Fields first seen on page 2 were dropped from every format, exit 0 (review50): a JSON object carries all its
+    record's fields, the model's first, then the others in the order they were first seen."""
+    code, out, err, ctx = await run(*LATE_RUN, "-o", fmt)
+    await ctx.aclose()
+    assert code == 0, err
+    rows = json.loads(out) if fmt == "json" else [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 450
+    model = list(rows[0])
+    assert "zeta" not in model and "alpha" not in model
+    assert all(list(r) == model for r in rows[:100]), "page 1: the model's fields only"
+    assert all(list(r) == [*model, "zeta"] and r["zeta"] == "z" for r in rows[100:200])
+    assert all(list(r) == [*model, "zeta", "alpha", HOSTILE_FIELD] for r in rows[200:300]), "first-seen order, not the record's"
+    assert rows[250]["zeta"] == "z3" and rows[250][HOSTILE_FIELD] == "n", "the hostile key reads back exact"
+    assert all(list(r) == model for r in rows[300:])
+    assert "\x1b" not in out and raw_findings_in_data(out) == {}
+
+
+async def test_table_grows_a_column_for_a_field_first_seen_on_a_later_page(late_fields: None) -> None:
+    code, out, err, ctx = await run(*LATE_RUN)
+    await ctx.aclose()
+    assert code == 0, err
+    lines = out.splitlines()
+    header = lines[0].split()
+    assert header[-3:-1] == ["zeta", "alpha"] and header[-1].startswith("note␛]52;c;")
+    assert len(lines) == 2 + 450
+    assert lines[2 + 99].endswith(".example"), "page 1: the late columns are empty (the user name ends the line)"
+    assert lines[2 + 150].endswith("  z") and lines[2 + 250].split()[-3:] == ["z3", "a", "n"]
+    assert raw_findings_in_data(out) == {} and raw_findings_in_data(err) == {}
+
+
+async def test_csv_says_which_fields_came_after_its_header_and_exits_9(late_fields: None) -> None:
+    """A CSV header is written before the rows: a field first seen later cannot be in it. Every record is still written,
+    stderr names each such field (cleaned: it is server text) with the record and page it came first in, says what keeps
+    it, and the exit is 9, so a script cannot take the file for the whole report."""
+    code, out, err, ctx = await run(*LATE_RUN, "-o", "csv")
+    await ctx.aclose()
+    assert code == EXIT_FIELDS_LEFT_OUT == 9, err
+    rows = list(csv.DictReader(io.StringIO(out, newline="")))
+    assert len(rows) == 450 and "zeta" not in rows[0]
+    assert "3 fields of the fulfillment records first seen after the CSV header was written are not in the output" in err
+    assert "zeta (first in record 101, page 2), alpha (first in record 201, page 3), note␛]52;c;" in err
+    assert "-o jsonl" in err
+    assert raw_findings_in_data(err) == {}, err
+    assert raw_findings_in_data(out) == {}
+
+
+async def test_csv_keeps_a_field_first_seen_on_the_first_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The header takes the first page's fields, all of its records (not its first 50)."""
+    from flextui.sim import app as sim_app
+
+    original = sim_app.in_process_transport
+
+    class OnRecord80(LateFields):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            response = await self.inner.handle_async_request(request)
+            if not request.url.path.endswith("/report/fulfillment") or request.url.params.get("pageNumber") != "1":
+                return response
+            body = json.loads(await response.aread())
+            body["data"][79]["early"] = "e"
+            return httpx.Response(response.status_code, json=body, request=request)
+
+    monkeypatch.setattr(sim_app, "in_process_transport", lambda app, *, threaded=False: OnRecord80(original(app, threaded=threaded)))
+    code, out, err, ctx = await run(*LATE_RUN, "-o", "csv")
+    await ctx.aclose()
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out, newline="")))
+    assert rows[79]["early"] == "e" and rows[78]["early"] == ""
+
+
+async def test_csv_cut_short_by_an_error_still_names_the_fields_it_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flextui.sim import app as sim_app
+
+    original = sim_app.in_process_transport
+
+    class FailsOnPage4(LateFields):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            if request.url.path.endswith("/report/fulfillment") and request.url.params.get("pageNumber") == "4":
+                return httpx.Response(500, json={"message": "boom" + PAYLOAD}, request=request)
+            return await super().handle_async_request(request)
+
+    monkeypatch.setattr(sim_app, "in_process_transport", lambda app, *, threaded=False: FailsOnPage4(original(app, threaded=threaded)))
+    code, out, err, ctx = await run(*LATE_RUN, "-o", "csv")
+    await ctx.aclose()
+    assert code == 5, err
+    assert "the output is incomplete: it stops after 300 records" in err
+    assert "zeta (first in record 101, page 2)" in err and "-o jsonl" in err
+    assert raw_findings_in_data(err) == {}, err

@@ -27,7 +27,7 @@ from flextui.logs import file_handler
 from flextui.render.export import FORMATS, export
 from flextui.render.tableout import TableWriter
 from flextui.sim.world import ADMIN
-from tests.hostile import BIG, PAYLOAD, SUFFIX, install, raw_findings, raw_findings_in_data
+from tests.hostile import BIG, PAYLOAD, SUFFIX, install, raw_findings, raw_findings_in_data, where
 
 FORMAT_NAMES = ["table", "csv", "json", "jsonl"]
 ACME = "101200004242"
@@ -94,6 +94,74 @@ def test_cli_error_message_from_a_hostile_server(capsys: pytest.CaptureFixture[s
     assert code != 0
     assert "the server refuses" in err
     assert raw_findings_in_data(err) == {} and raw_findings_in_data(out) == {}
+
+
+IDENTIFIER_ERRORS: list[tuple[tuple[str, ...], list[str], str]] = [
+    (("groups",), ["run", "fulfillment"], "flextui: no report group 'fulfillment'; the groups are: account ␛]52;c;"),
+    (("groups",), ["types", "fulfillment"], "flextui: no report group 'fulfillment'; the groups are: account ␛]52;c;"),
+    (("filters",), ["run", "fulfillment", "--filter", "bogus $eq 1"], "bogus is not a filter of the fulfillment ␛]52;c;"),
+    (("operators",), ["run", "fulfillment", "--filter", "accountID $zz 1"], "unknown operator '$zz' (the operators are $eq ␛]52;c;"),
+    (("operators",), ["run", "fulfillment", "--filter", "accountID $eq 1"], "unknown operator '$eq' (the operators are $eq ␛]52;c;"),
+]
+
+
+@pytest.mark.parametrize(
+    ("identifiers", "argv", "said"), IDENTIFIER_ERRORS, ids=lambda v: " ".join(v) if isinstance(v, (list, tuple)) else ""
+)
+def test_report_errors_naming_hostile_identifiers_are_cleaned(
+    identifiers: tuple[str, ...], argv: list[str], said: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Group, filter and operator names come from the server: the messages that list them pass the sanitiser (review50)."""
+    transports = install(monkeypatch, identifiers=identifiers)
+    code = main(["report", *argv, "--demo"])
+    out, err = capsys.readouterr()
+    assert transports and transports[0].poisoned
+    assert code == 2, err
+    assert said in err, err[:600]
+    assert raw_findings_in_data(err) == {}, where(err)
+    assert out == ""
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+@pytest.mark.parametrize("action", [["types", "fulfillment"], ["run", "fulfillment", "--past-days", "30", "--max-records", "200"]])
+def test_report_output_with_hostile_identifiers_is_inert(
+    action: list[str], fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model and operators whose names carry attacks: the records and the model are still written, inert."""
+    install(monkeypatch, identifiers=["filters", "operators"])
+    code = main(["report", *action, "--demo", "--format", fmt])
+    out, err = capsys.readouterr()
+    assert code in (0, 9), err[:600]
+    assert out.strip()
+    assert raw_findings_in_data(out) == {}, where(out)
+    assert raw_findings_in_data(err) == {}, where(err)
+
+
+def test_headless_writes_text_to_a_stream_only_through_stderr_say() -> None:
+    """Nothing in `flextui/headless/` writes text to a stream but `common.Stderr` (the sanitiser's one door): rows go
+    through the writers of `render/`, which take rows, not text."""
+    import ast
+
+    import flextui.headless
+
+    folder = Path(flextui.headless.__file__).parent
+    found: list[str] = []
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        door = {id(node) for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef) and cls.name == "Stderr" for node in ast.walk(cls)}
+        for node in ast.walk(tree):
+            if id(node) in door or not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Name) and func.id == "print":
+                found.append(f"{path.name}:{node.lineno} print()")
+            if isinstance(func, ast.Attribute) and func.attr in ("write", "writelines") and node.args:
+                arg = node.args[0]
+                if isinstance(arg, (ast.JoinedStr, ast.Constant, ast.BinOp)) or (
+                    isinstance(func.value, ast.Attribute) and func.value.attr in ("stderr", "stdout")
+                ):
+                    found.append(f"{path.name}:{node.lineno} {ast.unparse(node)[:80]}")
+    assert found == []
 
 
 def test_cli_error_printer_cleans_what_it_is_given(capsys: pytest.CaptureFixture[str]) -> None:

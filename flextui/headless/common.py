@@ -4,7 +4,11 @@
 bounded `paging.Pager`), so each lister is only its filters (`query.py`),
 its pager and its row function (`render/`). `Tally` counts what a listing
 has written, so a failure midway and ctrl+c say in the same words where the
-output stops.
+output stops. `Stderr` is the one way headless code writes to stderr: every
+line through the sanitiser (`render.text.clean_lines`, as the CLI's
+`print_error`), since group, field and operator names and messages come from
+the server; rows go to stdout only through the writers of `render/`, which
+clean or escape every value.
 """
 
 from __future__ import annotations
@@ -12,11 +16,45 @@ from __future__ import annotations
 import argparse
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from flextui.api.paging import Pager
 from flextui.api.validation import MAX_LIMIT
 from flextui.query import M, parse_filters
+from flextui.render.text import clean_lines
+
+
+class Stderr:
+    """A headless command's stderr: lines said through the sanitiser, and the running count on a terminal.
+
+    Nothing else in `headless/` writes to stderr, so no server text (a group,
+    field or operator name, a message) can reach the terminal raw.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self._counting = False
+
+    def say(self, message: object, *, prefix: str = "flextui: ") -> None:
+        """One message, `flextui: …` unless told otherwise, cleaned (its line breaks kept, as the CLI's `print_error`)."""
+        self.clear()
+        self._stream.write(f"{prefix}{clean_lines(str(message))}\n")
+
+    def count(self, done: int, total: int | None) -> None:
+        """`12,500 of 100,000 records…` in place, only when stderr is a terminal (numbers only: nothing to clean)."""
+        if self.tty:
+            of = f" of {total:,}" if total is not None else ""
+            self._stream.write(f"\r  {int(done):,}{of} records…")
+            self._stream.flush()
+            self._counting = True
+
+    def clear(self) -> None:
+        """Takes the running count off the line (a message or the end follows)."""
+        if self._counting:
+            self._stream.write("\r\x1b[K")
+            self._stream.flush()
+            self._counting = False
 
 
 @dataclass

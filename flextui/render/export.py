@@ -21,7 +21,15 @@ Formats:
 
 Rows are dicts (columns default to the first row's keys; missing keys are
 empty) or sequences (then `columns` is required). With `columns`, objects
-carry exactly those keys in that order.
+carry exactly those keys in that order, unless the writer is opened with
+`every_key=True` (a report's records, whose fields are not all known when the
+document starts): then a key a row has beyond the columns is kept where the
+format can keep it (a JSON object carries it after the columns, other such
+keys in the order first seen; the CLI's table grows a column) and, where it
+cannot (CSV: its header is written before the rows), recorded in `left_out`
+with the row it was first seen in, for the caller to say. What a writer
+remembers of such keys is bounded (`MORE_KEYS`), so a server that names a new
+field in every record cannot make a streamed export's memory grow with it.
 """
 
 from __future__ import annotations
@@ -43,6 +51,9 @@ Row = Mapping[str, Any] | Sequence[Any]
 ProgressCallback = Callable[[int], None]
 
 PROGRESS_EVERY = 1000
+
+MORE_KEYS = 1000
+"""(`every_key`) the keys beyond the columns a writer remembers (their order, or where each was left out): a bound."""
 
 
 class ExportError(ValueError):
@@ -79,14 +90,22 @@ class Writer:
         *,
         progress: ProgressCallback | None = None,
         progress_every: int = PROGRESS_EVERY,
+        every_key: bool = False,
     ) -> None:
         self.fp = fp
         self.columns: list[str] | None = list(columns) if columns is not None else None
         self.progress = progress
         self.progress_every = max(1, progress_every)
+        self.every_key = every_key
+        """Keys beyond the columns are kept where the format can, and recorded in `left_out` where it cannot."""
+        self.left_out: dict[str, int] = {}
+        """(`every_key`) each key rows had that the document has no place for, and the row (from 1) it was first in."""
+        self.more_left_out = False
+        """(`every_key`) more keys were left out than `left_out` holds (`MORE_KEYS`)."""
         self.count = 0
         self._getter: Callable[[Mapping[str, Any]], Sequence[Any]] | None = None
         """`itemgetter` of the columns (set with them: two or more), for mapping rows."""
+        self._column_set: frozenset[str] = frozenset()
         self._started = False
         self._closed = False
 
@@ -112,19 +131,55 @@ class Writer:
                 self.columns = [str(k) for k in first.keys()]
             else:
                 raise ExportError("rows given as sequences need the column names")
-        if len(self.columns) > 1:
-            self._getter = operator.itemgetter(*self.columns)
+        self._columns_set()
         self._started = True
         self.start()
+
+    def _columns_set(self) -> None:
+        """The columns' getter and set, made again when they change (a table's new column)."""
+        assert self.columns is not None
+        self._getter = operator.itemgetter(*self.columns) if len(self.columns) > 1 else None
+        self._column_set = frozenset(self.columns)
+
+    def _more_keys(self, row: Mapping[str, Any], number: int) -> None:
+        """(`every_key`) `row`, row `number` from 1, has keys that are not columns: the format keeps them or says so."""
+        for key in row:
+            if key not in self._column_set:
+                self.new_key(key, number)
+
+    def new_key(self, key: str, number: int) -> None:
+        """A key of row `number` that is not a column: left out (a format that can keep it does); the first row is kept."""
+        if key in self.left_out:
+            return
+        if len(self.left_out) < MORE_KEYS:
+            self.left_out[key] = number
+        else:
+            self.more_left_out = True
+
+    def _see(self, rows: Sequence[Row]) -> None:
+        """(`every_key`) the keys of a batch about to be written, checked against the columns (in C, when all are)."""
+        if rows and isinstance(rows[0], Mapping) and not all(map(self._column_set.issuperset, rows)):
+            for at, row in enumerate(rows):
+                if isinstance(row, Mapping) and not self._column_set.issuperset(row):
+                    self._more_keys(row, self.count + at + 1)
 
     def write(self, rows: Iterable[Row]) -> int:
         """Write rows; returns the count written so far."""
         if self._closed:
             raise ExportError("the writer is closed")
+        more = self.every_key
+        if more and isinstance(rows, list) and rows:  # a page: checked at once (in C); row by row only when one has more keys
+            if not self._started:
+                self._begin(rows[0])
+            more = isinstance(rows[0], Mapping) and not all(map(self._column_set.issuperset, rows))
         for row in rows:
             if not self._started:
                 self._begin(row)
-            self.row(self._values(row))
+            if more and isinstance(row, Mapping) and not self._column_set.issuperset(row):
+                self._more_keys(row, self.count + 1)
+                self.row_with_more(self._values(row), row)
+            else:
+                self.row(self._values(row))
             self.count += 1
             if self.progress is not None and self.count % self.progress_every == 0:
                 self.progress(self.count)
@@ -156,6 +211,10 @@ class Writer:
 
     def row(self, values: Sequence[Any]) -> None:
         raise NotImplementedError
+
+    def row_with_more(self, values: Sequence[Any], row: Mapping[str, Any]) -> None:
+        """(`every_key`) a row that has keys beyond the columns: the columns' values (the keys are in `left_out`)."""
+        self.row(values)
 
     def finish(self) -> None:
         """Write what comes after the last row."""
@@ -194,6 +253,8 @@ class CsvWriter(Writer):
             self._begin(rows[0])
         if not self.columns:
             return super().write(rows)
+        if self.every_key:
+            self._see(rows)
         at = 0
         while at < len(rows):
             chunk = rows[at : at + self.progress_every - self.count % self.progress_every]
@@ -214,27 +275,54 @@ class CsvWriter(Writer):
         return [self._values(row) for row in rows]
 
 
-class JsonWriter(Writer):
+class _ObjectWriter(Writer):
+    """JSON and JSON Lines: one object a row; with `every_key`, a row's keys beyond the columns follow them."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._more: dict[str, int] = {}
+        """(`every_key`) the keys beyond the columns seen so far (the first `MORE_KEYS`), each with its rank: the order they
+        were first seen in. Those beyond are still written, after them, in the row's order."""
+
+    def new_key(self, key: str, number: int) -> None:
+        if key not in self._more and len(self._more) < MORE_KEYS:
+            self._more[key] = len(self._more)
+
+    def row(self, values: Sequence[Any]) -> None:
+        assert self.columns is not None
+        self.put(dict(zip(self.columns, values)))
+
+    def row_with_more(self, values: Sequence[Any], row: Mapping[str, Any]) -> None:
+        assert self.columns is not None
+        item = dict(zip(self.columns, values))
+        unranked = len(self._more)
+        for key in sorted((k for k in row if k not in self._column_set), key=lambda k: self._more.get(k, unranked)):
+            item[key] = row[key]
+        self.put(item)
+
+    def put(self, item: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+
+class JsonWriter(_ObjectWriter):
     extension = "json"
 
     def start(self) -> None:
         self.fp.write("[")
 
-    def row(self, values: Sequence[Any]) -> None:
-        assert self.columns is not None
-        text = json_dumps(dict(zip(self.columns, values)), default=_json_default)
+    def put(self, item: dict[str, Any]) -> None:
+        text = json_dumps(item, default=_json_default)
         self.fp.write(("\n" if self.count == 0 else ",\n") + text)
 
     def finish(self) -> None:
         self.fp.write("\n]\n" if self.count else "]\n")
 
 
-class JsonlWriter(Writer):
+class JsonlWriter(_ObjectWriter):
     extension = "jsonl"
 
-    def row(self, values: Sequence[Any]) -> None:
-        assert self.columns is not None
-        self.fp.write(json_dumps(dict(zip(self.columns, values)), default=_json_default) + "\n")
+    def put(self, item: dict[str, Any]) -> None:
+        self.fp.write(json_dumps(item, default=_json_default) + "\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,8 +335,10 @@ class ExportFormat:
     description: str
     media_type: str
 
-    def open(self, fp: TextIO, columns: Sequence[str] | None = None, *, progress: ProgressCallback | None = None) -> Writer:
-        return self.writer(fp, columns, progress=progress)
+    def open(
+        self, fp: TextIO, columns: Sequence[str] | None = None, *, progress: ProgressCallback | None = None, every_key: bool = False
+    ) -> Writer:
+        return self.writer(fp, columns, progress=progress, every_key=every_key)
 
 
 FORMATS: dict[str, ExportFormat] = {

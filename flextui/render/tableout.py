@@ -2,7 +2,10 @@
 
 Rows are buffered to size the columns, cells are cleaned of control
 characters and capped in width, so a terminal never receives raw escape
-sequences from server data.
+sequences from server data. Laid out at the end, the table can take a column
+late: opened with `every_key=True`, a key a row has beyond the columns becomes
+one more column (empty in the rows before it), up to `MORE_KEYS` of them; any
+more are left out (`left_out`), as CSV's are.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flextui.render.export import Writer
+from flextui.render.export import MORE_KEYS, Writer
 from flextui.render.text import clean, shorten
 
 MAX_WIDTH = 40
@@ -24,6 +27,17 @@ class TableWriter(Writer):
     def __init__(self, fp: Any, columns: list[str] | None = None, **kwargs: Any) -> None:
         super().__init__(fp, columns, **kwargs)
         self.rows: list[list[str]] = []
+        self._added = 0
+
+    def new_key(self, key: str, number: int) -> None:
+        """(`every_key`) a key first seen in row `number`: one more column, empty in the rows before (the first `MORE_KEYS`)."""
+        assert self.columns is not None
+        if self._added >= MORE_KEYS:
+            super().new_key(key, number)
+            return
+        self._added += 1
+        self.columns.append(key)
+        self._columns_set()
 
     def row(self, values: Sequence[Any]) -> None:
         self.rows.append([shorten(clean(_text(v)), MAX_WIDTH) for v in values])
@@ -31,7 +45,10 @@ class TableWriter(Writer):
     def finish(self) -> None:
         header = [clean(c) for c in self.columns or []]
         widths = [len(h) for h in header]
-        for row in self.rows:
+        short = [""] * len(header)
+        for index, row in enumerate(self.rows):
+            if len(row) < len(header):  # written before a column was added
+                row = self.rows[index] = row + short[len(row) :]
             widths = [max(w, len(c)) for w, c in zip(widths, row)]
         lines = [header, *self.rows]
         for index, line in enumerate(lines):

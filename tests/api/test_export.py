@@ -122,6 +122,63 @@ def test_columns_choose_and_order_the_fields() -> None:
     assert out.getvalue() == "quantity,fulfillmentID\r\n5,FID-0000001\r\n"
 
 
+MORE_KEYS = [{"a": 1, "b": 2}, {"a": 3, "b": 4, "y": "y1", "x": "x1"}, {"x": "x2", "a": 5}, {"b": 6, "z": 0, "y": "y3"}]
+
+
+@pytest.mark.parametrize("paged", [False, True])
+def test_every_key_is_kept_or_recorded_as_left_out(paged: bool) -> None:
+    """`every_key`: JSON objects carry a row's other keys after the columns, in the order first seen; CSV, whose header
+    is out before the rows, records each with the row it was first in; without it, columns are exactly the keys."""
+    from flextui.render.tableout import TableWriter
+
+    def written(fmt: str, **kwargs: Any) -> tuple[str, Any]:
+        out = io.StringIO()
+        writer = TableWriter(out, ["a", "b"], **kwargs) if fmt == "table" else format_for(fmt).open(out, ["a", "b"], **kwargs)
+        for part in [MORE_KEYS[:1], MORE_KEYS[1:]] if paged else [MORE_KEYS]:
+            writer.write(list(part))
+        writer.close()
+        return out.getvalue(), writer
+
+    text, _ = written("jsonl", every_key=True)
+    assert [list(json.loads(line).items()) for line in text.splitlines()] == [
+        [("a", 1), ("b", 2)],
+        [("a", 3), ("b", 4), ("y", "y1"), ("x", "x1")],
+        [("a", 5), ("b", None), ("x", "x2")],
+        [("a", None), ("b", 6), ("y", "y3"), ("z", 0)],
+    ]
+    text, writer = written("json", every_key=True)
+    assert [list(r) for r in json.loads(text)] == [["a", "b"], ["a", "b", "y", "x"], ["a", "b", "x"], ["a", "b", "y", "z"]]
+    assert writer.left_out == {}
+    text, writer = written("csv", every_key=True)
+    assert text.splitlines()[0] == "a,b" and len(text.splitlines()) == 5
+    assert writer.left_out == {"y": 2, "x": 2, "z": 4}
+    text, writer = written("table", every_key=True)
+    assert text.splitlines()[0].split() == ["a", "b", "y", "x", "z"] and writer.left_out == {}
+    assert text.splitlines()[2].rstrip() == "1  2" and text.splitlines()[5].split() == ["6", "y3", "0"]
+    for fmt in ("json", "csv"):  # the default: the columns, exactly
+        text, writer = written(fmt)
+        assert "x" not in text and writer.left_out == {}
+
+
+def test_what_a_writer_remembers_of_more_keys_is_bounded() -> None:
+    """A server naming a new field in every record: the writer keeps `MORE_KEYS` of them, not one a row."""
+    from flextui.render.export import MORE_KEYS
+    from flextui.render.tableout import TableWriter
+
+    rows = [{"a": i, f"k{i}": i} for i in range(MORE_KEYS + 500)]
+    csv_writer = format_for("csv").open(io.StringIO(), ["a"], every_key=True)
+    csv_writer.write(rows)
+    assert len(csv_writer.left_out) == MORE_KEYS and csv_writer.more_left_out
+    out = io.StringIO()
+    json_writer = format_for("jsonl").open(out, ["a"], every_key=True)
+    json_writer.write(rows)
+    assert [json.loads(line) for line in out.getvalue().splitlines()] == rows, "JSON still writes every key"
+    assert len(json_writer._more) == MORE_KEYS  # type: ignore[attr-defined]
+    table = TableWriter(io.StringIO(), ["a"], every_key=True)
+    table.write(rows[: MORE_KEYS + 2])
+    assert len(table.columns or []) == 1 + MORE_KEYS and list(table.left_out) == [f"k{MORE_KEYS}", f"k{MORE_KEYS + 1}"]
+
+
 def test_empty_exports_are_valid_documents() -> None:
     for writer, expected in ((write_csv, "a,b\r\n"), (write_json, "[]\n"), (write_jsonl, "")):
         out = io.StringIO()
