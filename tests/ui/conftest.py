@@ -73,6 +73,8 @@ async def settle(pilot: Any, delay: float = 0.02, timeout: float = 20.0) -> None
             busy = [w for w in busy if _screen_of(w.node) is app.screen]
         if not busy and any(status.settling for status in app.screen.query(StatusLine)) and loop.time() <= deadline:
             continue  # the status line is about to say what the requests now are (idle, most often)
+        if not busy and not _underlines_placed(app) and loop.time() <= deadline:
+            continue  # a tab relabelled ("Repositories (6)") moves its underline after a refresh: on a loaded machine, later
         if not busy or loop.time() > deadline:
             break
         try:
@@ -80,6 +82,22 @@ async def settle(pilot: Any, delay: float = 0.02, timeout: float = 20.0) -> None
         except TimeoutError:
             pass
     await pilot.pause()
+
+
+def _underlines_placed(app: Any) -> bool:
+    """Whether every tab strip's underline is under its active tab, not on its way there."""
+    from textual.widgets import Tabs
+    from textual.widgets._tabs import Underline
+
+    for tabs in app.screen.query(Tabs):
+        active = tabs.active_tab
+        if active is None or not tabs.display:
+            continue
+        underline = tabs.query_one(Underline)
+        span = active.virtual_region.shrink(active.styles.gutter).column_span
+        if (underline.highlight_start, underline.highlight_end) != span or app.animator.is_being_animated(underline, "highlight_end"):
+            return False
+    return True
 
 
 async def until(pilot: Any, predicate: Callable[[], Any], timeout: float = 20.0) -> None:
