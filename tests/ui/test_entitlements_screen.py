@@ -842,3 +842,19 @@ async def test_the_cursor_stays_in_view_when_the_terminal_shrinks() -> None:
         await pilot.resize_terminal(80, 24)
         tree = s.tree
         await until(pilot, lambda: tree.scroll_offset.y <= tree.cursor_line < tree.scroll_offset.y + tree.scrollable_content_region.height)
+
+
+async def test_p_is_offered_only_where_there_is_a_product_to_open() -> None:
+    """The footer offered `P Product` on accounts and entitlements, where it only said to move the cursor."""
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        s = await acme_entitlement_open(pilot)
+        s.tree.move_cursor(s.node_index[f"A:{ACME}"])
+        await settle(pilot)
+        assert s.check_action("catalogue", ()) is None, "greyed on an account"
+        await pilot.press("P")
+        await until(pilot, lambda: any("line item or its product" in str(n.message) for n in app._notifications))
+        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await settle(pilot)
+        assert s.check_action("catalogue", ()) is True, "offered on a line item"

@@ -68,6 +68,8 @@ from flextui.ui.widgets.table import natural_key
 
 
 # =====================================================================================================
+CATALOGUE_WHERE = "Put the cursor on a line item or its product to open it in the catalogue"
+
 # The catalogue as the forms need it (names and versions to suggest and check)
 # =====================================================================================================
 
@@ -920,11 +922,15 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             return False
         if self.is_mounted and action in self.ON_A_ROW and self.current() is None:
             return None
+        if self.is_mounted and action == "catalogue" and self._product_link() is None:
+            return None  # (greyed on an account or an entitlement: P opens a line item's product)
         return super().check_action(action, parameters)
 
     def why_not(self, action: str, description: str) -> str | None:
         if self.is_mounted and action in self.ON_A_ROW and self.current() is None:
             return f"Nothing is listed here: {description} needs a row under the cursor"
+        if self.is_mounted and action == "catalogue" and self._product_link() is None:
+            return CATALOGUE_WHERE
         if self.is_mounted and not self.ctx.read_only and not self._cursor_allows(action):
             doing, line_item = self.ROW_ACTIONS[action]
             return f"{doing}: put the cursor on {'a line item' if line_item else 'an entitlement or one of its line items'}"
@@ -1159,7 +1165,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self._jump(self._users_link(), "Put the cursor on an account (or anything in it) to list its users")
 
     def action_catalogue(self) -> None:
-        self._jump(self._product_link(), "Put the cursor on a line item or its product to open it in the catalogue")
+        self._jump(self._product_link(), CATALOGUE_WHERE)
 
     def action_copy_id(self) -> None:
         item = self.current()
