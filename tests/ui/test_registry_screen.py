@@ -988,3 +988,20 @@ async def test_sort_shows_in_the_header_and_the_pager() -> None:
         assert str(column.label).endswith("▼") and column.get_render_width(table) >= column.label.cell_len + 2 * table.cell_padding
         await command(pilot, "sort")
         await until(pilot, lambda: "sorted by name" in label(app, "#pager"))
+
+
+async def test_a_list_says_loading_while_a_slow_server_answers() -> None:
+    """The artifacts list (and every registry list but the projects) showed an empty pager line until its page came."""
+    import threading
+
+    from flextui.sim.faults import FaultPlan
+
+    plan = FaultPlan()
+    answer = threading.Event()
+    plan.add(r"/artifacts", kind="slow", hold=answer, times=1000)
+    app = build_app(start=["artifacts", "compass-2026-q2/compass-server"], faults=plan)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ArtifactsScreen) and "loading…" in str(app.screen.query_one("#pager").render()))
+        answer.set()
+        await settle(pilot)
+        assert "loading…" not in str(app.screen.query_one("#pager").render())

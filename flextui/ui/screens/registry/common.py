@@ -180,7 +180,6 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
     ITEM: ClassVar[str]  # the row key holding the item, e.g. "project"
     NOUN: ClassVar[str]  # counted in the pager, e.g. "project"
     ROW_KEY: ClassVar[str] = "name"
-    LOADING_NOTE: ClassVar[bool] = False  # say "page N · loading…" while a page loads
 
     def __init__(self) -> None:
         super().__init__()
@@ -241,8 +240,7 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
         if self.registry_problem() or self.missing_argument():
             return
         self.failed = False
-        if self.LOADING_NOTE:
-            self.query_one("#pager", Label).update(Text(f"page {self.page} · loading…"))
+        self.query_one("#pager", Label).update(Text(f"page {self.page} · loading…"))  # (a slow server showed an empty line)
 
         async def job() -> None:
             async for page in self.fetch(force=force):

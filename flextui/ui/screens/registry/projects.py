@@ -70,7 +70,6 @@ class ProjectsScreen(PagedRegistryScreen):
     KIND = "projects"
     MAX_PAGE_SIZE = PROJECTS_MAX_PAGE_SIZE
     ITEM = NOUN = "project"
-    LOADING_NOTE = True
 
     BINDINGS = [
         Binding("o", "open_by_name", "Open…", id="projects.open"),
