@@ -11,7 +11,7 @@ from flextui.ui.screens.entitlements.tree import EntitlementsScreen
 from flextui.ui.screens.users import UsersScreen
 from flextui.ui.widgets.forms import SectionedForm
 from flextui.ui.widgets.record import RecordScreen
-from tests.ui.conftest import build_app, raw_json_over, world_of
+from tests.ui.conftest import build_app, raw_json_over, until, world_of
 from tests.ui.test_entitlements_screen import settle
 
 ACME = "101200004242"
@@ -214,3 +214,19 @@ async def test_r_in_a_records_detail_shows_it_as_the_server_sent_it() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert (await raw_json_over(pilot, RecordScreen))["user_name"] == user
+
+
+async def test_the_users_list_says_loading_while_a_slow_server_answers() -> None:
+    import threading
+
+    from flextui.sim.faults import FaultPlan
+
+    plan = FaultPlan()
+    answer = threading.Event()
+    plan.add(r"/users", kind="slow", hold=answer, times=1000)
+    app = build_app(start=["users"], faults=plan)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: "loading…" in str(app.screen.query_one("#users-pager").render()))
+        answer.set()
+        await settle(pilot)
+        assert "loading…" not in str(app.screen.query_one("#users-pager").render())

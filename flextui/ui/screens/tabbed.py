@@ -297,6 +297,8 @@ class TabbedListScreen(AreaScreen):
         state = self.states[tab]
         state.loaded = True
         what = self.list_tabs[tab].title.lower()
+        if state.items is None:  # nothing shown yet: a slow server's first page was an empty line
+            self.query_one(f"#{tab}-pager", Label).update(Text(f"page {state.page} · loading…"))
 
         async def job() -> None:
             try:
