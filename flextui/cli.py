@@ -257,6 +257,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     _refuse_unused(parser, args, args.command or "tui")
+    _refuse_sim_without_demo(parser, args)
     return args
 
 
@@ -280,13 +281,31 @@ def _dialects(text: str) -> frozenset[str]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+class _SimOption(argparse.Action):
+    """Stores an option's value, and notes that it was given (`sim_given`): a `--sim-…` option of `get` or `report`
+    without `--demo` is refused (`_refuse_sim_without_demo`), not ignored."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option_string: str | None = None
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        given = getattr(namespace, "sim_given", None) or []
+        if self.option_strings[0] not in given:
+            namespace.sim_given = [*given, self.option_strings[0]]
+
+
 def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> None:
-    """The simulator's world and manner, each checked as the arguments are read (`demo --dialect bogus`: exit 2 at once)."""
-    p = "--sim-" if prefix else "--"
-    parser.add_argument(f"{p}seed", dest="seed", type=int, default=7, help="simulator world seed")
-    parser.add_argument(f"{p}scale", dest="scale", type=_scale, default=1.0, help="world size: a number, or small/default/large (100)")
+    """The simulator's world and manner, each checked as the arguments are read (`demo --dialect bogus`: exit 2 at once).
+
+    `prefix`: as `--sim-…` options of `get` and `report`, which only `--demo` uses (refused without it)."""
+    p, when = ("--sim-", "with --demo: ") if prefix else ("--", "")
+    kept: dict[str, Any] = {"action": _SimOption} if prefix else {}
+    parser.add_argument(f"{p}seed", dest="seed", type=int, default=7, help=f"{when}simulator world seed", **kept)
     parser.add_argument(
-        f"{p}latency", dest="latency", type=_non_negative, default=0.0, help="simulated latency per request, ms (0 or more)"
+        f"{p}scale", dest="scale", type=_scale, default=1.0, help=f"{when}world size: a number, or small/default/large (100)", **kept
+    )
+    parser.add_argument(
+        f"{p}latency", dest="latency", type=_non_negative, default=0.0, help=f"{when}simulated latency per request, ms (0 or more)", **kept
     )
     parser.add_argument(
         f"{p}dialect",
@@ -294,9 +313,22 @@ def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> No
         type=_dialects,
         default=None,
         metavar="NAMES",
-        help="real-service variants to speak besides the strictest reading of the docs, comma separated "
+        help=f"{when}real-service variants to speak besides the strictest reading of the docs, comma separated "
         "(`lenient` drops the strict defaults); `flextui sim --list-dialects` names them",
+        **kept,
     )
+
+
+def _refuse_sim_without_demo(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """`get`/`report --sim-dialect …` without `--demo` is refused (exit 2): it would be ignored, the profile asked as if
+    the simulator had been set up as told."""
+    given = getattr(args, "sim_given", None)
+    if given and not getattr(args, "demo", False):
+        one = len(given) == 1
+        parser.error(
+            f"{' and '.join(given)} {'needs' if one else 'need'} --demo: {'it sets' if one else 'they set'} up the embedded "
+            f"simulator, which only --demo asks (add --demo, or leave {'it' if one else 'them'} out)"
+        )
 
 
 def _setup_logging(debug: bool, *, to_file: bool) -> None:
