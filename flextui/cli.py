@@ -451,7 +451,6 @@ def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
 
 
 def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
-    from flextui.api.auth import Credentials
     from flextui.config import ConfigError, load_config, tls_verify
     from flextui.context import demo_context, profile_context
 
@@ -480,18 +479,26 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             demo.theme_from = "--theme"
         return demo
     lacking: list[str] = []
+    unfound: list[tuple[frozenset[str], str]] = []  # offline: the services whose stored pages cannot be found, and why
     tls = None
     if args.url:
         profile, creds = _adhoc(args)
+        if args.offline and args.user and creds.holds("access token") and not creds.holds("password"):
+            said = (
+                f"offline, the token API's and reports' pages are looked for as asked with the access token in "
+                f"{args.token_env or 'FLEXTUI_TOKEN'}; those asked with the password are found with FLEXTUI_PASSWORD set, "
+                "as it was when they were stored (its value is not read offline)"
+            )
+            unfound.append((frozenset({"tokens", "data"}), said))
     else:
         profile = config.profile(args.profile or os.environ.get("FLEXTUI_PROFILE"))
         tls = tls_verify(profile, config.places)  # a CA bundle that cannot be used is told before any prompt
         if args.registry_tenant:
             profile = profile.model_copy(update={"registry_tenant": args.registry_tenant})
-        from flextui.secrets import credentials_for_tui, deferred_credentials  # (subprocess, getpass: not for the demo)
+        from flextui.secrets import credentials_for_tui, deferred_credentials, offline_credentials  # (not for the demo)
 
-        if args.offline:
-            creds = Credentials(profile.user)
+        if args.offline:  # the identity its pages were stored under online, with nothing asked (its token, if at hand)
+            creds, unfound = offline_credentials(profile)
         elif args.command in ("get", "report"):  # each credential when a request needs it: a command asks only for what it uses
             creds = deferred_credentials(profile)
         else:  # the TUI: every prompt before it starts; one that cannot be had is said there, not fatal
@@ -499,17 +506,22 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
     ctx = profile_context(
         profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only, places=config.places, tls=tls
     )
-    ctx.extras["said_at_start"] = lacking
+    ctx.extras["said_at_start"] = lacking + [said for _, said in unfound]
+    ctx.extras["offline_unfound"] = unfound
     if args.theme:
         ctx.theme, ctx.theme_from = args.theme, "--theme"
     return ctx
 
 
 def _adhoc(args: argparse.Namespace) -> tuple[Any, Any]:
-    """An ad hoc profile from --url: a password (FLEXTUI_PASSWORD or a prompt) with --user, and/or a token from --token-env."""
+    """An ad hoc profile from --url: a password (FLEXTUI_PASSWORD or a prompt) with --user, and/or a token from --token-env.
+
+    Offline, the identity the same command line had online with the same variables (its pages are filed under it,
+    `Session.identity_for`): the token from its variable, and a password held but never read nor asked for where
+    online would have used one (FLEXTUI_PASSWORD set, or no token: the prompt)."""
     from flextui.api.auth import Credentials
     from flextui.config import ConfigError, Profile
-    from flextui.secrets import prompt_secret
+    from flextui.secrets import not_read_offline, prompt_secret
 
     token_var = args.token_env or "FLEXTUI_TOKEN"
     token = os.environ.get(token_var) or None
@@ -525,8 +537,10 @@ def _adhoc(args: argparse.Namespace) -> tuple[Any, Any]:
         first = exc.errors()[0]
         option = {"user": "--user", "registry_tenant": "--registry-tenant"}.get(str(first["loc"][0]) if first["loc"] else "", "--url")
         raise ConfigError(f"{option} {first.get('input')!s}: {first['msg'].removeprefix('Value error, ')}") from None
-    password = None
-    if args.user and not args.offline:
+    password: Any = None
+    if args.user and args.offline:  # never read nor asked offline; only whether one would be used, for the pages' identity
+        password = not_read_offline("password") if os.environ.get("FLEXTUI_PASSWORD") or not token else None
+    elif args.user:
         password = os.environ.get("FLEXTUI_PASSWORD") or (None if token else prompt_secret(f"Password for {args.user} at {args.url}: "))
     return profile, Credentials(args.user, password, token)
 
@@ -693,7 +707,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> int:
     """`get` or `report`, writing to stdout; `tally` counts the rows written as they go."""
-    from flextui.api.errors import ApiError
+    from flextui.api.errors import ApiError, Offline
     from flextui.headless.common import Tally
 
     try:
@@ -701,14 +715,14 @@ async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> 
     except ValueError as exc:
         print_error(exc)
         return EXIT_USAGE
+    from flextui import kinds
+
     tally = tally or Tally()
     try:
         if args.command == "report":
             from flextui.headless.reports import run_report
 
             return await run_report(ctx, args, tally=tally)
-        from flextui import kinds
-
         kind = kinds.lookup(args.kind)
         if kind is None or not kind.has_lister:
             print_error(f"cannot list {args.kind!r}; try one of: {', '.join(listable_kinds())}")
@@ -719,6 +733,11 @@ async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> 
         return _listing_end(ctx.session, count)
     except ApiError as exc:
         print_error(f"{exc}{tally.cut_short()}")
+        if isinstance(exc, Offline):  # why a page stored online may not be found here (a token not got offline)
+            service = "data" if args.command == "report" else getattr(kinds.lookup(args.kind), "service", "")
+            for services, said in ctx.extras.get("offline_unfound", ()):
+                if service in services:
+                    print_error(said)
         return exc.exit_code
     except ValueError as exc:
         print_error(exc)
