@@ -5,19 +5,25 @@ prompts, a missing terminal) fails here, on the plain terminal, with a
 message that says how to fix it. Exit codes: 0 success; 1 other API error;
 2 bad usage, config or input (the user's own); 3 authentication/permission;
 4 not found; 5 server error or rate limit; 6 unreachable/offline; 7 read-only
-profile; 8 a listing cut short (what could be read is printed, stderr says why).
-A server that refuses a request (400, 409) or sends an unreadable answer is 1.
+profile; 8 a listing cut short (what could be read is printed, stderr says why);
+128 + the signal when ended by one (130 ctrl+c, 129 SIGHUP, 143 SIGTERM: a
+minted token is deleted on the way out). A server that refuses a request (400,
+409) or sends an unreadable answer is 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import math
 import os
+import signal
 import sys
-from collections.abc import AsyncIterator, Callable, Sequence
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from flextui import __version__
@@ -69,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="flextui",
         description="A terminal explorer for the FlexNet Operations REST APIs. Try it without an account: flextui demo",
         epilog="Exit codes: 0 ok, 1 the server refused or answered unreadably, 2 your own usage/config/input, 3 auth, 4 not found, "
-        "5 server error or rate limit, 6 unreachable/offline, 7 read-only, 8 listing cut short (stderr says why).",
+        "5 server error or rate limit, 6 unreachable/offline, 7 read-only, 8 listing cut short (stderr says why); "
+        "129/130/143 ended by SIGHUP/ctrl+c/SIGTERM.",
     )
     parser.add_argument("--version", action="version", version=f"flextui {__version__}")
     _global_options(parser, defaults=True)
@@ -421,16 +428,118 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _headless(args: argparse.Namespace) -> int:
-    """`get` and `report`: their exit code; ctrl+c says, as a failure midway does, where the output stops (exit 130)."""
+    """`get` and `report`: their exit code; ctrl+c says, as a failure midway does, where the output stops (exit 130).
+
+    SIGHUP (the SSH link gone) and SIGTERM end it as ctrl+c does, so what it made is undone on the way out (a token
+    minted with `mint_token` is deleted), and exit 128 + the signal (129, 143)."""
     from flextui.headless.common import Tally
 
     _setup_logging(args.debug, to_file=False)
     tally = Tally()
+    run = _HeadlessRun()
+    came: list[int] = []
+    code: int | None = None
     try:
-        return asyncio.run(cmd_headless(args, tally))
+        with _ending_signals(run.end, came):
+            code = asyncio.run(cmd_headless(args, tally, run))
     except KeyboardInterrupt:
         print_error(f"interrupted{tally.cut_short() or f' before any {tally.what} were written'}")
         return 130
+    except BaseException as exc:  # (cancelled, Ended, or an output gone with the terminal: EIO)
+        if not came or isinstance(exc, SystemExit):
+            raise
+    if came:
+        name = signal.Signals(came[0]).name
+        said = (
+            f"stopped by {name}{tally.cut_short() or f' before any {tally.what} were written'}"
+            if not run.came_closing
+            else f"stopped by {name} as it closed the session, after its output was finished (exit {code} without it)"
+        )
+        with contextlib.suppress(OSError, ValueError):  # (the terminal it would be said on may be gone: SIGHUP)
+            print_error(said)
+        return 128 + came[0]
+    assert code is not None
+    return code
+
+
+ENDING_SIGNALS = ("SIGHUP", "SIGTERM")
+"""What ends a run from outside, and should undo what it made on the way out, as ctrl+c does: SIGHUP (the SSH link or
+the terminal gone), SIGTERM (`kill`, a shutdown). Their default ended the process where it stood, a token minted with
+`mint_token` ("deleted on exit") left live for its hour."""
+
+
+class Ended(BaseException):
+    """One of ENDING_SIGNALS, raised where the run stands when it cannot wait for its next await (nothing made yet, or
+    a credential prompt or command holding the event loop); `signum` says which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _ending_signals(end: Callable[[int], None], came: list[int]) -> Iterator[None]:
+    """Within: SIGHUP and SIGTERM call `end(signum)` (on the main thread, as a signal handler), which ends the run;
+    `came` gets the signals that came (the exit code is 128 + the first).
+
+    Only the first acts: another while its clean-up runs (deleting a minted token) is noted and left, not let
+    cut that short. A signal ignored when flextui starts (`nohup` ignores SIGHUP) stays ignored; off the main
+    thread (a test's), nothing is installed.
+    """
+
+    def handler(signum: int, _frame: Any) -> None:
+        if came:
+            return
+        came.append(signum)
+        end(signum)
+
+    before: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ENDING_SIGNALS:
+            signum = getattr(signal, name, None)
+            if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+                before[signum] = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, previous in before.items():
+            signal.signal(signum, previous)
+
+
+class _HeadlessRun:
+    """Where a headless run stands, for SIGHUP/SIGTERM (`end`): starting (nothing made yet), working, or closing.
+
+    Working, the run's task is cancelled, as asyncio cancels it on ctrl+c, so its `finally` closes the session
+    (deleting a minted token); closing, the signal waits for that to finish. Starting, or while a credential
+    prompt or command holds the event loop (a cancellation would wait for it), `Ended` is raised at once.
+    """
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.task: asyncio.Task[Any] | None = None
+        self.working = False
+        self.closing = False
+        self.came_closing = False
+        """Whether the signal came as the session closed: the output was finished by then."""
+
+    def started(self) -> None:
+        """Called on the run's task, once its context (its session) is made."""
+        self.loop, self.task = asyncio.get_running_loop(), asyncio.current_task()
+        self.working = True
+
+    def end(self, signum: int) -> None:
+        from flextui.secrets import credential_being_got
+
+        if self.closing:
+            self.came_closing = True
+            return
+        if not self.working or self.loop is None or credential_being_got():
+            raise Ended(signum)
+        self.loop.call_soon_threadsafe(self._cancel)  # (a signal handler: the loop is told, not changed under it)
+
+    def _cancel(self) -> None:
+        if self.working and not self.closing and self.task is not None:
+            self.task.cancel()
 
 
 # -- contexts ---------------------------------------------------------------------------------
@@ -546,18 +655,44 @@ def _adhoc(args: argparse.Namespace) -> tuple[Any, Any]:
 
 
 def cmd_tui(args: argparse.Namespace, *, demo: bool) -> int:
+    """The app on the context; then its session is closed (a token minted with `mint_token` deleted).
+
+    SIGHUP (the SSH link gone) and SIGTERM end the app as `q` does, so that close still runs (Textual leaves them
+    to their default, which ended the process there and then), and exit 128 + the signal.
+    """
     ctx = make_context(args, demo=demo)
     ctx.start = list(getattr(args, "area", []) or [])
     from flextui.ui.app import FlexApp
 
     app = FlexApp(ctx)
-    try:
-        app.run()
-    finally:
+    came: list[int] = []
+    closing = False
+
+    def end(signum: int) -> None:
+        if closing:  # the session is closing: let it finish
+            return
         try:
-            asyncio.run(ctx.aclose())
-        except RuntimeError:
-            pass
+            loop = asyncio.get_running_loop()  # (the app's: a signal handler runs on the main thread, where the app runs)
+        except RuntimeError:  # the app's loop has not started (or has ended): it will not start its screen
+            app.exit(return_code=128 + signum)
+        else:
+            loop.call_soon_threadsafe(app.exit, None, 128 + signum)
+
+    with _ending_signals(end, came):
+        try:
+            try:
+                app.run()
+            except Exception:
+                if not came:
+                    raise  # (ended by a signal: a terminal gone may fail the app's last writes; the close below matters)
+        finally:
+            closing = True
+            try:
+                asyncio.run(ctx.aclose())
+            except RuntimeError:
+                pass
+    if came:
+        return 128 + came[0]
     return app.return_code or 0
 
 
@@ -705,8 +840,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
 # -- headless -------------------------------------------------------------------------------------
 
 
-async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> int:
-    """`get` or `report`, writing to stdout; `tally` counts the rows written as they go."""
+async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None, run: _HeadlessRun | None = None) -> int:
+    """`get` or `report`, writing to stdout; `tally` counts the rows written as they go; `run` is told when the
+    session is made and when it closes (what SIGHUP/SIGTERM do depends on it)."""
     from flextui.api.errors import ApiError, Offline
     from flextui.headless.common import Tally
 
@@ -718,6 +854,8 @@ async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> 
     from flextui import kinds
 
     tally = tally or Tally()
+    if run is not None:
+        run.started()
     try:
         if args.command == "report":
             from flextui.headless.reports import run_report
@@ -743,6 +881,8 @@ async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> 
         print_error(exc)
         return int(getattr(exc, "exit_code", EXIT_USAGE))  # (the registry's missing password: 3, as every missing credential)
     finally:
+        if run is not None:
+            run.closing = True  # a SIGHUP or SIGTERM from here waits: the session's close deletes a minted token
         await ctx.aclose()
 
 

@@ -153,21 +153,34 @@ def _deferred(profile: Profile, source: Credential, what: CredentialName) -> Sec
     return get
 
 
+_getting = 0
+"""How many `interruptible` gets the main thread is inside (a prompt or a command holding the event loop)."""
+
+
+def credential_being_got() -> bool:
+    """Whether the main thread is getting a credential (`interruptible`): a handler that ends the run by cancelling
+    its task would wait for it to end (cli.py's SIGHUP/SIGTERM handler ends it at once instead, by raising)."""
+    return _getting > 0
+
+
 @contextmanager
 def interruptible() -> Iterator[None]:
     """ctrl+c interrupts what runs inside (a prompt, a credential command) at once.
 
     A deferred credential is got inside a request, on the event loop, where asyncio's own SIGINT handler only
     cancels the task at its next await: a prompt waiting in `getpass` (or a command, up to its timeout) kept
-    the terminal, and only a second ctrl+c got through.
+    the terminal, and only a second ctrl+c got through. (SIGHUP and SIGTERM: `credential_being_got`.)
     """
+    global _getting
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    _getting += 1
     try:
         yield
     finally:
+        _getting -= 1
         signal.signal(signal.SIGINT, before)
 
 
