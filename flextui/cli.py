@@ -5,19 +5,25 @@ prompts, a missing terminal) fails here, on the plain terminal, with a
 message that says how to fix it. Exit codes: 0 success; 1 other API error;
 2 bad usage, config or input (the user's own); 3 authentication/permission;
 4 not found; 5 server error or rate limit; 6 unreachable/offline; 7 read-only
-profile; 8 a listing cut short (what could be read is printed, stderr says why).
-A server that refuses a request (400, 409) or sends an unreadable answer is 1.
+profile; 8 a listing cut short (what could be read is printed, stderr says why);
+128 + the signal when ended by one (130 ctrl+c, 129 SIGHUP, 143 SIGTERM: a
+minted token is deleted on the way out). A server that refuses a request (400,
+409) or sends an unreadable answer is 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import math
 import os
+import signal
 import sys
-from collections.abc import AsyncIterator, Callable, Sequence
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from flextui import __version__
@@ -69,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="flextui",
         description="A terminal explorer for the FlexNet Operations REST APIs. Try it without an account: flextui demo",
         epilog="Exit codes: 0 ok, 1 the server refused or answered unreadably, 2 your own usage/config/input, 3 auth, 4 not found, "
-        "5 server error or rate limit, 6 unreachable/offline, 7 read-only, 8 listing cut short (stderr says why).",
+        "5 server error or rate limit, 6 unreachable/offline, 7 read-only, 8 listing cut short (stderr says why); "
+        "129/130/143 ended by SIGHUP/ctrl+c/SIGTERM.",
     )
     parser.add_argument("--version", action="version", version=f"flextui {__version__}")
     _global_options(parser, defaults=True)
@@ -257,6 +264,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     _refuse_unused(parser, args, args.command or "tui")
+    _refuse_sim_without_demo(parser, args)
     return args
 
 
@@ -280,13 +288,31 @@ def _dialects(text: str) -> frozenset[str]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+class _SimOption(argparse.Action):
+    """Stores an option's value, and notes that it was given (`sim_given`): a `--sim-…` option of `get` or `report`
+    without `--demo` is refused (`_refuse_sim_without_demo`), not ignored."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option_string: str | None = None
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        given = getattr(namespace, "sim_given", None) or []
+        if self.option_strings[0] not in given:
+            namespace.sim_given = [*given, self.option_strings[0]]
+
+
 def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> None:
-    """The simulator's world and manner, each checked as the arguments are read (`demo --dialect bogus`: exit 2 at once)."""
-    p = "--sim-" if prefix else "--"
-    parser.add_argument(f"{p}seed", dest="seed", type=int, default=7, help="simulator world seed")
-    parser.add_argument(f"{p}scale", dest="scale", type=_scale, default=1.0, help="world size: a number, or small/default/large (100)")
+    """The simulator's world and manner, each checked as the arguments are read (`demo --dialect bogus`: exit 2 at once).
+
+    `prefix`: as `--sim-…` options of `get` and `report`, which only `--demo` uses (refused without it)."""
+    p, when = ("--sim-", "with --demo: ") if prefix else ("--", "")
+    kept: dict[str, Any] = {"action": _SimOption} if prefix else {}
+    parser.add_argument(f"{p}seed", dest="seed", type=int, default=7, help=f"{when}simulator world seed", **kept)
     parser.add_argument(
-        f"{p}latency", dest="latency", type=_non_negative, default=0.0, help="simulated latency per request, ms (0 or more)"
+        f"{p}scale", dest="scale", type=_scale, default=1.0, help=f"{when}world size: a number, or small/default/large (100)", **kept
+    )
+    parser.add_argument(
+        f"{p}latency", dest="latency", type=_non_negative, default=0.0, help=f"{when}simulated latency per request, ms (0 or more)", **kept
     )
     parser.add_argument(
         f"{p}dialect",
@@ -294,9 +320,22 @@ def _sim_options(parser: argparse.ArgumentParser, *, prefix: bool = False) -> No
         type=_dialects,
         default=None,
         metavar="NAMES",
-        help="real-service variants to speak besides the strictest reading of the docs, comma separated "
+        help=f"{when}real-service variants to speak besides the strictest reading of the docs, comma separated "
         "(`lenient` drops the strict defaults); `flextui sim --list-dialects` names them",
+        **kept,
     )
+
+
+def _refuse_sim_without_demo(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """`get`/`report --sim-dialect …` without `--demo` is refused (exit 2): it would be ignored, the profile asked as if
+    the simulator had been set up as told."""
+    given = getattr(args, "sim_given", None)
+    if given and not getattr(args, "demo", False):
+        one = len(given) == 1
+        parser.error(
+            f"{' and '.join(given)} {'needs' if one else 'need'} --demo: {'it sets' if one else 'they set'} up the embedded "
+            f"simulator, which only --demo asks (add --demo, or leave {'it' if one else 'them'} out)"
+        )
 
 
 def _setup_logging(debug: bool, *, to_file: bool) -> None:
@@ -389,16 +428,118 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _headless(args: argparse.Namespace) -> int:
-    """`get` and `report`: their exit code; ctrl+c says, as a failure midway does, where the output stops (exit 130)."""
+    """`get` and `report`: their exit code; ctrl+c says, as a failure midway does, where the output stops (exit 130).
+
+    SIGHUP (the SSH link gone) and SIGTERM end it as ctrl+c does, so what it made is undone on the way out (a token
+    minted with `mint_token` is deleted), and exit 128 + the signal (129, 143)."""
     from flextui.headless.common import Tally
 
     _setup_logging(args.debug, to_file=False)
     tally = Tally()
+    run = _HeadlessRun()
+    came: list[int] = []
+    code: int | None = None
     try:
-        return asyncio.run(cmd_headless(args, tally))
+        with _ending_signals(run.end, came):
+            code = asyncio.run(cmd_headless(args, tally, run))
     except KeyboardInterrupt:
         print_error(f"interrupted{tally.cut_short() or f' before any {tally.what} were written'}")
         return 130
+    except BaseException as exc:  # (cancelled, Ended, or an output gone with the terminal: EIO)
+        if not came or isinstance(exc, SystemExit):
+            raise
+    if came:
+        name = signal.Signals(came[0]).name
+        said = (
+            f"stopped by {name}{tally.cut_short() or f' before any {tally.what} were written'}"
+            if not run.came_closing
+            else f"stopped by {name} as it closed the session, after its output was finished (exit {code} without it)"
+        )
+        with contextlib.suppress(OSError, ValueError):  # (the terminal it would be said on may be gone: SIGHUP)
+            print_error(said)
+        return 128 + came[0]
+    assert code is not None
+    return code
+
+
+ENDING_SIGNALS = ("SIGHUP", "SIGTERM")
+"""What ends a run from outside, and should undo what it made on the way out, as ctrl+c does: SIGHUP (the SSH link or
+the terminal gone), SIGTERM (`kill`, a shutdown). Their default ended the process where it stood, a token minted with
+`mint_token` ("deleted on exit") left live for its hour."""
+
+
+class Ended(BaseException):
+    """One of ENDING_SIGNALS, raised where the run stands when it cannot wait for its next await (nothing made yet, or
+    a credential prompt or command holding the event loop); `signum` says which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _ending_signals(end: Callable[[int], None], came: list[int]) -> Iterator[None]:
+    """Within: SIGHUP and SIGTERM call `end(signum)` (on the main thread, as a signal handler), which ends the run;
+    `came` gets the signals that came (the exit code is 128 + the first).
+
+    Only the first acts: another while its clean-up runs (deleting a minted token) is noted and left, not let
+    cut that short. A signal ignored when flextui starts (`nohup` ignores SIGHUP) stays ignored; off the main
+    thread (a test's), nothing is installed.
+    """
+
+    def handler(signum: int, _frame: Any) -> None:
+        if came:
+            return
+        came.append(signum)
+        end(signum)
+
+    before: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ENDING_SIGNALS:
+            signum = getattr(signal, name, None)
+            if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+                before[signum] = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, previous in before.items():
+            signal.signal(signum, previous)
+
+
+class _HeadlessRun:
+    """Where a headless run stands, for SIGHUP/SIGTERM (`end`): starting (nothing made yet), working, or closing.
+
+    Working, the run's task is cancelled, as asyncio cancels it on ctrl+c, so its `finally` closes the session
+    (deleting a minted token); closing, the signal waits for that to finish. Starting, or while a credential
+    prompt or command holds the event loop (a cancellation would wait for it), `Ended` is raised at once.
+    """
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.task: asyncio.Task[Any] | None = None
+        self.working = False
+        self.closing = False
+        self.came_closing = False
+        """Whether the signal came as the session closed: the output was finished by then."""
+
+    def started(self) -> None:
+        """Called on the run's task, once its context (its session) is made."""
+        self.loop, self.task = asyncio.get_running_loop(), asyncio.current_task()
+        self.working = True
+
+    def end(self, signum: int) -> None:
+        from flextui.secrets import credential_being_got
+
+        if self.closing:
+            self.came_closing = True
+            return
+        if not self.working or self.loop is None or credential_being_got():
+            raise Ended(signum)
+        self.loop.call_soon_threadsafe(self._cancel)  # (a signal handler: the loop is told, not changed under it)
+
+    def _cancel(self) -> None:
+        if self.working and not self.closing and self.task is not None:
+            self.task.cancel()
 
 
 # -- contexts ---------------------------------------------------------------------------------
@@ -419,7 +560,6 @@ def make_context(args: argparse.Namespace, *, demo: bool) -> Any:
 
 
 def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
-    from flextui.api.auth import Credentials
     from flextui.config import ConfigError, load_config, tls_verify
     from flextui.context import demo_context, profile_context
 
@@ -448,18 +588,26 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
             demo.theme_from = "--theme"
         return demo
     lacking: list[str] = []
+    unfound: list[tuple[frozenset[str], str]] = []  # offline: the services whose stored pages cannot be found, and why
     tls = None
     if args.url:
         profile, creds = _adhoc(args)
+        if args.offline and args.user and creds.holds("access token") and not creds.holds("password"):
+            said = (
+                f"offline, the token API's and reports' pages are looked for as asked with the access token in "
+                f"{args.token_env or 'FLEXTUI_TOKEN'}; those asked with the password are found with FLEXTUI_PASSWORD set, "
+                "as it was when they were stored (its value is not read offline)"
+            )
+            unfound.append((frozenset({"tokens", "data"}), said))
     else:
         profile = config.profile(args.profile or os.environ.get("FLEXTUI_PROFILE"))
         tls = tls_verify(profile, config.places)  # a CA bundle that cannot be used is told before any prompt
         if args.registry_tenant:
             profile = profile.model_copy(update={"registry_tenant": args.registry_tenant})
-        from flextui.secrets import credentials_for_tui, deferred_credentials  # (subprocess, getpass: not for the demo)
+        from flextui.secrets import credentials_for_tui, deferred_credentials, offline_credentials  # (not for the demo)
 
-        if args.offline:
-            creds = Credentials(profile.user)
+        if args.offline:  # the identity its pages were stored under online, with nothing asked (its token, if at hand)
+            creds, unfound = offline_credentials(profile)
         elif args.command in ("get", "report"):  # each credential when a request needs it: a command asks only for what it uses
             creds = deferred_credentials(profile)
         else:  # the TUI: every prompt before it starts; one that cannot be had is said there, not fatal
@@ -467,17 +615,22 @@ def _make_context(args: argparse.Namespace, *, demo: bool) -> Any:
     ctx = profile_context(
         profile, creds, settings, keys=config.keys, offline=args.offline, read_only=args.read_only, places=config.places, tls=tls
     )
-    ctx.extras["said_at_start"] = lacking
+    ctx.extras["said_at_start"] = lacking + [said for _, said in unfound]
+    ctx.extras["offline_unfound"] = unfound
     if args.theme:
         ctx.theme, ctx.theme_from = args.theme, "--theme"
     return ctx
 
 
 def _adhoc(args: argparse.Namespace) -> tuple[Any, Any]:
-    """An ad hoc profile from --url: a password (FLEXTUI_PASSWORD or a prompt) with --user, and/or a token from --token-env."""
+    """An ad hoc profile from --url: a password (FLEXTUI_PASSWORD or a prompt) with --user, and/or a token from --token-env.
+
+    Offline, the identity the same command line had online with the same variables (its pages are filed under it,
+    `Session.identity_for`): the token from its variable, and a password held but never read nor asked for where
+    online would have used one (FLEXTUI_PASSWORD set, or no token: the prompt)."""
     from flextui.api.auth import Credentials
     from flextui.config import ConfigError, Profile
-    from flextui.secrets import prompt_secret
+    from flextui.secrets import not_read_offline, prompt_secret
 
     token_var = args.token_env or "FLEXTUI_TOKEN"
     token = os.environ.get(token_var) or None
@@ -493,25 +646,53 @@ def _adhoc(args: argparse.Namespace) -> tuple[Any, Any]:
         first = exc.errors()[0]
         option = {"user": "--user", "registry_tenant": "--registry-tenant"}.get(str(first["loc"][0]) if first["loc"] else "", "--url")
         raise ConfigError(f"{option} {first.get('input')!s}: {first['msg'].removeprefix('Value error, ')}") from None
-    password = None
-    if args.user and not args.offline:
+    password: Any = None
+    if args.user and args.offline:  # never read nor asked offline; only whether one would be used, for the pages' identity
+        password = not_read_offline("password") if os.environ.get("FLEXTUI_PASSWORD") or not token else None
+    elif args.user:
         password = os.environ.get("FLEXTUI_PASSWORD") or (None if token else prompt_secret(f"Password for {args.user} at {args.url}: "))
     return profile, Credentials(args.user, password, token)
 
 
 def cmd_tui(args: argparse.Namespace, *, demo: bool) -> int:
+    """The app on the context; then its session is closed (a token minted with `mint_token` deleted).
+
+    SIGHUP (the SSH link gone) and SIGTERM end the app as `q` does, so that close still runs (Textual leaves them
+    to their default, which ended the process there and then), and exit 128 + the signal.
+    """
     ctx = make_context(args, demo=demo)
     ctx.start = list(getattr(args, "area", []) or [])
     from flextui.ui.app import FlexApp
 
     app = FlexApp(ctx)
-    try:
-        app.run()
-    finally:
+    came: list[int] = []
+    closing = False
+
+    def end(signum: int) -> None:
+        if closing:  # the session is closing: let it finish
+            return
         try:
-            asyncio.run(ctx.aclose())
-        except RuntimeError:
-            pass
+            loop = asyncio.get_running_loop()  # (the app's: a signal handler runs on the main thread, where the app runs)
+        except RuntimeError:  # the app's loop has not started (or has ended): it will not start its screen
+            app.exit(return_code=128 + signum)
+        else:
+            loop.call_soon_threadsafe(app.exit, None, 128 + signum)
+
+    with _ending_signals(end, came):
+        try:
+            try:
+                app.run()
+            except Exception:
+                if not came:
+                    raise  # (ended by a signal: a terminal gone may fail the app's last writes; the close below matters)
+        finally:
+            closing = True
+            try:
+                asyncio.run(ctx.aclose())
+            except RuntimeError:
+                pass
+    if came:
+        return 128 + came[0]
     return app.return_code or 0
 
 
@@ -659,9 +840,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
 # -- headless -------------------------------------------------------------------------------------
 
 
-async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> int:
-    """`get` or `report`, writing to stdout; `tally` counts the rows written as they go."""
-    from flextui.api.errors import ApiError
+async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None, run: _HeadlessRun | None = None) -> int:
+    """`get` or `report`, writing to stdout; `tally` counts the rows written as they go; `run` is told when the
+    session is made and when it closes (what SIGHUP/SIGTERM do depends on it)."""
+    from flextui.api.errors import ApiError, Offline
     from flextui.headless.common import Tally
 
     try:
@@ -669,14 +851,16 @@ async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> 
     except ValueError as exc:
         print_error(exc)
         return EXIT_USAGE
+    from flextui import kinds
+
     tally = tally or Tally()
+    if run is not None:
+        run.started()
     try:
         if args.command == "report":
             from flextui.headless.reports import run_report
 
             return await run_report(ctx, args, tally=tally)
-        from flextui import kinds
-
         kind = kinds.lookup(args.kind)
         if kind is None or not kind.has_lister:
             print_error(f"cannot list {args.kind!r}; try one of: {', '.join(listable_kinds())}")
@@ -687,11 +871,18 @@ async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None) -> 
         return _listing_end(ctx.session, count)
     except ApiError as exc:
         print_error(f"{exc}{tally.cut_short()}")
+        if isinstance(exc, Offline):  # why a page stored online may not be found here (a token not got offline)
+            service = "data" if args.command == "report" else getattr(kinds.lookup(args.kind), "service", "")
+            for services, said in ctx.extras.get("offline_unfound", ()):
+                if service in services:
+                    print_error(said)
         return exc.exit_code
     except ValueError as exc:
         print_error(exc)
         return int(getattr(exc, "exit_code", EXIT_USAGE))  # (the registry's missing password: 3, as every missing credential)
     finally:
+        if run is not None:
+            run.closing = True  # a SIGHUP or SIGTERM from here waits: the session's close deletes a minted token
         await ctx.aclose()
 
 

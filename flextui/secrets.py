@@ -2,7 +2,9 @@
 
 For the TUI, resolved once before it starts (a prompt cannot run inside it);
 for a headless command, only when a request needs one (`deferred_credentials`),
-so a command is not stopped by a credential it does not use. Held only in
+so a command is not stopped by a credential it does not use; offline
+(`offline_credentials`), only a token at hand without asking anyone (its
+value or an environment variable), never the password. Held only in
 memory (`api.auth.Credentials`): never written to the config, the cache, logs
 or screenshots. A profile may hold a password and an access token, each from
 its own source, so one profile reaches every service.
@@ -83,6 +85,58 @@ def deferred_credentials(profile: Profile) -> Credentials:
     return Credentials(profile.user, password, token)
 
 
+BETA_SERVICE_NAMES = frozenset({"entitlements", "products", "users"})
+"""The services asked with the access token whatever else the profile holds (`api.http.BETA_SERVICES`, by name)."""
+
+
+def offline_credentials(profile: Profile) -> tuple[Credentials, list[tuple[frozenset[str], str]]]:
+    """What `--offline` finds the profile's cached pages by, with nothing sent and nothing asked; and what it cannot find.
+
+    Pages are filed by identity (`Session.identity_for`): the instance and the user, and for a service asked with an
+    access token the profile holds, that token's digest too (someone else's token never files their pages under this
+    user). Offline must build the identity the same profile had online, or it finds nothing:
+
+    - the access token, where it is at hand without asking anyone or anything: its value in the file, or an
+      environment variable (unset: none, as online, where it could not be had either). One from the keyring, a
+      command or a prompt is not got offline (the keyring may ask to be unlocked, a command may ask for a passphrase
+      or reach a server, a prompt asks you): the pages asked with it are not found, and the list returned says so
+      (with the services it concerns, by name).
+    - the password is never read nor asked for: only that the profile has one, since the token API and data
+      reports are then asked with it and file their pages under the user alone. Getting it fails
+      (MissingCredential); nothing offline would send it.
+    """
+    password: Secret | None = None
+    if profile.password_source() is not None:
+        password = not_read_offline("password")
+    token: str | None = None
+    unfound: list[tuple[frozenset[str], str]] = []
+    source = profile.token_source()
+    if isinstance(source, str):
+        token = source
+    elif source is not None and source.env:
+        token = os.environ.get(source.env) or None
+    elif source is not None:
+        how = "the keyring" if source.keyring else "its command" if source.command else "a prompt"
+        line = _config_line(profile, source, "access token")
+        services = BETA_SERVICE_NAMES if password else BETA_SERVICE_NAMES | {"tokens", "data"}
+        said = (
+            f"offline, the access token is not got from {how}{f' ({line})' if line else ''}: the pages asked with it "
+            "(entitlements, products, users" + ("" if password else ", tokens, reports") + ") are not found in the cache; "
+            'to read them offline, give the token in an environment variable instead (token = { env = "…" })'
+        )
+        unfound.append((services, said))
+    return Credentials(profile.user, password, token), unfound
+
+
+def not_read_offline(what: CredentialName) -> Secret:
+    """A credential the session has, but does not read offline: it says so if anything asks for it."""
+
+    def refuse() -> str:
+        raise MissingCredential(f"offline, the {what} is not read (nothing is sent)")
+
+    return refuse
+
+
 def _deferred(profile: Profile, source: Credential, what: CredentialName) -> Secret:
     if isinstance(source, str):
         return source
@@ -99,21 +153,34 @@ def _deferred(profile: Profile, source: Credential, what: CredentialName) -> Sec
     return get
 
 
+_getting = 0
+"""How many `interruptible` gets the main thread is inside (a prompt or a command holding the event loop)."""
+
+
+def credential_being_got() -> bool:
+    """Whether the main thread is getting a credential (`interruptible`): a handler that ends the run by cancelling
+    its task would wait for it to end (cli.py's SIGHUP/SIGTERM handler ends it at once instead, by raising)."""
+    return _getting > 0
+
+
 @contextmanager
 def interruptible() -> Iterator[None]:
     """ctrl+c interrupts what runs inside (a prompt, a credential command) at once.
 
     A deferred credential is got inside a request, on the event loop, where asyncio's own SIGINT handler only
     cancels the task at its next await: a prompt waiting in `getpass` (or a command, up to its timeout) kept
-    the terminal, and only a second ctrl+c got through.
+    the terminal, and only a second ctrl+c got through. (SIGHUP and SIGTERM: `credential_being_got`.)
     """
+    global _getting
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    _getting += 1
     try:
         yield
     finally:
+        _getting -= 1
         signal.signal(signal.SIGINT, before)
 
 

@@ -399,6 +399,25 @@ def test_a_negative_latency_is_refused(capsys: pytest.CaptureFixture[str], argv:
     assert "latency: must be at least 0" in _usage_error(capsys, *argv)
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--url", "https://x.example", "report", "run", "fulfillment", "--sim-dialect", "links-none"], "--sim-dialect needs --demo"),
+        (["get", "tokens", "--username", "u", "--sim-scale", "2"], "--sim-scale needs --demo"),
+        (["-p", "prod", "get", "products", "--sim-seed", "7", "--sim-latency", "0"], "--sim-seed and --sim-latency need --demo"),
+    ],
+)
+def test_a_simulator_option_without_demo_is_refused(capsys: pytest.CaptureFixture[str], argv: list[str], said: str) -> None:
+    """`report run … --sim-dialect links-none` without --demo was ignored (exit 0): the profile was asked as if it spoke it."""
+    err = _usage_error(capsys, *argv)
+    assert said in err and "embedded simulator" in err
+
+
+def test_simulator_options_with_demo_are_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["get", "tokens", "--demo", "--sim-scale", "2", "--sim-seed", "7", "--username", ADMIN[0], "-o", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)
+
+
 @pytest.mark.parametrize("port", ["-1", "0", "70000", "http"])
 def test_a_port_out_of_range_is_refused(capsys: pytest.CaptureFixture[str], port: str) -> None:
     """`sim --port -1` (or 70000) said "cannot listen" and exited 6, as if the machine were at fault."""

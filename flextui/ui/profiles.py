@@ -149,7 +149,7 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
             raise LookupError(no_profile(name, DEMO_IDENTITIES, "demo profile"))
         return demo_identity(ctx, name)
     from flextui.config import load_config, tls_verify
-    from flextui.secrets import credential_sources, resolve
+    from flextui.secrets import credential_sources, offline_credentials, resolve
 
     config = load_config()
     profile = config.profile(name)  # (one not there: its file, the profiles there are, and the closest)
@@ -157,7 +157,7 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
     if ctx.session.offline:  # `--offline` stays offline: the other profile's cached pages, no secret asked for
         return profile_context(
             profile,
-            Credentials(profile.user),
+            offline_credentials(profile)[0],  # (the identity they were stored under: its token, if at hand)
             ctx.settings,
             keys=ctx.keys,
             cache=ctx.session.cache,

@@ -371,6 +371,41 @@ async def test_an_offline_session_opens_another_profile_offline(tmp_path: Path, 
         await first.aclose()
 
 
+async def test_offline_another_profile_is_opened_as_the_identity_its_pages_were_stored_under(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Offline, `:profile other` gave the other profile its user alone: its entitlements, filed online under its token's
+    digest too (`Session.identity_for`), were not found, and its reports were looked for as asked with no password."""
+    from flextui.api.http import Session
+    from flextui.config import Profile, Settings
+    from flextui.context import profile_context
+    from flextui.ui.profiles import open_profile
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[profiles.other]\nurl = "https://other.example"\nuser = "me@x.example"\n'
+        'password = { prompt = true }\ntoken = { env = "FNO_TEST_OTHER_TOKEN" }\n'
+    )
+    monkeypatch.setenv("FLEXTUI_CONFIG", str(cfg))
+    monkeypatch.setenv("FNO_TEST_OTHER_TOKEN", "rna_" + "2" * 44)
+    first = profile_context(
+        Profile(name="first", url="https://first.example", user="a@x.example"), Credentials("a@x.example"), Settings(), offline=True
+    )
+
+    async def ask(title: str) -> str | None:
+        raise AssertionError(f"asked offline: {title}")
+
+    other = await open_profile(first, "other", ask)
+    online = Session("https://other.example", user="me@x.example", credentials=Credentials("me@x.example", "pw", "rna_" + "2" * 44))
+    try:
+        for op in ("entitlements.list", "reports.names", "tokens.list"):
+            assert other.session.identity_for(op) == online.identity_for(op), op
+    finally:
+        await online.aclose()
+        await other.aclose()
+        await first.aclose()
+
+
 async def test_report_results_reopen_as_the_groups_builder_on_the_new_tenant() -> None:
     """A run is not sent again to another tenant unasked: `:profile` from a report's results opens its filter builder."""
     from flextui.ui.screens.reports.builder import ReportBuilderScreen
