@@ -16,18 +16,25 @@ gives:
 - `every(size)`: the bounded `paging.Pager` over every page, with the
   listing's identity key, reporting a shortfall to the session.
 
+A listing built `ahead` (the token search: no count endpoint, and its
+answers say nothing of what follows) settles each page by asking for the
+next one ahead, through the cache, so the page a screen turns to next is
+already there (`Listing.page`).
+
 Services build their listings in one line each; none pages by hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from flextui.api.errors import Invalid, NotFound
 from flextui.api.http import Fetched, Service, Session, probing
-from flextui.api.paging import Page, Pager, detect_base, distinct
+from flextui.api.paging import Page, Pager, detect_base, distinct, repeats
 from flextui.api.tolerant import list_items, list_more, list_total, parse_records, unreadable
 
 M = TypeVar("M")
@@ -77,6 +84,7 @@ class Listing(Generic[M]):
         parse: ParseRaw[M],
         *,
         item_key: Callable[[M], Hashable] | None = None,
+        ahead: bool = False,
     ) -> None:
         self.session = session
         self.service = service
@@ -85,6 +93,8 @@ class Listing(Generic[M]):
         self._fetch = fetch
         self._parse = parse
         self.item_key = _identity(item_key) if item_key is not None else None
+        self.ahead = ahead
+        """Whether a page whose answer tells neither a total nor what follows is settled by asking the next one (`page`)."""
 
     def wire(self, number: int, size: int, *, force: bool = False) -> AsyncIterator[Page[M]]:
         """Page `number` as the server numbers it: cached first (with its age), then fresh."""
@@ -143,19 +153,25 @@ class Listing(Generic[M]):
           whether more exists is counted by it; taking the page for a capped
           size would make it "page 5 of 7" of 14 a page, with pages 6 and 7
           empty, and ask 14 from then on.
+
+        A listing built `ahead` whose answer tells neither a total nor whether
+        more exists gives the page at once with `more` None (not known yet),
+        then settled (`_settle`): a page shorter than the size the server is
+        known to page by is the last; else the next page is asked ahead.
         """
         asked = self.session.size_for(self.op, size)
         base, probed = await self.base(asked)
         number = base + page - 1
+        unsettled: Page[M] | None = None
         async for got in self.wire(number, asked, force=force and number not in probed):
             n = len(got.items)
+            if self.ahead and got.total is None and got.more is None:
+                known = self._known(got, page, size, asked)
+                unsettled = got if known.more is None else None
+                yield known
+                continue
             if n > asked and got.total is not None and n >= got.total:
-                got.items = distinct(got.items, self.item_key)
-                got.whole = True
-                got.number = 1
-                got.size = max(1, len(got.items))
-                got.more = False
-                yield got
+                yield self._whole(got)
                 continue
             own = self.session.own_size(self.op, n) if n > asked else self.session.known_own_size(self.op)
             more = got.more
@@ -165,6 +181,72 @@ class Listing(Generic[M]):
             got.number = page
             got.more = more
             yield got
+        if unsettled is not None:
+            yield await self._settle(unsettled, page, number, size, asked, force=force)
+
+    def _whole(self, got: Page[M]) -> Page[M]:
+        """`got` as the server's whole list: its items once each, page 1 of 1."""
+        got.items = distinct(got.items, self.item_key)
+        got.whole = True
+        got.number = 1
+        got.size = max(1, len(got.items))
+        got.more = False
+        return got
+
+    def _known(self, got: Page[M], page: int, size: int, asked: int) -> Page[M]:
+        """Page `page` of an `ahead` listing (a copy of `got`, `asked` a page of the `size` wanted) as far as it is known
+        without asking the next page: the last when it is shorter than the size the server is known to page by (its
+        own, `Session.known_own_size`; a cap, `Session.size_for`; or, past page 1, the size asked, which page 1 settled),
+        else `more` None."""
+        n = len(got.items)
+        own = self.session.known_own_size(self.op)
+        known = own or (asked if asked < size or page > 1 else None)
+        out = replace(got, number=page, size=own or asked)
+        if n == 0 or (known is not None and n < known):
+            out.more = False
+            if page == 1 and n > asked:
+                return self._whole(out)  # more than asked, and nothing after it: all of it on one page, as `page` says
+        return out
+
+    async def _settle(self, got: Page[M], page: int, number: int, size: int, asked: int, *, force: bool) -> Page[M]:
+        """Page `page` (wire `number`) settled by asking the page after it ahead (through the cache, so that turning to it
+        costs nothing), as `page` reads a total: a copy of `got` with `more`, `size` and `whole` known.
+
+        - More items than asked (or than the server's own size seen before): the
+          server pages by a size of its own, or answered its whole list. The
+          next page asked with new items makes it its own size
+          (`Session.own_size`); none makes this the one page (`whole`).
+        - As many as asked: more exists when the next page has new items.
+        - Fewer than asked on page 1, nothing known of the server's size: the
+          end, or a cap (Harbor's 100 when 200 are asked, or a server's own
+          size below the one asked). The next page is asked at this page's
+          size, as a capped server pages (the page `]` then shows, from the
+          cache): new items there make it a cap (`Session.learn_size`), asked
+          from then on.
+        - The next page holding nothing new (the same rows): the server ignores
+          the page number. On page 1 this is its whole list, every time; past
+          it, the end.
+        - The next page refused (a strict server's "no such page") or empty: this is the last.
+        """
+        own = self.session.known_own_size(self.op)
+        served = own or asked
+        out = replace(got, number=page, size=served)
+        n = len(got.items)
+        step = n if n < served else asked  # a short page 1: the next at its size, as a capped server pages
+        try:
+            after = (await freshest(self.wire(number + 1, step, force=force))).items
+        except (Invalid, NotFound):
+            after = []
+        if after and repeats(got.items, after, self.item_key):
+            return self._whole(out) if page == 1 else replace(out, more=False)
+        out.more = bool(after)
+        if not after:
+            return self._whole(out) if page == 1 and n > asked else out
+        if n > served:
+            out.size = self.session.own_size(self.op, n)
+        elif n < served:
+            out.size = self.session.learn_size(self.op, asked, n, True)
+        return out
 
     def every(self, size: int, *, what: str, max_items: int | None = None, total: int | None = None, force: bool = False) -> Pager[M]:
         """Every item, page by page (each page its freshest answer; `force`: each asked again), through the one bounded pager."""

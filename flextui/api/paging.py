@@ -138,6 +138,18 @@ def distinct(items: list[T], key: Callable[[T], Hashable] | None) -> list[T]:
     return out
 
 
+def repeats(before: list[T], after: list[T], key: Callable[[T], Hashable] | None) -> bool:
+    """Whether the page `after` (the one asked after `before`) holds nothing new: the same page again, from a
+    server that ignores the page number. Told by its items' keys where they have them (an item without one
+    is new), else by the pages' fingerprints."""
+    if fingerprint(after, key) == fingerprint(before, key):
+        return True
+    if key is None:
+        return False
+    seen = {key(item) for item in before}
+    return all((k := key(item)) is not None and k in seen for item in after)
+
+
 def fingerprint(items: list[Any], key: Callable[[Any], Hashable] | None = None) -> tuple[Any, ...]:
     """What tells two pages apart cheaply: their length and first and last items."""
     if not items:

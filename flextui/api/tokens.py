@@ -464,33 +464,42 @@ class TokensService:
             got.number -= 1  # counted from 1 by the listing, from 0 here
             yield got
 
-    async def search(self, criteria: TokenSearch, page: int = 0, page_size: int = 50) -> builtins.list[Token]:
-        """One page of a search. The docs' table lists the criteria as query parameters while its sample
+    async def _search_raw(self, criteria: TokenSearch, page: int, page_size: int) -> Any:
+        """One page of a search as answered. The docs' table lists the criteria as query parameters while its sample
         and the OpenAPI send a body (TokenBasedAuthManTokensSearch.htm): both are sent, alike."""
-        raw = await self._send_json(
-            "POST", "/uar/v1/tokens/search", json_body=criteria.body(page, page_size), params=criteria.body(page, page_size), mutating=False
-        )
-        return _tokens(raw)
+        body = criteria.body(page, page_size)
+        return await self._send_json("POST", "/uar/v1/tokens/search", json_body=body, params=body, mutating=False)
+
+    async def search(self, criteria: TokenSearch, page: int = 0, page_size: int = 50) -> builtins.list[Token]:
+        """One page of a search (from 0), as the server answers it."""
+        return _tokens(await self._search_raw(criteria, page, page_size))
+
+    def _search_listing(self, criteria: TokenSearch) -> Listing[Token]:
+        """The tokens a search finds as a numbered list (`Listing`) with no count: the search has no count endpoint
+        and its answer says nothing of what follows, so each page is settled by asking the next one ahead."""
+
+        async def fetch(number: int, size: int) -> Any:
+            return envelope(await self._search_raw(criteria, number, size))
+
+        def parse(raw: Any, number: int, size: int) -> Page[Token]:
+            return Page(_tokens(raw), number, size)
+
+        key = {"criteria": criteria.model_dump(by_alias=True, exclude_none=True, mode="json")}
+        return Listing(self.session, Service.TOKENS, "tokens.search", key, fetch, parse, item_key=_token_key, ahead=True)
 
     async def search_page(self, criteria: TokenSearch, page: int, page_size: int, *, force: bool = False) -> AsyncIterator[Page[Token]]:
-        params = {"criteria": criteria.body(page, page_size)}
+        """Page `page` of a search, counted from 0 as the API counts them: cached first (with age), then fresh, each
+        given at once with `Page.more` None (not known yet) and then settled (`Listing.page` of an `ahead` listing).
 
-        async def fetch() -> Any:
-            raw = await self._send_json(
-                "POST",
-                "/uar/v1/tokens/search",
-                json_body=criteria.body(page, page_size),
-                params=criteria.body(page, page_size),
-                mutating=False,
-            )
-            return envelope(raw)
-
-        def parse(raw: Any) -> Page[Token]:
-            return Page(_tokens(raw), page, page_size, None)
-
-        async for got in self.session.cached("tokens.search", params, fetch, parse, force=force):
-            got.value.age = got.age
-            yield got.value
+        Settled, `Page.more` says whether a next page exists (the page after a
+        full one is asked ahead, through the cache, so `]` shows it at once),
+        `Page.size` is the size the server pages by (its own, or a cap it was
+        seen to apply, asked from then on), and `Page.whole` that it answered
+        every match at once (it ignores paging: the one page, numbered 0).
+        """
+        async for got in self._search_listing(criteria).page(page + 1, page_size, force=force):
+            got.number -= 1  # counted from 1 by the listing, from 0 here
+            yield got
 
     def search_all(self, criteria: TokenSearch, page_size: int = 200, *, max_items: int | None = None) -> Pager[Token]:
         """Every token the search finds, page by page (0-based, as documented), bounded and honest (`Pager`)."""

@@ -117,11 +117,13 @@ async def test_fresh_seconds_zero_always_revalidates(sim_app: Any, cache: PageCa
 async def test_search_page_is_cached_per_criteria(session: Session) -> None:
     svc = TokensService(session)
     criteria = TokenSearch(tokenCreator=ADMIN[0])
-    first = [p async for p in svc.search_page(criteria, 0, 3)]
+    first = [p async for p in svc.search_page(criteria, 0, 3)]  # page 0, and page 1 asked ahead (is there one?)
     again = [p async for p in svc.search_page(criteria, 0, 3)]
-    other = [p async for p in svc.search_page(criteria, 1, 3)]
-    assert first[0].age is None and again[0].age is not None and other[0].age is None
-    assert session.requests_sent == 2
+    assert first[0].age is None and again[0].age is not None and session.requests_sent == 2
+    other = [p async for p in svc.search_page(criteria, 1, 3)]  # asked ahead just now: only page 2 is asked
+    assert other[0].age is not None and session.requests_sent == 3
+    another = [p async for p in svc.search_page(TokenSearch(tokenCreator=ADMIN[0], tokenType="NORMAL"), 0, 3)]
+    assert another[0].age is None and session.requests_sent == 5, "other criteria: other pages"
     assert [t.name for t in again[0].items] == [t.name for t in first[0].items]
     assert {t.name for t in other[0].items}.isdisjoint(t.name for t in first[0].items)
 

@@ -10,18 +10,22 @@ counts the pages the server really has.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from textual.widgets import Input
 
 from flextui.api.paging import Pager, collect
 from flextui.config import Settings
 from flextui.sim.dialects import speaking
+from flextui.sim.faults import FaultPlan
 from flextui.sim.world import ADMIN
 from flextui.ui.screens.tabbed import TabbedListScreen
 from flextui.ui.screens.tokens import TokensScreen
+from flextui.ui.widgets.forms import FormScreen
 from tests.conftest import more_tokens
 from tests.ui.conftest import build_app, settle, until, world_of
 
@@ -200,6 +204,28 @@ async def test_a_search_of_every_page_counts_the_servers_pages_after_its_short_l
 MORE_TOKENS = {"page-size-ignored": 37, "page-size-ignored-short-last": 37, "page-size-cap-100": 220, "paging-ignored": 60, "strict": 60}
 
 
+async def tokens_to_end(pilot: Any, s: TokensScreen, server: str, expected: list[str]) -> list[str]:
+    """`]` to the end of the tokens shown (the list, or a search) on `server`: each of `expected` shown once, on the
+    pages the server has, which the pager line names (its own size or cap, or all on one page); each page's line."""
+    dialect, size, _ = SERVERS[server]
+    assert len(expected) == 10 + MORE_TOKENS[server] == len(set(expected))
+    seen, words = await page_to_end(
+        pilot, lambda: [row["name"] for row in s.table.visible_rows], lambda: str(s.query_one("#pager").render()), lambda: s.page
+    )
+    assert sorted(seen) == sorted(expected) and len(seen) == len(set(seen)), f"{len(seen)} shown, {len(expected)} expected: {words}"
+    pages = len(words)
+    assert s.page_position() == (pages, pages)
+    if dialect == "paging-ignored":
+        assert pages == 1 and "the server ignores paging: all on one page" in words[0], words
+    elif dialect:
+        served = 20 if dialect == "page-size-ignored" else 100
+        assert pages == -(-len(expected) // served), words
+        assert all(f"{served} a page (the server's size; {size} asked)" in said for said in words), words
+    else:
+        assert pages == -(-len(expected) // size) and not any("the server" in said for said in words), words
+    return words
+
+
 @pytest.mark.parametrize("server", SERVERS)
 async def test_tokens_reachable_once_whatever_the_server_pages(server: str) -> None:
     """The token list (its total from the count endpoint) counts its pages by the server's size too: before, it counted
@@ -212,23 +238,9 @@ async def test_tokens_reachable_once_whatever_the_server_pages(server: str) -> N
         s = app.screen
         assert isinstance(s, TokensScreen)
         expected = [t.name for t in await collect(await s.service.iterate(ADMIN[0], None))]
-        assert len(expected) == 10 + MORE_TOKENS[server] == len(set(expected))
-        seen, words = await page_to_end(
-            pilot, lambda: [row["name"] for row in s.table.visible_rows], lambda: str(s.query_one("#pager").render()), lambda: s.page
-        )
-        assert sorted(seen) == sorted(expected) and len(seen) == len(set(seen)), f"{len(seen)} shown, {len(expected)} listed: {words}"
-        pages = len(words)
+        words = await tokens_to_end(pilot, s, server, expected)
         for number, said in enumerate(words, 1):
-            assert said.startswith(f"page {number} of {pages} · {len(expected)} tokens"), said
-        assert s.page_position() == (pages, pages)
-        if dialect == "paging-ignored":
-            assert pages == 1 and "the server ignores paging: all on one page" in words[0], words
-        elif dialect:
-            served = 20 if dialect == "page-size-ignored" else 100
-            assert pages == -(-len(expected) // served), words
-            assert all(f"{served} a page (the server's size; {size} asked)" in said for said in words), words
-        else:
-            assert pages == -(-len(expected) // size) and not any("the server" in said for said in words), words
+            assert said.startswith(f"page {number} of {len(words)} · {len(expected)} tokens"), said
 
 
 async def test_tokens_all_on_one_page_of_a_server_paging_by_more_than_asked() -> None:
@@ -261,3 +273,76 @@ async def test_a_search_of_every_page_of_tokens_counts_the_servers_pages_after_i
         await settle(pilot)
         said = str(s.query_one("#pager").render())
         assert "'paging-': 37 found in all 47 tokens (3 pages, every page)" in said, said
+
+
+async def open_search(pilot: Any, **fields: str) -> TokensScreen:
+    """`s` on the tokens, the search form's `fields`, submit: the tokens screen, its first page asked for."""
+    await settle(pilot)
+    await pilot.press("s")
+    await until(pilot, lambda: isinstance(pilot.app.screen, FormScreen))
+    for field, text in fields.items():
+        pilot.app.screen.query_one(f"#field-{field}", Input).value = text
+    await pilot.click("#form-submit")
+    await until(pilot, lambda: isinstance(pilot.app.screen, TokensScreen) and pilot.app.screen.search is not None)
+    screen = pilot.app.screen
+    assert isinstance(screen, TokensScreen)
+    return screen
+
+
+@pytest.mark.parametrize("server", SERVERS)
+async def test_a_token_search_reaches_every_match_once_whatever_the_server_pages(server: str) -> None:
+    """`s`, then `]` to the end. The search has no count, and was paged by hand: a server capping the size at 100 (200
+    asked) left all but its first 100 matches unreachable (`]` refused on a page of 100), one ignoring paging had `]`
+    open page 2, 3, … with the same rows for ever, and one paging by 20 of its own an empty page 2. Each page is now
+    settled by asking the next one ahead: `]` is offered while a next page exists, the pages are the server's, and the
+    last page knows it is the last."""
+    dialect, size, _ = SERVERS[server]
+    app = build_app(start=["tokens"], dialects=speaking(dialect), settings=Settings(page_size=size))
+    more_tokens(world_of(app), ADMIN[0], MORE_TOKENS[server])
+    async with app.run_test(size=(120, 40)) as pilot:
+        s = await open_search(pilot, username=ADMIN[0])
+        await settle(pilot)
+        assert s.search is not None
+        expected = [t.name for t in await collect(s.service.search_all(s.search))]
+        words = await tokens_to_end(pilot, s, server, expected)
+        pages = len(words)
+        for number, said in enumerate(words, 1):
+            assert said.startswith(f"search: username={ADMIN[0]} · page {number}{f' of {pages}' if number == pages else ''} · "), said
+        assert all("] for more" in said for said in words[:-1]) and "] for more" not in words[-1], words
+        assert not any("more may follow" in said for said in words), f"each page known before the next key: {words}"
+        if dialect == "paging-ignored":
+            return  # one page: nothing for a search of every page to add
+        s.search_all("paging-")  # the tokens added: the search of every page counts the server's pages too
+        await until(pilot, lambda: s.every is not None and not s.every_running)
+        await settle(pilot)
+        said = str(s.query_one("#pager").render())
+        assert f"'paging-': {MORE_TOKENS[server]} found in all {len(expected)} tokens ({pages} pages, every page)" in said, said
+
+
+async def test_a_next_page_key_pressed_before_the_search_knows_waits_for_the_answer() -> None:
+    """`]` pressed while the page after the one shown is still being asked for (a slow server): it is neither refused
+    nor an empty page; the pager says more may follow, and once the server answers, that page opens."""
+    plan = FaultPlan()
+    answer = threading.Event()
+    app = build_app(start=["tokens"], dialects=speaking("page-size-cap-100"), settings=Settings(page_size=200), faults=plan)
+    more_tokens(world_of(app), ADMIN[0], 220)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        plan.add(r"POST .*/tokens/search", query=r"(^|&)page=1(&|$)", kind="slow", hold=answer, times=1000)
+        s = await open_search(pilot, username=ADMIN[0])
+        await until(pilot, lambda: len(s.table.visible_rows) == 100)
+        first = [row["name"] for row in s.table.visible_rows]
+        assert "page 1 · 100 shown · more may follow" in str(s.query_one("#pager").render())
+        await pilot.press("right_square_bracket")
+        await until(pilot, lambda: s.wanted == 1)
+        said = str(s.query_one("#pager").render())
+        assert s.page == 0 and "more may follow (] opens page 2 if it exists)" in said, said
+        answer.set()
+        await until(pilot, lambda: s.search_shown == 1 and s.search_more is not None)
+        await settle(pilot)
+        said = str(s.query_one("#pager").render())
+        shown = [row["name"] for row in s.table.visible_rows]
+        assert len(shown) == 100 and not set(shown) & set(first), said
+        assert said.startswith(
+            f"search: username={ADMIN[0]} · page 2 · 100 shown · 100 a page (the server's size; 200 asked) · ] for more"
+        ), said

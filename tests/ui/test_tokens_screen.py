@@ -401,16 +401,39 @@ async def test_page_past_the_end_of_a_search_is_refused_once_the_end_is_known() 
         await submit_form(pilot, "s", tokenName="*")
         screen = app.screen
         assert isinstance(screen, TokensScreen)
-        while len(screen.tokens) == 3:  # to the short page: the last
+        while screen.search_more:  # `]` is offered: the page after this one exists
             before = screen.page
             await pilot.press("right_square_bracket")
-            await until(pilot, lambda before=before: screen.page != before or len(screen.tokens) < 3)
+            await until(pilot, lambda before=before: screen.search_shown != before and screen.search_more is not None)
             await settle(pilot)
         position = screen.page_position()
-        assert position is not None and position[1] is not None, position
+        assert screen.tokens and position == (screen.page + 1, screen.page + 1), "on the last page, known to be the last"
         last = position[1]
-        assert last in (screen.page, screen.page + 1), "the short page, or the one before an empty one"
         assert screen.go_to_page(last + 2) == f"Page {last + 2} is past the last one ({last})"
+
+
+async def test_a_search_page_asked_past_its_last_is_not_shown() -> None:
+    """`:page 4` of a search whose last page is not known yet (70 matches at 50 a page: page 2 is known to exist) asks
+    for it; found empty, it is not shown: the page shown stays, and says so. Before, it showed "page 4 · 0 shown"."""
+    from tests.conftest import more_tokens
+
+    app = build_app()
+    app.ctx.settings.page_size = 50
+    more_tokens(world_of(app), ADMIN[0], 60)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await submit_form(pilot, "s", username=ADMIN[0])
+        screen = app.screen
+        assert isinstance(screen, TokensScreen)
+        first = names(app)
+        assert len(first) == 50 and screen.page_position() == (1, None) and "] for more" in pager(app), pager(app)
+        assert screen.go_to_page(4) is None
+        await settle(pilot)
+        assert screen.page == 0 and names(app) == first and "page 1 · 50 shown · ] for more" in pager(app), pager(app)
+        assert any("Page 4 is past the last page of this search" in str(n.message) for n in app._notifications)
+        assert screen.go_to_page(2) is None
+        await settle(pilot)
+        assert screen.page_position() == (2, 2) and len(names(app)) == 20, pager(app)
+        assert screen.go_to_page(3) == "Page 3 is past the last one (2)"
 
 
 async def test_filter_and_inverse_filter() -> None:

@@ -3,7 +3,11 @@
 The list asks `/tokens/count` for the total so the pager can say "page 3 of
 12", counted in pages of the size the server answers (`Page.size`: it may cap
 or ignore the size asked for, `Listing.page`); pages come from the cache
-first (with their age) and then fresh. Rows
+first (with their age) and then fresh. A search has no count: each of its
+pages is settled by the page after it, asked ahead (`TokensService.search_page`),
+so `]` is offered only where a next page exists ("more may follow" until that
+is known; a `]` pressed meanwhile waits for it), and the search's pages are
+the server's too (its own size, a cap, or all on one page). Rows
 expiring within `settings.expiring_days` are marked ⚠, masked rows (values
 the caller may not see) are dimmed and marked. New token values are shown
 once, in a modal that copies them, and are then dropped: they are never
@@ -20,6 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Static
+from textual.worker import Worker
 
 from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page, pages_of, served_notes
@@ -84,7 +89,14 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         """The page size the server answers the list with (`Page.size`; it may cap or ignore the size asked for):
         the list's pages are counted by it."""
         self.whole = False
-        """The server answered the list whole (`Page.whole`): it is the one page."""
+        """The server answered the list or search whole (`Page.whole`): it is the one page."""
+        self.search_more: bool | None = None
+        """Whether a page follows the search page shown (`Page.more`); None while the server is being asked."""
+        self.search_shown = 0
+        """The search page whose rows are shown (`self.page` is the one asked for)."""
+        self.wanted = 0
+        """`]` pressed while it was not known whether a next search page exists: taken once it is known."""
+        self._loading: Worker[Any] | None = None  # the worker loading a page
 
     @property
     def service(self) -> TokensService:
@@ -97,8 +109,8 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     @property
     def served_size(self) -> int:
-        """The size of the pages shown as the server answers them (a search's, and the list's until it has answered: the size asked for)."""
-        return (self.served if self.search is None else None) or self.page_size
+        """The size of the pages shown as the server answers them (until it has answered: the size asked for)."""
+        return self.served or self.page_size
 
     def list_pages(self) -> int | None:
         """How many pages the list (not a search) has as the server pages it; None before its total is known."""
@@ -126,10 +138,11 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def load_page(self) -> None:
         """Show the current page: the cached one at once when there is one (asked again only once it is stale)."""
         self.refresh_bindings()  # `x` shows while a search is shown
-        self.run_api(self._load, group="tokens-load", doing="loading tokens", failed=self._load_failed)
+        self._loading = self.run_api(self._load, group="tokens-load", doing="loading tokens", failed=self._load_failed)
 
     def _load_failed(self, exc: BaseException) -> None:
         """Where the list would be, say it is not (the toast goes by; an empty table read as "no tokens")."""
+        self.wanted = 0  # a `]` waiting to know whether a next page exists: it will not be known
         pager = self.query_one("#pager", Label)
         if self.total is None and not self.tokens:
             pager.update(Text(NOT_LOADED))
@@ -151,7 +164,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def many_pages(self) -> bool:
         if self.search is not None:
-            return self.page > 0 or len(self.tokens) >= self.page_size
+            return not self.whole and (self.page > 0 or self.search_more is not False)
         return self.total is not None and self.total > len(self.tokens)
 
     def every_pager(self, force: bool) -> Any:
@@ -173,27 +186,59 @@ class TokensScreen(EveryPageSearch, AreaScreen):
                 return
             pages = self.service.list_page(user, creator, self.page, self.page_size, force=force)
         async for page in pages:
-            if not force or page.age is None:
-                self._show(page)
+            if (not force or page.age is None) and not self._show(page):
+                return
 
     search_last: int | None = None
-    """The search's last page (from 1), once a page has come back short of a full one; None while unknown."""
+    """The search's last page (from 1), once a page has said no page follows it; None while unknown."""
 
-    def _show(self, page: Page[Token]) -> None:
+    def _show(self, page: Page[Token]) -> bool:
+        """Show `page`; False when it is not shown: an empty search page past the one shown (`_past_the_last`)."""
+        if self.search is not None and not page.items and self.page > self.search_shown:
+            self._past_the_last()
+            return False
         self.tokens = page.items
         self.total = page.total
-        if self.search is None:
-            self.served, self.whole = page.size, page.whole
-            if page.whole:
-                self.page = 0  # every page is the whole list: that is the one page
-        if self.search is not None and len(page.items) < self.page_size:
-            last = self.page + 1 if page.items else max(1, self.page)  # (an empty page: the one before it, at most)
-            self.search_last = min(self.search_last or last, last)
+        self.served, self.whole = page.size, page.whole
+        if page.whole:
+            self.page = 0  # every page is the whole list: that is the one page
+        if self.search is not None:
+            self._search_settled(page)
         if not self.every_mode:  # the table holds an all-pages search: the page waits until it is left
             self.query_one(ResourceTable).set_rows([self._row(t) for t in page.items])
         self.show_age(page.age)
         self._update_pager()
         self.refresh_bindings()  # rows or none: the footer offers what the row under the cursor (if any) allows
+        return True
+
+    def _search_settled(self, page: Page[Token]) -> None:
+        """What a search page says of the pages after it (`Page.more`; None: not known yet); a `]` that waited for it is taken."""
+        self.search_shown = self.page
+        self.search_more = page.more
+        if page.more is False:
+            self.search_last = self.page + 1
+        elif page.more and self.search_last is not None and self.search_last <= self.page + 1:
+            self.search_last = None  # the search finds more than it did
+        if page.more is not None and self.wanted:
+            self.call_later(self._take_wanted)
+
+    def _take_wanted(self) -> None:
+        """The `]`s pressed while it was not known whether a next page exists: one page on, now that it is known (the
+        rest wait for that page's answer), or none when this is the last."""
+        wanted, self.wanted = self.wanted, 0
+        if wanted and self.search is not None and self.search_more:
+            self.wanted = wanted - 1
+            self.action_page(1)
+
+    def _past_the_last(self) -> None:
+        """A search page asked for (`:page N` past the pages known to exist, or one the search has since lost) is empty:
+        the page shown stays, and the pager says which pages exist."""
+        asked, self.page = self.page, self.search_shown
+        if asked == self.search_shown + 1:  # the page after the one shown is empty: the one shown is the last
+            self.search_more, self.search_last = False, self.search_shown + 1
+        self.wanted = 0
+        self.say(f"Page {asked + 1} is past the last page of this search")
+        self._update_pager()
 
     def _show_nothing(self) -> None:
         """No user, no creator, no search: no listing, so nothing of the last one stays to be acted on.
@@ -218,10 +263,18 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         soon = sum(1 for t in self.tokens if t.expires_within(now, days))
         masked = sum(1 for t in self.tokens if t.masked)
         if self.search is not None:
-            parts = [f"search: {self._search_text()}", f"page {self.page + 1}", f"{len(self.tokens)} shown"]
-            if len(self.tokens) == self.page_size:
+            last = self.search_last
+            parts = [
+                f"search: {self._search_text()}",
+                f"page {self.page + 1}" + (f" of {last}" if last else ""),
+                f"{len(self.tokens)} shown",
+            ]
+            parts += served_notes(self.whole, self.served, self.page_size, None)
+            if self.search_more is None and not self.whole:
+                parts.append(f"more may follow (] opens page {self.page + 2} if it exists)" if self.wanted else "more may follow")
+            elif self.search_more:
                 parts.append("] for more")
-            one_page = self.page == 0 and len(self.tokens) < self.page_size
+            one_page = self.whole or last == 1
         else:
             total = self.total or 0
             pages = self.list_pages() or 1
@@ -332,19 +385,21 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         """Another user or creator: another listing, from its first page."""
         self.leave_every()
         self.every = None  # another user or creator: another listing
-        self.search = None
-        self.search_last = None
-        self.page = 0
+        self._another(None)
+
+    def _another(self, search: TokenSearch | None) -> None:
+        """Another listing (the list, or a search), from its first page: nothing known of its pages yet."""
+        self.search = search
+        self.search_last = self.search_more = None
+        self.served, self.whole = None, False
+        self.page = self.search_shown = self.wanted = 0
         self.load_page()
 
     def action_list_mode(self) -> None:
         self.leave_every()
         self.every = None
         if self.search is not None:
-            self.search = None
-            self.search_last = None
-            self.page = 0
-            self.load_page()
+            self._another(None)
 
     def page_position(self) -> tuple[int, int | None] | None:
         """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
@@ -360,10 +415,23 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         last = self.list_pages()
         if self.search is None and last is not None and target >= last:
             return
-        if self.search is not None and delta > 0 and len(self.tokens) < self.page_size:
+        if self.search is not None and delta > 0 and not self._search_may_turn(target):
             return
         self.page = target
         self.load_page()
+
+    def _search_may_turn(self, target: int) -> bool:
+        """Whether search page `target` (from 0) may be opened: not past the last page, once known. While it is not
+        known whether a page follows the one asked for (it, or the page after it, is being asked for), the `]` waits
+        for the answer (`wanted`)."""
+        if self.whole or (self.search_last is not None and target >= self.search_last):
+            return False
+        loading = self._loading is not None and not self._loading.is_finished
+        if loading and (self.page != self.search_shown or self.search_more is None):  # what follows the page asked: unknown yet
+            self.wanted += target - self.page
+            self._update_pager()
+            return False
+        return True
 
     @on(DataTable.RowSelected, "#tokens-table")
     def _open(self, event: DataTable.RowSelected) -> None:
@@ -457,10 +525,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             if model is not None:
                 self.leave_every()
                 self.every = None
-                self.search = model
-                self.search_last = None
-                self.page = 0
-                self.load_page()
+                self._another(model)
 
         self.app.push_screen(FormScreen("Search tokens", fields, build, send, submit_label="Search"), done)
 
@@ -509,7 +574,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def action_reload_fresh(self) -> None:
         """Ask the server again (after a change), ignoring the cache's freshness window."""
         self.forget_every()
-        self.run_api(lambda: self._load(force=True), group="tokens-load", doing="refreshing tokens", failed=self._load_failed)
+        self._loading = self.run_api(
+            lambda: self._load(force=True), group="tokens-load", doing="refreshing tokens", failed=self._load_failed
+        )
 
     @work(group="tokens-action")
     async def action_rotate(self) -> None:
