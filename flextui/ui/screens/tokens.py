@@ -12,6 +12,11 @@ expiring within `settings.expiring_days` are marked ⚠, masked rows (values
 the caller may not see) are dimmed and marked. New token values are shown
 once, in a modal that copies them, and are then dropped: they are never
 stored, cached or logged.
+
+The list is listed by its User and Creator fields as applied (enter there,
+`u`), kept on the screen (`applied_user`, `applied_creator`): every request
+reads those, never the fields, and the fields show them again when the keys
+leave them without enter.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -81,6 +86,12 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def __init__(self) -> None:
         super().__init__()
+        self.applied_user: str | None = None
+        """The user the list is listed by: the User field as last applied (enter in the fields, `u`), not as typed since.
+        Every request of the list reads these (a page, ctrl+r, a watch, a refresh after a change, a search of every
+        page), never the fields: text typed there without enter is no filter."""
+        self.applied_creator: str | None = None
+        """The creator the list is listed by (see `applied_user`)."""
         self.page = 0
         self.total: int | None = None
         self.search: TokenSearch | None = None
@@ -119,11 +130,12 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         return pages_of(self.total, self.served_size) if self.total is not None else None
 
     def compose_body(self) -> ComposeResult:
+        self.applied_user, self.applied_creator = self.ctx.user or None, None
         with Horizontal(classes="toolbar"):
             yield Label("User")
-            yield Input(value=self.ctx.user or "", placeholder="user e-mail", id="q-user", compact=True)
+            yield Input(value=self.applied_user or "", placeholder="user e-mail", id="q-user", compact=True)
             yield Label("Creator")
-            yield Input(placeholder="creator e-mail", id="q-creator", compact=True)
+            yield Input(value=self.applied_creator or "", placeholder="creator e-mail", id="q-creator", compact=True)
         yield Label("", id="pager", classes="pager")
         table = ResourceTable(self.kind.columns, cell=self._cell, id="tokens-table")
         table.row_style = self._row_style
@@ -170,14 +182,12 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def every_pager(self, force: bool) -> Any:
         if self.search is not None:
             return self.service.search_all(self.search)
-        user = self.query_one("#q-user", Input).value.strip() or None
-        creator = self.query_one("#q-creator", Input).value.strip() or None
-        return self.service.iterate(user, creator, force=force)
+        return self.service.iterate(self.applied_user, self.applied_creator, force=force)
 
     async def _load(self, *, force: bool = False) -> None:
-        """Show the current page: cached first, then fresh; `force` shows only the fresh answer."""
-        user = self.query_one("#q-user", Input).value.strip() or None
-        creator = self.query_one("#q-creator", Input).value.strip() or None
+        """Show the current page: cached first, then fresh; `force` shows only the fresh answer. The list is the
+        applied user's and creator's (`applied_user`), whatever the fields hold now."""
+        user, creator = self.applied_user, self.applied_creator
         if self.search is not None:
             pages = self.service.search_page(self.search, self.page, self.page_size, force=force)
         else:
@@ -365,21 +375,61 @@ class TokensScreen(EveryPageSearch, AreaScreen):
                 "This token's user is masked (not yours to see)" if masked else "No token with a user under the cursor", markup=False
             )
             return
-        user_box, creator_box = self.query_one("#q-user", Input), self.query_one("#q-creator", Input)
         person = people[0]
-        if user_box.value.strip() == person and not creator_box.value.strip():
-            user_box.value, creator_box.value, role = "", person, "created by"
+        if self.applied_user == person and not self.applied_creator:
+            user, creator, role = None, person, "created by"
         else:
-            user_box.value, creator_box.value, role = person, "", "of"
+            user, creator, role = person, None, "of"
+        self._apply(user, creator)
         other = "the tokens created by" if role == "of" else "the tokens of"
         self.app.notify(f"Tokens {role} {clean(person)}; u again shows {other} {clean(person)}", markup=False)
         self._relist()
 
+    def _boxes(self) -> tuple[Input, Input]:
+        return self.query_one("#q-user", Input), self.query_one("#q-creator", Input)
+
+    def _apply(self, user: str | None, creator: str | None) -> None:
+        """List by `user` and `creator` from now on (`applied_user`), the fields showing them."""
+        self.applied_user, self.applied_creator = user or None, creator or None
+        user_box, creator_box = self._boxes()
+        user_box.value, creator_box.value = user or "", creator or ""
+        self._show_starts()
+
+    def _show_starts(self, *, leaving: bool = False) -> None:
+        """A field not being typed in shows its value from the start: a long e-mail set by `u` showed its end, and
+        `ben.abara@…` read as `en.abara@…`. `leaving`: the keys are leaving the fields (enter), that one too."""
+        for box in self._boxes():
+            if leaving or not box.has_focus:
+                box.cursor_position = 0
+
     @on(Input.Submitted, "#q-user, #q-creator")
-    def _list(self, event: Any) -> None:
+    def _list(self, event: Input.Submitted) -> None:
+        """Enter in the User or Creator field: both fields, as typed, are what the list is listed by."""
         event.stop()
+        user_box, creator_box = self._boxes()
+        self._apply(user_box.value.strip(), creator_box.value.strip())
         self._relist()
         self.query_one(ResourceTable).focus()
+        self._show_starts(leaving=True)
+
+    @on(events.DescendantFocus)
+    def _left_the_fields(self, event: events.DescendantFocus) -> None:
+        """The keys went elsewhere on this screen (tab, a click) from a field typed in without enter: the fields show
+        what the list is listed by again. Left as typed, `User zz` stood over the admin's tokens, as if it were
+        theirs. (Between the two fields, nothing is undone: enter in either applies both.)"""
+        if event.widget in self._boxes():
+            return
+        self.revert_fields()
+
+    def revert_fields(self) -> None:
+        """The fields as applied (`applied_user`), whatever was typed in them since."""
+        user_box, creator_box = self._boxes()
+        reverted = False
+        for box, applied in ((user_box, self.applied_user), (creator_box, self.applied_creator)):
+            if box.value != (applied or ""):
+                box.value, reverted = applied or "", True
+        if reverted:
+            self._show_starts()
 
     def _relist(self) -> None:
         """Another user or creator: another listing, from its first page."""
