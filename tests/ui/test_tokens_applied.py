@@ -1,6 +1,6 @@
 """The tokens list is listed by its User and Creator fields as applied (enter, `u`), never as typed since: text typed
 without enter reached ctrl+r, a watch's tick, the refresh after a change and the search of every page ("User zz"
-over the admin's tokens, then "0 tokens" on the next refresh)."""
+over the admin's tokens, then "0 tokens" on the next refresh). And `u` on a search's row comes back to the search."""
 
 from __future__ import annotations
 
@@ -186,6 +186,52 @@ async def test_the_search_of_every_page_reads_the_applied_users_pages(asked: Ask
         assert "every page" in pager(screen) and names(screen) and all("grafana" in n for n in names(screen))
 
 
+async def test_u_on_a_search_row_and_escape_come_back_to_the_search_as_it_was() -> None:
+    """`u` on a search's row replaced the search with that user's tokens, and escape did nothing: the search was lost."""
+    app = build_app()
+    app.ctx.settings.page_size = 4
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        search = await tokens_screen(pilot)
+        await burst(pilot, "s")
+        assert isinstance(app.screen, FormScreen)
+        app.screen.query_one("#field-tokenName", Input).value = "g*"
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert app.screen is search and search.search is not None
+        await until(pilot, lambda: search.search_more is not None)
+        assert search.search_more, "the search has a second page"
+        await burst(pilot, "right_square_bracket")
+        await until(pilot, lambda: search.search_shown == 1 and search.search_more is not None)
+        await settle(pilot)
+        await burst(pilot, "down", "down")
+        criteria, page, rows, cursor, said = search.search, search.page, names(search), search.table.cursor_row, pager(search)
+        assert page == 1 and cursor == 2 and "search: tokenName=g*" in said
+        person = search.selected().username
+        assert person
+
+        await burst(pilot, "u")
+        theirs = app.screen
+        assert isinstance(theirs, TokensScreen) and theirs is not search
+        await until(pilot, lambda: theirs.total is not None)
+        await settle(pilot)
+        assert theirs.search is None and (theirs.applied_user, theirs.applied_creator) == (person, None)
+        assert fields(theirs) == (person, "") and names(theirs)
+        assert theirs.query_one("#q-user", Input).scroll_offset.x == 0, "the user's e-mail shown from its start"
+        assert all(row["token"].username == person for row in theirs.table.visible_rows)
+        assert any("escape: back to the search" in str(n.message) for n in app._notifications)
+
+        await burst(pilot, "escape")
+        assert app.screen is search, "escape comes back to the search"
+        assert search.search == criteria and search.page == page and names(search) == rows
+        assert search.table.cursor_row == cursor and pager(search) == said
+
+        await burst(pilot, "ctrl+f")  # forward again: the user's tokens
+        again = app.screen
+        assert isinstance(again, TokensScreen) and again is not search and again.applied_user == person
+        await burst(pilot, "escape")
+        assert app.screen is search and names(search) == rows
+
+
 async def test_u_on_a_list_still_lists_in_place_and_toggles_by_what_is_applied() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -196,3 +242,10 @@ async def test_u_on_a_list_still_lists_in_place_and_toggles_by_what_is_applied()
         assert (screen.applied_user, screen.applied_creator) == (None, ADMIN[0])
         await burst(pilot, "u")
         assert fields(screen) == (ADMIN[0], "") and (screen.applied_user, screen.applied_creator) == (ADMIN[0], None)
+
+
+def test_tokens_user_or_creator_opens_that_listing() -> None:
+    assert TokensScreen.for_kind(None, "user=a@b.example").opened_on == ("a@b.example", None)
+    assert TokensScreen.for_kind(None, "creator=a@b.example").opened_on == (None, "a@b.example")
+    assert TokensScreen.for_kind(None, "something").opened_on is None
+    assert TokensScreen.for_kind(None, None).opened_on is None

@@ -16,7 +16,8 @@ stored, cached or logged.
 The list is listed by its User and Creator fields as applied (enter there,
 `u`), kept on the screen (`applied_user`, `applied_creator`): every request
 reads those, never the fields, and the fields show them again when the keys
-leave them without enter.
+leave them without enter. `u` on a search's row opens that user's tokens
+over the search as a related jump, so escape comes back to the search.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Static
 from textual.worker import Worker
 
+from flextui import kinds
 from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page, pages_of, served_notes
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate, is_masked
@@ -84,8 +86,11 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="tokens.reload"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, user: str | None = None, creator: str | None = None) -> None:
+        """`user`, `creator`: the listing to open on (`u` on a search's row opens one, as `:tokens user=NAME` does);
+        neither: the signed-in user's tokens."""
         super().__init__()
+        self.opened_on = (user, creator) if user or creator else None
         self.applied_user: str | None = None
         """The user the list is listed by: the User field as last applied (enter in the fields, `u`), not as typed since.
         Every request of the list reads these (a page, ctrl+r, a watch, a refresh after a change, a search of every
@@ -109,6 +114,18 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         """`]` pressed while it was not known whether a next search page exists: taken once it is known."""
         self._loading: Worker[Any] | None = None  # the worker loading a page
 
+    @classmethod
+    def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> TokensScreen:
+        """`:tokens user=NAME` or `:tokens creator=NAME` (`u` on a search's row opens it, as a related jump); anything
+        else: the signed-in user's tokens."""
+        key, sep, value = (argument or "").partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if sep and value and key in ("user", "username"):
+            return cls(user=value)
+        if sep and value and key in ("creator", "tokencreator"):
+            return cls(creator=value)
+        return cls()
+
     @property
     def service(self) -> TokensService:
         return TokensService(self.ctx.session)
@@ -130,7 +147,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         return pages_of(self.total, self.served_size) if self.total is not None else None
 
     def compose_body(self) -> ComposeResult:
-        self.applied_user, self.applied_creator = self.ctx.user or None, None
+        self.applied_user, self.applied_creator = self.opened_on or (self.ctx.user or None, None)
         with Horizontal(classes="toolbar"):
             yield Label("User")
             yield Input(value=self.applied_user or "", placeholder="user e-mail", id="q-user", compact=True)
@@ -142,6 +159,8 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         yield table
 
     def on_mount(self) -> None:
+        if self.opened_on is not None:  # once laid out (the signed-in user's e-mail, the usual start, is left as it is)
+            self.call_after_refresh(self._show_starts)
         self.query_one(ResourceTable).focus()
         self.load_page()
 
@@ -366,7 +385,11 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     # -- query bar ---------------------------------------------------------------------------
 
     def action_user_tokens(self) -> None:
-        """u: the tokens of the user under the cursor; again on the same user: the tokens that user created."""
+        """u: the tokens of the user under the cursor; again on the same user: the tokens that user created.
+
+        On a search's row it opens them over the search, as a related jump (`j`) does: escape comes back to the search
+        as it was (its criteria, page, rows and cursor), ctrl+f goes forward again. The search has no field to be
+        typed again from; the list has its User field, so there `u` lists in place."""
         token = self.selected()
         people = [p for p in ((token.username, token.creator) if token is not None else ()) if p and not is_masked(p, partly=True)]
         if not people:
@@ -376,6 +399,13 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             )
             return
         person = people[0]
+        if self.search is not None:
+            flex_app(self).jump(Link(f"tokens of {person}", "tokens", f"user={person}"))
+            self.app.notify(
+                f"Tokens of {clean(person)}; u again shows the tokens created by {clean(person)} · escape: back to the search",
+                markup=False,
+            )
+            return
         if self.applied_user == person and not self.applied_creator:
             user, creator, role = None, person, "created by"
         else:
