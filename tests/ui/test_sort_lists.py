@@ -51,8 +51,10 @@ async def test_u_on_a_token_lists_that_users_tokens_then_the_ones_they_created()
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, TokensScreen)
+        me = screen.selected().username
+        await burst(pilot, "f", "end", "ctrl+u", "tab", *me, "enter")  # the tokens I created: no user applied
+        assert (screen.applied_user, screen.applied_creator) == (None, me)
         person = screen.selected().username
-        screen.query_one("#q-user", Input).value = "someone-else@flexdemo.example"
         await burst(pilot, "u")
         assert screen.query_one("#q-user", Input).value == person and screen.query_one("#q-creator", Input).value == ""
         assert all(r["token"].username == person for r in screen.query_one(ResourceTable).visible_rows)

@@ -12,6 +12,12 @@ expiring within `settings.expiring_days` are marked ⚠, masked rows (values
 the caller may not see) are dimmed and marked. New token values are shown
 once, in a modal that copies them, and are then dropped: they are never
 stored, cached or logged.
+
+The list is listed by its User and Creator fields as applied (enter there,
+`u`), kept on the screen (`applied_user`, `applied_creator`): every request
+reads those, never the fields, and the fields show them again when the keys
+leave them without enter. `u` on a search's row opens that user's tokens
+over the search as a related jump, so escape comes back to the search.
 """
 
 from __future__ import annotations
@@ -19,13 +25,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Static
 from textual.worker import Worker
 
+from flextui import kinds
 from flextui.api.intervals import IntervalError, parse_interval
 from flextui.api.paging import Page, pages_of, served_notes
 from flextui.api.tokens import Token, TokenCreate, TokenSearch, TokensService, TokenUpdate, is_masked
@@ -79,8 +86,17 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         Binding("ctrl+r", "reload", "Refresh from the server", show=False, id="tokens.reload"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, user: str | None = None, creator: str | None = None) -> None:
+        """`user`, `creator`: the listing to open on (`u` on a search's row opens one, as `:tokens user=NAME` does);
+        neither: the signed-in user's tokens."""
         super().__init__()
+        self.opened_on = (user, creator) if user or creator else None
+        self.applied_user: str | None = None
+        """The user the list is listed by: the User field as last applied (enter in the fields, `u`), not as typed since.
+        Every request of the list reads these (a page, ctrl+r, a watch, a refresh after a change, a search of every
+        page), never the fields: text typed there without enter is no filter."""
+        self.applied_creator: str | None = None
+        """The creator the list is listed by (see `applied_user`)."""
         self.page = 0
         self.total: int | None = None
         self.search: TokenSearch | None = None
@@ -97,6 +113,18 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.wanted = 0
         """`]` pressed while it was not known whether a next search page exists: taken once it is known."""
         self._loading: Worker[Any] | None = None  # the worker loading a page
+
+    @classmethod
+    def for_kind(cls, kind: kinds.Kind | None, argument: str | None) -> TokensScreen:
+        """`:tokens user=NAME` or `:tokens creator=NAME` (`u` on a search's row opens it, as a related jump); anything
+        else: the signed-in user's tokens."""
+        key, sep, value = (argument or "").partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if sep and value and key in ("user", "username"):
+            return cls(user=value)
+        if sep and value and key in ("creator", "tokencreator"):
+            return cls(creator=value)
+        return cls()
 
     @property
     def service(self) -> TokensService:
@@ -119,17 +147,20 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         return pages_of(self.total, self.served_size) if self.total is not None else None
 
     def compose_body(self) -> ComposeResult:
+        self.applied_user, self.applied_creator = self.opened_on or (self.ctx.user or None, None)
         with Horizontal(classes="toolbar"):
             yield Label("User")
-            yield Input(value=self.ctx.user or "", placeholder="user e-mail", id="q-user", compact=True)
+            yield Input(value=self.applied_user or "", placeholder="user e-mail", id="q-user", compact=True)
             yield Label("Creator")
-            yield Input(placeholder="creator e-mail", id="q-creator", compact=True)
+            yield Input(value=self.applied_creator or "", placeholder="creator e-mail", id="q-creator", compact=True)
         yield Label("", id="pager", classes="pager")
         table = ResourceTable(self.kind.columns, cell=self._cell, id="tokens-table")
         table.row_style = self._row_style
         yield table
 
     def on_mount(self) -> None:
+        if self.opened_on is not None:  # once laid out (the signed-in user's e-mail, the usual start, is left as it is)
+            self.call_after_refresh(self._show_starts)
         self.query_one(ResourceTable).focus()
         self.load_page()
 
@@ -170,14 +201,12 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def every_pager(self, force: bool) -> Any:
         if self.search is not None:
             return self.service.search_all(self.search)
-        user = self.query_one("#q-user", Input).value.strip() or None
-        creator = self.query_one("#q-creator", Input).value.strip() or None
-        return self.service.iterate(user, creator, force=force)
+        return self.service.iterate(self.applied_user, self.applied_creator, force=force)
 
     async def _load(self, *, force: bool = False) -> None:
-        """Show the current page: cached first, then fresh; `force` shows only the fresh answer."""
-        user = self.query_one("#q-user", Input).value.strip() or None
-        creator = self.query_one("#q-creator", Input).value.strip() or None
+        """Show the current page: cached first, then fresh; `force` shows only the fresh answer. The list is the
+        applied user's and creator's (`applied_user`), whatever the fields hold now."""
+        user, creator = self.applied_user, self.applied_creator
         if self.search is not None:
             pages = self.service.search_page(self.search, self.page, self.page_size, force=force)
         else:
@@ -356,7 +385,11 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     # -- query bar ---------------------------------------------------------------------------
 
     def action_user_tokens(self) -> None:
-        """u: the tokens of the user under the cursor; again on the same user: the tokens that user created."""
+        """u: the tokens of the user under the cursor; again on the same user: the tokens that user created.
+
+        On a search's row it opens them over the search, as a related jump (`j`) does: escape comes back to the search
+        as it was (its criteria, page, rows and cursor), ctrl+f goes forward again. The search has no field to be
+        typed again from; the list has its User field, so there `u` lists in place."""
         token = self.selected()
         people = [p for p in ((token.username, token.creator) if token is not None else ()) if p and not is_masked(p, partly=True)]
         if not people:
@@ -365,21 +398,68 @@ class TokensScreen(EveryPageSearch, AreaScreen):
                 "This token's user is masked (not yours to see)" if masked else "No token with a user under the cursor", markup=False
             )
             return
-        user_box, creator_box = self.query_one("#q-user", Input), self.query_one("#q-creator", Input)
         person = people[0]
-        if user_box.value.strip() == person and not creator_box.value.strip():
-            user_box.value, creator_box.value, role = "", person, "created by"
+        if self.search is not None:
+            flex_app(self).jump(Link(f"tokens of {person}", "tokens", f"user={person}"))
+            self.app.notify(
+                f"Tokens of {clean(person)}; u again shows the tokens created by {clean(person)} · escape: back to the search",
+                markup=False,
+            )
+            return
+        if self.applied_user == person and not self.applied_creator:
+            user, creator, role = None, person, "created by"
         else:
-            user_box.value, creator_box.value, role = person, "", "of"
+            user, creator, role = person, None, "of"
+        self._apply(user, creator)
         other = "the tokens created by" if role == "of" else "the tokens of"
         self.app.notify(f"Tokens {role} {clean(person)}; u again shows {other} {clean(person)}", markup=False)
         self._relist()
 
+    def _boxes(self) -> tuple[Input, Input]:
+        return self.query_one("#q-user", Input), self.query_one("#q-creator", Input)
+
+    def _apply(self, user: str | None, creator: str | None) -> None:
+        """List by `user` and `creator` from now on (`applied_user`), the fields showing them."""
+        self.applied_user, self.applied_creator = user or None, creator or None
+        user_box, creator_box = self._boxes()
+        user_box.value, creator_box.value = user or "", creator or ""
+        self._show_starts()
+
+    def _show_starts(self, *, leaving: bool = False) -> None:
+        """A field not being typed in shows its value from the start: a long e-mail set by `u` showed its end, and
+        `ben.abara@…` read as `en.abara@…`. `leaving`: the keys are leaving the fields (enter), that one too."""
+        for box in self._boxes():
+            if leaving or not box.has_focus:
+                box.cursor_position = 0
+
     @on(Input.Submitted, "#q-user, #q-creator")
-    def _list(self, event: Any) -> None:
+    def _list(self, event: Input.Submitted) -> None:
+        """Enter in the User or Creator field: both fields, as typed, are what the list is listed by."""
         event.stop()
+        user_box, creator_box = self._boxes()
+        self._apply(user_box.value.strip(), creator_box.value.strip())
         self._relist()
         self.query_one(ResourceTable).focus()
+        self._show_starts(leaving=True)
+
+    @on(events.DescendantFocus)
+    def _left_the_fields(self, event: events.DescendantFocus) -> None:
+        """The keys went elsewhere on this screen (tab, a click) from a field typed in without enter: the fields show
+        what the list is listed by again. Left as typed, `User zz` stood over the admin's tokens, as if it were
+        theirs. (Between the two fields, nothing is undone: enter in either applies both.)"""
+        if event.widget in self._boxes():
+            return
+        self.revert_fields()
+
+    def revert_fields(self) -> None:
+        """The fields as applied (`applied_user`), whatever was typed in them since."""
+        user_box, creator_box = self._boxes()
+        reverted = False
+        for box, applied in ((user_box, self.applied_user), (creator_box, self.applied_creator)):
+            if box.value != (applied or ""):
+                box.value, reverted = applied or "", True
+        if reverted:
+            self._show_starts()
 
     def _relist(self) -> None:
         """Another user or creator: another listing, from its first page."""
