@@ -234,3 +234,61 @@ def test_docs_form_artifacts_are_all_printed(capsys: pytest.CaptureFixture[str])
     docs = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(docs) == len(harbor) == 9, err
     assert [d["tags"] for d in docs] == [h["tags"] for h in harbor] and not any("unreadable" in d for d in docs)
+
+
+# -- a registry that sends no total (the docs' bare arrays) -------------------------------------------------------------
+
+NO_TOTAL_DIALECTS = ["", "page-size-cap-100", "page-size-ignored", "paging-ignored"]
+
+
+def _no_total_listing(kind: str, ctx: Any, size: int) -> tuple[Any, list[Any], Any]:
+    """(rows of `flextui get KIND`, every item's identity as the simulator holds it, a row's identity)."""
+    from tests.api.test_registry_no_total import MONTH, PROJECT, REPOSITORY, YEAR, grow
+
+    store = registry_store(world(ctx))
+    grow(world(ctx))
+    project = store.project(PROJECT)
+    if kind == "projects":
+        return get_projects(ctx, args(page_size=size)), sorted(store.projects), lambda r: r["name"]
+    if kind == "members":
+        return (
+            get_members(ctx, args(PROJECT, page_size=size)),
+            [m["entityName"] for m in store.members(project)],
+            lambda r: r["entity_name"],
+        )
+    if kind == "artifacts":
+        every = [a.digest for a in store.artifacts(project, store.repositories(project)[REPOSITORY])]
+        return get_artifacts(ctx, args(f"{PROJECT}/{REPOSITORY}", page_size=size)), every, lambda r: r["digest"]
+    last = (date(YEAR, MONTH + 1, 1) - timedelta(days=1)).isoformat()
+    rows = get_downloads(ctx, args(None, f"from={YEAR}-{MONTH:02d}-01", f"to={last}", page_size=size))
+    return rows, [d.id for d in store.downloads(YEAR, MONTH)], lambda r: r["id"]
+
+
+@pytest.mark.parametrize("size", [7, 15, 100])
+@pytest.mark.parametrize("dialect", NO_TOTAL_DIALECTS)
+@pytest.mark.parametrize("kind", ["projects", "members", "artifacts", "downloads"])
+async def test_every_item_once_from_a_registry_without_a_total(kind: str, dialect: str, size: int) -> None:
+    """`flextui get projects|members|artifacts|downloads` against a server sending no total, paging as asked, by a size of
+    its own (10), capping at 100 or ignoring paging: each item once, no shortfall, and no endless paging."""
+    ctx = demo_context(fixed_now_ms=FIXED_NOW_MS, dialects=speaking(",".join(filter(None, ["registry-no-total", dialect]))))
+    try:
+        rows, every, key = _no_total_listing(kind, ctx, size)
+        session = ctx.session
+        before = session.requests_sent
+        got = [key(row) for row in await collect(rows)]
+        spent = session.requests_sent - before
+        assert len(every) > 30 and len(got) == len(set(got)) and sorted(got, key=repr) == sorted(every, key=repr), (len(got), len(every))
+        assert not session.shortfalls, [o.describe() for o in session.shortfalls]
+        served = len(every) if dialect == "paging-ignored" else 10 if dialect == "page-size-ignored" else size
+        pages = -(-len(every) // served)
+        # each page once, one more to find the end, and the refused page 0 that finds where pages start
+        assert spent <= pages + 2, f"{spent} requests for {pages} pages"
+    finally:
+        await ctx.aclose()
+
+
+def test_get_projects_from_a_registry_without_a_total_paging_by_its_own_size(capsys: pytest.CaptureFixture[str]) -> None:
+    demo = ["--demo", "-o", "jsonl", "--page-size", "15"]
+    code, out, err = run(capsys, "get", "projects", *demo, "--sim-dialect", "registry-no-total,page-size-ignored")
+    names = [json.loads(line)["name"] for line in out.splitlines()]
+    assert code == 0 and names == sorted(set(names)) and len(names) == 41, err

@@ -17,9 +17,11 @@ gives:
   listing's identity key, reporting a shortfall to the session.
 
 A listing built `ahead` (the token search: no count endpoint, and its
-answers say nothing of what follows) settles each page by asking for the
-next one ahead, through the cache, so the page a screen turns to next is
-already there (`Listing.page`).
+answers say nothing of what follows; the registry's lists, whose total is
+an extension a server may not send) settles each page that came without a
+total by asking for the next one ahead, through the cache, so the page a
+screen turns to next is already there (`Listing.page`); a page with a total
+asks nothing more.
 
 Services build their listings in one line each; none pages by hand.
 """

@@ -605,6 +605,14 @@ class RegistryService:
     they start wherever the service's pages start, detected once per session
     (`Session.page_bases`): the docs give members a default page of 1 but say
     nothing for the other lists, and a Spring service may count from 0.
+
+    A list's total is Harbor's `X-Total-Count` header or a total in the body
+    (`_total`), an extension: the docs show bare arrays (notes §2.2, §2.4), so
+    it may not come. Every list is a `Listing` built `ahead`: a page without a
+    total is given at once with `Page.more` None, then settled by asking the
+    page after it ahead through the cache (its own size, a cap, the same rows
+    again from a server ignoring paging: `Listing.page`); with a total, nothing
+    more is asked.
     """
 
     def __init__(self, session: Session, username: str | None = None, password: str | None = None, tenant_id: str | None = None) -> None:
@@ -763,6 +771,7 @@ class RegistryService:
             lambda number, size: self._get_raw(path, query(number, size)),
             parse,
             item_key=item_key,
+            ahead=True,
         )
 
     async def _freshest(self, pages: AsyncIterator[A]) -> A:

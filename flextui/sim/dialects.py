@@ -64,6 +64,8 @@ DIALECTS: dict[str, str] = {
     ),
     # registry: the docs' artifacts form
     "artifacts-docs-envelope": "registry artifacts answer the docs' form: a project object with camelCase artifacts and no digest",
+    # registry: no total (the docs' bare arrays)
+    "registry-no-total": "registry lists answer a bare array with no total (no X-Total-Count header, no total field)",
     # auth and enums
     "token-only-beta": "entitlements, products and users/accounts accept only Bearer rna_ access tokens",
     "strict-enums": "enums only in their documented spelling (orderType new_order, status draft, …)",

@@ -29,7 +29,8 @@ Projects, repositories, charts
   and downloads allow `pageSize` up to 1000.
   Non-integers and out-of-range values answer 400 naming the parameter. A
   page past the end is an empty array. List answers carry `X-Total-Count`
-  (Harbor's header, an extension: the docs show bare arrays only).
+  (Harbor's header, an extension: the docs show bare arrays only), except
+  under `registry-no-total`.
 - A project name in a path is taken exactly: with the shared-registry
   tenant prefix (`1107-hello-world-dp`) it is 404, as the docs say to omit
   the prefix (RESTSWContDelivRetrieveArt.htm; this simulator used to drop
@@ -150,6 +151,12 @@ Dialects (pages under docs.revenera.com/fno_CURRENT/webservicesintegration/Conte
   camelCase with MEDIUM times (`size, pushTime, scanOverview, tags,
   pullTime, labels, references, manifestMediaType`) and, as far as the
   docs' sample goes, no `digest` and no `id`; no X-Total-Count.
+- `registry-no-total`: the lists of projects, members, artifacts and downloads
+  answer the bare array alone, with no X-Total-Count and no total field, as
+  the docs' samples show them (RESTSWContDelivProjRetrieve.htm,
+  RESTSWContDelivListMembers.htm, RESTSWContDelivRetrieveArt.htm,
+  RESTSWContDelivDownLogs.htm): how many items, and so whether a page
+  follows, is not said. It combines with the paging dialects.
 - `null-collections` (app.py): empty lists, tags, urls, keywords, charts and
   repositories are `null`.
 """
@@ -1032,7 +1039,13 @@ def _bool(request: Request, name: str, default: bool) -> bool:
     return low == "true"
 
 
-def _list_response(items: list[Any], total: int) -> Response:
+NO_TOTAL = "registry-no-total"
+
+
+def _list_response(request: Request, items: list[Any], total: int) -> Response:
+    """A list answer: a bare array with Harbor's `X-Total-Count`, or, under `registry-no-total`, the bare array alone."""
+    if NO_TOTAL in dialects_of(request):
+        return json_response(items)
     return json_response(items, headers={"X-Total-Count": str(total)})
 
 
@@ -1080,7 +1093,7 @@ async def list_projects(request: Request) -> Response:
     if "shared-registry-prefix" in dialects_of(request):
         for row in rows:
             row["name"] = f"{store.world.tenant_id}-{row['name']}"
-    return _list_response(rows, len(projects))
+    return _list_response(request, rows, len(projects))
 
 
 async def get_project(request: Request) -> Response:
@@ -1130,7 +1143,7 @@ async def list_members(request: Request) -> Response:
             members = [m for m in members if wanted in m["entityName"].lower()]
         else:
             members = [m for m in members if m["entityName"].lower() == wanted]
-    return _list_response(page.take(members), len(members))
+    return _list_response(request, page.take(members), len(members))
 
 
 def _repository_param(request: Request) -> str:
@@ -1170,7 +1183,7 @@ async def list_artifacts(request: Request) -> Response:
     artifacts = store.artifacts(project, repo)
     if "artifacts-docs-envelope" in dialects_of(request):
         return json_response(render_artifacts_docs(store, project, [render_artifact_docs(a, opts) for a in page.take(artifacts)]))
-    return _list_response([render_artifact(project, repo, a, opts) for a in page.take(artifacts)], len(artifacts))
+    return _list_response(request, [render_artifact(project, repo, a, opts) for a in page.take(artifacts)], len(artifacts))
 
 
 async def list_downloads(request: Request) -> Response:
@@ -1197,7 +1210,7 @@ async def list_downloads(request: Request) -> Response:
     if account:
         wanted_account = account.strip().lower()
         rows = [r for r in rows if r.account_id.lower() == wanted_account or r.account_name.lower() == wanted_account]
-    return _list_response([render_download(r) for r in page.take(rows)], len(rows))
+    return _list_response(request, [render_download(r) for r in page.take(rows)], len(rows))
 
 
 async def event_status(request: Request) -> Response:

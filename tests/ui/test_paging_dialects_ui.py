@@ -346,3 +346,159 @@ async def test_a_next_page_key_pressed_before_the_search_knows_waits_for_the_ans
         assert said.startswith(
             f"search: username={ADMIN[0]} · page 2 · 100 shown · 100 a page (the server's size; 200 asked) · ] for more"
         ), said
+
+
+# -- the registry without a total ------------------------------------------------------------------------------------
+
+NO_TOTAL = "registry-no-total"
+
+
+async def registry_to_end(
+    pilot: Any, s: Any, server: str, size: int, expected: list[Any], key: Callable[[Any], Hashable], served: int
+) -> list[str]:
+    """`]` to the end of a registry list whose server sends no total: each of `expected` shown once, on the pages the
+    server has (`served` a page); `]` offered ("] for more") while a next page exists, and the last page knows it is the
+    last ("page 3 of 3"); each page's pager line."""
+    dialect = SERVERS[server][0]
+    seen, words = await page_to_end(
+        pilot, lambda: [key(row[s.ITEM]) for row in s.table.visible_rows], lambda: str(s.query_one("#pager").render()), lambda: s.page
+    )
+    assert sorted(seen, key=repr) == sorted(expected, key=repr) and len(seen) == len(set(seen)), (
+        f"{len(seen)} shown, {len(expected)} expected: {words}"
+    )
+    pages = len(words)
+    assert s.total is None and s.page_position() == (pages, pages), words
+    for number, said in enumerate(words, 1):
+        assert said.startswith(f"page {number}{f' of {pages}' if number == pages else ''} · "), said
+    assert all("] for more" in said for said in words[:-1]) and "] for more" not in words[-1], words
+    assert not any("more may follow" in said for said in words), f"each page known before the next key: {words}"
+    if dialect == "paging-ignored":
+        assert pages == 1 and "the server ignores paging: all on one page" in words[0], words
+    else:
+        assert pages == -(-len(expected) // served), words
+        if served != size and pages > 1:
+            assert all(f"{served} a page (the server's size; {size} asked)" in said for said in words), words
+    return words
+
+
+@pytest.mark.parametrize("server", SERVERS)
+async def test_registry_projects_without_a_total_reachable_once_whatever_the_server_pages(server: str) -> None:
+    """`]` to the end of the projects from a server that sends no total (the docs' bare arrays). They were paged by hand
+    then: a server paging by 10 of its own (20 asked) had page 1 taken for the last, its other projects unreachable; one
+    ignoring paging had `]` open page 2, 3, … with the same rows for ever; a last page as long as asked offered an empty
+    page after it. Each page is now settled by asking the next one ahead."""
+    from flextui.sim.registry import registry_store
+    from flextui.ui.screens.registry.projects import ProjectsScreen
+
+    dialect, size, scale = SERVERS[server]
+    size = min(size, 100) if dialect != "page-size-ignored" else size  # (the registry's most: 100)
+    size = 20 if size == 50 and dialect != "page-size-ignored" else size  # fewer than the 41 projects: a whole list is seen
+    if server == "page-size-ignored-short-last":
+        size = 7  # below the registry's own 10 a page
+    app = build_app(start=["projects"], dialects=speaking(f"{NO_TOTAL},{dialect}"), settings=Settings(page_size=size), scale=scale)
+    expected = [p.name for p in registry_store(world_of(app)).sorted_projects()]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, ProjectsScreen)
+        served = 10 if dialect == "page-size-ignored" else size
+        await registry_to_end(pilot, s, server, size, expected, lambda p: p.name, served)
+
+
+@pytest.mark.parametrize("server", SERVERS)
+async def test_registry_artifacts_without_a_total_reachable_once_whatever_the_server_pages(server: str) -> None:
+    """The same for a nested list, a repository's artifacts (40 of them: 4 full pages of the server's own 10, so no
+    empty page may follow the last)."""
+    from flextui.ui.screens.registry.projects import ArtifactsScreen
+    from tests.api.test_registry_no_total import PROJECT, REPOSITORY, grow
+
+    dialect, size, _ = SERVERS[server]
+    size = 15 if server == "strict" else 7 if server == "page-size-ignored-short-last" else min(size, 100)
+    start = ["artifacts", f"{PROJECT}/{REPOSITORY}"]
+    app = build_app(start=start, dialects=speaking(f"{NO_TOTAL},{dialect}"), settings=Settings(page_size=size))
+    grow(world_of(app))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, ArtifactsScreen)
+        expected = [a.digest for a in await collect(s.every_pager(False))]
+        assert len(expected) == 40
+        served = 10 if dialect == "page-size-ignored" else size
+        await registry_to_end(pilot, s, server, size, expected, lambda a: a.digest, served)
+
+
+@pytest.mark.parametrize("server", ["page-size-ignored", "paging-ignored", "strict"])
+async def test_registry_members_without_a_total_reachable_once_whatever_the_server_pages(server: str) -> None:
+    """A project's members tab pages the same way (36 members: 4 pages of the server's own 10, 3 of 15 asked)."""
+    from flextui.sim.registry import registry_store
+    from flextui.ui.screens.registry.projects import ProjectScreen
+    from tests.api.test_registry_no_total import PROJECT
+
+    dialect = SERVERS[server][0]
+    size = 15
+    app = build_app(start=["members", PROJECT], dialects=speaking(f"{NO_TOTAL},{dialect}"), settings=Settings(page_size=size))
+    store = registry_store(world_of(app))
+    expected = [m["entityName"] for m in store.members(store.project(PROJECT))]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, ProjectScreen) and s.tab == "members"
+        seen, words = await page_to_end(
+            pilot,
+            lambda: [row["entity_name"] for row in s.query_one("#members-table").visible_rows],
+            lambda: str(s.query_one("#members-pager").render()),
+            lambda: s.member_page,
+        )
+        assert sorted(seen) == sorted(expected) and len(seen) == len(set(seen)), words
+        pages = len(words)
+        served = len(expected) if dialect == "paging-ignored" else 10 if dialect else size
+        assert pages == -(-len(expected) // served) and s.page_position() == (pages, pages), words
+        for number, said in enumerate(words, 1):
+            assert said.startswith(f"page {number}{f' of {pages}' if number == pages else ''} · "), said
+        assert all("] for more" in said for said in words[:-1]) and "] for more" not in words[-1], words
+
+
+async def test_a_next_page_key_pressed_before_the_registry_knows_waits_for_the_answer() -> None:
+    """`]` pressed while the page after the one shown is still being asked for (a slow server, no total): it is neither
+    refused nor an empty page; the pager says more may follow, and once the server answers, that page opens."""
+    from flextui.ui.screens.registry.projects import ProjectsScreen
+
+    plan = FaultPlan()
+    answer = threading.Event()
+    app = build_app(start=["projects"], dialects=speaking(f"{NO_TOTAL},page-size-ignored"), settings=Settings(page_size=20), faults=plan)
+    plan.add(r"GET .*/registry/api/v1/projects", query=r"(^|&)page=2(&|$)", kind="slow", hold=answer, times=1000)
+    async with app.run_test(size=(120, 40)) as pilot:
+        s = app.screen
+        assert isinstance(s, ProjectsScreen)
+        await until(pilot, lambda: len(s.table.visible_rows) == 10)
+        first = [row["name"] for row in s.table.visible_rows]
+        assert "page 1 · 10 shown · more may follow" in str(s.query_one("#pager").render())
+        await pilot.press("right_square_bracket")
+        await until(pilot, lambda: s.ahead.wanted == 1)
+        said = str(s.query_one("#pager").render())
+        assert s.page == 1 and "more may follow (] opens page 2 if it exists)" in said, said
+        answer.set()
+        await until(pilot, lambda: s.shown_page == 2 and s.ahead.more is not None)
+        await settle(pilot)
+        said = str(s.query_one("#pager").render())
+        shown = [row["name"] for row in s.table.visible_rows]
+        assert len(shown) == 10 and not set(shown) & set(first), said
+        assert said.startswith("page 2 · 10 shown · 10 a page (the server's size; 20 asked) · ] for more"), said
+
+
+async def test_a_page_past_the_last_of_a_registry_list_without_a_total_keeps_the_page_shown() -> None:
+    """`:page 9` of projects whose last page is not known yet (no total): asked for, found empty, the page shown stays
+    and the pager says which pages exist."""
+    from flextui.ui.screens.registry.projects import ProjectsScreen
+
+    app = build_app(start=["projects"], dialects=speaking(NO_TOTAL), settings=Settings(page_size=20))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = app.screen
+        assert isinstance(s, ProjectsScreen)
+        first = [row["name"] for row in s.table.visible_rows]
+        assert s.go_to_page(9) is None
+        await settle(pilot)
+        said = str(s.query_one("#pager").render())
+        assert s.page == 1 and [row["name"] for row in s.table.visible_rows] == first, said
+        assert said.startswith("page 1 · 20 shown · ] for more"), said

@@ -13,6 +13,7 @@ fresh one); after a delete the list is reloaded with `force=True`.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -20,6 +21,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Label, Static
+from textual.worker import Worker
 
 from flextui.api.paging import Page, pages_of, served_notes
 from flextui.api.registry import (
@@ -89,24 +91,83 @@ def capped_page_size(ctx: Any, most: int) -> int:
     return max(1, min(ctx.settings.page_size, most))
 
 
-def page_parts(page: int, total: int | None, shown: int, size: int, noun: str) -> list[str]:
-    """The head of a pager line: "page 3 of 41", "2,040 projects" (or "page 3", "20 shown" without a total)."""
+def page_parts(page: int, total: int | None, shown: int, size: int, noun: str, last: int | None = None) -> list[str]:
+    """The head of a pager line: "page 3 of 41", "2,040 projects" (without a total: "page 3", or "page 3 of 3" once
+    `last` is known, and "20 shown")."""
     if total is not None:
         return [f"page {page} of {max(1, -(-total // size))}", plural(total, noun)]
-    return [f"page {page}", f"{shown} shown"]
+    return [f"page {page}" + (f" of {last}" if last is not None else ""), f"{shown} shown"]
 
 
-def turn_page(page: int, delta: int, total: int | None, shown: int, size: int) -> int | None:
-    """The page `delta` away from `page`, or None when there is none (before the first, past the last)."""
+def turn_page(page: int, delta: int, total: int | None, size: int, last: int | None = None) -> int | None:
+    """The page `delta` away from `page`, or None when there is none (before the first, past the last: counted from
+    the total, else `last` once known). Without a total, a page shorter than asked is no sign of the last (the server
+    may page by a size of its own): `Ahead` says whether a next page exists."""
     target = page + delta
     if target < 1:
         return None
     if delta > 0:
         if total is not None and (target - 1) * size >= total:
             return None
-        if total is None and shown < size:
+        if total is None and last is not None and target > last:
             return None
     return target
+
+
+@dataclass
+class Ahead:
+    """What a registry list without a total knows of the pages after the one shown.
+
+    The registry's total (`X-Total-Count`) is an extension the docs do not
+    show, so a server may send none. Its lists then settle each page by asking
+    the next one ahead (`Listing.page`, built `ahead`): the page comes at once
+    with `Page.more` None, then settled. `]` is taken only where a next page
+    exists; one pressed before that is known waits for the answer (`wanted`)
+    and is then taken, one page at a time, so a burst stops on the last page.
+    """
+
+    more: bool | None = None
+    """Whether a page follows the one shown (`Page.more`); None while the server is being asked."""
+    last: int | None = None
+    """The last page, once a page has said none follows it (None: unknown)."""
+    wanted: int = 0
+    """`]`s pressed while it was not known whether a next page exists."""
+
+    def reset(self) -> None:
+        """Another listing: nothing known of its pages."""
+        self.more = self.last = None
+        self.wanted = 0
+
+    def settled(self, page: int, more: bool | None) -> bool:
+        """Page `page` says what follows it (`more`; None: not known yet); True when a waiting `]` may now be taken."""
+        self.more = more
+        if more is False:
+            self.last = page
+        elif more and self.last is not None and self.last <= page:
+            self.last = None  # the list has grown since
+        return more is not None and self.wanted > 0
+
+    def take_wanted(self) -> bool:
+        """Whether to take one waiting `]` now (the rest wait for the next page's answer)."""
+        wanted, self.wanted = self.wanted, 0
+        if wanted and self.more:
+            self.wanted = wanted - 1
+            return True
+        return False
+
+    def waits(self, delta: int, page_unsettled: bool) -> bool:
+        """A `]` pressed while what follows the page asked for is not known yet (`page_unsettled`: it, or the page after
+        it, is being asked for): it waits for the answer (True), counted in `wanted`."""
+        if delta > 0 and page_unsettled:
+            self.wanted += delta
+            return True
+        return False
+
+    def notes(self, page: int) -> list[str]:
+        """What the pager line says of the pages after `page`: "more may follow" until it is known, "] for more"."""
+        if self.more is None:
+            return [f"more may follow (] opens page {page + 1} if it exists)" if self.wanted else "more may follow"]
+        return ["] for more"] if self.more else []
 
 
 def filter_note(table: ResourceTable, counted: str = "shown") -> str:
@@ -173,7 +234,8 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
 
     Subclasses say how to fetch a page (`fetch`) and every page (`every_pager`), its rows (`_row`, `_cell`),
     the pager's notes (`pager_notes`) and what enter on a row does (`open_item`). `/` filters the page;
-    enter in the filter bar searches every page (`EveryPageSearch`).
+    enter in the filter bar searches every page (`EveryPageSearch`). Without a total from the server, `]` opens
+    only a page that exists (`Ahead`): "more may follow" until that is known, "] for more", "page 3 of 3" on the last.
     """
 
     MAX_PAGE_SIZE: ClassVar[int]
@@ -192,6 +254,9 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
         """The page size the server answers (`Page.size`; it may cap or ignore the size asked for): pages are counted by it."""
         self.whole = False
         """The server answered its whole list (`Page.whole`): it is the one page."""
+        self.ahead = Ahead()
+        """What is known of the pages after the one shown when the server gives no total."""
+        self._loading: Worker[Any] | None = None  # the worker loading a page
 
     @property
     def page_size(self) -> int:
@@ -234,7 +299,7 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
     def many_pages(self) -> bool:
         if self.total is not None:
             return self.total > len(self.items) or self.page > 1
-        return self.page > 1 or len(self.items) >= self.served_size
+        return not self.whole and (self.page > 1 or self.ahead.more is not False)
 
     def _start_load(self, *, force: bool) -> None:
         if self.registry_problem() or self.missing_argument():
@@ -244,18 +309,25 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
 
         async def job() -> None:
             async for page in self.fetch(force=force):
-                self._show(page)
+                if not self._show(page):
+                    return
 
         def failed(exc: BaseException) -> None:
             self.failed = True
+            self.ahead.wanted = 0  # a `]` waiting to know whether a next page exists: it will not be known
             self._update_pager()
 
-        self.run_api(job, group=f"{self.KIND}-load", doing=self.loading_what, failed=failed)
+        self._loading = self.run_api(job, group=f"{self.KIND}-load", doing=self.loading_what, failed=failed)
 
     def fetch(self, *, force: bool) -> AsyncIterator[Page[Any]]:
         raise NotImplementedError
 
-    def _show(self, page: Page[Any]) -> None:
+    def _show(self, page: Page[Any]) -> bool:
+        """Show `page`; False when it is not shown: an empty page past the one shown, on a list without a total
+        (`:page N` past its last page, or one the list has since lost): the page shown stays, and says so."""
+        if page.total is None and not page.items and self.shown_page is not None and self.page > self.shown_page:
+            self._past_the_last()
+            return False
         self.items = page.items
         self.total = page.total
         self.served, self.whole = page.size, page.whole
@@ -265,6 +337,22 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
         if not self.every_mode:  # the table holds an all-pages search: the page waits until it is left
             self.table.set_rows([self._row(item) for item in page.items], keep_cursor=False)
         self.show_age(page.age)
+        if self.ahead.settled(self.page, page.more):
+            self.call_later(self._take_wanted)
+        self._update_pager()
+        return True
+
+    def _take_wanted(self) -> None:
+        """The `]`s pressed before it was known whether a next page exists: one page on, now that it is known."""
+        if self.ahead.take_wanted():
+            self.action_page(1)
+
+    def _past_the_last(self) -> None:
+        asked, self.page = self.page, self.shown_page or 1
+        if asked == self.page + 1:  # the page after the one shown is empty: the one shown is the last
+            self.ahead.settled(self.page, False)
+        self.ahead.wanted = 0
+        self.say(f"Page {asked} is past the last page of this list")
         self._update_pager()
 
     def _row(self, item: Any) -> dict[str, Any]:
@@ -285,8 +373,11 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
                 self.table.set_rows([], keep_cursor=False)
             self.query_one("#pager", Label).update(Text(f"page {self.page} · {NOT_LOADED}"))
             return
-        parts = page_parts(self.page, self.total, len(self.items), self.served_size, self.NOUN)
-        parts += served_notes(self.whole, self.served, self.page_size, self.total) + self.pager_notes(self.table)
+        parts = page_parts(self.page, self.total, len(self.items), self.served_size, self.NOUN, self.ahead.last)
+        parts += served_notes(self.whole, self.served, self.page_size, self.total)
+        if self.total is None and not self.whole:
+            parts += self.ahead.notes(self.page)
+        parts += self.pager_notes(self.table)
         if self.failed:
             parts.append("✗ not refreshed (ctrl+r tries again)")
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
@@ -307,12 +398,18 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
 
     def page_position(self) -> tuple[int, int | None] | None:
         """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
-        return self.page, (1 if self.whole else pages_of(self.total, self.served_size) if self.total is not None else None)
+        if self.whole:
+            return self.page, 1
+        return self.page, (pages_of(self.total, self.served_size) if self.total is not None else self.ahead.last)
 
     def action_page(self, delta: int) -> None:
         if self.every_mode:  # turning a page leaves an all-pages search for the page
             self.leave_every()
-        target = None if self.whole and delta > 0 else turn_page(self.page, delta, self.total, len(self.items), self.served_size)
+        target = None if self.whole and delta > 0 else turn_page(self.page, delta, self.total, self.served_size, self.ahead.last)
+        loading = self._loading is not None and not self._loading.is_finished
+        unsettled = self.total is None and loading and (self.page != self.shown_page or self.ahead.more is None)
+        if target is not None and self.ahead.waits(delta, unsettled):
+            target = None  # taken once it is known whether that page exists (`_take_wanted`)
         if target is not None:
             self.page = target
             self._start_load(force=False)

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane, Tabs
+from textual.worker import Worker
 
 from flextui import kinds
 from flextui.api.errors import ApiError, NotFound
@@ -42,6 +43,7 @@ from flextui.ui.keyhint import hint as keyhint
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.registry.common import (
+    Ahead,
     PagedRegistryScreen,
     RegistryMixin,
     block,
@@ -117,8 +119,7 @@ class ProjectsScreen(PagedRegistryScreen):
         return cell(row.get(key))
 
     def pager_notes(self, table: ResourceTable) -> list[str]:
-        parts = ["] for more"] if self.total is None and len(self.projects) == self.page_size else []
-        parts.append(sorted_note(table, "sorted by name"))
+        parts = [sorted_note(table, "sorted by name")]
         if table.filter_text:
             parts.append(
                 filter_note(table, f"of {len(self.projects)}" + (" on this page · enter searches every page" if self.many_pages() else ""))
@@ -220,6 +221,10 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         """The members' page size as the server answers it (`Page.size`): their pages are counted by it."""
         self.members_whole = False
         """The server answered every member at once (`Page.whole`): one page."""
+        self.member_ahead = Ahead()
+        """What is known of the members' pages after the one shown when the server gives no total."""
+        self.member_shown: int | None = None  # the members' page whose rows are shown
+        self._members_loading: Worker[Any] | None = None
         self.members: list[Member] = []
         self.member_user: str | None = None
         self._labels_grew = False
@@ -514,19 +519,33 @@ class ProjectScreen(RegistryMixin, AreaScreen):
 
         async def job() -> None:
             async for page in self.registry.members_page(self.project, self.member_page, self.member_page_size, user_id=user, force=force):
-                self._show_members(page)
+                if not self._show_members(page):
+                    return
 
         def failed(exc: BaseException) -> None:
+            self.member_ahead.wanted = 0
             self.query_one("#members-pager", Label).update(Text(f"members: {NOT_LOADED}"))
 
-        self.run_api(job, group="project-members", doing=f"loading members of {self.project}", failed=failed)
+        self._members_loading = self.run_api(job, group="project-members", doing=f"loading members of {self.project}", failed=failed)
 
-    def _show_members(self, page: Page[Member]) -> None:
+    def _show_members(self, page: Page[Member]) -> bool:
+        """Show a page of members; False when it is not shown: an empty page past the one shown, without a total."""
+        if page.total is None and not page.items and self.member_shown is not None and self.member_page > self.member_shown:
+            asked, self.member_page = self.member_page, self.member_shown
+            if asked == self.member_shown + 1:  # the page after the one shown is empty: the one shown is the last
+                self.member_ahead.settled(self.member_shown, False)
+            self.member_ahead.wanted = 0
+            self.say(f"Page {asked} is past the last page of members")
+            self._update_member_pager()
+            return False
         self.members = page.items
         self.member_total = page.total
         self.member_served, self.members_whole = page.size, page.whole
         if page.whole:
             self.member_page = 1  # every page is the whole list: that is the one page
+        self.member_shown = self.member_page
+        if self.member_ahead.settled(self.member_page, None if self.member_user else page.more):
+            self.call_later(self._take_wanted_member)
         rows = [
             {"entity_name": m.entity_name, "role_name": m.role_name or "", "entity_type": m.entity_type or "", "member": m}
             for m in page.items
@@ -537,6 +556,12 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         if not self.member_user:
             self._set_tab_label("members", "Members", page.total)
         self._update_member_pager()
+        return True
+
+    def _take_wanted_member(self) -> None:
+        """The `]`s pressed before it was known whether a next page of members exists: one page on, now that it is known."""
+        if self.member_ahead.take_wanted():
+            self.action_page(1)
 
     def _update_member_pager(self) -> None:
         table = self.query_one("#members-table", ResourceTable)
@@ -547,10 +572,14 @@ class ProjectScreen(RegistryMixin, AreaScreen):
                 text = f"user_id {self.member_user}: not a member of {self.project} · cannot pull from it"
             text += " · clear the field and press enter for everyone"
         else:
-            text = " · ".join(page_parts(self.member_page, self.member_total, len(self.members), self.member_size, "member"))
+            ahead = self.member_ahead
+            text = " · ".join(page_parts(self.member_page, self.member_total, len(self.members), self.member_size, "member", ahead.last))
             if self.member_total is not None:
                 text += " can pull"
-            text = " · ".join([text, *served_notes(self.members_whole, self.member_served, self.member_page_size, self.member_total)])
+            notes = served_notes(self.members_whole, self.member_served, self.member_page_size, self.member_total)
+            if self.member_total is None and not self.members_whole:
+                notes += ahead.notes(self.member_page)
+            text = " · ".join([text, *notes])
             text += " · producers with the download-package permission, then entitled customers"
         if table.filter_text:
             text += " · " + filter_note(table)
@@ -561,6 +590,8 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         event.stop()
         self.member_user = event.value.strip() or None
         self.member_page = 1
+        self.member_shown = None
+        self.member_ahead.reset()  # another listing
         self._load_members(force=False)
         self.query_one("#members-table", ResourceTable).focus()
 
@@ -568,7 +599,9 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         """The members tab's (page, last page or None), counted from 1 (`:page N`); the other tabs have one page."""
         if self.tab != "members" or self.member_user:
             return None
-        last = 1 if self.members_whole else pages_of(self.member_total, self.member_size) if self.member_total is not None else None
+        if self.members_whole:
+            return self.member_page, 1
+        last = pages_of(self.member_total, self.member_size) if self.member_total is not None else self.member_ahead.last
         return self.member_page, last
 
     def action_page(self, delta: int) -> None:
@@ -576,7 +609,12 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             return
         if self.members_whole and delta > 0:
             return
-        target = turn_page(self.member_page, delta, self.member_total, len(self.members), self.member_size)
+        target = turn_page(self.member_page, delta, self.member_total, self.member_size, self.member_ahead.last)
+        loading = self._members_loading is not None and not self._members_loading.is_finished
+        unsettled = loading and self.member_total is None and (self.member_page != self.member_shown or self.member_ahead.more is None)
+        if target is not None and self.member_ahead.waits(delta, unsettled):
+            self._update_member_pager()
+            return  # taken once it is known whether that page exists (`_take_wanted_member`)
         if target is not None:
             self.member_page = target
             self._load_members(force=False)
