@@ -43,7 +43,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     ("`?`", "every key of this screen, with the binding id to remap it"),
     (
         "`escape`",
-        "back: clear the `/` filter, stop a search of every page or cancel a report export first; close a dialog, cancel a form or a load, leave a screen; after `j`, back to exactly where you were (row, filter, sort, scroll)",
+        "back: in a filter field, leave it (back to the list, the field as the list is filtered: what you typed without `enter` is undone); clear the `/` filter, stop a search of every page or cancel a report export first; close a dialog, cancel a form or a load, leave a screen; after `j`, back to exactly where you were (row, filter, sort, scroll)",
     ),
     (
         "`j`",
