@@ -181,7 +181,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             keys = dict(self.ctx.keys)
             if "app.help" in keys:  # a dialog's `?` is its own binding (Textual leaves the app's out): it follows,
                 keys.setdefault("dialog.help", keys["app.help"])  # and the key that opens help closes it
-                keys.setdefault("help.close", f"escape,q,{keys['app.help']}")
+                keys.setdefault("help.close", f"escape,{keys['app.help']}")
             self.set_keymap(keys)
             # Which ids exist is known once every screen is imported: after the first paint (screens load on first use).
             self.call_after_refresh(self._report_unknown_keys)

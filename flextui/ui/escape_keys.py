@@ -26,6 +26,11 @@ from textual._xterm_parser import XTermParser
 
 ESCAPE = "\x1b"
 
+ESCAPE_THEN_TAB = ESCAPE + "\t"
+"""Textual reads ESC TAB as shift+tab (what the Linux console sends for it); every terminal flextui meets over SSH
+(xterm, tmux, screen) sends shift+tab as `ESC [ Z`, so ESC TAB is escape then tab, typed fast: `f qq Escape Tab`
+in one packet left the filter field as shift+tab, the escape lost."""
+
 _alt_bound: Callable[[str], bool] = lambda key: False  # noqa: E731  (set by `install`)
 
 
@@ -33,6 +38,10 @@ class EscapeThenKeyParser(XTermParser):
     """Textual's parser, but ESC + a key read together are the escape key and the key (unless that Alt key is bound)."""
 
     def _sequence_to_key_events(self, sequence: str, alt: bool = False) -> Iterable[events.Key]:
+        if sequence == ESCAPE_THEN_TAB and not alt:
+            yield events.Key("escape", ESCAPE)
+            yield from super()._sequence_to_key_events("\t")
+            return
         if alt:
             as_alt = list(super()._sequence_to_key_events(sequence, alt=True))
             if any(_alt_bound(event.key) for event in as_alt):

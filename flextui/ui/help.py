@@ -27,7 +27,7 @@ MIN_ACTION = 16
 
 
 class HelpScreen(FlexModal[None]):
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
+    BINDINGS = [Binding("escape,question_mark", "dismiss", "Close", id="help.close")]
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }

@@ -19,6 +19,7 @@ import sys
 from functools import cache
 from typing import Any, ClassVar, TypeVar
 
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.keys import _character_to_key
@@ -27,6 +28,7 @@ from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
 
 from flextui.ui.safety import SafeDispatch
+from flextui.ui.widgets.fit import fit
 
 KEY_TABLE: list[tuple[str, str]] = [
     # (keys, as the README writes them; what they mean, wherever they are bound)
@@ -41,7 +43,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     ("`?`", "every key of this screen, with the binding id to remap it"),
     (
         "`escape`",
-        "back: clear the `/` filter, stop a search of every page or cancel a report export first; close a dialog, cancel a form or a load, leave a screen; after `j`, back to exactly where you were (row, filter, sort, scroll)",
+        "back: in a filter field, leave it (back to the list, the field as the list is filtered: what you typed without `enter` is undone); clear the `/` filter, stop a search of every page or cancel a report export first; close a dialog, cancel a form or a load, leave a screen; after `j`, back to exactly where you were (row, filter, sort, scroll)",
     ),
     (
         "`j`",
@@ -55,7 +57,10 @@ KEY_TABLE: list[tuple[str, str]] = [
         "`!`",
         'the latest error or message in full, with the session\'s earlier ones (a toast that went by, too); the status line and a toast end "… (! shows all)" when cut',
     ),
-    ("`q`", "quit (in a dialog: close it)"),
+    (
+        "`q`",
+        "quit (in a dialog: close it, as `escape` does there: a confirmation is cancelled, never confirmed; in a text field `q` is a letter)",
+    ),
     ("`ctrl+q`", "quit, also from a text field"),
     ("`ctrl+c`", "copy the selected text; with nothing selected it says how to copy (`c`) and quit (`q`); it never quits"),
     (
@@ -130,8 +135,23 @@ FOCUS_KEYS: list[BindingType] = [
 ResultType = TypeVar("ResultType")
 
 
+CLOSE_ID = "dialog.close"
+"""The binding id of `q` in a dialog (remappable in [keys] like any other)."""
+
+
+def _keys_of(binding: Binding) -> list[str]:
+    return [key.strip() for key in binding.key.split(",")]
+
+
 class FlexModal(SafeDispatch, ModalScreen[ResultType]):
-    """Base of every flextui dialog: guarded handlers (safety.py) and the screen keys with ids."""
+    """Base of every flextui dialog: guarded handlers (safety.py), the screen keys with ids, `q` as escape, and a box
+    that always shows its buttons (`SHRINKS`).
+
+    `q` closes every dialog (the README: "`q` quit (in a dialog: close it …)"): it does what the dialog's escape does,
+    so a confirmation is cancelled, never confirmed, a form with something typed says so first, and a value shown
+    once warns before it goes. A dialog declaring an escape binding gets a `q` binding of its own, described as its
+    escape is ("Cancel", "Close"), so `?` lists it; where a text field has the keys, `q` is a letter.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *FOCUS_KEYS,
@@ -139,9 +159,25 @@ class FlexModal(SafeDispatch, ModalScreen[ResultType]):
         Binding("question_mark", "app.help", "Keys", show=False, id="dialog.help"),
         # A copy's toast says "ctrl+y shows it": from a dialog too (the request log's curl, a chart's helm command).
         Binding("ctrl+y", "app.show_clipboard", "Show copied", show=False, id="dialog.clip"),
+        Binding("q", "close_dialog", "Close", show=False, id=CLOSE_ID),
     ]
     HELP_NAME: ClassVar[str] = ""
     """How `?` names this dialog ("" : its title)."""
+    CLOSE_ACTION: ClassVar[str] = "dismiss(None)"
+    """What `q` does: the action of the dialog's escape binding (set from its BINDINGS)."""
+    SHRINKS: ClassVar[str] = ""
+    """A selector of the one part of the dialog's box (`height: auto`, a `max-height`) that gives up rows when the
+    terminal is short (a text area, a list, a scrolling body), so that the rest, its buttons, always shows (fit.py)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        own = cls.__dict__.get("BINDINGS")
+        escape = next((b for b in own or () if isinstance(b, Binding) and "escape" in _keys_of(b)), None)
+        if escape is not None:
+            cls.CLOSE_ACTION = escape.action
+            if not any(isinstance(b, Binding) and "q" in _keys_of(b) for b in own or ()):
+                # (A class's bindings of a key replace its bases' for that key: this one, with this dialog's word.)
+                cls.BINDINGS = [*own, Binding("q", "close_dialog", escape.description, show=False, id=CLOSE_ID)]
+        super().__init_subclass__(**kwargs)
 
     def on_mount(self) -> None:
         # A toast raised before the dialog opened ("Token x updated", "Copied …") sat on its buttons for seconds at
@@ -149,6 +185,35 @@ class FlexModal(SafeDispatch, ModalScreen[ResultType]):
         # error is left to be read.
         if all(notification.severity == "information" for notification in self.app._notifications):
             self.app.clear_notifications()
+
+    def _refresh_layout(self, size: Any = None, scroll: bool = False) -> None:
+        """Textual's layout of the dialog, then its `SHRINKS` part fitted to what the rest leaves: after every layout,
+        so whatever changed the rest (the terminal's size, a warning or an error that wraps once more) is followed.
+        A change lays the dialog out once more, where the part's rows come out the same: it settles at once."""
+        super()._refresh_layout(size, scroll)
+        if self.SHRINKS and not scroll:
+            try:
+                self.fit_box()
+            except Exception as error:  # a nicety of the layout never ends the app (it is reported)
+                report = getattr(self.app, "report_unexpected", None)
+                if report is None:
+                    raise
+                report(error, where=f"fitting {type(self).__name__}")
+
+    def fit_box(self) -> None:
+        """Cap the `SHRINKS` part at what the rest of its box leaves it (fit.py)."""
+        parts = self.query(self.SHRINKS)
+        if parts:
+            part = parts.first()
+            if part.parent is not None:
+                fit(part.parent, part)  # type: ignore[arg-type]
+
+    async def action_close_dialog(self) -> None:
+        """q: what escape does here; nothing in a text field that is being typed in (there q is a letter)."""
+        focused = self.focused
+        if focused is not None and edits_text(focused):
+            raise SkipAction()
+        await self.run_action(self.CLOSE_ACTION)
 
 
 FIRST = ("app.help",)
@@ -180,6 +245,11 @@ def takes_text(widget: Any) -> bool:
     """Whether `widget` is a text field (an Input, or a TextArea: whose module loads only with one)."""
     text_area = sys.modules.get("textual.widgets._text_area")
     return isinstance(widget, Input) or (text_area is not None and isinstance(widget, text_area.TextArea))
+
+
+def edits_text(widget: Any) -> bool:
+    """Whether `widget` is a text field that takes typing (not a read-only text area: a value shown to be read)."""
+    return takes_text(widget) and not getattr(widget, "read_only", False)
 
 
 class KeyFooter(SafeDispatch, Footer):
@@ -266,4 +336,17 @@ def shown_keys(footer: Footer) -> list[str]:
     return [f"{key.key_display} {key.description}".strip() for key in footer.query(FooterKey)]
 
 
-__all__ = ["FIRST", "FOCUS_KEYS", "KEY_TABLE", "FlexModal", "KeyFooter", "LAST", "consumes", "shown_keys", "takes_text", "types_text"]
+__all__ = [
+    "CLOSE_ID",
+    "FIRST",
+    "FOCUS_KEYS",
+    "KEY_TABLE",
+    "FlexModal",
+    "KeyFooter",
+    "LAST",
+    "consumes",
+    "edits_text",
+    "shown_keys",
+    "takes_text",
+    "types_text",
+]

@@ -34,6 +34,9 @@ def keys_read(data: str, monkeypatch: pytest.MonkeyPatch, alt_bound: Callable[[s
         ("\x1b", ["escape"]),
         ("\x1b[A", ["up"]),  # a key's own sequence stays that key
         ("\x1b\x1b", ["escape", "escape"]),
+        ("\x1b\t", ["escape", "tab"]),  # Textual's: ["shift+tab"] (the Linux console's); `f qq Escape Tab` in one packet
+        ("fqq\x1b\t\x1b", ["f", "q", "q", "escape", "tab", "escape"]),
+        ("\x1b[Z", ["shift+tab"]),  # shift+tab as terminals over SSH send it
     ],
 )
 def test_escape_and_the_key_after_it_are_two_keys(typed: str, keys: list[str], monkeypatch: pytest.MonkeyPatch) -> None:

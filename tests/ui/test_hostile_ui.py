@@ -225,7 +225,7 @@ async def test_registry_projects_project_members_and_downloads(monkeypatch: pyte
 
     async def steps(pilot: Any) -> None:
         await press(pilot, "enter")  # a project: its repositories, charts, members
-        for key in ("1", "2", "3", "u", "escape"):
+        for key in ("1", "2", "3", "u", "escape", "escape"):  # u: the member field; escape leaves it, then the project
             await press(pilot, key)
         app.open_kind(kinds.get("charts"), "compass-2026-q2")
         await settle(pilot)

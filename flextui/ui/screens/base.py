@@ -16,13 +16,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
+from weakref import WeakKeyDictionary
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input, Select, Tree
 from textual.worker import Worker, WorkerState
 
 from flextui import kinds
@@ -77,6 +78,8 @@ class AreaScreen(SafeDispatch, Screen[None]):
     """Whether `:watch N` may refresh this screen on its own (a list: yes; a form or a report run: no)."""
     ACTION_CAPABILITY: ClassVar[dict[str, str]] = {}
     """Maps action names to kinds-registry capabilities (e.g. "delete_token": "delete")."""
+    FILTER_BARS: ClassVar[frozenset[str]] = frozenset({"toolbar"})
+    """The classes of the containers that hold the screen's filter fields (escape leaves them: `leave_filter_field`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *FOCUS_KEYS,
@@ -92,6 +95,10 @@ class AreaScreen(SafeDispatch, Screen[None]):
         self._has_data = False
         self._suspended = False
         """Whether another screen has been shown over this one since it was made (see `on_screen_resume`)."""
+        self._applied: WeakKeyDictionary[Input, str] = WeakKeyDictionary()
+        """Each filter field's value as last applied (what the list on screen is listed by): escape puts it back."""
+        self._last_place: Widget | None = None
+        """The widget the user was last in outside the filter fields and the bars (a table, a tree): escape goes back to it."""
 
     @property
     def ctx(self) -> AppContext:
@@ -177,6 +184,12 @@ class AreaScreen(SafeDispatch, Screen[None]):
         return self.kind.can(capability, read_only=self.ctx.read_only)
 
     def on_key(self, event: events.Key) -> None:
+        # Before any binding (Textual checks them once the key has passed the screen): escape in a filter field
+        # leaves the field first, not the screen (the app's back), and the next keys go where the user was.
+        if event.key == "escape" and self.leave_filter_field():
+            event.stop()
+            event.prevent_default()
+            return
         say_why_hidden(self, event, self.why_not)
         if not self.kind.can("delete", read_only=False):
             say_unbound(self, event, "d", nothing_deleted(self.kind))
@@ -447,6 +460,73 @@ class AreaScreen(SafeDispatch, Screen[None]):
         except ApiError as exc:
             self.report_error(exc, doing=doing)
             return False, None
+
+    # -- filter fields -----------------------------------------------------------------
+
+    def in_filter_bar(self, widget: Any) -> bool:
+        """Whether `widget` is inside one of this screen's filter bars (`FILTER_BARS`)."""
+        for ancestor in widget.ancestors:
+            if ancestor is self:
+                return False
+            if not self.FILTER_BARS.isdisjoint(ancestor.classes):
+                return True
+        return False
+
+    def is_filter_field(self, widget: Any) -> bool:
+        """Whether `widget` is one of this screen's filter fields: a field or a choice (its list closed) in a filter bar."""
+        return isinstance(widget, (Input, Select)) and not isinstance(widget, (CommandBar, FilterBar)) and self.in_filter_bar(widget)
+
+    def filter_fields_with(self, field: Widget) -> list[Input]:
+        """The text fields applied together with `field`: those of its tab (each tab filters its own list), else the screen's."""
+        from textual.widgets import TabPane
+
+        pane = next((a for a in field.ancestors if isinstance(a, TabPane)), None)
+        return [w for w in (pane or self).query(Input) if self.is_filter_field(w)]
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        widget = event.widget
+        if self.in_filter_bar(widget):  # (a choice's open list too: it is no place to come back to)
+            if isinstance(widget, Input):
+                self._applied.setdefault(widget, widget.value)  # not typed in yet: as the screen set it
+        elif not isinstance(widget, (CommandBar, FilterBar)):
+            self._last_place = widget
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        field = event.input
+        if not field.has_focus and self.is_filter_field(field):
+            self._applied[field] = field.value  # set by the screen (`u`, `x`, a jump), which lists by it
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a filter field, after the screen's own handler: its fields are applied. A screen that refuses
+        them (a bad date, a `key=value` it does not know) calls `event.prevent_default()`, and this does not run:
+        what is in force stays what escape puts back, and the field keeps the focus to be fixed."""
+        if self.is_filter_field(event.input):
+            for field in self.filter_fields_with(event.input):
+                self._applied[field] = field.value
+
+    def leave_filter_field(self) -> bool:
+        """Escape in a filter field: every field of its bar back to the value last applied (what the list shows is
+        listed by), and the focus back where the user was (the table); False when the focus is in no filter field."""
+        focused = self.focused
+        if focused is None or not self.is_filter_field(focused):
+            return False
+        for field in self.filter_fields_with(focused):
+            applied = self._applied.get(field)
+            if applied is not None and field.value != applied:
+                field.value = applied
+                field.remove_class("-bad-filter")  # (the mark of a value refused, no longer shown)
+        self.set_focus(self._place_to_return_to())  # at once: a key typed next goes there (a `:`, a `/`)
+        return True
+
+    def _place_to_return_to(self) -> Widget | None:
+        """The widget the user was last in (if it can still take the keys), else the screen's first list."""
+        from flextui.ui.widgets.grid import DataGrid
+
+        chain = self.focus_chain
+        place = self._last_place
+        if place is not None and place.is_attached and place in chain:
+            return place
+        return next((w for w in chain if isinstance(w, (DataTable, DataGrid, Tree))), None)
 
     # -- filter ------------------------------------------------------------------------
 

@@ -175,7 +175,7 @@ class RequestLogScreen(FlexModal[None]):
     HELP_NAME = "Request log"
 
     BINDINGS = [
-        Binding("escape,q", "dismiss(None)", "Close", id="requestlog.close"),
+        Binding("escape", "dismiss(None)", "Close", id="requestlog.close"),
         Binding("c", "copy_curl", "Copy as curl", id="requestlog.curl"),
     ]
 

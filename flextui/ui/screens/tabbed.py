@@ -404,6 +404,12 @@ class TabbedListScreen(AreaScreen):
     def _filter_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         tab = self.tab_id
+        try:
+            self._queries(tab)  # the toolbar read as the load reads it: a filter refused is said now, at the field
+        except ValueError as exc:
+            self.report_error(Invalid(str(exc)), doing=f"filtering {self.list_tabs[tab].title.lower()}")
+            event.prevent_default()  # not applied (AreaScreen): the focus stays in the field, to fix it
+            return
         self.states[tab].page = 1
         self.status.error = ""
         self.other_listing(tab)

@@ -39,13 +39,14 @@ class ConfirmScreen(FlexModal[bool]):
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical { width: 72; max-width: 95%; height: auto; border: thick $error; background: $surface; padding: 1 2; }
+    ConfirmScreen > Vertical { width: 72; max-width: 95%; height: auto; max-height: 100%; border: thick $error; background: $surface; padding: 1 2; }
     ConfirmScreen.-safe > Vertical { border: thick $primary; }
     ConfirmScreen #confirm-title { text-style: bold; margin-bottom: 1; width: 100%; }
-    ConfirmScreen #confirm-body { margin-bottom: 1; }
+    ConfirmScreen #confirm-scroll { height: auto; margin-bottom: 1; }
     ConfirmScreen Horizontal { height: auto; align-horizontal: right; }
     ConfirmScreen Button { margin-left: 2; }
     """
+    SHRINKS = "#confirm-scroll"  # a long list of what goes scrolls; the buttons always show
 
     def __init__(self, title: str, body: str | Text, verb: str = "Delete", *, danger: bool = True) -> None:
         super().__init__()
@@ -59,13 +60,20 @@ class ConfirmScreen(FlexModal[bool]):
             self.add_class("-safe")
         with Vertical():
             yield Label(safe(self._title, lines=False), id="confirm-title")
-            yield Static(safe(self._body), id="confirm-body")
+            with VerticalScroll(id="confirm-scroll", can_focus=False):
+                yield Static(safe(self._body), id="confirm-body")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button(self._verb, id="confirm", variant="error" if self._danger else "primary")
 
     def on_mount(self) -> None:
         self.query_one("#cancel", Button).focus()
+
+    def fit_box(self) -> None:
+        super().fit_box()
+        # A body longer than the dialog scrolls: it takes the focus then (tab), else it is no stop on the way.
+        for scroll in self.query("#confirm-scroll").results(VerticalScroll):
+            scroll.can_focus = scroll.max_scroll_y > 0
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "confirm")
@@ -80,6 +88,10 @@ class ValueScreen(FlexModal[None]):
     `once` or `secret` values are secrets: not kept for ctrl+y, and no screenshot while shown.
     A `once` value not copied yet is not closed by the first Escape (or Done): the dialog says
     the value will be gone and the second closes it; a habitual Escape lost a new token before.
+
+    The value has the keys, as a pager: arrows, pageup/pagedown, home/end scroll it (a raw JSON
+    is longer than the dialog); `c` copies, `escape` or `q` closes, tab reaches the buttons. Its
+    text area gives up rows on a short terminal (`SHRINKS`): Copy and Done always show.
     """
 
     BINDINGS = [
@@ -97,6 +109,7 @@ class ValueScreen(FlexModal[None]):
     ValueScreen Horizontal { height: auto; align-horizontal: right; margin-top: 1; }
     ValueScreen Button { margin-left: 2; }
     """
+    SHRINKS = "#value-text"
 
     def __init__(self, title: str, value: str, *, once: bool = False, secret: bool = False, note: str = "") -> None:
         super().__init__()
@@ -116,7 +129,9 @@ class ValueScreen(FlexModal[None]):
                     "⚠ This value is shown once. Copy it now: it cannot be read again, and flextui never stores it.",
                     id="value-warning",
                 )
+            # No cursor: the keys scroll the text, as in a pager (the mouse still selects a part of it).
             area = TextArea(clean_lines(self._value), read_only=True, soft_wrap=True, id="value-text", show_line_numbers=False)
+            area.show_cursor = False
             yield area
             yield Label(
                 safe(
@@ -129,7 +144,8 @@ class ValueScreen(FlexModal[None]):
                 yield Button("Done", id="done")
 
     def on_mount(self) -> None:
-        self.query_one("#copy", Button).focus()
+        # The keys a reader tries first (down, pagedown) go to the text; on a button out of view they did nothing.
+        self.query_one("#value-text", TextArea).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "copy":
@@ -170,12 +186,13 @@ class MessageScreen(FlexModal[None]):
 
     DEFAULT_CSS = """
     MessageScreen { align: center middle; }
-    MessageScreen > Vertical { width: 80; max-width: 96%; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
+    MessageScreen > Vertical { width: 80; max-width: 96%; height: auto; max-height: 100%; border: thick $primary; background: $surface; padding: 1 2; }
     MessageScreen.-bad > Vertical { border: thick $error; }
     MessageScreen.-good > Vertical { border: thick $success; }
     MessageScreen #message-title { text-style: bold; margin-bottom: 1; width: 100%; }
     MessageScreen #message-scroll { height: auto; max-height: 60vh; }
     """
+    SHRINKS = "#message-scroll"
 
     def __init__(self, title: str, body: str | Text, *, tone: str = "") -> None:
         super().__init__()
@@ -227,6 +244,7 @@ class ChoiceScreen(FlexModal[int | None]):
     ChoiceScreen OptionList { height: auto; max-height: 20; }
     ChoiceScreen #choice-note { color: $text-muted; margin-top: 1; width: 100%; }
     """
+    SHRINKS = "#choice-list"  # a long trail or many profiles scroll; the note under them always shows
 
     def __init__(self, title: str, choices: Sequence[str | Fitted], *, note: str = "", highlighted: int = 0) -> None:
         super().__init__()

@@ -121,6 +121,7 @@ class FormScreen(FlexModal[Any]):
     FormScreen #form-buttons { height: auto; align-horizontal: right; margin-top: 1; }
     FormScreen #form-buttons Button { margin-left: 2; }
     """
+    SHRINKS = "#form-scroll"  # the fields scroll; a long error under them never pushes the buttons off the box
 
     def __init__(
         self,
@@ -156,7 +157,7 @@ class FormScreen(FlexModal[Any]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(clean(self._title)), id="form-title")
-            with VerticalScroll():
+            with VerticalScroll(id="form-scroll"):
                 for spec in self.specs:
                     with Vertical(classes="form-row", id=f"row-{spec.key}"):
                         with Horizontal(classes="form-line"):

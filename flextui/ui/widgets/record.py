@@ -98,7 +98,7 @@ class RecordScreen(RefusedChoices, FlexModal[str | None]):
     """Every field of one record, and the actions that apply to it (each a key; the result is the action name)."""
 
     BINDINGS = [
-        Binding("escape,q", "dismiss(None)", "Close", id="record.close"),
+        Binding("escape", "dismiss(None)", "Close", id="record.close"),
         Binding("R,shift+r", "raw", "Raw JSON", show=False, id="record.raw"),
     ]
 
@@ -106,9 +106,10 @@ class RecordScreen(RefusedChoices, FlexModal[str | None]):
     RecordScreen { align: center middle; }
     RecordScreen > Vertical { width: 96; max-width: 98%; height: auto; max-height: 94%; border: thick $primary; background: $surface; padding: 0 1; }
     RecordScreen #record-title { text-style: bold; padding: 0 1; margin-bottom: 1; }
-    RecordScreen VerticalScroll { height: auto; max-height: 100%; padding: 0 1; }
+    RecordScreen VerticalScroll { height: auto; padding: 0 1; }
     RecordScreen #record-hint { color: $text-muted; padding: 0 1; margin-top: 1; }
     """
+    SHRINKS = "#record-scroll"  # a long record scrolls; its hint line (the keys) always shows
 
     def __init__(
         self,

@@ -1048,13 +1048,14 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             return None
         return values
 
-    def _apply_query(self) -> None:
+    def _apply_query(self) -> bool:
+        """The filter bar applied and the tree read again by it (the focus in the tree); False when it is refused."""
         values = self._read_filters()
         if values is None:
-            return
+            return False
         if values == self.filters and self._has_data:
             self.tree.focus()
-            return
+            return True
         self.filters = values
         self.retitle()  # the header named the filters the screen was opened with ("activation=…")
         self.page = 1
@@ -1062,11 +1063,13 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self.status.error = ""
         self.action_load()
         self.tree.focus()
+        return True
 
     @on(Input.Submitted, "#f-account, #f-product, #f-from, #f-to")
     def _query_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self._apply_query()
+        if not self._apply_query():
+            event.prevent_default()  # refused: not applied (AreaScreen), the field keeps the focus
 
     @on(Select.Changed, "#f-status")
     def _status_changed(self, event: Select.Changed) -> None:

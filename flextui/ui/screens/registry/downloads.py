@@ -67,6 +67,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
     """The download log: filters, a streamed log, downloads per day (chart) and the top artifacts."""
 
     KIND = "downloads"
+    FILTER_BARS = frozenset({"dl-bar"})
 
     BINDINGS = [
         Binding("ctrl+g,f5", "load", "Run", id="downloads.load", priority=True),
@@ -240,6 +241,8 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
     @on(Input.Submitted, "#dl-from, #dl-to, #dl-project, #dl-user, #dl-account")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        if self.read_filters()[0] is None:
+            event.prevent_default()  # dates refused (said by action_load): not applied (AreaScreen)
         self.action_load()
 
     # -- loading -------------------------------------------------------------------------------------

@@ -945,6 +945,7 @@ class SavedSetsScreen(FlexModal[FilterSet | None]):
     SavedSetsScreen DataTable { height: auto; max-height: 20; }
     SavedSetsScreen .muted { padding: 0 1; }
     """
+    SHRINKS = "#sets-table"
 
     def __init__(self, group: str, profile: str, sets: list[FilterSet], problems: list[str]) -> None:
         super().__init__()

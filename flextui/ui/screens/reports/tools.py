@@ -132,7 +132,7 @@ def day_series(model: GridModel, column: str) -> list[tuple[str, float]]:
 class _ToolScreen(FlexModal[Any]):
     """A large modal panel over the results."""
 
-    BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="report_tool.close")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Close", id="report_tool.close")]
 
     DEFAULT_CSS = """
     _ToolScreen { align: center middle; }
