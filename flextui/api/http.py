@@ -323,6 +323,8 @@ class Session:
         """Whether answers are written to the page cache (it is still read when not): a headless report export
         turns it off for its record pages, which nobody revisits and which would grow the file by 60 MB a 100k rows."""
         self.retry = retry or RetryPolicy()
+        self.clock: Callable[[], float] = time.monotonic
+        """What a failure's message measures the time it took by, from the first send to giving up (a test fakes it)."""
         self.registry_tenant = registry_tenant
         self.overrides = {Service(k): v.rstrip("/") for k, v in (overrides or {}).items()}
         self.auth = auth
@@ -573,6 +575,7 @@ class Session:
         waits: list[float] = []  # the pauses before each retry
         not_retried = "not retried: a change is never sent twice" if is_mutating else ""
         budget_ends = time.monotonic() + self.retry.budget(self.total_timeout)
+        first_sent: float | None = None
         attempt = 0
         who = SERVICE_WORDS[service]
         while True:
@@ -582,6 +585,8 @@ class Session:
             self.requests_sent += 1
             self._emit(RequestEvent("start", method, path, self.in_flight))
             started = time.monotonic()
+            if first_sent is None:
+                first_sent = self.clock()
             status: int | None = None
             last_error = None
             retry_after = None
@@ -637,7 +642,7 @@ class Session:
                     if status not in RETRY_STATUSES:
                         if what and not not_retried:
                             not_retried = f"not retried: flextui retries only {', '.join(map(str, sorted(RETRY_STATUSES)))}"
-                        raise self._gave_up(last_error, what, 1, waits, not_retried, retry_after)
+                        raise self._gave_up(last_error, what, 1, waits, not_retried, retry_after, self.clock() - first_sent)
             finally:
                 _call.reset(calling)
                 self.in_flight -= 1
@@ -661,13 +666,17 @@ class Session:
             waits.append(delay)
             self._emit(RequestEvent("wait", method, path, self.in_flight, status, delay, err_text))
             await asyncio.sleep(delay)
-        assert last_error is not None
-        raise self._gave_up(last_error, what, attempt, waits, not_retried, retry_after)
+        assert last_error is not None and first_sent is not None
+        raise self._gave_up(last_error, what, attempt, waits, not_retried, retry_after, self.clock() - first_sent)
 
-    def _gave_up(self, error: ApiError, what: str, tries: int, waits: list[float], not_retried: str, retry_after: float | None) -> ApiError:
+    def _gave_up(
+        self, error: ApiError, what: str, tries: int, waits: list[float], not_retried: str, retry_after: float | None, elapsed: float
+    ) -> ApiError:
         """The error a request ends with, in words when `what` says its failure: what happened (the service, the
-        request), how often it was tried and how long it waited between tries, the Retry-After it was given, and
-        what to do. Server text stays as sent: whoever shows the message cleans it (`render.text.clean`)."""
+        request), how often it was tried and for how long (`elapsed`, from the first send to giving up: two
+        timeouts of 30 s are a minute, not the 0.2 s waited between them) or how long it waited between tries,
+        the Retry-After it was given, and what to do. Server text stays as sent: whoever shows the message
+        cleans it (`render.text.clean`)."""
         if not what:
             return error
         if tries <= 1:
@@ -680,8 +689,8 @@ class Session:
                     tried += f", waiting {seconds(cap)} s between tries (its Retry-After asked {seconds(retry_after)} s; flextui waits at most {seconds(cap)} s)"
                 else:
                     tried += f", waiting {seconds(retry_after)} s between tries as its Retry-After asked"
-            elif sum(waits) >= 0.1:
-                tried += f" over {seconds(sum(waits))} s"
+            elif elapsed >= 1:
+                tried += f" over {seconds(elapsed)} s"
             if not_retried:
                 tried += f", then stopped: {not_retried}"
         if error.status == 429:
