@@ -57,6 +57,7 @@ CASES: tuple[Case, ...] = (
     Case("html-200", {"kind": "html", "status": 200}, 1, retried=False),
     Case("html-502", {"kind": "html", "status": 502}, 5),
     Case("empty-200", {"kind": "empty", "status": 200}, 1, retried=False),
+    Case("error-200", {"kind": "error", "status": 200}, 1, retried=False),
 )
 
 CASE_IDS = [case.name for case in CASES]

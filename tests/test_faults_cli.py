@@ -264,3 +264,49 @@ def test_an_html_page_shows_its_title_with_control_pictures(capsys: pytest.Captu
     assert '("␛]0;pwned␇ hello")' in line, line
     assert "\\x1b" not in line and "\x1b" not in err + out
     assert line.startswith("flextui: the products API's answer to GET /products-api/v1/products (200 OK) is an HTML page"), line
+
+
+# A 200 that holds an error and no list (the beta pages document their answers only as `{"status"}`):
+# read as "no items", `get users -o csv` printed a header and exit 0. Each listing's own request is hit
+# (the registry's sign-in answers).
+ERROR_200 = b'{"status": "error", "message": "boom"}'
+ERROR_LISTINGS: dict[str, tuple[str, str]] = {
+    "users": (r"^GET /users-accounts-api/v1/users$", "the users and accounts API's answer to GET /users-accounts-api/v1/users (200 OK)"),
+    "entitlements": (r"^GET /entitlements-api/v1/entitlements$", "the entitlements API's answer to GET /entitlements-api/v1/entitlements"),
+    "projects": (r"^GET /registry/api/v1/projects$", "the registry's answer to GET /registry/api/v1/projects (200 OK)"),
+    "tokens": (r"^GET /flexnet/uar/v1/tokens$", "the token service's answer to GET /flexnet/uar/v1/tokens"),
+    "report-run": (r"^GET /data/api/v1/report/fulfillment$", "the data reports service's answer to GET /data/api/v1/report/fulfillment"),
+}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+@pytest.mark.parametrize("name", list(ERROR_LISTINGS))
+def test_a_200_that_holds_an_error_is_said_not_listed_as_empty(
+    name: str, fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pattern, whose = ERROR_LISTINGS[name]
+    plan = FaultPlan()
+    fault = plan.add(pattern, status=200, body=ERROR_200, times=1000)
+    install(monkeypatch, plan)
+    code, out, err = run(LISTINGS[name], capsys, fmt)
+    line = error_line(err)
+    assert fault.hits >= 1
+    assert code == 1, f"exit {code}: {line}"
+    assert out == "", "no rows, and no header of an empty list"
+    assert line.startswith(f"flextui: {whose}") and 'says "error: boom"' in line, line
+    assert not unworded(line), line
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("body", [b"{}", b'"hello"', b'{"message": "boom"}'])
+def test_an_answer_with_no_list_is_said_not_listed_as_empty(
+    body: bytes, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan = FaultPlan()
+    plan.add(r"^GET /users-accounts-api/v1/users$", status=200, body=body, times=1000)
+    install(monkeypatch, plan)
+    code, out, err = run(LISTINGS["users"], capsys, "csv")
+    line = error_line(err)
+    assert code == 1 and out == "", line
+    assert 'holds no "users" list' in line, line

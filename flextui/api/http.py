@@ -46,6 +46,7 @@ from flextui.api.errors import (
 )
 from flextui.api.lane import in_cache_writer, in_lane
 from flextui.api.paging import Outcome, PageBases
+from flextui.api.tolerant import ANSWER, failure_said
 from flextui.api.trace import Trace
 from flextui.api.wire import Wire, loads
 
@@ -90,6 +91,15 @@ class _Call:
 
 
 _call: ContextVar[_Call | None] = ContextVar("call", default=None)
+
+_answered: ContextVar[list[tuple[str, str, int]] | None] = ContextVar("answered", default=None)
+"""The answers a `Session.cached` fetch was given (service in words, request, status): what a message about an
+answer it cannot read names (`Session._parse`). A list, so requests made in tasks of its own (`gather`) add to it."""
+_last_answer: ContextVar[tuple[str, str, int] | None] = ContextVar("last_answer", default=None)
+"""The answer this task was last given (service in words, request, status): what `envelope` names when the answer
+it unwraps says the request failed (the caller unwraps what it was just given). `Session.cached` sets it to the
+one answer it parses (None for a stored one, or several fetched in tasks of their own, `gather`: it names those
+itself), so an answer is never named after an earlier one."""
 
 
 @contextmanager
@@ -323,6 +333,8 @@ class Session:
         """Whether answers are written to the page cache (it is still read when not): a headless report export
         turns it off for its record pages, which nobody revisits and which would grow the file by 60 MB a 100k rows."""
         self.retry = retry or RetryPolicy()
+        self.clock: Callable[[], float] = time.monotonic
+        """What a failure's message measures the time it took by, from the first send to giving up (a test fakes it)."""
         self.registry_tenant = registry_tenant
         self.overrides = {Service(k): v.rstrip("/") for k, v in (overrides or {}).items()}
         self.auth = auth
@@ -573,6 +585,7 @@ class Session:
         waits: list[float] = []  # the pauses before each retry
         not_retried = "not retried: a change is never sent twice" if is_mutating else ""
         budget_ends = time.monotonic() + self.retry.budget(self.total_timeout)
+        first_sent: float | None = None
         attempt = 0
         who = SERVICE_WORDS[service]
         while True:
@@ -582,6 +595,8 @@ class Session:
             self.requests_sent += 1
             self._emit(RequestEvent("start", method, path, self.in_flight))
             started = time.monotonic()
+            if first_sent is None:
+                first_sent = self.clock()
             status: int | None = None
             last_error = None
             retry_after = None
@@ -625,6 +640,10 @@ class Session:
                     self._settle_prefix(service)
                     if status < 400:
                         self._signed_in.add(service)
+                    answered = _answered.get()
+                    if answered is not None:
+                        answered.append((who, request, status))
+                    _last_answer.set((who, request, status))
                     return response
                 other_prefix = status == 404 and self._other_prefix(service, response)
                 if not other_prefix:
@@ -637,7 +656,7 @@ class Session:
                     if status not in RETRY_STATUSES:
                         if what and not not_retried:
                             not_retried = f"not retried: flextui retries only {', '.join(map(str, sorted(RETRY_STATUSES)))}"
-                        raise self._gave_up(last_error, what, 1, waits, not_retried, retry_after)
+                        raise self._gave_up(last_error, what, 1, waits, not_retried, retry_after, self.clock() - first_sent)
             finally:
                 _call.reset(calling)
                 self.in_flight -= 1
@@ -661,13 +680,17 @@ class Session:
             waits.append(delay)
             self._emit(RequestEvent("wait", method, path, self.in_flight, status, delay, err_text))
             await asyncio.sleep(delay)
-        assert last_error is not None
-        raise self._gave_up(last_error, what, attempt, waits, not_retried, retry_after)
+        assert last_error is not None and first_sent is not None
+        raise self._gave_up(last_error, what, attempt, waits, not_retried, retry_after, self.clock() - first_sent)
 
-    def _gave_up(self, error: ApiError, what: str, tries: int, waits: list[float], not_retried: str, retry_after: float | None) -> ApiError:
+    def _gave_up(
+        self, error: ApiError, what: str, tries: int, waits: list[float], not_retried: str, retry_after: float | None, elapsed: float
+    ) -> ApiError:
         """The error a request ends with, in words when `what` says its failure: what happened (the service, the
-        request), how often it was tried and how long it waited between tries, the Retry-After it was given, and
-        what to do. Server text stays as sent: whoever shows the message cleans it (`render.text.clean`)."""
+        request), how often it was tried and for how long (`elapsed`, from the first send to giving up: two
+        timeouts of 30 s are a minute, not the 0.2 s waited between them) or how long it waited between tries,
+        the Retry-After it was given, and what to do. Server text stays as sent: whoever shows the message
+        cleans it (`render.text.clean`)."""
         if not what:
             return error
         if tries <= 1:
@@ -680,8 +703,8 @@ class Session:
                     tried += f", waiting {seconds(cap)} s between tries (its Retry-After asked {seconds(retry_after)} s; flextui waits at most {seconds(cap)} s)"
                 else:
                     tried += f", waiting {seconds(retry_after)} s between tries as its Retry-After asked"
-            elif sum(waits) >= 0.1:
-                tried += f" over {seconds(sum(waits))} s"
+            elif elapsed >= 1:
+                tried += f" over {seconds(elapsed)} s"
             if not_retried:
                 tried += f", then stopped: {not_retried}"
         if error.status == 429:
@@ -898,30 +921,47 @@ class Session:
         key = cache_key(self.identity_for(op), op, params)
         hit = await self._read(key)
         if hit is not None and not self._proven(op):
+            asked: list[tuple[str, str, int]] = []
             try:
-                raw = await fetch()
+                raw = await self._fetch(fetch, asked)
             except (Unauthorized, Forbidden, ReadOnly):
                 raise
             except ApiError:
                 raw_cached, stored_at = hit
-                yield Fetched(await self._parse(parse, raw_cached), max(0.0, time.time() - stored_at))
+                yield Fetched(await self._parse(parse, raw_cached, op), max(0.0, time.time() - stored_at))
                 raise
+            value = await self._parse(parse, raw, op, asked)
             await self._store(key, op, raw)
-            yield Fetched(await self._parse(parse, raw), None)
+            yield Fetched(value, None)
             return
         if hit is not None:
             raw, stored_at = hit
             age = max(0.0, time.time() - stored_at)
-            yield Fetched(await self._parse(parse, raw), age)
+            yield Fetched(await self._parse(parse, raw, op), age)
             if self.offline or (not force and age < self.fresh_seconds):
                 self.trace.note("GET", f"cache:{op}", op.split(".", 1)[0], "cached" if not self.offline else "cached (offline)")
                 return
         elif self.offline:
             why = f" ({self.cache.disabled_reason})" if self.cache is not None and self.cache.disabled_reason else ""
             raise Offline(f"offline, and nothing cached for {op} as {self.user or 'this identity'} at {self.instance_url}{why}")
-        raw = await fetch()
+        asked = []
+        raw = await self._fetch(fetch, asked)
+        value = await self._parse(parse, raw, op, asked)  # before it is stored: an answer that cannot be read is never kept
         await self._store(key, op, raw)
-        yield Fetched(await self._parse(parse, raw), None)
+        yield Fetched(value, None)
+
+    async def _fetch(self, fetch: Callable[[], Awaitable[Any]], asked: list[tuple[str, str, int]]) -> Any:
+        """`fetch()`, noting in `asked` the answers it was given (`_answered`), and naming them in a message
+        about "the server's answer" that it raises (a service reading its answer as it fetches: the registry's)."""
+        token = _answered.set(asked)
+        _last_answer.set(None)  # (not reset after: what the fetch was given is what this task was last given)
+        try:
+            return await fetch()
+        except ApiError as exc:
+            _name_answer(exc, asked)
+            raise
+        finally:
+            _answered.reset(token)
 
     async def stored(self, op: str, params: dict[str, Any], parse: Callable[[Any], T] = lambda raw: raw) -> Fetched[T]:
         """The cached answer alone, of any age: never a request (a revisit shows it at once, the caller refreshes behind).
@@ -937,7 +977,7 @@ class Session:
             raise NotStored(op)
         raw, stored_at = hit
         self.trace.note("GET", f"cache:{op}", op.split(".", 1)[0], "cached (shown first)")
-        return Fetched(await self._parse(parse, raw), max(0.0, time.time() - stored_at))
+        return Fetched(await self._parse(parse, raw, op), max(0.0, time.time() - stored_at))
 
     async def derived_sources(self, sources: list[tuple[str, dict[str, Any]]]) -> dict[str, float] | None:
         """When each of the stored answers `sources` (op, params) was stored, read now: what `store_derived` is
@@ -971,18 +1011,30 @@ class Session:
         self.trace.note("GET", f"cache:{op}", op.split(".", 1)[0], "cached (shown first)")
         return parts, max(0.0, time.time() - stored_at)
 
-    @staticmethod
-    async def _parse(parse: Callable[[Any], T], raw: Any) -> T:
-        """Records from an answer; a huge page is parsed off the event loop, in the lane of page work (`api/lane.py`)."""
+    async def _parse(
+        self, parse: Callable[[Any], T], raw: Any, op: str | None = None, asked: list[tuple[str, str, int]] | None = None
+    ) -> T:
+        """Records from an answer; a huge page is parsed off the event loop, in the lane of page work (`api/lane.py`).
+
+        A message about "the server's answer" (a service's reader does not know whose answer to what: a report
+        page's bytes, a list with no list in it, `tolerant.list_items`) names them: the answers `asked` was
+        given, else the address a kept page was asked at, else (a stored answer) `op`'s service.
+        """
+        _last_answer.set(asked[0] if asked is not None and len(asked) == 1 else None)  # what `envelope` may name
         try:
             return await in_lane(parse, raw) if _large(raw) else parse(raw)
         except RecursionError:
             raise Unreadable("the server sent an answer nested too deeply to read") from None
-        except Unreadable as exc:  # kept bytes decoded by a service (a report page): say whose answer to what
+        except ApiError as exc:
+            if asked:
+                _name_answer(exc, asked)
             url = raw.meta.get("url") if isinstance(raw, Wire) else None
             if isinstance(url, str) and exc.message.startswith(_UNNAMED):
                 who, request = _asked_at(url)
                 exc.message = f"{who}'s answer for {request}" + exc.message[len(_UNNAMED) :]
+            service = self._service_of(op) if op else None
+            if service is not None and exc.message.startswith(_UNNAMED):
+                exc.message = f"{SERVICE_WORDS[service]}'s stored answer" + exc.message[len(_UNNAMED) :]
             raise
 
     async def _read(self, key: str) -> tuple[Any, float] | None:
@@ -1135,8 +1187,22 @@ def decode_body(
     return value
 
 
-_UNNAMED = "the server's answer"
-"""How `decode_body` starts a message when it is not told whose answer to what it decodes."""
+_UNNAMED = ANSWER
+"""How `decode_body` (and `tolerant.list_items`) starts a message when it is not told whose answer to what it decodes."""
+
+
+def _name_answer(error: ApiError, asked: list[tuple[str, str, int]]) -> None:
+    """`error`'s "the server's answer …" as "the registry's answer to GET /registry/api/v1/projects (200 OK) …":
+    the answers a fetch was given (the last service's; several requests, as the token list asks its count
+    beside it, are all named)."""
+    if not asked or not error.message.startswith(_UNNAMED):
+        return
+    who = asked[-1][0]
+    requests = list(dict.fromkeys(request for answerer, request, _ in asked if answerer == who))
+    statuses = {status for answerer, _, status in asked if answerer == who}
+    said = f" ({next(iter(statuses))} {_reason(next(iter(statuses)))})" if len(statuses) == 1 else ""
+    error.message = f"{who}'s answer to {' and '.join(requests)}{said}" + error.message[len(_UNNAMED) :]
+    error.worded = True
 
 
 def _answer_of(who: str, request: str, status: int | None) -> str:
@@ -1196,7 +1262,21 @@ def _retry_after(response: httpx.Response) -> float | None:
 
 
 def envelope(raw: Any) -> Any:
-    """The `responseObject` of a token-service envelope (or the raw value if unwrapped)."""
+    """The `responseObject` of a token-service envelope (or the raw value if unwrapped).
+
+    An envelope whose `statusMessage` says the request failed and whose `responseObject` is empty (the error
+    form, `{"statusMessage": "<reason>", "responseObject": null}`, notes §1.5) is `Unreadable` with the server's
+    words, whatever its HTTP status: unwrapped, its null would read as "no tokens" (or a count of 0). The
+    message names the answer this task was last given (the one unwrapped: `_last_answer`), else "the server's
+    answer" for `Session.cached` to name.
+    """
     if isinstance(raw, dict) and "responseObject" in raw:
-        return raw["responseObject"]
+        inner = raw["responseObject"]
+        if inner in (None, [], {}) and (said := failure_said(raw)) is not None:
+            error = Unreadable(f'{_UNNAMED} says "{said}" and holds no responseObject')
+            last = _last_answer.get()
+            if last is not None:
+                _name_answer(error, [last])
+            raise error
+        return inner
     return raw

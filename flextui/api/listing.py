@@ -47,8 +47,10 @@ ParseRaw = Callable[[Any, int, int], Page[M]]
 
 
 def records_page(raw: Any, key: str, model: type[Any], number: int, size: int) -> Page[Any]:
-    """A list answer in any form seen (the documented `key`, `data`, a bare array, or null) as a page of records."""
-    return Page(parse_records(model, list_items(raw, key)), number, size, list_total(raw), more=list_more(raw))
+    """A list answer in any form seen (the documented `key` or `data`, either holding null when empty, or a bare
+    array) as a page of records; an answer with no list in it (an error body, `{}`, a top-level null) is
+    `Unreadable` (`tolerant.list_items`), never an empty page."""
+    return Page(parse_records(model, list_items(raw, key, null_is_empty=False)), number, size, list_total(raw), more=list_more(raw))
 
 
 def _identity(key: Callable[[M], Hashable]) -> Callable[[M], Hashable]:

@@ -40,7 +40,7 @@ from flextui.api.http import Fetched, Service, Session, asked, decode_json, html
 from flextui.api.listing import Listing, freshest
 from flextui.api.paging import Outcome, Page, Pager
 from flextui.api.timestamps import lenient_timestamp
-from flextui.api.tolerant import Record, list_items, list_total, parse_record, parse_records, unreadable
+from flextui.api.tolerant import Record, check_record, list_items, list_total, parse_record, parse_records, unreadable
 
 API = "/api/v1"
 M = TypeVar("M", bound=BaseModel)
@@ -402,6 +402,7 @@ class ChartDetail(_Model):
             raw = {"name": chart, "project": project, "versions": raw}
         if not isinstance(raw, dict):
             raise ApiError("the chart answer is neither an object nor a list")
+        check_record(raw, cls, "chart")
         raw = {"name": chart, "project": project, **raw}
         detail = cls.model_validate(raw)
         if detail.latest_version is None and detail.versions:
@@ -494,10 +495,11 @@ class ProjectDetail(_Model):
         """
         if not isinstance(raw, dict):
             raise ApiError(f"the project answer is not an object ({type(raw).__name__})")
+        check_record(raw, cls, "project")
         data = dict(raw)
         model_cls: Any = {"repositories": Repository, "charts": Chart, "artifacts": Artifact}
         parsed = {
-            key: parse_records(model_cls[key], list_items(data.pop(key))) for key in ("repositories", "charts", "artifacts") if key in data
+            key: parse_records(model_cls[key], _nested(data.pop(key))) for key in ("repositories", "charts", "artifacts") if key in data
         }
         if not any(data.get(k) for k in ("downloadPackageId", "name", "projectName")):
             data["name"] = name
@@ -539,9 +541,19 @@ class EventStatus(StrEnum):
     CANCELLED = "Cancelled"
 
 
+def _nested(value: Any) -> list[Any]:
+    """A collection inside a project's detail: its items, none for null; anything else is no list of it (the rest
+    of the detail is still shown)."""
+    try:
+        return list_items(value)
+    except Unreadable:
+        return []
+
+
 def _items(raw: Any) -> list[Any]:
-    """The list in a bare-array answer, or in an envelope that wraps one (null: none)."""
-    return list_items(raw, "projects", "members", "artifacts", "downloads")
+    """The list in a bare-array answer (the documented form, notes §2.2, §2.4; `null`, Jackson's empty one, is
+    none), or in an envelope that wraps one; anything else (an error body sent with 200, `{}`) is `Unreadable`."""
+    return list_items(raw, "projects", "members", "artifacts", "downloads", null_is_empty=True)
 
 
 def _models(model: type[M], raw: Any) -> list[M]:

@@ -40,6 +40,7 @@ from flextui.api.errors import ApiError, Unreadable
 from flextui.api.filters import FILTER_NAME_KEYS, GROUP_NAME_KEYS, FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType, name_of
 from flextui.api.http import Fetched, Service, Session, decode_body, decode_json
 from flextui.api.paging import DEFAULT_MAX_REQUESTS, Outcome, fingerprint
+from flextui.api.tolerant import list_items
 from flextui.api.wire import Wire
 
 T = TypeVar("T")
@@ -268,11 +269,10 @@ def normalise(meta: Mapping[str, Any], body: Any) -> dict[str, Any]:
     """Rows, counts and links (absolute) from an answer's header facts and its JSON body."""
     header = body.get("header") if isinstance(body, Mapping) else None
     header = header if isinstance(header, Mapping) else {}
-    rows = body.get("data") if isinstance(body, Mapping) else body
-    if rows is None:
-        rows = []  # a Jackson null for an empty page
-    if not isinstance(rows, list):
-        raise Unreadable("the report answer has no data list")
+    # `data` (RESTDAPIFilterQueryGlobal.htm's payload, a public client's `.get("data")`) holding the rows, or
+    # null for an empty page (Jackson's); an answer without it (an error body sent with 200, `{}`, null) or
+    # whose status says it failed is `Unreadable`, never an empty page: that would end the report there.
+    rows = list_items(body, "data", null_is_empty=False)
     prev, nxt = _links(meta, body)
     here = str(meta.get("url") or "")
     total = _int_or_none(_first(header, _COUNT_KEYS))
@@ -310,10 +310,16 @@ def _same_url(url: str | None) -> str:
     return str(httpx.URL(url)) if url else ""
 
 
-def _items(raw: Any) -> list[Any]:
-    if isinstance(raw, Mapping):
-        raw = raw.get("data", raw.get("items", []))
-    return raw if isinstance(raw, list) else []
+def _items(raw: Any, *, strict: bool = True) -> list[Any]:
+    """The list of a data-model answer (`data`, RESTDAPIFilterQueryGroup.htm's "data array"; `items`; a bare
+    array); `null` in it is none. An answer with none (an error body sent with 200, `{}`) is `Unreadable`
+    (`tolerant.list_items`), or, not `strict`, no items (for a reader that tries other forms next)."""
+    try:
+        return list_items(raw, "data", "items", null_is_empty=False)
+    except Unreadable:
+        if strict:
+            raise
+        return []
 
 
 class ReportsService:
@@ -378,11 +384,12 @@ class ReportsService:
         """The data model of one report."""
 
         def parse(raw: Any) -> ReportType:
-            items = _items(raw)
+            items = _items(raw, strict=False)
             if len(items) == 1 and isinstance(items[0], Mapping) and ("fields" in items[0] or "columns" in items[0]):
                 return ReportType.from_json({"name": group, **items[0]})
             if isinstance(raw, Mapping) and ("fields" in raw or "columns" in raw):
                 return ReportType.from_json({"name": group, **raw})
+            items = _items(raw)  # no list and no fields: not a data model (an error body sent with 200)
             # The docs' form (RESTDAPIFilterQueryGroup.htm): "the data array lists the filters that are
             # available for the report group". Items flagged `filter` single the filters out of a field
             # list; without flags, every item is a filter (and a column it tests).

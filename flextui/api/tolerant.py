@@ -13,7 +13,9 @@ labels the APIs beta). So what the client reads, it reads loosely:
   default (an empty list for a collection), never a validation error.
 - `list_items` finds the records in a bare array, in the documented or
   GraphQL envelope key, or in the usual generic keys (`data`, `items`,
-  `content`, `results`, `responseObject`); `null` is an empty list.
+  `content`, `results`, `responseObject`); a key holding `null` is an empty
+  list, an answer with no list (an error body sent with 200, `{}`) is
+  `Unreadable`, never "no items".
 - `parse_records` turns each item into its model; an item that does not fit
   becomes an *unreadable* record (`unreadable(record)` gives the reason, the
   raw JSON is kept), so one bad row never fails a page.
@@ -34,6 +36,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from flextui.api.errors import ApiError, Unreadable
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -57,20 +61,142 @@ class Record(BaseModel):
         return data
 
 
-def list_items(raw: Any, *keys: str) -> list[Any]:
-    """The records of a list answer: a bare array, or the array under `keys` or a generic key; null → []."""
+def list_items(raw: Any, *keys: str, null_is_empty: bool = True) -> list[Any]:
+    """The records of a list answer: a bare array, or the array under `keys` or a generic key.
+
+    A list is empty only when the answer says so: a known key holds `[]` or
+    `null` (Jackson's empty collection, notes §6), or, where a bare array is
+    the form (`null_is_empty`: the registry's lists, notes §2.2, §2.4; the
+    `null-collections` dialect nulls a top-level `[]` too), the answer is
+    `null`. Anything else raises `Unreadable`: an object with no known list
+    key (`{}`, an error body `{"status": "error", "message": …}` sent with
+    200, which the vendor's placeholder schemas do not rule out), text, a
+    number; and an empty list beside a status or message that says failure
+    (`failure_said`). Listing it as "no items" would tell the user there are
+    none. A list that holds items is read whatever its status says.
+
+    The message starts "the server's answer" (`ANSWER`): the session names the
+    service and the request (`http.Session.cached`); the server's words are
+    quoted as sent, for whoever shows them to clean.
+    """
     if isinstance(raw, list):
         return raw
-    if isinstance(raw, Mapping):
-        for key in (*keys, *GENERIC_LIST_KEYS):
-            value = raw.get(key)
-            if isinstance(value, list):
-                return value
-            if isinstance(value, Mapping) and key in GENERIC_LIST_KEYS:  # {"data": {"items": [...]}}
-                nested = list_items(value, *keys)
-                if nested:
-                    return nested
+    if raw is None and null_is_empty:
+        return []
+    found = _locate(raw, keys) if isinstance(raw, Mapping) else _ABSENT
+    if isinstance(found, list) and found:
+        return found
+    noun = f'"{keys[0]}" list' if len(keys) == 1 else "list"
+    said = failure_said(raw)
+    if said is not None:
+        raise Unreadable(f'{ANSWER} says "{said}" and holds no {noun}')
+    if found is _ABSENT:
+        raise _no(noun, raw)
     return []
+
+
+ANSWER = "the server's answer"
+"""How a message about an answer begins when the reader does not know whose answer to what (`http.Session` names them)."""
+
+_ABSENT = object()
+
+
+def _locate(raw: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
+    """The list under the first known key that holds one; None when a known key holds only null (or an
+    envelope of an empty list); `_ABSENT` when no known key is there."""
+    empty = False
+    for key in (*keys, *GENERIC_LIST_KEYS):
+        if key not in raw:
+            continue
+        value = raw[key]
+        if isinstance(value, list):
+            return value
+        if value is None:
+            empty = True
+        elif isinstance(value, Mapping) and key in GENERIC_LIST_KEYS:  # {"data": {"items": [...]}}
+            nested = _locate(value, keys)
+            if isinstance(nested, list) and nested:
+                return nested
+            empty = empty or nested is not _ABSENT
+    return None if empty else _ABSENT
+
+
+SAID_KEYS = ("status", "statusCode", "statusMessage", "error", "errorMessage", "message")
+"""Where an answer says how the request went: the beta services' `{status, message}`, the token service's
+`statusMessage` (notes §1.3), Spring's error body `{status, error, message}`."""
+
+
+def _said(raw: Any) -> list[str]:
+    if not isinstance(raw, Mapping):
+        return []
+    return [str(v).strip() for key in SAID_KEYS if isinstance(v := raw.get(key), (str, int)) and not isinstance(v, bool) and str(v).strip()]
+
+
+def said_text(raw: Any) -> str | None:
+    """What an answer says of how the request went (its status, message, …, joined), cut at 200 characters."""
+    said = _said(raw)
+    if not said:
+        return None
+    text = ": ".join(dict.fromkeys(said))
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def failure_said(raw: Any) -> str | None:
+    """What an answer says, when its status or message says the request failed (`says_failure`); None otherwise."""
+    return said_text(raw) if any(says_failure(text) for text in _said(raw)) else None
+
+
+def _no(noun: str, raw: Any) -> Unreadable:
+    """An answer that holds no `noun`: what it says, else what it is."""
+    said = said_text(raw)
+    if said is not None:
+        return Unreadable(f'{ANSWER} holds no {noun}; it says "{said}"')
+    return Unreadable(f"{ANSWER} holds no {noun}: it is {describe(raw)}")
+
+
+def describe(raw: Any) -> str:
+    """An answer that is not what was due, in words ("an empty object", 'the text "hello"'): no raw JSON dump."""
+    if raw is None:
+        return "null"
+    if isinstance(raw, bool):
+        return f"the value {str(raw).lower()}"
+    if isinstance(raw, (int, float)):
+        return f"the number {raw}"
+    if isinstance(raw, str):
+        return f'the text "{raw[:80]}{"…" if len(raw) > 80 else ""}"'
+    if isinstance(raw, Mapping):
+        if not raw:
+            return "an empty object"
+        names = [str(k)[:40] for k in list(raw)[:6]]
+        more = ", …" if len(raw) > 6 else ""
+        return f"an object with {', '.join(names)}{more}"
+    if isinstance(raw, list):
+        return f"a list of {len(raw)}"
+    return type(raw).__name__
+
+
+def record_keys(model: type[BaseModel]) -> set[str]:
+    """Every name a field of `model` is read under (its name, alias and validation aliases)."""
+    names: set[str] = set()
+    for name, info in model.model_fields.items():
+        names.update({name, info.alias or name})
+        choices = getattr(info.validation_alias, "choices", None) or (
+            [info.validation_alias] if isinstance(info.validation_alias, str) else []
+        )
+        names.update(str(c) for c in choices)
+    return names
+
+
+def check_record(raw: Any, model: type[BaseModel], noun: str) -> None:
+    """`Unreadable` when an answer due to describe one `noun` holds none of `model`'s fields (an error body sent
+    with 200, `{}`), quoting what its status or message says: read as a record, it would show an empty one.
+    A body that holds the record's fields is read whatever its status says."""
+    if isinstance(raw, Mapping) and raw.keys() & record_keys(model):
+        return
+    said = failure_said(raw)
+    if said is not None:
+        raise Unreadable(f'{ANSWER} says "{said}" and holds no {noun}')
+    raise _no(noun, raw)
 
 
 def _int(value: Any) -> int | None:
@@ -259,8 +385,6 @@ def created_record(model: type[M], raw: Any, key: str, sent: Mapping[str, Any], 
     any other answer is success, so a retry cannot hit "already exists" after
     the server did create the object.
     """
-    from flextui.api.errors import ApiError
-
     accepted = parse_record(Accepted, raw if isinstance(raw, Mapping) else {})
     if accepted.failed:
         raise ApiError(f"{what}: the server answered {accepted.status}" + (f": {accepted.message}" if accepted.message else ""))

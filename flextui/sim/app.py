@@ -42,7 +42,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Router
 
-from flextui.sim.common import SimError
+from flextui.sim.common import SimError, error_body
 from flextui.sim.dialects import DEFAULT, parse_dialects
 from flextui.sim.faults import FaultMiddleware, FaultPlan
 from flextui.sim.world import World
@@ -60,20 +60,6 @@ SERVICE_MOUNTS: dict[str, str] = {
     "users": "/users-accounts-api/v1",
 }
 SERVICE_MODULES: tuple[str, ...] = tuple(SERVICE_MOUNTS)
-
-
-def error_body(path: str, status: int, message: str, field: str | None = None) -> dict[str, Any]:
-    """The error body in the shape of the service that owns `path`."""
-    if path.startswith("/flexnet/"):
-        return {"statusMessage": message, "responseObject": None}
-    if path.startswith("/registry/"):
-        return {"message": message}
-    if path.startswith("/data/"):
-        return {"status": "error", "message": message}
-    body: dict[str, Any] = {"status": "error", "message": message}
-    if field:
-        body["field"] = field
-    return body
 
 
 async def _sim_error(request: Request, exc: Exception) -> Response:

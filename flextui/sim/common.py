@@ -29,6 +29,20 @@ from starlette.responses import JSONResponse, Response
 from flextui.sim.world import SimUser, World
 
 
+def error_body(path: str, status: int, message: str, field: str | None = None) -> dict[str, Any]:
+    """The error body in the shape of the service that owns `path`."""
+    if path.startswith("/flexnet/"):
+        return {"statusMessage": message, "responseObject": None}
+    if path.startswith("/registry/"):
+        return {"message": message}
+    if path.startswith("/data/"):
+        return {"status": "error", "message": message}
+    body: dict[str, Any] = {"status": "error", "message": message}
+    if field:
+        body["field"] = field
+    return body
+
+
 class SimError(Exception):
     """An error answer: HTTP status, a readable message, and the field it concerns."""
 

@@ -23,6 +23,14 @@ The faults (`Fault.kind`), each what a production link really shows:
 - `html`: an HTML error page (`status`, e.g. 200 from a sign-in proxy or 502
   from nginx) where JSON was due; `title` replaces its title.
 - `empty`: `status` (200) with an empty body.
+- `error`: `status` (200) with the service's own error body (`common.error_body`:
+  `{"status": "error", "message"}` from the beta APIs and data reports,
+  `{"message"}` from the registry, `{"statusMessage", "responseObject": null}`
+  from the token service), `message` its text: a service that says a failure
+  in the body of a success. The vendor's pages document the beta answers
+  only as `{"status": "string"}` / `{"message", "status"}` (notes §4), so a
+  200 that carries an error is theirs to send; a client that reads it as an
+  empty list says "no users" where it should say what failed.
 
 `Fault(pattern, status=…, retry_after=…, drop=True)` works as before: the
 old `drop` flag is the `drop` kind. `FaultPlan.clear()` ends every fault (the
@@ -39,8 +47,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-FaultKind = Literal["status", "drop", "slow", "trickle", "truncate", "html", "empty"]
-FAULT_KINDS: tuple[str, ...] = ("status", "drop", "slow", "trickle", "truncate", "html", "empty")
+from flextui.sim.common import error_body
+
+FaultKind = Literal["status", "drop", "slow", "trickle", "truncate", "html", "empty", "error"]
+FAULT_KINDS: tuple[str, ...] = ("status", "drop", "slow", "trickle", "truncate", "html", "empty", "error")
+ERROR_MESSAGE = "internal error (fault injected)"
+"""The `error` kind's text unless `message` is given: a failure in words, as a service's error body says one."""
 
 HTML_PAGE = (
     "<html>\r\n<head><title>{status} {reason}</title></head>\r\n<body>\r\n<center><h1>{status} {reason}</h1></center>\r\n"
@@ -73,6 +85,7 @@ class Fault:
     skip: int = 0  # let this many matching requests through first (a fault mid-listing)
     body: bytes | None = None  # status: the body instead of the JSON error
     title: str | None = None  # html: the page's title instead of "STATUS REASON"
+    message: str | None = None  # error: the error body's text instead of ERROR_MESSAGE
     passed: int = 0
 
     def __post_init__(self) -> None:
@@ -160,6 +173,9 @@ class FaultMiddleware:
             await _answer(send, fault.status, b"text/html", page, fault.retry_after)
         elif fault.kind == "empty":
             await _answer(send, fault.status, b"application/json", b"", None)
+        elif fault.kind == "error":
+            body = error_body(path, fault.status, ERROR_MESSAGE if fault.message is None else fault.message)
+            await _answer(send, fault.status, b"application/json", json.dumps(body).encode(), fault.retry_after)
         elif fault.kind == "slow":
             while fault.hold is not None and not fault.hold.is_set():  # (set from another thread: polled)
                 await asyncio.sleep(0.01)

@@ -45,8 +45,9 @@ def _tokens_only(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 async def plain(sim_app: Any) -> AsyncIterator[Session]:
-    """A session without a cache (fast retries)."""
+    """A session without a cache (fast retries; a clock that stands still, so no message says a time it took)."""
     session = make_session(sim_app)
+    session.clock = lambda: 0.0
     yield session
     await session.aclose()
 
@@ -74,6 +75,36 @@ async def test_get_gives_up_after_attempts(plain: Session, faults: FaultPlan, st
     assert info.value.status == status
     assert "fault injected" in info.value.message
     assert plain.requests_sent == 3
+
+
+async def test_a_request_given_up_says_how_long_it_took_not_how_long_it_waited(sim_app: Any, faults: FaultPlan) -> None:
+    """Two timeouts of 30 s said "tried 2 times over 0.19 s": the waits between the tries, not the minute it took.
+
+    The answer is slower than the deadline (a slow fault); the session's clock is faked so that each request
+    takes 31 s of it, as two 30 s timeouts and their waits do: the message says the time from the first send
+    to giving up, whatever the machine's speed."""
+    session = make_session(sim_app, timeout=0.05, retry=RetryPolicy(attempts=2, backoff=0.001, budget_seconds=600.0))
+    session.clock = lambda: 31.0 * len(faults.seen)  # (each request arriving at the simulator: 31 s more)
+    faults.add(LIST_FAULT, kind="slow", delay=30.0, times=10)
+    try:
+        with pytest.raises(Unreachable) as info:
+            await list_admin(session)
+    finally:
+        await session.aclose()
+    assert faults.seen == ["GET /flexnet/uar/v1/tokens"] * 2
+    assert str(info.value) == (
+        "GET /flexnet/uar/v1/tokens timed out: the token service sent no complete answer within 0.05 s; tried 2 times over 62 s;"
+        " try again later, or give the profile a longer timeout (now 0.05 s)"
+    )
+
+
+async def test_a_request_given_up_quickly_says_how_often_it_was_tried(plain: Session, faults: FaultPlan) -> None:
+    """Under a second in all, the time is not worth saying (and the test does not depend on the machine's speed)."""
+    plain.clock = lambda: 0.25 * len(faults.seen)
+    faults.add(LIST_FAULT, status=503, times=10)
+    with pytest.raises(ServerError) as info:
+        await list_admin(plain)
+    assert "; tried 3 times; try again later" in str(info.value), str(info.value)
 
 
 async def test_500_is_not_retried(plain: Session, faults: FaultPlan) -> None:

@@ -1,4 +1,4 @@
-"""Tolerant reading: every documented answer form read, nothing lost to one bad record, null as empty."""
+"""Tolerant reading: every documented answer form read, nothing lost to one bad record, null as empty, no list as no answer."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import pytest
 
 from flextui.api.entitlements import Entitlement, EntitlementsService, LineItem
 from flextui.api.errors import ApiError, Unreadable
-from flextui.api.http import Session, decode_json
+from flextui.api.http import Session, decode_json, envelope
 from flextui.api.paging import collect
 from flextui.api.products import Product
-from flextui.api.registry import ProjectDetail
+from flextui.api.registry import ChartDetail, ProjectDetail
+from flextui.api.reports import normalise
 from flextui.api.tokens import Token
 from flextui.api.tolerant import created_record, extras, list_items, list_more, list_total, parse_records, raw_of, unreadable
 from flextui.api.users import User
@@ -34,9 +35,101 @@ def test_list_answers_in_every_form(raw: Any) -> None:
     assert [e.entitlement_id for e in items] == ["E1"]
 
 
-@pytest.mark.parametrize("raw", [None, {"entitlements": None}, {"data": None}, {}, "nothing"])
-def test_null_or_missing_collections_are_empty(raw: Any) -> None:
+@pytest.mark.parametrize(
+    "raw",
+    [
+        None,  # a bare array's empty form under null-collections (the registry's, by default)
+        [],
+        {"entitlements": None},
+        {"entitlements": []},
+        {"data": None},
+        {"data": {"items": []}},
+        {"status": "success", "page": 1, "limit": 20, "total": 0, "entitlements": []},
+        {"status": "201 CREATED", "entitlements": []},  # a status in words of its own: not a failure
+        {"statusMessage": "Successful", "responseObject": None},
+        {"message": "No records found", "entitlements": []},
+    ],
+)
+def test_null_or_empty_collections_are_empty(raw: Any) -> None:
     assert list_items(raw, "entitlements") == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        ({}, 'holds no "entitlements" list: it is an empty object'),
+        ("nothing", 'holds no "entitlements" list: it is the text "nothing"'),
+        (3, "it is the number 3"),
+        ({"foo": 1, "bar": [1]}, "it is an object with foo, bar"),
+        ({"status": "error", "message": "boom"}, 'says "error: boom" and holds no "entitlements" list'),
+        ({"status": "success"}, 'holds no "entitlements" list; it says "success"'),
+        ({"message": "boom"}, 'it says "boom"'),
+        # an empty list beside a status that says failure: the error form of an envelope, not "none"
+        ({"status": "error", "message": "boom", "entitlements": []}, 'says "error: boom"'),
+        ({"status": "FAILED", "entitlements": None}, 'says "FAILED"'),
+        ({"statusMessage": "Failed to list: boom", "responseObject": None}, 'says "Failed to list: boom"'),
+        ({"status": 500, "error": "Internal Server Error", "message": "boom", "path": "/v1/x"}, '"500: Internal Server Error: boom"'),
+        ({"status": "404 NOT_FOUND", "data": []}, 'says "404 NOT_FOUND"'),
+    ],
+)
+def test_an_answer_with_no_list_is_unreadable_not_empty(raw: Any, said: str) -> None:
+    """A 200 that holds an error (or nothing readable) and no list was read as no items: "no entitlements", exit 0."""
+    with pytest.raises(Unreadable) as info:
+        list_items(raw, "entitlements")
+    assert str(info.value).startswith("the server's answer ") and said in str(info.value), str(info.value)
+    assert info.value.exit_code == 1
+
+
+def test_a_top_level_null_is_empty_only_where_a_bare_array_is_the_form() -> None:
+    assert list_items(None) == [] and list_items(None, "projects", null_is_empty=True) == []
+    with pytest.raises(Unreadable, match='holds no "users" list: it is null'):
+        list_items(None, "users", null_is_empty=False)
+
+
+def test_a_list_that_holds_items_is_read_whatever_its_status_says() -> None:
+    raw = {"status": "PARTIAL_FAILURE", "message": "1 record could not be read", "entitlements": [{"entitlementId": "E1"}]}
+    assert [e.entitlement_id for e in parse_records(Entitlement, list_items(raw, "entitlements"))] == ["E1"]
+
+
+def test_a_token_envelope_that_says_failure_is_an_error() -> None:
+    """Unwrapped, its null would read as "no tokens" (or a count of 0)."""
+    with pytest.raises(Unreadable, match='says "Failed to read tokens" and holds no responseObject'):
+        envelope({"statusMessage": "Failed to read tokens", "responseObject": None})
+    assert envelope({"statusMessage": "Successful", "responseObject": None}) is None
+    assert envelope({"statusMessage": "Successful", "responseObject": [1]}) == [1]
+    assert envelope({"statusMessage": "Failed", "responseObject": [1]}) == [1], "what it holds is read"
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        ({"message": "internal error"}, 'says "internal error" and holds no project'),
+        ({}, "holds no project: it is an empty object"),
+        ({"message": "No record found!"}, 'holds no project; it says "No record found!"'),
+    ],
+)
+def test_a_project_answer_that_holds_no_project_is_unreadable(raw: Any, said: str) -> None:
+    """Read as a project, it showed an empty one: no repositories, no charts."""
+    with pytest.raises(Unreadable) as info:
+        ProjectDetail.from_raw(raw, "p")
+    assert said in str(info.value)
+    with pytest.raises(Unreadable, match="holds no chart"):
+        ChartDetail.from_raw({"status": "error", "message": "boom"}, "p", "c")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"status": "error", "message": "boom"}, {}, "hello", None, {"header": {"pageNumber": 1}}, {"header": {}, "data": "x"}],
+)
+def test_a_report_page_without_its_data_list_is_unreadable(body: Any) -> None:
+    """`data` absent is not an empty page: taken for one, it ended the report there and looked complete."""
+    with pytest.raises(Unreadable, match="the server's answer"):
+        normalise({"url": "https://x.example/data/api/v1/report/usage", "requested": 1}, body)
+
+
+@pytest.mark.parametrize("body", [{"header": {"pageNumber": 1}, "data": []}, {"data": None}, {"status": "success", "data": []}, []])
+def test_an_empty_report_page_in_a_documented_form_is_empty(body: Any) -> None:
+    assert normalise({"url": "https://x.example/data/api/v1/report/usage", "requested": 1}, body)["rows"] == []
 
 
 def test_totals_and_more_wherever_they_are() -> None:

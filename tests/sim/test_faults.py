@@ -59,6 +59,29 @@ async def test_html_and_empty_answers(sim_app: Any, faults: FaultPlan) -> None:
     assert empty.status_code == 200 and empty.content == b"" and empty.headers["content-length"] == "0"
 
 
+async def test_error_answers_are_each_services_error_sent_with_200(sim_app: Any, faults: FaultPlan) -> None:
+    """The `error` kind: the service's own error shape (`common.error_body`) with `status` (200), `message` its text."""
+    faults.add(".*", kind="error", status=200, times=10)
+    paths = {
+        LIST: {"statusMessage": "internal error (fault injected)", "responseObject": None},
+        "/registry/api/v1/projects": {"message": "internal error (fault injected)"},
+        "/data/api/v1/report/fulfillment": {"status": "error", "message": "internal error (fault injected)"},
+        "/users-accounts-api/v1/users": {"status": "error", "message": "internal error (fault injected)"},
+    }
+    async with client(sim_app) as c:
+        for path, body in paths.items():
+            answer = await c.get(path, params=PARAMS)
+            assert answer.status_code == 200 and answer.headers["content-type"] == "application/json", path
+            assert answer.json() == body, path
+    faults.clear()
+    faults.add(COUNT, kind="error", status=200, message="Failed: the backend is down")
+    faults.add(COUNT, kind="error", status=503)
+    async with client(sim_app) as c:
+        worded, gateway = [await c.get(COUNT, params=PARAMS) for _ in range(2)]
+    assert worded.json() == {"statusMessage": "Failed: the backend is down", "responseObject": None}
+    assert gateway.status_code == 503 and gateway.json()["statusMessage"] == "internal error (fault injected)"
+
+
 async def test_a_dropped_connection_is_a_network_error(sim_app: Any, faults: FaultPlan) -> None:
     faults.add(COUNT, kind="drop")
     async with client(sim_app) as c:

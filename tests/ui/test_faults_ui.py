@@ -381,3 +381,36 @@ async def test_a_rate_limit_is_said_in_words_in_the_status_line_and_toast() -> N
         assert said in error_text(app), error_text(app)
         toasts = [str(n.message) for n in app._notifications if n.severity == "error"]
         assert toasts and all(toast.startswith("loading projects: " + said[:150]) for toast in toasts), toasts
+
+
+def pager_text(app: FlexApp, tab: str) -> str:
+    return str(app.screen.query_one(f"#{tab}-pager").render())
+
+
+@pytest.mark.timeout(90)
+async def test_a_200_that_holds_an_error_shows_the_error_not_no_users() -> None:
+    """A 200 `{"status": "error", "message": "boom"}` to the users list was read as an empty list: "no users match
+    these filters". It is the error it says, on the status line; a refresh that meets it keeps the rows shown."""
+    plan = FaultPlan()
+    users = r"^GET /users-accounts-api/v1/users$"
+    fault = plan.add(users, status=200, body=b'{"status": "error", "message": "boom"}', times=1000)
+    app = faulty_app(AREAS["users"], plan)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot, timeout=15)
+        assert type(app.screen).__name__ == "UsersScreen" and fault.hits >= 1
+        said = error_text(app)
+        assert 'says "error: boom"' in said and "the users and accounts API" in said, said
+        assert not readable(said) and not unworded(said), said
+        assert "no users" not in pager_text(app, "users") and "not loaded" in pager_text(app, "users"), pager_text(app, "users")
+        assert not has_data(app)
+
+        plan.clear()
+        await refresh(pilot)
+        shown = [dict(row) for row in app.screen.query_one(ResourceTable).visible_rows]
+        assert shown and not error_text(app), "the list, once the server answers it"
+
+        plan.add(users, status=200, body=b"{}", times=1000)
+        await refresh(pilot)
+        assert 'holds no "users" list: it is an empty object' in error_text(app), error_text(app)
+        assert [dict(row) for row in app.screen.query_one(ResourceTable).visible_rows] == shown, "the rows shown stay"
+        assert "not refreshed" in pager_text(app, "users") and "no users" not in pager_text(app, "users"), pager_text(app, "users")
