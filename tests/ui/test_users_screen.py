@@ -230,3 +230,47 @@ async def test_the_users_list_says_loading_while_a_slow_server_answers() -> None
         answer.set()
         await settle(pilot)
         assert "loading…" not in str(app.screen.query_one("#users-pager").render())
+
+
+async def test_text_typed_in_a_filter_without_enter_never_lists_the_users() -> None:
+    """Typed "zzz" into the name field and tabbed away (no Enter): ctrl+r, a page turn and a watch tick listed by it
+    ("no users match these filters"). The list is listed by what was applied; Enter applies it."""
+    app = build_app(start=["users"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        world = world_of(app)
+        everyone = f"{len(world.users)} users"
+        assert everyone in pager(app, "users")
+        field = app.screen.query_one("#users-name")
+        field.focus()
+        await pilot.press("z", "z", "z", "tab")
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert everyone in pager(app, "users"), pager(app, "users")
+        screen(app).table("users").focus()
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert "page 2" in pager(app, "users") and everyone in pager(app, "users"), pager(app, "users")
+        field.focus()
+        await pilot.press("enter")  # now applied: nobody is called zzz
+        await settle(pilot)
+        assert "no users" in pager(app, "users") or "0 users" in pager(app, "users"), pager(app, "users")
+
+
+async def test_u_on_an_account_lists_its_users_at_once() -> None:
+    """`u` sets the account filter and lists by it in the same step: what it set must be what is in force."""
+    app = build_app(start=["users"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        s.table("users").focus()
+        await pilot.press("2")  # the accounts tab
+        await until(pilot, lambda: s.tab_id == "accounts" and bool(s.states["accounts"].items))
+        s.table("accounts").focus()
+        await settle(pilot)
+        account = s.selected()
+        await pilot.press("u")
+        await settle(pilot)
+        users = s.states["users"].items or []
+        assert users and all(any(a.account_id == account.account_id for a in u.accounts) for u in users)

@@ -501,8 +501,33 @@ class AreaScreen(SafeDispatch, Screen[None]):
         them (a bad date, a `key=value` it does not know) calls `event.prevent_default()`, and this does not run:
         what is in force stays what escape puts back, and the field keeps the focus to be fixed."""
         if self.is_filter_field(event.input):
-            for field in self.filter_fields_with(event.input):
-                self._applied[field] = field.value
+            self.apply_filter_fields(event.input)
+
+    def applied_text(self, field: Input) -> str:
+        """The value a filter field is in force with (what its list is listed by), not text typed in it without Enter:
+        a refresh, a watch tick or a page turn listed by half-typed text ("zz": 0 users) the user never submitted."""
+        return self._applied.get(field, field.value)
+
+    def set_filter_text(self, field: Input, value: str) -> None:
+        """Put `value` in a filter field and in force at once (the screen lists by it next: `u`, a jump's filter)."""
+        field.value = value
+        self._applied[field] = value
+
+    def apply_filter_fields(self, field: Input) -> dict[Input, str | None]:
+        """The fields applied with `field` taken as they are typed; what was in force before (`unapply_filter_fields`)."""
+        before: dict[Input, str | None] = {}
+        for each in self.filter_fields_with(field):
+            before[each] = self._applied.get(each)
+            self._applied[each] = each.value
+        return before
+
+    def unapply_filter_fields(self, before: dict[Input, str | None]) -> None:
+        """Put back what `apply_filter_fields` replaced (a filter the screen then refused)."""
+        for field, value in before.items():
+            if value is None:
+                self._applied.pop(field, None)
+            else:
+                self._applied[field] = value
 
     def leave_filter_field(self) -> bool:
         """Escape in a filter field: every field of its bar back to the value last applied (what the list shows is

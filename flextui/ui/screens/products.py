@@ -230,11 +230,11 @@ class ProductsScreen(TabbedListScreen):
     def _queries(self, tab_id: str) -> list[Any]:
         tab = TAB_BY_ID[tab_id]
         extra: dict[str, Any] = {}
-        name = self.query_one(f"#{tab.id}-name", Input).value.strip()
+        name = self.applied_text(self.query_one(f"#{tab.id}-name", Input)).strip()
         if name:
             extra[tab.name_key] = name
         if tab.version_key:
-            version = self.query_one(f"#{tab.id}-version", Input).value.strip()
+            version = self.applied_text(self.query_one(f"#{tab.id}-version", Input)).strip()
             if version:
                 extra[tab.version_key] = version
         choice = self.read_choice(tab.id)
@@ -367,8 +367,8 @@ class ProductsScreen(TabbedListScreen):
         if not isinstance(item, PartNumber) or item.product is None or not item.product.name:
             return
         await self._mount_tab("products")
-        self.query_one("#products-name", Input).value = item.product.name
-        self.query_one("#products-version", Input).value = item.product.version or ""
+        self.set_filter_text(self.query_one("#products-name", Input), item.product.name)
+        self.set_filter_text(self.query_one("#products-version", Input), item.product.version or "")
         self.states["products"].page = 1
         self.other_listing("products")
         self.states["products"].loaded = True  # loaded just below, with the name filter

@@ -284,7 +284,7 @@ class TabbedListScreen(AreaScreen):
     def parse_more(self, tab: str, model: type[Any], what: str, extras: Sequence[dict[str, Any]]) -> list[Any]:
         """One filter model of "more" (`key=value; …`) per `extras`; a bad "more" is marked and raises ValueError."""
         more = self.query_one(f"#{tab}-more", Input)
-        parts = [p for p in re.split(r";", more.value) if p.strip()]
+        parts = [p for p in re.split(r";", self.applied_text(more)) if p.strip()]
         try:
             out = [parse_filters(parts, model, what=what, extra=extra) for extra in extras]
         except ValueError:
@@ -404,9 +404,11 @@ class TabbedListScreen(AreaScreen):
     def _filter_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         tab = self.tab_id
+        before = self.apply_filter_fields(event.input)  # the loads read the fields as applied (`applied_text`)
         try:
             self._queries(tab)  # the toolbar read as the load reads it: a filter refused is said now, at the field
         except ValueError as exc:
+            self.unapply_filter_fields(before)
             self.report_error(Invalid(str(exc)), doing=f"filtering {self.list_tabs[tab].title.lower()}")
             event.prevent_default()  # not applied (AreaScreen): the focus stays in the field, to fix it
             return
@@ -441,7 +443,7 @@ class TabbedListScreen(AreaScreen):
         tab = self.tab_id
         pane = self.query_one(f"TabPane#{tab}", TabPane)
         for field in pane.query(".toolbar Input").results(Input):
-            field.value = ""
+            self.set_filter_text(field, "")
             field.set_class(False, "-bad-filter")
         for choice in pane.query(".toolbar Select").results(Select):
             choice.value = ""

@@ -130,18 +130,18 @@ class UsersScreen(TabbedListScreen):
         """The filter(s) to try, in order (an "account name or ID" is tried as the likelier one first)."""
         extra: dict[str, Any] = {}
         if tab == "users":
-            name = self.query_one("#users-name", Input).value.strip()
+            name = self.applied_text(self.query_one("#users-name", Input)).strip()
             if name:
                 extra["displayName" if " " in name else "userName"] = name
             status = self.read_choice(tab)
             if status:
                 extra["status"] = status
-            account = self.query_one("#users-account", Input).value.strip()
+            account = self.applied_text(self.query_one("#users-account", Input)).strip()
             model: type[Any] = UserFilter
         else:
             kind = self.read_choice(tab)
             extra["accountType"] = [kind] if kind else list(v.LISTED_ACCOUNT_TYPES)
-            account = self.query_one("#accounts-name", Input).value.strip()
+            account = self.applied_text(self.query_one("#accounts-name", Input)).strip()
             model = AccountFilter
         order = account_lookup(account) or [("", "")]
         return self.parse_more(tab, model, tab, [{**extra, **({key: value} if key else {})} for key, value in order])
@@ -221,9 +221,9 @@ class UsersScreen(TabbedListScreen):
             self.say("Put the cursor on an account to list its users")
             return
         await self._mount_tab("users")
-        self.query_one("#users-account", Input).value = item.account_id
-        self.query_one("#users-name", Input).value = ""
-        self.query_one("#users-more", Input).value = ""
+        self.set_filter_text(self.query_one("#users-account", Input), item.account_id)
+        self.set_filter_text(self.query_one("#users-name", Input), "")
+        self.set_filter_text(self.query_one("#users-more", Input), "")
         with self.prevent(Select.Changed):
             self.query_one("#users-choice", Select).value = ""
         self.states["users"].page = 1
