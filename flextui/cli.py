@@ -654,6 +654,22 @@ def _adhoc(args: argparse.Namespace) -> tuple[Any, Any]:
     return profile, Credentials(args.user, password, token)
 
 
+def _terminal_gone() -> None:
+    """The terminal hung up (SIGHUP): standard input, output and error now lead to /dev/null.
+
+    Textual writes the screen from a thread of its own, which ends at the first write that fails (EIO on a terminal
+    gone) and leaves its queue of 30 writes to fill; the app's exit then waited for ever to put its last one, so the
+    session was never closed and a minted token never deleted (an SSH link dropped while a request was in flight)."""
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+    except OSError:
+        return
+    for fd in (0, 1, 2):
+        with contextlib.suppress(OSError):
+            os.dup2(null, fd)
+    os.close(null)
+
+
 def cmd_tui(args: argparse.Namespace, *, demo: bool) -> int:
     """The app on the context; then its session is closed (a token minted with `mint_token` deleted).
 
@@ -671,6 +687,8 @@ def cmd_tui(args: argparse.Namespace, *, demo: bool) -> int:
     def end(signum: int) -> None:
         if closing:  # the session is closing: let it finish
             return
+        if signum == getattr(signal, "SIGHUP", None):
+            _terminal_gone()
         try:
             loop = asyncio.get_running_loop()  # (the app's: a signal handler runs on the main thread, where the app runs)
         except RuntimeError:  # the app's loop has not started (or has ended): it will not start its screen

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -114,6 +115,7 @@ def test_a_headless_run_ended_by_a_signal_deletes_its_minted_token(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=environment(),
+        preexec_fn=_sighup_default,
     )
     try:
         until(lambda: bool(server.minted()) and server.holding(), "minted token and a products request in progress", proc)
@@ -148,10 +150,18 @@ def test_a_signal_while_a_credential_command_runs_ends_it_at_once(tmp_path: Path
     assert "stopped by SIGTERM" in done.stderr and not finished.exists(), "the command was not waited for"
 
 
+def _sighup_default() -> None:
+    """In the child: SIGHUP at its default, as a login shell starts a command. The suite itself may run under
+    `nohup` (a CI runner's), which ignores SIGHUP; the child would inherit that, and flextui keeps an ignored
+    SIGHUP ignored on purpose (`nohup flextui …`), so the hang-up under test would never arrive."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def _controlling_terminal() -> None:
     """In the child, in a session of its own (`start_new_session`): the pty (its standard input) as its controlling
     terminal, so that the terminal hanging up sends it SIGHUP, as an SSH link that goes does. (Nothing imported here:
     the child of a process with threads must not take the import lock.)"""
+    _sighup_default()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
@@ -175,8 +185,14 @@ def test_the_tui_ended_by_a_signal_deletes_its_minted_token(tmp_path: Path, serv
     drawn = bytearray()
     open_master = [master]
 
+    hanging_up = threading.Event()
+
     def drain() -> None:  # the app's drawing must not fill the pty and stall it
-        while True:
+        # (never blocked in a read: a close() from another thread does not end a read under way, so the pty stayed
+        # open, and the hang-up never came, whenever the app had nothing more to draw)
+        while not hanging_up.is_set():
+            if not select.select([master], [], [], 0.05)[0]:
+                continue
             try:
                 chunk = os.read(master, 65536)
             except OSError:
@@ -193,6 +209,8 @@ def test_the_tui_ended_by_a_signal_deletes_its_minted_token(tmp_path: Path, serv
         if how == "SIGTERM":
             proc.send_signal(signal.SIGTERM)
         else:
+            hanging_up.set()
+            reader.join(timeout=10)
             os.close(open_master.pop())  # the kernel sends the terminal's session SIGHUP; writes to it fail from here
         code = proc.wait(timeout=90)
     finally:
