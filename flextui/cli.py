@@ -908,11 +908,11 @@ def _listing_end(session: Any, count: int) -> int:
     """What a headless listing says at its end (minted tokens, shortfalls) and its exit code."""
     from flextui.api.errors import EXIT_INCOMPLETE
 
-    for note in session.notices:
-        sys.stderr.write(f"flextui: {note}\n")
+    for note in session.notices:  # (through the sanitiser: a notice or a shortfall may quote a server's words)
+        print_error(note)
     if session.shortfalls:
         for outcome in session.shortfalls:
-            sys.stderr.write(f"flextui: incomplete: {outcome.describe()}\n")
+            print_error(f"incomplete: {outcome.describe()}")
         return EXIT_INCOMPLETE
     if count == 0:
         sys.stderr.write("no rows\n")
