@@ -311,3 +311,21 @@ async def test_a_long_error_never_pushes_a_forms_buttons_off() -> None:
         for button in ("#form-cancel", "#form-submit"):
             assert shown_whole(form, form.query_one(button)), button
         assert shown_whole(form, form.query_one("#form-scroll")), "the fields scroll in what is left"
+
+
+async def test_a_token_with_a_long_description_shows_its_keys_line() -> None:
+    """A token's detail at 80×24 with a long description ran under the box's edge: its keys line (rotate, edit,
+    delete) was never seen. The fields scroll; the keys line stays."""
+    from flextui.api.tokens import Token
+
+    app = build_app()
+    token = Token.model_validate(
+        {"tokenName": "long-notes", "username": "me@x.example", "tokenDescription": "why this token exists. " * 120}
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        dialog = TokenDetailScreen(token, 0)
+        app.push_screen(dialog)
+        await until(pilot, lambda: app.screen is dialog)
+        await settle(pilot)
+        assert shown_whole(dialog, dialog.query_one("#detail-scroll")) and shown_whole(dialog, dialog.query_one("#detail-hint"))

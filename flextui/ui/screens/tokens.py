@@ -28,7 +28,7 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Static
 from textual.worker import Worker
 
@@ -791,10 +791,12 @@ class TokenDetailScreen(RefusedChoices, FlexModal[str | None]):
 
     DEFAULT_CSS = """
     TokenDetailScreen { align: center middle; }
-    TokenDetailScreen > Vertical { width: 90; max-width: 98%; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
+    TokenDetailScreen > Vertical { width: 90; max-width: 98%; height: auto; max-height: 100%; border: thick $primary; background: $surface; padding: 1 2; }
     TokenDetailScreen #detail-title { text-style: bold; margin-bottom: 1; }
+    TokenDetailScreen #detail-scroll { height: auto; max-height: 70vh; }
     TokenDetailScreen #detail-hint { color: $text-muted; margin-top: 1; }
     """
+    SHRINKS = "#detail-scroll"  # a long description scrolls; the keys line under it always shows
 
     def __init__(self, token: Token, now_ms: int, refused: dict[str, str] | None = None) -> None:
         """`refused`: rotate, edit or delete → why it is off for this token (a read-only profile, a masked token):
@@ -833,7 +835,8 @@ class TokenDetailScreen(RefusedChoices, FlexModal[str | None]):
         hint_text = " · ".join(part for part in (keys, "escape close") if part)
         with Vertical():
             yield Label(Text(f"Token {clean(t.name)}"), id="detail-title")
-            yield Static(body, id="detail-body")
+            with VerticalScroll(id="detail-scroll"):
+                yield Static(body, id="detail-body")
             yield Label(hint_text, id="detail-hint")
 
     def action_choose(self, action: str) -> None:
