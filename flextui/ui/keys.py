@@ -34,7 +34,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     # (keys, as the README writes them; what they mean, wherever they are bound)
     (
         "`:`",
-        "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`, `:ent activation=ACT-1`, `:users user=NAME`), `:sort COLUMN [desc]` (`:sort` alone: the server's order; on entitlements the server sorts: `:sort created desc`), `:page N`, `:watch 30` (refresh this list every 30 s, marking `+` new and `~` changed rows until the cursor has been on them; `:watch off`), `:profile NAME` (`:ctx`: another tenant or user, in place; alone: a list to pick from), `:password` (type this profile's password again and sign in with it, for the session), `:history`, `:log`, `:theme NAME`, `:redraw` (write the whole screen again, if something else wrote to the terminal), `:help`, `:q`",
+        "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`, `:ent activation=ACT-1`, `:users user=NAME`, `:tokens user=NAME`), `:sort COLUMN [desc]` (`:sort` alone: the server's order; on entitlements the server sorts: `:sort created desc`), `:page N`, `:watch 30` (refresh this list every 30 s, marking `+` new and `~` changed rows until the cursor has been on them; `:watch off`), `:profile NAME` (`:ctx`: another tenant or user, in place; alone: a list to pick from), `:password` (type this profile's password again and sign in with it, for the session), `:history`, `:log`, `:theme NAME`, `:redraw` (write the whole screen again, if something else wrote to the terminal), `:help`, `:q`",
     ),
     (
         "`/`",
