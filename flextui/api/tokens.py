@@ -548,14 +548,21 @@ class TokensService:
         return f"{method} {urlsplit(self.session.url(Service.TOKENS, path)).path}"
 
     async def verify(self, value: str) -> Verification:
-        """Ask the server whether `value` is a valid token; a 400 means "not valid"."""
-        from flextui.api.errors import Invalid
+        """Ask the server whether `value` is a valid token.
+
+        The verification endpoint documents only its 200 (the token's details;
+        docs.revenera.com …/TokenBasedAuthManTokensVerify.htm); what a value that
+        is not valid gets is not documented. A 4xx about the value (400, 404,
+        410, 422: `Invalid` or `NotFound`) is read as "not valid" with the
+        server's words; 401 and 403 are about the caller and stay errors.
+        """
+        from flextui.api.errors import Invalid, NotFound
 
         value = value.strip()
         if not value.startswith("rna_") or len(value) <= 4:
             return Verification(valid=False, reason="not an access token: values start with rna_")
         try:
             raw = await self._send_json("POST", "/uar/v1/token/verification", json_body={"accessToken": value}, mutating=False)
-        except Invalid as exc:
+        except (Invalid, NotFound) as exc:
             return Verification(valid=False, reason=exc.message)
         return Verification(valid=True, token=parse_record(Token, envelope(raw)))

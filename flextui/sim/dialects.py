@@ -41,6 +41,7 @@ DIALECTS: dict[str, str] = {
     "null-collections": "empty collections are JSON null (Jackson's default), top-level and nested",
     "create-status-only": "beta create answers carry only the documented {status} or {message, status}",
     "create-status-worded": 'beta create answers say success in words of their own ("status": "201 CREATED")',
+    "verify-invalid-404": "token verification answers an unknown, deleted or expired value with 404 and a statusMessage, not 400",
     "mask-partial": 'masked token fields keep part of the value ("cus***@acme-robotics.example", "<masked>") instead of "****"',
     "entitlements-bare-array": "GET /entitlements answers a bare JSON array",
     "entitlements-data-envelope": 'GET /entitlements answers {"data": [...]}',

@@ -35,6 +35,10 @@ Dialects (paging.py holds the shared paging rules):
   `page-zero-is-first` change nothing here. The search's `page` and
   `pageSize` stay required (TokenBasedAuthManTokensSearch.htm) even when a
   dialect ignores their values.
+- `verify-invalid-404`: the answer to verifying an unknown, deleted or expired
+  value is not documented (TokenBasedAuthManTokensVerify.htm shows only the
+  200); the simulator answers 400 by default and, under this dialect, 404 with
+  the same `statusMessage`, as a server treating the value as a resource would.
 """
 
 from __future__ import annotations
@@ -318,12 +322,13 @@ async def verify_token(request: Request) -> Response:
     value = value.strip()
     if not value.startswith("rna_"):
         raise SimError(400, "not an access token: values start with rna_", "accessToken")
+    refused = 404 if "verify-invalid-404" in dialects_of(request) else 400
     name = store.by_value.get(value)
     if name is None:
-        raise SimError(400, "the token is not valid: unknown or deleted")
+        raise SimError(refused, "the token is not valid: unknown or deleted")
     token = store.by_name[name]
     if token.expiry_ms <= world.now_ms():
-        raise SimError(400, "the token is not valid: it has expired")
+        raise SimError(refused, "the token is not valid: it has expired")
     shown = render(token, caller)
     if token.token_type == "IMPERSONATED" and token.creator != caller.username:
         shown = render(token, replace(caller, permissions=frozenset()))

@@ -27,6 +27,7 @@ from flextui.api.tokens import (
     field_from_message,
 )
 from flextui.api.validation import errors_by_field
+from flextui.sim.dialects import speaking
 from flextui.sim.faults import FaultPlan
 from flextui.sim.tokens import token_store
 from flextui.sim.world import ADMIN, CUSTOMER, DAY_MS, PRODUCER, World
@@ -360,6 +361,19 @@ async def test_verify_unknown_value_is_not_valid(svc: TokensService) -> None:
     result = await svc.verify("rna_" + "0" * 44)
     assert not result.valid and result.token is None
     assert "not valid" in (result.reason or "")
+
+
+@pytest.mark.parametrize("dialect", ["", "verify-invalid-404"])
+async def test_verify_says_not_valid_whichever_4xx_the_server_refuses_with(world: World, dialect: str) -> None:
+    """Unknown and expired values are "not valid" with the server's words, on a 400 or a 404 alike."""
+    svc = TokensService(make_session(sim_app_module.create_app(world, dialects=speaking(dialect))))
+    expired = next(t for t in token_store(world).by_name.values() if t.expiry_ms <= world.now_ms())
+    for value, words in (("rna_" + "0" * 44, "unknown or deleted"), (expired.value, "expired")):
+        result = await svc.verify(value)
+        assert not result.valid and result.token is None
+        assert words in (result.reason or "")
+    live = next(t for t in token_store(world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms > world.now_ms())
+    assert (await svc.verify(live.value)).valid
 
 
 @pytest.mark.parametrize("name", ["abcde", "a" * 25, "with [bracket", "abc\\\\\\def", "Mixed Case"])

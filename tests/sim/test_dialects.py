@@ -130,6 +130,14 @@ async def _mask_partial(default: Sim, dialect: Sim) -> None:
         assert impersonated and all(r["username"] == user and r["tokenDescription"] == description for r in impersonated)
 
 
+@check("verify-invalid-404")
+async def _verify_invalid_404(default: Sim, dialect: Sim) -> None:
+    value = {"accessToken": "rna_" + "0" * 44}
+    for sim, status in ((default, 400), (dialect, 404)):
+        body = await sim.json("POST", f"{TOKENS}/token/verification", status=status, json=value)
+        assert "not valid" in body["statusMessage"]
+
+
 @check("page-size-ignored")
 async def _page_size_ignored(default: Sim, dialect: Sim) -> None:
     assert len(await ids(default, limit=5)) == 5
