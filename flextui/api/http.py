@@ -24,6 +24,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Itera
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import urlsplit
@@ -1252,13 +1253,35 @@ def shallow(value: Any, limit: int) -> bool:
 
 
 def _retry_after(response: httpx.Response) -> float | None:
-    value = response.headers.get("Retry-After")
+    """The seconds `Retry-After` asks for: a number of seconds or an HTTP-date (RFC 9110 §10.2.3), else None.
+
+    A date is counted from the answer's own `Date` header when it has one (the
+    server's clock against the server's clock: a jump host's skew does not
+    matter), else from this machine's clock.
+    """
+    value = response.headers.get("Retry-After", "").strip()
     if not value:
         return None
     try:
         return max(0.0, float(value))
     except ValueError:
+        pass
+    until = _http_date(value)
+    if until is None:
         return None
+    now = _http_date(response.headers.get("Date", "")) or datetime.now(UTC)
+    return max(0.0, (until - now).total_seconds())
+
+
+def _http_date(value: str) -> datetime | None:
+    """An HTTP-date as an aware datetime, or None when `value` is not one."""
+    from email.utils import parsedate_to_datetime  # (rare: not worth its import at start-up)
+
+    try:
+        when = parsedate_to_datetime(value.strip())
+    except (TypeError, ValueError, IndexError):
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def envelope(raw: Any) -> Any:

@@ -9,7 +9,9 @@ The faults (`Fault.kind`), each what a production link really shows:
 
 - `status`: an error status (500, 502, 503, 504, 429 with `retry_after` as
   Retry-After) with a JSON error body, as a service or its gateway sends
-  (`body` replaces it: `b"{}"`, a gateway's bare JSON).
+  (`body` replaces it: `b"{}"`, a gateway's bare JSON). With `retry_date`,
+  Retry-After is the other form RFC 9110 §10.2.3 allows: an HTTP-date
+  `retry_after` seconds (rounded up) after the answer's `Date` header.
 - `drop`: the connection closes without an answer (a reset, a proxy gone).
   In process this is a network error; over uvicorn an exception before the
   answer becomes uvicorn's own 500, the nearest an ASGI app can come.
@@ -44,7 +46,9 @@ import json
 import math
 import re
 import threading
+import time
 from dataclasses import dataclass, field
+from email.utils import formatdate
 from typing import Any, Literal
 
 from flextui.sim.common import error_body
@@ -74,6 +78,7 @@ class Fault:
     status: int = 503
     times: int = 1
     retry_after: float | None = None
+    retry_date: bool = False  # Retry-After as an HTTP-date (with a Date header), not seconds
     drop: bool = False  # close without answering (a network fault): the `drop` kind
     truncate: bool = False  # the `truncate` kind, as a flag
     hits: int = 0
@@ -163,19 +168,19 @@ class FaultMiddleware:
         if fault.kind == "drop":
             raise DroppedConnection(f"fault injected: {method} {path}")
         if fault.kind == "status":
-            await _answer(send, fault.status, b"application/json", _error_json() if fault.body is None else fault.body, fault.retry_after)
+            await _answer(send, fault.status, b"application/json", _error_json() if fault.body is None else fault.body, fault)
         elif fault.kind == "html":
             page = HTML_PAGE.format(status=fault.status, reason=REASONS.get(fault.status, "Error")).encode()
             if fault.title is not None:
                 page = page.replace(
                     f"<title>{fault.status} {REASONS.get(fault.status, 'Error')}</title>".encode(), f"<title>{fault.title}</title>".encode()
                 )
-            await _answer(send, fault.status, b"text/html", page, fault.retry_after)
+            await _answer(send, fault.status, b"text/html", page, fault)
         elif fault.kind == "empty":
-            await _answer(send, fault.status, b"application/json", b"", None)
+            await _answer(send, fault.status, b"application/json", b"", fault)
         elif fault.kind == "error":
             body = error_body(path, fault.status, ERROR_MESSAGE if fault.message is None else fault.message)
-            await _answer(send, fault.status, b"application/json", json.dumps(body).encode(), fault.retry_after)
+            await _answer(send, fault.status, b"application/json", json.dumps(body).encode(), fault)
         elif fault.kind == "slow":
             while fault.hold is not None and not fault.hold.is_set():  # (set from another thread: polled)
                 await asyncio.sleep(0.01)
@@ -193,10 +198,14 @@ def _error_json() -> bytes:
     return json.dumps({"statusMessage": "fault injected", "message": "fault injected"}).encode()
 
 
-async def _answer(send: Any, status: int, content_type: bytes, body: bytes, retry_after: float | None) -> None:
+async def _answer(send: Any, status: int, content_type: bytes, body: bytes, fault: Fault) -> None:
     headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
-    if retry_after is not None:
-        headers.append((b"retry-after", f"{retry_after:g}".encode()))
+    if fault.retry_after is not None and fault.retry_date:
+        now = math.floor(time.time())
+        headers.append((b"date", formatdate(now, usegmt=True).encode()))
+        headers.append((b"retry-after", formatdate(now + math.ceil(fault.retry_after), usegmt=True).encode()))
+    elif fault.retry_after is not None:
+        headers.append((b"retry-after", f"{fault.retry_after:g}".encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

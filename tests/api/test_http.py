@@ -24,7 +24,7 @@ from flextui.api.errors import (
     Unreadable,
     from_status,
 )
-from flextui.api.http import BearerAuth, RequestEvent, RetryPolicy, Service, Session, decode_json, envelope, error_message
+from flextui.api.http import BearerAuth, RequestEvent, RetryPolicy, Service, Session, _retry_after, decode_json, envelope, error_message
 from flextui.api.tokens import TokenCreate, TokenSearch, TokensService, TokenUpdate
 from flextui.sim.faults import FaultPlan
 from flextui.sim.tokens import token_store
@@ -179,6 +179,33 @@ async def test_429_retry_after_is_capped(sim_app: Any, faults: FaultPlan) -> Non
         await session.aclose()
     waits = [e.elapsed for e in events if e.phase == "wait"]
     assert waits and all(w is not None and w <= 0.05 for w in waits), f"the 30 s Retry-After was capped: {waits}"
+
+
+async def test_429_retry_after_as_an_http_date_is_honoured(sim_app: Any, faults: FaultPlan) -> None:
+    """RFC 9110's other form: a date 30 s after the answer's Date header is a 30 s wait (capped here)."""
+    session = make_session(sim_app, retry=RetryPolicy(attempts=2, backoff=0.001, max_retry_after=0.05))
+    faults.add(LIST_FAULT, status=429, times=1, retry_after=30, retry_date=True)
+    events: list[RequestEvent] = []
+    session.listeners.append(events.append)
+    try:
+        assert await list_admin(session)
+    finally:
+        await session.aclose()
+    assert [e.elapsed for e in events if e.phase == "wait"] == [0.05], "the date's 30 s, capped: not the backoff"
+
+
+@pytest.mark.parametrize(
+    ("headers", "wait"),
+    [
+        ({"Retry-After": "Wed, 21 Oct 2026 07:28:30 GMT", "Date": "Wed, 21 Oct 2026 07:28:00 GMT"}, 30.0),
+        ({"Retry-After": "Wed, 21 Oct 2026 07:27:00 GMT", "Date": "Wed, 21 Oct 2026 07:28:00 GMT"}, 0.0),
+        ({"Retry-After": " 12 "}, 12.0),
+        ({"Retry-After": "soon"}, None),
+        ({"Retry-After": ""}, None),
+    ],
+)
+def test_retry_after_reads_seconds_and_http_dates(headers: dict[str, str], wait: float | None) -> None:
+    assert _retry_after(httpx.Response(429, headers=headers)) == wait
 
 
 async def test_429_exhausted_raises_rate_limited(plain: Session, faults: FaultPlan) -> None:
@@ -390,9 +417,9 @@ def test_decode_json() -> None:
 
 
 async def test_retry_after_header_forms() -> None:
-    # A Retry-After that is not a number falls back to the backoff (and does not crash).
+    # A Retry-After that is neither seconds nor an HTTP-date falls back to the backoff (and does not crash).
     def handler(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(429, headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, json={"statusMessage": "slow down"})
+        return httpx.Response(429, headers={"Retry-After": "Wed, 21 Octember"}, json={"statusMessage": "slow down"})
 
     session = Session("http://fno.example", transport=httpx.MockTransport(handler), retry=RetryPolicy(attempts=2, backoff=0.001))
     try:
