@@ -46,7 +46,7 @@ def curl_for(exchange: Exchange, *, user_env: str = "FNO_USER", password_env: st
     prefix = ""
     if exchange.service == "registry" and auth.lower().startswith("bearer"):
         tenant = headers.get("x-publisherid", "")
-        authenticate = exchange.url.split("/registry/api/v1/", 1)[0] + "/registry/api/v1/authenticate"
+        authenticate = exchange.url.split("/api/v1/", 1)[0] + "/api/v1/authenticate"  # the registry's base, whatever it is
         tenant_header = ["-H", shlex.quote(f"x-publisherid: {tenant}")] if tenant else []
         prefix = (
             " ".join(["JWT=$(curl", "-sS", "-u", f'"${user_env}:${password_env}"', *tenant_header, shlex.quote(authenticate)]) + ") && "

@@ -18,6 +18,7 @@ as `sign-in`/`sign-out` (`http.Session`), with the same redaction.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -43,8 +44,9 @@ SECRET_HEADERS = frozenset(
     {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-auth-token", "x-access-token", "access-token", "token", "jwt"}
 )
 
-# Answers that are a secret in themselves (a bare JWT, a Base64 registry secret).
-_WITHHELD = ("/registry/api/v1/authenticate", "/registry/api/v1/secret")
+# Answers that are a secret in themselves (a bare JWT, a Base64 registry secret): the registry API's own paths,
+# whatever address the profile gives the registry (`[profiles.X.urls] registry` may have no `/registry` in it).
+_WITHHELD = re.compile(r"/api/v1/(authenticate|secret)(/|$)")
 
 
 @dataclass
@@ -94,7 +96,7 @@ def redact_body(content: bytes, url: str) -> Any:
     """A body as JSON (secrets removed) or capped text; withheld where the body itself is a secret."""
     if not content:
         return None
-    if any(part in url for part in _WITHHELD):
+    if _WITHHELD.search(httpx.URL(url).path):
         return f"[withheld: {len(content):,} bytes; this answer is a credential or a secret]"
     if len(content) > KEEP_LIMIT:
         return f"[not kept: {len(content):,} bytes (the log keeps bodies up to {KEEP_LIMIT:,}); R on a record shows it as sent]"

@@ -117,6 +117,41 @@ async def test_the_log_keeps_no_secret(sim_app: Any, world: World) -> None:
     assert 201 in statuses and 200 in statuses
 
 
+class _Harbor:
+    """The simulator behind a gateway that serves the registry API at `/harbor` (a `[profiles.X.urls] registry`
+    override with no `/registry` in it)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app, self.state = app, app.state
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/harbor/"):
+            path = "/registry/" + scope["path"].removeprefix("/harbor/")
+            scope = {**scope, "path": path, "raw_path": path.encode()}
+        await self.app(scope, receive, send)
+
+
+async def test_a_registry_at_another_address_keeps_its_jwt_and_secret_out_of_the_log(sim_app: Any, world: World) -> None:
+    from tests.conftest import SIM_BASE_URL, make_session
+
+    s = make_session(_Harbor(sim_app), registry_tenant=world.tenant_id, overrides={"registry": f"{SIM_BASE_URL}/harbor"})
+    async with s:
+        reg = RegistryService(s)
+        secret = await reg.get_secret()
+        await reg.projects_page(1, 3)
+        assert reg.auth is not None
+        jwt = reg.auth._jwt
+    paths = [httpx.URL(e.url).path for e in s.trace.exchanges]
+    assert "/harbor/api/v1/authenticate" in paths and "/harbor/api/v1/projects" in paths, paths
+    assert jwt and secret
+    logged = "\n".join(e.as_json() for e in s.trace.exchanges)
+    assert jwt not in logged and secret not in logged
+    withheld = [e for e in s.trace.exchanges if "/api/v1/authenticate" in e.url or "/api/v1/secret" in e.url]
+    assert withheld and all(str(e.response_body).startswith("[withheld:") for e in withheld if e.status == 200)
+    command = curl_for(next(e for e in s.trace.exchanges if e.url.endswith("/projects") or "/projects?" in e.url))
+    assert f"{SIM_BASE_URL}/harbor/api/v1/authenticate" in command, "the copy signs in where flextui did"
+
+
 def test_headers_are_redacted_by_name() -> None:
     headers = redact_headers([("Authorization", "Bearer abc.def.ghi"), ("x-publisherid", "1107"), ("X-Auth-Token", "t"), ("Cookie", "s=1")])
     assert headers == {"Authorization": "Bearer ***", "x-publisherid": "1107", "X-Auth-Token": "***", "Cookie": "***"}
