@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("flextui.http")
 
 PROBE = "page-base probe"
+_DOT_SEGMENT = re.compile(r"(?:^|/)\.{1,2}(?:/|$)")
 """The request log's word for a request that asks where a service's pages start: its 400 or 404 is an
 answer ("pages count from 1"), not a failure."""
 CANCELLED = "cancelled"
@@ -391,6 +392,11 @@ class Session:
         return self.overrides.get(service) or self.instance_url + self._prefix.get(service, SERVICE_PREFIX[service])
 
     def url(self, service: Service, path: str) -> str:
+        """The URL of `path` on a service; a path with a `.` or `..` segment (a name made of dots, which `quote`
+        leaves alone) is refused: httpx and every server resolve it, so a confirmed delete of repository
+        `../../victim/repositories/img` would reach another project's."""
+        if _DOT_SEGMENT.search(path.split("?", 1)[0]):
+            raise BadRequest(f"{path[:120]}: a name of only dots (. or ..) cannot be sent in a path: the server would read it as a step")
         return self.base(service) + (path if path.startswith("/") else "/" + path)
 
     def set_service_auth(self, service: Service, auth: httpx.Auth) -> None:

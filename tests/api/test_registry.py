@@ -18,7 +18,7 @@ import pytest
 
 from flextui.api.auth import Credentials, MissingCredential
 from flextui.api.cache import PageCache
-from flextui.api.errors import Forbidden, NotFound, Offline, ReadOnly, ServerError, Unauthorized
+from flextui.api.errors import BadRequest, Forbidden, NotFound, Offline, ReadOnly, ServerError, Unauthorized
 from flextui.api.http import RetryPolicy, Service, Session
 from flextui.api.registry import (
     Artifact,
@@ -280,6 +280,18 @@ async def test_artifacts_pages_and_repository_delete(reg: RegistryService, world
     with pytest.raises(NotFound):
         await first(reg.artifacts_page(project.name, full_name, force=True))
     assert full_name not in [r.name for r in (await reg.get_project(project.name, force=True)).repositories]
+
+
+@pytest.mark.parametrize("repository", ["../../victim/repositories/img", "..", ".", "a/../b"])
+async def test_a_name_of_dots_is_never_sent_as_a_path_step(reg: RegistryService, world: World, repository: str) -> None:
+    """httpx (and every server) resolves `.` and `..` segments: a confirmed delete of this repository would reach
+    another project's. Refused before any request."""
+    project = registry_store(world).sorted_projects()[0]
+    await reg.get_project(project.name)
+    sent = reg.session.requests_sent
+    with pytest.raises(BadRequest, match="only dots"):
+        await reg.delete_repository(project.name, repository)
+    assert reg.session.requests_sent == sent
 
 
 async def test_members_paged_and_filtered(reg: RegistryService, world: World) -> None:
