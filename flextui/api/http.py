@@ -49,6 +49,7 @@ from flextui.api.paging import Outcome, PageBases
 from flextui.api.tolerant import ANSWER, failure_said
 from flextui.api.trace import Trace
 from flextui.api.wire import Wire, loads
+from flextui.secret_names import secret_words
 
 if TYPE_CHECKING:
     import ssl
@@ -1219,7 +1220,8 @@ def _unreadable(message: str, status: int | None) -> Unreadable:
 
 
 _SECRET_VALUES = re.compile(r"rna_[A-Za-z0-9_-]{4,}|eyJ[\w-]+\.[\w-]+\.[\w-]*")
-_SECRET_FIELDS = re.compile(r'(?i)("[\w-]*(?:value|token|secret|password|jwt)[\w-]*"\s*:\s*)"(?:[^"\\]|\\.)*"')
+# every field named like a secret (`secret_names`), and any `…value…` (`tokenValue`'s kin): over-masking is fine here
+_SECRET_FIELDS = re.compile(r'(?i)("[\w-]*(?:value|' + "|".join(map(re.escape, secret_words())) + r')[\w-]*"\s*:\s*)"(?:[^"\\]|\\.)*"')
 
 
 def redacted(data: bytes) -> str:
