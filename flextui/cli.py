@@ -878,7 +878,10 @@ async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None, run
         if args.command == "report":
             from flextui.headless.reports import run_report
 
-            return await run_report(ctx, args, tally=tally)
+            code = await run_report(ctx, args, tally=tally)
+            for note in ctx.session.notices:  # (what `_listing_end` says: the password not had, the token asked instead)
+                print_error(note)
+            return code
         kind = kinds.lookup(args.kind)
         if kind is None or not kind.has_lister:
             print_error(f"cannot list {args.kind!r}; try one of: {', '.join(listable_kinds())}")
