@@ -192,3 +192,28 @@ def test_offline_credentials_get_nothing_that_asks() -> None:
     plain = Profile.model_validate({"name": "p", "url": "https://a.example", "user": "u@a.example", "token": "rna_" + "1" * 44})
     creds, unfound = offline_credentials(plain)
     assert creds.token == "rna_" + "1" * 44 and not creds.holds("password") and unfound == []
+
+
+def test_cache_clear_of_a_token_only_profile_clears_its_tokens_pages(
+    tmp_path: Path, live_server: str, world: World, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A profile with no user files its pages under its token (`Session.identity`); `cache clear --profile` cleared
+    the instance with no user instead: nothing ("removed 0 cached pages"), and the pages stayed readable offline."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        f'[profiles.bare]\nurl = "{live_server}"\ntoken = {{ env = "FNO_TEST_TOKEN" }}\n'
+        f'[profiles.other]\nurl = "{live_server}"\ntoken = {{ env = "FNO_TEST_OTHER" }}\n'
+    )
+    monkeypatch.setenv("FNO_TEST_TOKEN", world.seed_token(ADMIN[0]))
+    monkeypatch.setenv("FNO_TEST_OTHER", world.seed_token(CUSTOMER[0]))
+    bare, other = (["--config", str(cfg), "--profile", name] for name in ("bare", "other"))
+    assert rows(capsys, [*bare, "get", "entitlements"]) and rows(capsys, [*other, "get", "entitlements"])
+    assert main([*bare, "cache", "clear"]) == 0
+    out = capsys.readouterr().out
+    assert "removed 0" not in out and "as token:" in out, out
+    assert main([*bare, "--offline", "get", "entitlements"]) == 6
+    capsys.readouterr()
+    assert rows(capsys, [*other, "--offline", "get", "entitlements"]), "another token's pages at the instance stay"
+    monkeypatch.delenv("FNO_TEST_TOKEN")
+    assert main([*bare, "cache", "clear"]) == 2
+    assert "FNO_TEST_TOKEN" in capsys.readouterr().err
