@@ -795,6 +795,8 @@ def cmd_cache(args: argparse.Namespace) -> int:
                 raise ConfigError("cache clear: name the profile (--profile P), the instance (--url U --user X), or --all")
             profile = load_config().profile(name)
             identity = f"{profile.url.lower()}|{(profile.user or '').strip().lower()}"
+            if not (profile.user or "").strip():  # no user: its pages are its token's (`Session.identity`)
+                identity = _token_only_identity(profile)
     cache = open_cache()
     try:
         if cache.disabled_reason:
@@ -809,6 +811,29 @@ def cmd_cache(args: argparse.Namespace) -> int:
     whose = f" of {identity.replace('|', ' as ')}" if identity else ""
     print(clean(f"removed {plural(removed, 'cached page')}{whose}"))
     return 0
+
+
+def _token_only_identity(profile: Any) -> str:
+    """Whose pages a profile with no user has: its instance and its access token's digest (`Session.identity`),
+    the token got as `--offline` gets it, asking nobody (its value in the file, or an environment variable)."""
+    from flextui.api.http import token_identity
+    from flextui.config import ConfigError
+    from flextui.secrets import offline_credentials
+
+    token = offline_credentials(profile)[0].token
+    if not token:
+        source = profile.token_source()
+        if source is None:
+            where = "it has none"
+        elif not isinstance(source, str) and source.env:
+            where = f"{source.env} is not set"
+        else:
+            where = "it is not got here"
+        raise ConfigError(
+            f"cache clear: profile {profile.name!r} has no user, so its pages are its access token's, and {where} "
+            "(nothing is asked for here): set it, or use --all"
+        )
+    return f"{profile.url.lower()}|{token_identity(token)}"
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -878,7 +903,10 @@ async def cmd_headless(args: argparse.Namespace, tally: Tally | None = None, run
         if args.command == "report":
             from flextui.headless.reports import run_report
 
-            return await run_report(ctx, args, tally=tally)
+            code = await run_report(ctx, args, tally=tally)
+            for note in ctx.session.notices:  # (what `_listing_end` says: the password not had, the token asked instead)
+                print_error(note)
+            return code
         kind = kinds.lookup(args.kind)
         if kind is None or not kind.has_lister:
             print_error(f"cannot list {args.kind!r}; try one of: {', '.join(listable_kinds())}")

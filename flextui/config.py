@@ -58,6 +58,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
 from flextui.config_places import BARE, Key, Places
+from flextui.secret_names import is_secret_name
 
 if TYPE_CHECKING:
     import ssl
@@ -408,33 +409,14 @@ def _verify_refused(profile: Profile, places: Places | None, problem: str) -> st
 SECRET_FIELDS = frozenset(name for name, info in Profile.model_fields.items() if not info.repr)
 """A profile's fields whose values may be secrets (declared `repr=False`): an error never shows what they hold."""
 
-SECRET_NAMES = SECRET_FIELDS | {
-    "keyring",
-    "token",
-    "jwt",
-    "authorization",
-    "access_token",
-    "accesstoken",
-    "token_value",
-    "tokenvalue",
-    "pwd",
-    "pass",
-    "api_key",
-    "apikey",
-}
-SECRET_NAME_PARTS = ("passw", "secret", "jwt", "credential", "private_key", "api_key", "apikey")
-"""Key names (whole, or a part of one) that say a value may be a secret: those `api.cache.is_secret_key` knows
-for a server's fields (this layer may not import it: pyproject's contracts), and those written in a file
-(`passwd`, `pwd`, `api_key`)."""
-
 HIDDEN_NOTE = " (the value you wrote: not shown here, as it may be a secret)"
 
 
 def looks_secret(name: str) -> bool:
     """Whether a key's name says its value may be a secret (`password`, `token`, `user_password`, `api-key`): an
-    error about the key then never shows its value, even where the key is not one flextui knows."""
-    lowered = name.lower().replace("-", "_")
-    return lowered in SECRET_NAMES or any(part in lowered for part in SECRET_NAME_PARTS)
+    error about the key then never shows its value, even where the key is not one flextui knows. The names are
+    the data layer's too (`secret_names`: this layer may not import `api`), and a profile's secret fields."""
+    return name.lower() in SECRET_FIELDS or is_secret_name(name)
 
 
 INTERNAL_FIELDS = frozenset({"path", "name"})

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from flextui.api.auth import CredentialName, Credentials, MissingCredential, Secret
+from flextui.api.auth import CredentialName, Credentials, MissingCredential, NotRead, Secret
 from flextui.config import APP_NAME, ConfigError, Credential, Profile, SecretSource, config_path
 from flextui.context import credential_hint
 
@@ -102,12 +102,12 @@ def offline_credentials(profile: Profile) -> tuple[Credentials, list[tuple[froze
       or reach a server, a prompt asks you): the pages asked with it are not found, and the list returned says so
       (with the services it concerns, by name).
     - the password is never read nor asked for: only that the profile has one, since the token API and data
-      reports are then asked with it and file their pages under the user alone. Getting it fails
-      (MissingCredential); nothing offline would send it.
+      reports are then asked with it and file their pages under the user alone. Getting it fails (`NotRead`);
+      nothing offline would send it. One from an environment variable that is not set (its value is not read)
+      could not be had online either, where those two were asked with the access token instead, their pages
+      filed under the token (`Session.identity_for`): offline looks for those too, as the same command line
+      with the same variables did online, and says so (naming the variable).
     """
-    password: Secret | None = None
-    if profile.password_source() is not None:
-        password = not_read_offline("password")
     token: str | None = None
     unfound: list[tuple[frozenset[str], str]] = []
     source = profile.token_source()
@@ -115,7 +115,20 @@ def offline_credentials(profile: Profile) -> tuple[Credentials, list[tuple[froze
         token = source
     elif source is not None and source.env:
         token = os.environ.get(source.env) or None
-    elif source is not None:
+    password: Secret | None = None
+    held = profile.password_source()
+    if held is not None and not isinstance(held, str) and held.env and not os.environ.get(held.env) and token:
+        unfound.append(
+            (
+                frozenset({"tokens", "data"}),
+                f"offline, {held.env} (the password's variable) is not set: the token API's and reports' pages are looked "
+                "for as asked with the access token, as they are online without the password; those asked with the "
+                f"password are found with {held.env} set (its value is not read offline)",
+            )
+        )
+    elif held is not None:
+        password = not_read_offline("password")
+    if source is not None and not isinstance(source, str) and not source.env:
         how = "the keyring" if source.keyring else "its command" if source.command else "a prompt"
         line = _config_line(profile, source, "access token")
         services = BETA_SERVICE_NAMES if password else BETA_SERVICE_NAMES | {"tokens", "data"}
@@ -129,10 +142,11 @@ def offline_credentials(profile: Profile) -> tuple[Credentials, list[tuple[froze
 
 
 def not_read_offline(what: CredentialName) -> Secret:
-    """A credential the session has, but does not read offline: it says so if anything asks for it."""
+    """A credential the session has, but does not read offline: it says so if anything asks for it (`NotRead`: the
+    pages looked for are those asked with it online, not those of a credential that could not be had)."""
 
     def refuse() -> str:
-        raise MissingCredential(f"offline, the {what} is not read (nothing is sent)")
+        raise NotRead(f"offline, the {what} is not read (nothing is sent)")
 
     return refuse
 

@@ -65,7 +65,7 @@ def test_a_profile_reads_back_offline_what_it_stored(
 ) -> None:
     online = rows(capsys, [*two_variable_profile, *COMMANDS[kind]])
     assert online
-    monkeypatch.delenv("FNO_TEST_PW")  # offline reads no password: it need not be there
+    monkeypatch.setenv("FNO_TEST_PW", "not-the-password")  # offline reads no password: only whether its variable is set
     assert rows(capsys, [*two_variable_profile, "--offline", *COMMANDS[kind]]) == online
 
 
@@ -110,6 +110,50 @@ def test_offline_a_profile_holding_someone_elses_token_does_not_see_the_users_pa
     assert rows(capsys, [*own, "--offline", "get", "entitlements"]) == admins, "the admin's pages are still the admin's own"
 
 
+def said(capsys: pytest.CaptureFixture[str], argv: list[str], code: int = 0) -> tuple[list[dict[str, Any]], str]:
+    """The rows a command wrote (JSON) and what it said on stderr."""
+    done = main([*argv, "-o", "json"])
+    out, err = capsys.readouterr()
+    assert done == code, err
+    return (json.loads(out) if code == 0 else []), err
+
+
+def test_a_password_that_cannot_be_had_is_said_and_the_tokens_answers_are_the_tokens(
+    tmp_path: Path, live_server: str, world: World, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The customer's profile, its password's variable unset, holding the admin's token: the token API and reports
+    are asked with the token (as the README says), and it says so, naming the variable; what they answer is the
+    token's, filed under it. It was filed under the customer alone, silently: the customer's own session (its
+    password set again) then read the admin token's answers offline as the customer's."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        f'[profiles.mine]\nurl = "{live_server}"\nuser = "{CUSTOMER[0]}"\nregistry_tenant = "{world.tenant_id}"\n'
+        'password = { env = "FNO_TEST_PW" }\ntoken = { env = "FNO_TEST_TOKEN" }\n'
+    )
+    mine = ["--config", str(cfg), "--profile", "mine"]
+    monkeypatch.delenv("FNO_TEST_PW", raising=False)
+    monkeypatch.setenv("FNO_TEST_TOKEN", world.seed_token(ADMIN[0]))
+    admins, err = said(capsys, [*mine, *COMMANDS["tokens"]])
+    assert admins and "FNO_TEST_PW is not set" in err and "asked with the profile's access token instead" in err, err
+    report, err = said(capsys, [*mine, *COMMANDS["reports"]])
+    assert report and "FNO_TEST_PW is not set" in err and "asked with the profile's access token instead" in err, err
+
+    # offline, with the variable as it was: the token's pages, and why they are the ones looked for
+    assert rows(capsys, [*mine, "--offline", *COMMANDS["tokens"]]) == admins
+    monkeypatch.setenv("FNO_TEST_PW", CUSTOMER[1])  # the customer's own identity: never the admin token's answers
+    assert main([*mine, "--offline", *COMMANDS["tokens"]]) == 6
+    assert "nothing cached for tokens." in capsys.readouterr().err
+    assert main([*mine, "--offline", *COMMANDS["reports"]]) == 6
+    capsys.readouterr()
+
+    own, err = said(capsys, [*mine, "get", "tokens", "--username", CUSTOMER[0]])  # asked with the password: the user's
+    assert own and "access token instead" not in err, err
+    assert rows(capsys, [*mine, "--offline", "get", "tokens", "--username", CUSTOMER[0]]) == own
+    monkeypatch.delenv("FNO_TEST_PW")
+    _, err = said(capsys, [*mine, "--offline", "get", "tokens", "--username", CUSTOMER[0]], 6)
+    assert "offline, FNO_TEST_PW (the password's variable) is not set" in err, err
+
+
 def test_offline_a_token_from_a_command_is_not_got_and_that_is_said(
     tmp_path: Path, live_server: str, world: World, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -148,3 +192,28 @@ def test_offline_credentials_get_nothing_that_asks() -> None:
     plain = Profile.model_validate({"name": "p", "url": "https://a.example", "user": "u@a.example", "token": "rna_" + "1" * 44})
     creds, unfound = offline_credentials(plain)
     assert creds.token == "rna_" + "1" * 44 and not creds.holds("password") and unfound == []
+
+
+def test_cache_clear_of_a_token_only_profile_clears_its_tokens_pages(
+    tmp_path: Path, live_server: str, world: World, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A profile with no user files its pages under its token (`Session.identity`); `cache clear --profile` cleared
+    the instance with no user instead: nothing ("removed 0 cached pages"), and the pages stayed readable offline."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        f'[profiles.bare]\nurl = "{live_server}"\ntoken = {{ env = "FNO_TEST_TOKEN" }}\n'
+        f'[profiles.other]\nurl = "{live_server}"\ntoken = {{ env = "FNO_TEST_OTHER" }}\n'
+    )
+    monkeypatch.setenv("FNO_TEST_TOKEN", world.seed_token(ADMIN[0]))
+    monkeypatch.setenv("FNO_TEST_OTHER", world.seed_token(CUSTOMER[0]))
+    bare, other = (["--config", str(cfg), "--profile", name] for name in ("bare", "other"))
+    assert rows(capsys, [*bare, "get", "entitlements"]) and rows(capsys, [*other, "get", "entitlements"])
+    assert main([*bare, "cache", "clear"]) == 0
+    out = capsys.readouterr().out
+    assert "removed 0" not in out and "as token:" in out, out
+    assert main([*bare, "--offline", "get", "entitlements"]) == 6
+    capsys.readouterr()
+    assert rows(capsys, [*other, "--offline", "get", "entitlements"]), "another token's pages at the instance stay"
+    monkeypatch.delenv("FNO_TEST_TOKEN")
+    assert main([*bare, "cache", "clear"]) == 2
+    assert "FNO_TEST_TOKEN" in capsys.readouterr().err

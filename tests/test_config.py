@@ -679,18 +679,6 @@ def test_a_key_not_named_as_a_secret_still_shows_its_value_in_the_fix(tmp_path: 
     assert "fix: mint_token = true" in str(err.value) and 'fix: user = "me@x.example"' in str(err.value), str(err.value)
 
 
-def test_the_config_takes_for_a_secret_every_name_the_cache_does() -> None:
-    """The config may not import `api.cache.is_secret_key` (the layers): its own test must not know fewer names."""
-    from flextui.api.cache import SECRET_KEYS, is_secret_key
-    from flextui.config import SECRET_FIELDS, looks_secret
-
-    cache_secrets = [name for name in [*SECRET_KEYS, "userPassword", "registrySecret", "jwtToken", "new-password"] if is_secret_key(name)]
-    assert len(cache_secrets) == len(SECRET_KEYS) + 4
-    config_secrets = [*SECRET_FIELDS, "keyring", "passwd", "pwd", "api-key", "api_key"]
-    assert [name for name in cache_secrets + config_secrets if not looks_secret(name)] == []
-    assert [name for name in ("mint_token", "tokenId", "user", "url", "color", "registry_tenant") if looks_secret(name)] == []
-
-
 def test_lines_are_found_in_inline_tables_dotted_keys_and_past_multi_line_strings() -> None:
     from flextui.config_places import key_lines
 

@@ -62,6 +62,11 @@ class MissingCredential(Unauthorized):
     exit_code = 3
 
 
+class NotRead(MissingCredential):
+    """A credential the session holds but never reads (offline: nothing is sent). It is not one that cannot be had:
+    whose pages a service's are (`Session.identity_for`) is decided as if it were there, as it was online."""
+
+
 CredentialName = Literal["password", "access token"]
 
 Secret = str | Callable[[], str]
@@ -102,7 +107,7 @@ class Credentials:
                 self._got[what] = exc
         got = self._got[what]
         if isinstance(got, MissingCredential):
-            raise MissingCredential(got.message)  # a new one each time (one raised again grows its traceback)
+            raise type(got)(got.message)  # a new one each time (one raised again grows its traceback), of its kind
         return got
 
     @property

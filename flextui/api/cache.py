@@ -3,7 +3,8 @@
 Over a slow jump-host link the user should see the last known page
 immediately and the fresh one when it arrives (stale-while-revalidate). Keys
 are profile + operation + parameters; values are the raw JSON pages with
-every secret-bearing field removed (`scrub_secrets`), so token values,
+every secret-bearing field removed (`scrub_secrets`: a field whose name
+`secret_names.is_secret_name` takes for a secret's), so token values,
 registry secrets, passwords and JWTs never reach the disk.
 
 The file is private (0600) and uses WAL with a busy timeout so two instances
@@ -26,34 +27,15 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from flextui.api import cache_limit
 from flextui.api.wire import Wire, flat_rows_without_secrets, may_hold_secrets
 from flextui.files import private_dirs
+from flextui.secret_names import is_secret_name
 
 log = logging.getLogger("flextui.cache")
-
-# Field names that carry secrets in any of the services (compared case-insensitively).
-SECRET_KEYS = frozenset(
-    k.lower()
-    for k in (
-        "tokenValue",
-        "token_value",
-        "accessToken",
-        "access_token",
-        "password",
-        "secret",
-        "new-password",
-        "new-secret",
-        "existing-secret",
-        "jwt",
-        "token",
-        "authorization",
-    )
-)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
@@ -103,17 +85,6 @@ MIGRATIONS = (
 )
 
 
-# Any field whose name contains one of these is a secret too ("registrySecret", "userPassword", "jwtToken").
-SECRET_PARTS = ("password", "secret", "jwt")
-
-
-@lru_cache(maxsize=4096)
-def is_secret_key(key: str) -> bool:
-    """Whether a field name carries a secret (exact names, or any name mentioning one)."""
-    lowered = key.lower()
-    return lowered in SECRET_KEYS or any(part in lowered for part in SECRET_PARTS)
-
-
 def scrub_secrets(value: Any, mark: str | None = None) -> Any:
     """`value` without any field whose name carries a secret (a new object only where one was removed); with
     `mark`, such a field stays with `mark` for its value (the request log: what was sent, less the secret).
@@ -126,11 +97,11 @@ def scrub_secrets(value: Any, mark: str | None = None) -> Any:
     if isinstance(value, Wire):
         return value
     if isinstance(value, dict):
-        if not any(is_secret_key(str(k)) for k in value) and not any(isinstance(v, (dict, list)) for v in value.values()):
+        if not any(is_secret_name(str(k)) for k in value) and not any(isinstance(v, (dict, list)) for v in value.values()):
             return value
         if mark is None:
-            return {k: scrub_secrets(v) for k, v in value.items() if not is_secret_key(str(k))}
-        return {k: mark if is_secret_key(str(k)) else scrub_secrets(v, mark) for k, v in value.items()}
+            return {k: scrub_secrets(v) for k, v in value.items() if not is_secret_name(str(k))}
+        return {k: mark if is_secret_name(str(k)) else scrub_secrets(v, mark) for k, v in value.items()}
     if isinstance(value, list):
         return [scrub_secrets(v, mark) if isinstance(v, (dict, list)) else v for v in value]
     return value
@@ -397,7 +368,7 @@ class PageCache:
         meta = None
         if isinstance(value, Wire):
             try:
-                if flat_rows_without_secrets(value, is_secret_key) or not may_hold_secrets(value.body):
+                if flat_rows_without_secrets(value) or not may_hold_secrets(value.body):
                     meta = json.dumps(value.meta, separators=(",", ":"), default=str)
                 else:
                     value = scrub_secrets(value.value)

@@ -20,8 +20,8 @@ import re
 import shlex
 from typing import Any
 
-from flextui.api.cache import is_secret_key
 from flextui.api.trace import REMOVED, Exchange
+from flextui.secret_names import is_secret_name
 
 KEPT_HEADERS = ("x-publisherid", "accept")
 
@@ -69,7 +69,7 @@ def _placeholders(value: Any) -> Any:
     """The logged body with each removed secret as a marker `curl_for` turns into its variable."""
     if isinstance(value, dict):
         return {
-            k: f"@@{secret_variable(str(k))}@@" if v == REMOVED and is_secret_key(str(k)) else _placeholders(v) for k, v in value.items()
+            k: f"@@{secret_variable(str(k))}@@" if v == REMOVED and is_secret_name(str(k)) else _placeholders(v) for k, v in value.items()
         }
     if isinstance(value, list):
         return [_placeholders(v) for v in value]

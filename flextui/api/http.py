@@ -26,12 +26,12 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
 
-from flextui.api.auth import BearerAuth, Credentials, MintingAuth, MissingCredential, default_hint
+from flextui.api.auth import BearerAuth, Credentials, MintingAuth, MissingCredential, NotRead, default_hint
 from flextui.api.cache import Packed, PageCache, cache_key, scrub_secrets
 from flextui.api.errors import (
     ApiError,
@@ -50,6 +50,7 @@ from flextui.api.paging import Outcome, PageBases
 from flextui.api.tolerant import ANSWER, failure_said
 from flextui.api.trace import Trace
 from flextui.api.wire import Wire, loads
+from flextui.secret_names import secret_words
 
 if TYPE_CHECKING:
     import ssl
@@ -349,6 +350,7 @@ class Session:
         # Told at once when something the user should know happens (a listing cut short, a minted token): (severity, text).
         self.notice_listeners: list[Callable[[str, str], None]] = []
         self._minting: MintingAuth | None = None
+        self._token_instead_said = False  # (`_say_token_instead`)
         self._size_caps: dict[str, int] = {}
         self._own_sizes: dict[str, int] = {}
         self._prefix: dict[Service, str] = {}
@@ -414,25 +416,52 @@ class Session:
             raise self.missing(
                 "password", f"the registry trades a user name and password for a JWT, and profile {self.name!r} has no password"
             )
-        # Each credential is got only where it is used (getting one may fail: MissingCredential).
-        if (service in BETA_SERVICES or not creds.holds("password")) and (token := creds.token):
-            return BearerAuth(token)
-        if service in BETA_SERVICES and self.mint_token and creds.user and (password := creds.password):
+        how, value = self._credential_for(service, creds)
+        if how == "token":
+            return BearerAuth(value)
+        if how == "minted":
             if self._minting is None:
-                self._minting = MintingAuth(self.url(Service.TOKENS, "/uar/v1/token"), creds.user, password, self._minted)
+                self._minting = MintingAuth(self.url(Service.TOKENS, "/uar/v1/token"), creds.user or "", value, self._minted)
             return self._minting
+        return httpx.BasicAuth(creds.user or "", value)
+
+    def _credential_for(self, service: Service, creds: Credentials) -> tuple[Literal["token", "minted", "password"], str]:
+        """Which credential `service` is asked with, and its value: what `auth_for` sends, and so whose pages its
+        answers are (`identity_for`). Each credential is got only where it is used (getting one may fail:
+        MissingCredential, which this raises when the service can be asked with nothing)."""
+        if (service in BETA_SERVICES or not creds.holds("password")) and (token := creds.token):
+            return "token", token
+        if service in BETA_SERVICES and self.mint_token and creds.user and (password := creds.password):
+            return "minted", password
         try:
             password = creds.password
+        except NotRead:  # offline: held, never read (nothing is sent); its pages are the password's
+            raise
         except MissingCredential as lacking:  # the service takes a token too: the password can wait
             token = None
             with contextlib.suppress(MissingCredential):
                 token = creds.token
-            if token:
-                return BearerAuth(token)
-            raise lacking from None
+            if not token:
+                raise lacking from None
+            self._say_token_instead(service, lacking)
+            return "token", token
         if password:
-            return httpx.BasicAuth(creds.user or "", password)
+            return "password", password
         raise self.missing("password", f"profile {self.name!r} has no credentials")
+
+    def _say_token_instead(self, service: Service, lacking: MissingCredential) -> None:
+        """Say once that a service that takes the password is asked with the access token instead: who signs in
+        is then whoever the token was made for, and its pages are the token's (`identity_for`), not the user's."""
+        if self._token_instead_said:
+            return
+        self._token_instead_said = True
+        note = (
+            f"{lacking.message}; so the token API and data reports are asked with the profile's access token instead: "
+            "they answer as whoever it was made for, and their pages are kept apart from those asked with the password"
+        )
+        self.notices.append(note)
+        log.warning("%s: %s", SERVICE_WORDS[service], note)
+        self._tell("warning", note)
 
     def missing(self, credential: str, why: str) -> MissingCredential:
         """The error for a credential this profile lacks, with the config line that adds it."""
@@ -875,27 +904,28 @@ class Session:
         return f"{self.instance_url.lower()}|{who}"
 
     def identity_for(self, op: str) -> str:
-        """Whose cached pages `op`'s are: `identity`, and where its service is asked with an access token the
-        profile was given (not one it minted from the user's password), that token's digest too.
+        """Whose cached pages `op`'s are: who its service is asked as (`_credential_for`, as `auth_for` sends it):
+        `identity`, and where that is an access token the profile was given (not one it minted from the user's
+        password), that token's digest too.
 
         A token speaks for whoever it was made for, not for the profile's user: a profile (or a
         FLEXTUI_TOKEN left set) holding someone else's token stored that user's entitlements as this
-        user's, and `--offline` then showed them as this user's. Pages asked with one token are kept
-        apart from another's (a rotated token starts afresh); a token minted with `mint_token` is the
-        user's own.
+        user's, and `--offline` then showed them as this user's. So with the token API and data reports
+        asked with the token because the password cannot be had (an unset variable): their pages are the
+        token's. Pages asked with one token are kept apart from another's (a rotated token starts afresh);
+        a token minted with `mint_token` is the user's own. Offline, a password held is taken as had (it
+        is never read: `NotRead`), as online it was.
         """
         base = self.identity
         service = self._service_of(op)
         creds = self.credentials
         if not self.user or creds is None or service is None or service is Service.REGISTRY or service in self._service_auth:
             return base
-        if service not in BETA_SERVICES and creds.holds("password"):
-            return base  # asked with the user's password (`auth_for`)
         try:
-            token = creds.token
-        except MissingCredential:
+            how, token = self._credential_for(service, creds)
+        except MissingCredential:  # nothing to ask with (nothing is stored), or a password held but not read offline
             return base
-        return f"{base}|{token_identity(token)}" if token else base
+        return f"{base}|{token_identity(token)}" if how == "token" else base
 
     def _service_of(self, op: str) -> Service | None:
         head = op.split(".", 1)[0]
@@ -1226,7 +1256,8 @@ def _unreadable(message: str, status: int | None) -> Unreadable:
 
 
 _SECRET_VALUES = re.compile(r"rna_[A-Za-z0-9_-]{4,}|eyJ[\w-]+\.[\w-]+\.[\w-]*")
-_SECRET_FIELDS = re.compile(r'(?i)("[\w-]*(?:value|token|secret|password|jwt)[\w-]*"\s*:\s*)"(?:[^"\\]|\\.)*"')
+# every field named like a secret (`secret_names`), and any `…value…` (`tokenValue`'s kin): over-masking is fine here
+_SECRET_FIELDS = re.compile(r'(?i)("[\w-]*(?:value|' + "|".join(map(re.escape, secret_words())) + r')[\w-]*"\s*:\s*)"(?:[^"\\]|\\.)*"')
 
 
 def redacted(data: bytes) -> str:

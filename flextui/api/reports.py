@@ -35,13 +35,13 @@ from urllib.parse import parse_qs, quote, urljoin, urlsplit
 
 import httpx
 
-from flextui.api.cache import is_secret_key
 from flextui.api.errors import ApiError, Unreadable
 from flextui.api.filters import FILTER_NAME_KEYS, GROUP_NAME_KEYS, FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType, name_of
 from flextui.api.http import Fetched, Service, Session, decode_body, decode_json
 from flextui.api.paging import DEFAULT_MAX_REQUESTS, Outcome, fingerprint
 from flextui.api.tolerant import list_items
 from flextui.api.wire import Wire
+from flextui.secret_names import is_secret_name
 
 T = TypeVar("T")
 
@@ -511,7 +511,7 @@ class ReportsService:
         (`stored_view`). They are valid while each of those pages is still the one stored; False when one has
         been stored again since (nothing kept), and when a column's name marks a secret (the stored pages
         leave such a field out: so must this)."""
-        if any(map(is_secret_key, names)):
+        if any(map(is_secret_name, names)):
             return False
         return await self.session.store_derived("reports.view", self._view_params(group, filters, max_records), sources, parts)
 

@@ -28,8 +28,9 @@ from typing import Any
 
 import httpx
 
-from flextui.api.cache import is_secret_key, scrub_secrets
+from flextui.api.cache import scrub_secrets
 from flextui.api.wire import loads
+from flextui.secret_names import is_secret_name
 
 BODY_LIMIT = 64_000
 KEEP_LIMIT = 4 * BODY_LIMIT
@@ -84,7 +85,7 @@ def redact_headers(headers: Iterable[tuple[str, str]]) -> dict[str, str]:
     out: dict[str, str] = {}
     for name, value in headers:
         lowered = name.lower()
-        if lowered in SECRET_HEADERS or is_secret_key(lowered):
+        if lowered in SECRET_HEADERS or is_secret_name(lowered):
             scheme = value.split(" ", 1)[0] if " " in value else ""
             out[name] = f"{scheme} ***".strip()
         else:

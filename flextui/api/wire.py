@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from flextui.secret_names import is_secret_name, secret_words
+
 try:
     import orjson
 
@@ -30,8 +32,8 @@ except ImportError:  # pragma: no cover - orjson is a dependency; the stdlib sti
 
     _FAST_ERRORS = ()
 
-# A body that mentions none of these cannot hold a field that `cache.is_secret_key` would remove.
-SECRET_WORDS = (b"password", b"secret", b"jwt", b"token", b"authorization")
+# A body that mentions none of these cannot hold a field that the cache would remove (`is_secret_name`).
+SECRET_WORDS = tuple(word.encode() for word in secret_words())
 
 
 def loads(data: bytes | str) -> Any:
@@ -47,7 +49,7 @@ def loads(data: bytes | str) -> Any:
         return json.loads(data)
 
 
-def flat_rows_without_secrets(wire: Wire, is_secret_key: Any) -> bool:
+def flat_rows_without_secrets(wire: Wire) -> bool:
     """Whether a decoded list page is flat rows whose distinct keys name no secret (so its bytes may be stored).
 
     Every `{` and `[` in the bytes is accounted for by the rows, the envelope
@@ -67,7 +69,7 @@ def flat_rows_without_secrets(wire: Wire, is_secret_key: Any) -> bool:
         header = value.get("header")
         if isinstance(header, dict):
             keys.update(header)
-    return not any(is_secret_key(str(key)) for key in keys)
+    return not any(is_secret_name(str(key)) for key in keys)
 
 
 def may_hold_secrets(body: bytes) -> bool:
