@@ -1280,7 +1280,7 @@ def envelope(raw: Any) -> Any:
 
 def answered(read: Callable[[Any], T], raw: Any) -> T:
     """`read(raw)`, `raw` being the answer this task was just given (a single-record read, not through
-    `Session.cached`): a message about "the server's answer" (`tolerant.list_items`) names
+    `Session.cached`): a message about "the server's answer" (`tolerant.one_record`, `tolerant.list_items`) names
     its service and request, "the token service's answer to GET /flexnet/uar/v1/token/x (200 OK) says …", as
     `Session.cached` names the answers it parses."""
     try:

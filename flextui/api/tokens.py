@@ -26,7 +26,7 @@ from flextui.api.http import Service, Session, answered, envelope
 from flextui.api.intervals import IntervalError, documented, parse_interval
 from flextui.api.listing import Listing
 from flextui.api.paging import Page, Pager
-from flextui.api.tolerant import Record, list_items, parse_record, parse_records
+from flextui.api.tolerant import Record, list_items, one_record, parse_records
 from flextui.api.validation import errors_by_field
 
 MASK_RE = re.compile(r"^\*{3,}$")
@@ -386,6 +386,21 @@ def _tokens(raw: Any) -> list[Token]:
     return parse_records(Token, list_items(raw, "responseObject", null_is_empty=False))
 
 
+def _token(raw: Any) -> Token:
+    """The token of a details or verification answer: the envelope's `responseObject` object (or a bare token).
+
+    Documented: `{"statusMessage": "Successful", "responseObject": {"tokenName", "tokenType", "username",
+    "expiryStr", "tokenIssueMillis", "tokenExpiryMillis", "tokenCreator", …}}`, 200, for both
+    (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/TokenBasedAuthManTokensGetDetails.htm,
+    https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/TokenBasedAuthManTokensVerify.htm,
+    https://fnoapi.redocly.app/apis/rest/accesstokencontroller/openapi-access-tokens/access-token-controller/gettokenusingget_1.md:
+    `tokenName` required). An answer holding no token (an error envelope or body sent with 200, `{}`, text,
+    `null`) is `Unreadable` in the server's words (`tolerant.one_record`): read as one, it showed a token
+    "‹unreadable›" with no fields, and a verification said the value was valid.
+    """
+    return one_record(Token, raw, "token", "responseObject")
+
+
 STORED_FORM = 2
 """How the token listings' answers are stored, a part of their cache keys: 2, each list or search answer whole,
 as received (its envelope with it), read by `_tokens` whether fresh or stored. Answers stored before (no such
@@ -539,8 +554,8 @@ class TokensService:
         return listing.every(page_size, what="tokens", max_items=max_items, total=total, force=force)
 
     async def get(self, name: str) -> Token:
-        raw = await self._get_json(self._path(name))
-        return parse_record(Token, envelope(raw))
+        """The details of token `name` (`_token`: an answer holding no token is `Unreadable`, naming the request)."""
+        return answered(_token, await self._get_json(self._path(name)))
 
     async def create(self, spec: TokenCreate) -> CreatedToken:
         self.session.check_writable(f"creating token {spec.name!r}")
@@ -575,4 +590,4 @@ class TokensService:
             raw = await self._send_json("POST", "/uar/v1/token/verification", json_body={"accessToken": value}, mutating=False)
         except Invalid as exc:
             return Verification(valid=False, reason=exc.message)
-        return Verification(valid=True, token=parse_record(Token, envelope(raw)))
+        return Verification(valid=True, token=answered(_token, raw))  # (no token in a 200: an error, never "valid")
