@@ -114,7 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     get = sub.add_parser("get", parents=_shared("get"), help="print resources headless: flextui get tokens --username U --format csv")
     get.add_argument("kind", help=", ".join(listable_kinds()))
-    get.add_argument("target", nargs="?", help="project, PROJECT/REPOSITORY, or entitlement id, where the kind needs one")
+    get.add_argument(
+        "target",
+        nargs="?",
+        help="project, PROJECT/REPOSITORY, entitlement id, or a token's name (that one token), where the kind takes one",
+    )
     get.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table")
     get.add_argument("--username", help="tokens: the user the tokens are for")
     get.add_argument("--creator", help="tokens: the creator")

@@ -111,10 +111,20 @@ def test_get_tokens_search_and_limit(capsys: pytest.CaptureFixture[str]) -> None
     assert len(rows) == 2 and all(r["name"].startswith("ci-") and r["type"] == "NORMAL" for r in rows)
 
 
+def test_get_one_token_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """`flextui get tokens NAME`: the token's details (GET /uar/v1/token/{name}), one row in the listing's columns."""
+    assert main(["get", "tokens", "flextui-demo-admin", "--demo", "-o", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["name"], r["username"], r["type"]) for r in rows] == [("flextui-demo-admin", ADMIN[0], "NORMAL")]
+    assert main(["get", "tokens", "no-such-token", "--demo"]) == 4
+    assert "no token named 'no-such-token'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
         (["get", "tokens", "--demo"], 2, "--username or --creator"),
+        (["get", "tokens", "flextui-demo-admin", "--demo", "--username", ADMIN[0]], 2, "or --username, --creator or --search, not both"),
         (["get", "tokens", "--demo", "--search", "colour=red"], 2, "--search colour=red: write KEY=VALUE"),
         (["get", "nonsense", "--demo"], 2, "cannot list"),
         (["get", "tokens", "--demo", "--username", "someone@else.example", "--sim-seed", "7"], 0, ""),

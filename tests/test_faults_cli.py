@@ -310,3 +310,34 @@ def test_an_answer_with_no_list_is_said_not_listed_as_empty(
     line = error_line(err)
     assert code == 1 and out == "", line
     assert 'holds no "users" list' in line, line
+
+
+# One record (`flextui get tokens NAME`, the token's details) answered 200 with an error body, or with no token in
+# it, printed a token named "‹unreadable›" with nothing else, exit 0.
+ONE_TOKEN = "flextui-demo-admin"  # the admin's seeded token
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (ERROR_200, 'says "error: boom" and holds no token'),
+        (b'{"statusMessage": "Token lookup failed", "responseObject": null}', 'says "Token lookup failed" and holds no token'),
+        (b"{}", "holds no token: it is an empty object"),
+        (b"null", "holds no token: it is null"),
+    ],
+    ids=["error-body", "token-error", "empty-object", "null"],
+)
+def test_one_record_answered_without_it_is_said_not_printed_empty(
+    body: bytes, words: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan = FaultPlan()
+    fault = plan.add(rf"^GET /flexnet/uar/v1/token/{ONE_TOKEN}$", status=200, body=body, times=1000)
+    install(monkeypatch, plan)
+    code, out, err = run(["get", "tokens", ONE_TOKEN], capsys, "csv")
+    line = error_line(err)
+    assert fault.hits >= 1
+    assert code == 1, f"exit {code}: {line}"
+    assert out == "", "no row, and no header of one"
+    assert line == f"flextui: the token service's answer to GET /flexnet/uar/v1/token/{ONE_TOKEN} (200 OK) {words}", line
+    assert not unworded(line), line

@@ -27,11 +27,11 @@ from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field,
 
 from flextui.api import validation as v
 from flextui.api.errors import ApiError
-from flextui.api.http import Service, Session
+from flextui.api.http import Service, Session, answered
 from flextui.api.listing import Listing, freshest, records_page
 from flextui.api.paging import Page, Pager
 from flextui.api.timestamps import lenient_timestamp
-from flextui.api.tolerant import Record, parse_record, says_failure
+from flextui.api.tolerant import Record, one_record, parse_record, says_failure
 from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, FieldProblem, IdText, NonBlank, errors_by_field
 
 __all__ = [
@@ -646,10 +646,17 @@ class EntitlementsService:
         return self._entitlements(filters).every(limit, what="entitlements", max_items=max_items)
 
     async def get(self, entitlement_id: str) -> Entitlement:
-        """One entitlement (GET /v1/entitlement/{id}: the simulator's; the seed lists no single read)."""
+        """One entitlement (GET /v1/entitlement/{id}: the simulator's; the seed lists no single read).
+
+        Its answer is `{"status": …, "entitlement": {…}}` or the entitlement bare: the vendor documents no single
+        read, and its pages give every answer of this service only as `{"status": "string"}`
+        (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement), the record's fields being the
+        GraphQL Entitlement's (notes §4.1). An answer holding none (an error body sent with 200, whose `status`
+        is an entitlement's field too; `{}`, text, `null`) is `Unreadable` in the server's words
+        (`tolerant.one_record`), never an entitlement "‹unreadable›" with nothing in it.
+        """
         raw = await self.session.get_json(Service.ENTITLEMENTS, self._path(entitlement_id))
-        body = raw.get("entitlement", raw) if isinstance(raw, dict) else raw
-        return parse_record(Entitlement, body)
+        return answered(lambda body: one_record(Entitlement, body, "entitlement", "entitlement"), raw)
 
     def _line_items(self, entitlement_id: str, filters: LineItemFilter | None) -> Listing[LineItem]:
         params = filters.params() if filters else {}

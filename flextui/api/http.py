@@ -1333,10 +1333,26 @@ def envelope(raw: Any) -> Any:
     if isinstance(raw, dict) and "responseObject" in raw:
         inner = raw["responseObject"]
         if inner in (None, [], {}) and (said := failure_said(raw)) is not None:
-            error = Unreadable(f'{_UNNAMED} says "{said}" and holds no responseObject')
-            last = _last_answer.get()
-            if last is not None:
-                _name_answer(error, [last])
-            raise error
+            raise _named_last(Unreadable(f'{_UNNAMED} says "{said}" and holds no responseObject'))
         return inner
     return raw
+
+
+def answered(read: Callable[[Any], T], raw: Any) -> T:
+    """`read(raw)`, `raw` being the answer this task was just given (a single-record read, not through
+    `Session.cached`): a message about "the server's answer" (`tolerant.one_record`, `tolerant.list_items`) names
+    its service and request, "the token service's answer to GET /flexnet/uar/v1/token/x (200 OK) says …", as
+    `Session.cached` names the answers it parses."""
+    try:
+        return read(raw)
+    except ApiError as exc:
+        _named_last(exc)
+        raise
+
+
+def _named_last(error: ApiError) -> ApiError:
+    """`error`, its "the server's answer …" naming the answer this task was last given (`_last_answer`), if any."""
+    last = _last_answer.get()
+    if last is not None:
+        _name_answer(error, [last])
+    return error

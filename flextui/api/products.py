@@ -24,11 +24,11 @@ from urllib.parse import quote
 from pydantic import AfterValidator, AliasChoices, BaseModel, Field, field_validator, model_validator
 
 from flextui.api import validation as v
-from flextui.api.http import Service, Session
+from flextui.api.http import Service, Session, answered
 from flextui.api.listing import Listing, freshest, records_page
 from flextui.api.paging import Page, Pager
 from flextui.api.timestamps import lenient_timestamp
-from flextui.api.tolerant import Record, created_record, parse_record
+from flextui.api.tolerant import Record, created_record, one_record
 from flextui.api.validation import (
     DEFAULT_LIMIT,
     FIRST_PAGE,
@@ -626,10 +626,17 @@ class ProductsService:
         return self._cached("suites", filters, page, limit, force)
 
     async def get_suite(self, name: str, version: str) -> Suite:
+        """One suite (GET /v1/suites/{name}/{version}: the seed's).
+
+        Its answer is `{"suite": {…}}` (notes §4.2, from the GraphQL schema) or the suite bare; the REST pages
+        document this service's answers only as `{"message": "string", "status": "string"}`
+        (https://fnoapi.redocly.app/apis/rest/product/product-service/suite/getsuites_1). An answer holding no
+        suite (an error body sent with 200, `{}`, text, `null`) is `Unreadable` in the server's words
+        (`tolerant.one_record`), never a suite "‹unreadable›" with nothing in it.
+        """
         path = f"/v1/suites/{quote(name, safe='')}/{quote(version, safe='')}"
         raw = await self.session.get_json(Service.PRODUCTS, path)
-        body = raw.get("suite", raw) if isinstance(raw, dict) else raw
-        return parse_record(Suite, body)
+        return answered(lambda body: one_record(Suite, body, "suite", "suite"), raw)
 
     # -- creating --
 

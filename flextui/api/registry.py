@@ -36,11 +36,22 @@ import httpx
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
 from flextui.api.errors import ApiError, Forbidden, Invalid, NotFound, Unreadable
-from flextui.api.http import Fetched, Service, Session, asked, decode_json, html_title
+from flextui.api.http import Fetched, Service, Session, answered, asked, decode_json, html_title
 from flextui.api.listing import Listing, freshest
 from flextui.api.paging import Outcome, Page, Pager
 from flextui.api.timestamps import lenient_timestamp
-from flextui.api.tolerant import Record, check_record, list_items, list_total, parse_record, parse_records, unreadable
+from flextui.api.tolerant import (
+    ANSWER,
+    Record,
+    failure_said,
+    list_items,
+    list_total,
+    not_held,
+    parse_record,
+    parse_records,
+    record_body,
+    unreadable,
+)
 
 API = "/api/v1"
 M = TypeVar("M", bound=BaseModel)
@@ -75,27 +86,44 @@ def secret_problems(value: str) -> list[str]:
     return problems
 
 
+def _answer_body(response: httpx.Response) -> Any:
+    """An answer that may be bare text: JSON when it is a JSON string, object, array or null, else the text."""
+    text = response.text.strip()
+    if text[:1] in ('"', "{", "[") or text == "null":
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _field_text(body: Any, fields: tuple[str, ...]) -> Any:
+    """`body`, or an object's first string field of `fields` (else None)."""
+    if isinstance(body, dict):
+        return next((body[k] for k in fields if isinstance(body.get(k), str)), None)
+    return body
+
+
 def _answer_value(response: httpx.Response, fields: tuple[str, ...]) -> Any:
     """What an answer carries as bare text, a JSON string, or an object's first string field of `fields` (else None)."""
-    text = response.text.strip()
-    value: Any = text
-    if text[:1] in ('"', "{"):
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = text
-    if isinstance(value, dict):
-        value = next((value[k] for k in fields if isinstance(value.get(k), str)), None)
-    return value
+    return _field_text(_answer_body(response), fields)
 
 
 def decode_secret(response: httpx.Response) -> str:
-    """The plain secret from a Base64 answer given as bare text, a JSON string or `{"secret": …}`."""
-    value = _answer_value(response, ("secret", "registrySecret", "value", "data"))
+    """The plain secret from a Base64 answer given as bare text (the docs' form, sample `TXlTZWNyM3Q=`:
+    https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivSecretRetrieve.htm),
+    a JSON string or `{"secret": …}`.
+
+    An answer holding none (an error body sent with 200, `{}`, `null`) is `Unreadable` in the server's words
+    (`tolerant.not_held`: its status and message, never another field's value, which may be the secret)."""
+    body = _answer_body(response)
+    value = _field_text(body, ("secret", "registrySecret", "value", "data"))
     _, request = asked(response)
     answer = f"the registry's answer to {request} ({response.status_code} {httpx.codes.get_reason_phrase(response.status_code)})"
+    error: ApiError
     if not isinstance(value, str) or not value.strip():
-        error = ApiError(f"{answer} held no secret; try again later", status=response.status_code)
+        said = not_held("secret", body).message  # (a non-empty text is read as Base64 below: never quoted)
+        error = Unreadable(f"{answer}{said[len(ANSWER) :]}; try again later", status=response.status_code)
     else:
         try:
             return base64.b64decode(value.strip(), validate=True).decode("utf-8")
@@ -154,6 +182,26 @@ def _as_jwt(value: Any) -> str | None:
         if value.count(".") == 2 and " " not in value:
             return str(value)
     return None
+
+
+def event_status(body: Any) -> str:
+    """The status an event-status answer gives (`Processed`, `In-Progress`, `Cancelled`).
+
+    Documented as `{"status": "Processed"}` (its errors `{"message": "No record found!"}`,
+    https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivEntityStatusGet.htm)
+    and as a bare string in the OpenAPI sample (https://fnoapi-registry.redoc.ly/); both are read. An answer
+    with no status (an error body sent with 200, `{}`, null), or whose status says failure beside a message or
+    error (`{"status": "error", "message": "boom"}`: the beta services' error body), is `Unreadable` in the
+    server's words (`tolerant.not_held`), never shown as the user's status. A status alone is the status,
+    whatever it says.
+    """
+    if isinstance(body, str) and body.strip():
+        return body.strip()
+    status = _field_text(body, ("status", "eventStatus", "state")) if isinstance(body, dict) else None
+    said_besides = isinstance(body, dict) and any(isinstance(body.get(k), str) for k in ("message", "error", "errorMessage"))
+    if not isinstance(status, str) or not status.strip() or (said_besides and failure_said(body) is not None):
+        raise not_held("event status", body)
+    return status.strip()
 
 
 def extract_jwt(response: httpx.Response) -> str | None:
@@ -400,11 +448,8 @@ class ChartDetail(_Model):
         """From the simulator's object or Harbor's bare list of versions."""
         if isinstance(raw, list):
             raw = {"name": chart, "project": project, "versions": raw}
-        if not isinstance(raw, dict):
-            raise ApiError("the chart answer is neither an object nor a list")
-        check_record(raw, cls, "chart")
-        raw = {"name": chart, "project": project, **raw}
-        detail = cls.model_validate(raw)
+        body = record_body(raw, cls, "chart")  # (an answer holding no chart, text or null: `Unreadable`)
+        detail = cls.model_validate({"name": chart, "project": project, **body})
         if detail.latest_version is None and detail.versions:
             detail.latest_version = detail.versions[0].version
         return detail
@@ -493,10 +538,7 @@ class ProjectDetail(_Model):
         the name when the answer has none; repositories and charts that do not
         fit their model are kept as unreadable rows (`tolerant.parse_records`).
         """
-        if not isinstance(raw, dict):
-            raise ApiError(f"the project answer is not an object ({type(raw).__name__})")
-        check_record(raw, cls, "project")
-        data = dict(raw)
+        data = dict(record_body(raw, cls, "project"))  # (an answer holding no project, text or null: `Unreadable`)
         model_cls: Any = {"repositories": Repository, "charts": Chart, "artifacts": Artifact}
         parsed = {
             key: parse_records(model_cls[key], _nested(data.pop(key))) for key in ("repositories", "charts", "artifacts") if key in data
@@ -1063,14 +1105,10 @@ class RegistryService:
 
     async def event_status(self, user: str) -> str:
         """The processing status of a user (usually an EventStatus value). Never cached: it changes."""
-        # The docs' sample is {"status": …}; the OpenAPI sample is a bare string (RESTSWContDelivEntityStatusGet.htm).
         response = await self.session.request(
             Service.REGISTRY, "GET", f"{API}/event/{quote(user, safe='@')}/status", params={"entity_type": "USER"}
         )
-        status = _answer_value(response, ("status", "eventStatus", "state"))
-        if not isinstance(status, str) or not status.strip():
-            raise ApiError("the registry answered the event status without a status")
-        return status
+        return answered(event_status, _answer_body(response))
 
     async def get_secret(self, email: str | None = None) -> str:
         """The caller's registry secret, decoded. Never cached.

@@ -22,11 +22,11 @@ from urllib.parse import quote, urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from flextui.api.errors import ApiError, Unreadable
-from flextui.api.http import Service, Session, envelope
+from flextui.api.http import Service, Session, answered, envelope
 from flextui.api.intervals import IntervalError, documented, parse_interval
 from flextui.api.listing import Listing
 from flextui.api.paging import Page, Pager
-from flextui.api.tolerant import Record, list_items, parse_record, parse_records
+from flextui.api.tolerant import Record, list_items, one_record, parse_records
 from flextui.api.validation import errors_by_field
 
 MASK_RE = re.compile(r"^\*{3,}$")
@@ -373,8 +373,40 @@ def _field_hints() -> Iterator[None]:
 
 
 def _tokens(raw: Any) -> list[Token]:
-    """The tokens of a list or search answer: the envelope's array, a bare array, or null (none)."""
-    return parse_records(Token, list_items(envelope(raw)))
+    """The tokens of a list or search answer, read whole (its envelope with it): the envelope's `responseObject`
+    array, `null` there being none (Jackson's empty collection), or a bare array.
+
+    The documented answer is `{"statusMessage": "Successful", "responseObject": [...]}`
+    (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/TokenBasedAuthManTokensList.htm,
+    https://fnoapi.redocly.app/apis/rest/accesstokencontroller/openapi-access-tokens/access-token-controller/gettokensforuserusingget_1.md).
+    Anything else is `Unreadable` (`tolerant.list_items`), never "no tokens": a top-level `null`, which the
+    envelope unwrapped first (it used to be) could not tell from an empty `responseObject`; an error envelope
+    (`{"statusMessage": "<reason>", "responseObject": null}`, notes §1.5) or an error body sent with 200; `{}`.
+    """
+    return parse_records(Token, list_items(raw, "responseObject", null_is_empty=False))
+
+
+def _token(raw: Any) -> Token:
+    """The token of a details or verification answer: the envelope's `responseObject` object (or a bare token).
+
+    Documented: `{"statusMessage": "Successful", "responseObject": {"tokenName", "tokenType", "username",
+    "expiryStr", "tokenIssueMillis", "tokenExpiryMillis", "tokenCreator", …}}`, 200, for both
+    (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/TokenBasedAuthManTokensGetDetails.htm,
+    https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/TokenBasedAuthManTokensVerify.htm,
+    https://fnoapi.redocly.app/apis/rest/accesstokencontroller/openapi-access-tokens/access-token-controller/gettokenusingget_1.md:
+    `tokenName` required). An answer holding no token (an error envelope or body sent with 200, `{}`, text,
+    `null`) is `Unreadable` in the server's words (`tolerant.one_record`): read as one, it showed a token
+    "‹unreadable›" with no fields, and a verification said the value was valid.
+    """
+    return one_record(Token, raw, "token", "responseObject")
+
+
+STORED_FORM = 2
+"""How the token listings' answers are stored, a part of their cache keys: 2, each list or search answer whole,
+as received (its envelope with it), read by `_tokens` whether fresh or stored. Answers stored before (no such
+part: the `responseObject` unwrapped, so an error's top-level `null` and an empty list were both stored as
+`null`, and read as no tokens) are under other keys: never looked up, so never misread (the size limit, or
+`flextui cache clear`, removes them)."""
 
 
 def _token_key(token: Token) -> str:
@@ -420,7 +452,7 @@ class TokensService:
         self, username: str | None = None, creator: str | None = None, page: int | None = None, page_size: int | None = None
     ) -> list[Token]:
         self._need_who(username, creator)
-        return _tokens(await self._list_raw(username, creator, page, page_size))
+        return answered(_tokens, await self._list_raw(username, creator, page, page_size))
 
     def _listing(self, username: str | None, creator: str | None, *, counted: bool) -> Listing[Token]:
         """The tokens of a user and/or creator as a numbered list (`Listing`: pages as the server really pages them).
@@ -429,14 +461,14 @@ class TokensService:
         total ("page 3 of 12": the list itself carries none); else the tokens
         alone (a walk of every page asks the count once, `iterate`).
         """
-        who = {"username": username, "creator": creator}
+        who = {"username": username, "creator": creator, "stored": STORED_FORM}
 
         async def tokens(number: int, size: int) -> Any:
             return await self._list_raw(username, creator, number, size)
 
         async def counted_tokens(number: int, size: int) -> Any:
             count_raw, items_raw = await asyncio.gather(self._count_raw(username, creator), tokens(number, size))
-            return {"total": envelope(count_raw), "items": envelope(items_raw)}
+            return {"total": envelope(count_raw), "items": items_raw}  # the list answer whole: `_tokens` reads it
 
         def parse(raw: Any, number: int, size: int) -> Page[Token]:
             if not counted:
@@ -472,19 +504,19 @@ class TokensService:
 
     async def search(self, criteria: TokenSearch, page: int = 0, page_size: int = 50) -> builtins.list[Token]:
         """One page of a search (from 0), as the server answers it."""
-        return _tokens(await self._search_raw(criteria, page, page_size))
+        return answered(_tokens, await self._search_raw(criteria, page, page_size))
 
     def _search_listing(self, criteria: TokenSearch) -> Listing[Token]:
         """The tokens a search finds as a numbered list (`Listing`) with no count: the search has no count endpoint
         and its answer says nothing of what follows, so each page is settled by asking the next one ahead."""
 
         async def fetch(number: int, size: int) -> Any:
-            return envelope(await self._search_raw(criteria, number, size))
+            return await self._search_raw(criteria, number, size)  # whole: `_tokens` reads it
 
         def parse(raw: Any, number: int, size: int) -> Page[Token]:
             return Page(_tokens(raw), number, size)
 
-        key = {"criteria": criteria.model_dump(by_alias=True, exclude_none=True, mode="json")}
+        key = {"criteria": criteria.model_dump(by_alias=True, exclude_none=True, mode="json"), "stored": STORED_FORM}
         return Listing(self.session, Service.TOKENS, "tokens.search", key, fetch, parse, item_key=_token_key, ahead=True)
 
     async def search_page(self, criteria: TokenSearch, page: int, page_size: int, *, force: bool = False) -> AsyncIterator[Page[Token]]:
@@ -522,8 +554,8 @@ class TokensService:
         return listing.every(page_size, what="tokens", max_items=max_items, total=total, force=force)
 
     async def get(self, name: str) -> Token:
-        raw = await self._get_json(self._path(name))
-        return parse_record(Token, envelope(raw))
+        """The details of token `name` (`_token`: an answer holding no token is `Unreadable`, naming the request)."""
+        return answered(_token, await self._get_json(self._path(name)))
 
     async def create(self, spec: TokenCreate) -> CreatedToken:
         self.session.check_writable(f"creating token {spec.name!r}")
@@ -565,4 +597,4 @@ class TokensService:
             raw = await self._send_json("POST", "/uar/v1/token/verification", json_body={"accessToken": value}, mutating=False)
         except (Invalid, NotFound) as exc:
             return Verification(valid=False, reason=exc.message)
-        return Verification(valid=True, token=parse_record(Token, envelope(raw)))
+        return Verification(valid=True, token=answered(_token, raw))  # (no token in a 200: an error, never "valid")

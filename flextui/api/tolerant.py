@@ -16,6 +16,11 @@ labels the APIs beta). So what the client reads, it reads loosely:
   `content`, `results`, `responseObject`); a key holding `null` is an empty
   list, an answer with no list (an error body sent with 200, `{}`) is
   `Unreadable`, never "no items".
+- `one_record` finds the one record of a single-record read (a detail, a
+  verification) under its envelope key or as the answer itself; an answer
+  that holds none of the record's fields (an error body sent with 200, `{}`,
+  text, `null`) is `Unreadable`, never an empty record. Both say why in the
+  same words (`not_held`).
 - `parse_records` turns each item into its model; an item that does not fit
   becomes an *unreadable* record (`unreadable(record)` gives the reason, the
   raw JSON is kept), so one bad row never fails a page.
@@ -87,11 +92,8 @@ def list_items(raw: Any, *keys: str, null_is_empty: bool = True) -> list[Any]:
     if isinstance(found, list) and found:
         return found
     noun = f'"{keys[0]}" list' if len(keys) == 1 else "list"
-    said = failure_said(raw)
-    if said is not None:
-        raise Unreadable(f'{ANSWER} says "{said}" and holds no {noun}')
-    if found is _ABSENT:
-        raise _no(noun, raw)
+    if found is _ABSENT or failure_said(raw) is not None:
+        raise not_held(noun, raw)
     return []
 
 
@@ -146,8 +148,15 @@ def failure_said(raw: Any) -> str | None:
     return said_text(raw) if any(says_failure(text) for text in _said(raw)) else None
 
 
-def _no(noun: str, raw: Any) -> Unreadable:
-    """An answer that holds no `noun`: what it says, else what it is."""
+def not_held(noun: str, raw: Any) -> Unreadable:
+    """The error for an answer that holds no `noun` (a list, a record), in the server's words where it has any:
+    what its status or message says when that is a failure ('… says "error: boom" and holds no users list'),
+    else what it says at all ('… holds no token; it says "Successful"'), else what it is ('… holds no
+    entitlement: it is an empty object'). Its message starts with `ANSWER`, for the session to name the service
+    and the request; the server's words are quoted as sent, for whoever shows them to clean."""
+    said = failure_said(raw)
+    if said is not None:
+        return Unreadable(f'{ANSWER} says "{said}" and holds no {noun}')
     said = said_text(raw)
     if said is not None:
         return Unreadable(f'{ANSWER} holds no {noun}; it says "{said}"')
@@ -163,7 +172,7 @@ def describe(raw: Any) -> str:
     if isinstance(raw, (int, float)):
         return f"the number {raw}"
     if isinstance(raw, str):
-        return f'the text "{raw[:80]}{"…" if len(raw) > 80 else ""}"'
+        return f'the text "{raw[:80]}{"…" if len(raw) > 80 else ""}"' if raw else "empty"
     if isinstance(raw, Mapping):
         if not raw:
             return "an empty object"
@@ -187,16 +196,29 @@ def record_keys(model: type[BaseModel]) -> set[str]:
     return names
 
 
-def check_record(raw: Any, model: type[BaseModel], noun: str) -> None:
-    """`Unreadable` when an answer due to describe one `noun` holds none of `model`'s fields (an error body sent
-    with 200, `{}`), quoting what its status or message says: read as a record, it would show an empty one.
+def _holds(body: Mapping[str, Any], model: type[BaseModel]) -> bool:
+    """Whether `body` holds any of `model`'s fields besides those an error body has too: a record's `status`
+    (an entitlement's, a user's) does not make `{"status": "error", "message": "boom"}` one."""
+    return bool(body.keys() & (record_keys(model) - set(SAID_KEYS)))
+
+
+def record_body(raw: Any, model: type[BaseModel], noun: str, *keys: str) -> Mapping[str, Any]:
+    """The object an answer due to describe one `noun` holds: under the first of `keys` (its envelope: the token
+    service's `responseObject`, a beta service's `{"status": …, "entitlement": {…}}`) that holds a record, else
+    the answer itself. An answer where none holds any of `model`'s fields (an error body sent with 200, `{}`,
+    text, null) is `Unreadable` (`not_held`): read as a record, it would show an empty one that looks complete.
     A body that holds the record's fields is read whatever its status says."""
-    if isinstance(raw, Mapping) and raw.keys() & record_keys(model):
-        return
-    said = failure_said(raw)
-    if said is not None:
-        raise Unreadable(f'{ANSWER} says "{said}" and holds no {noun}')
-    raise _no(noun, raw)
+    if isinstance(raw, Mapping):
+        for body in (*(raw.get(key) for key in keys), raw):
+            if isinstance(body, Mapping) and _holds(body, model):
+                return body
+    raise not_held(noun, raw)
+
+
+def one_record(model: type[M], raw: Any, noun: str, *keys: str) -> M:
+    """The one `noun` of a single-record answer as `model` (`record_body`, then `parse_record`: a record that
+    partly fits is kept, marked unreadable); `Unreadable` when the answer holds none."""
+    return parse_record(model, record_body(raw, model, noun, *keys))
 
 
 def _int(value: Any) -> int | None:

@@ -24,11 +24,11 @@ from pydantic import AfterValidator, AliasChoices, Field, field_validator, model
 
 from flextui.api import validation as v
 from flextui.api.errors import Invalid, NotFound
-from flextui.api.http import Service, Session
+from flextui.api.http import Service, Session, answered
 from flextui.api.listing import Listing, freshest, records_page
 from flextui.api.paging import Page, Pager
 from flextui.api.timestamps import lenient_timestamp
-from flextui.api.tolerant import Record, created_record, parse_record
+from flextui.api.tolerant import Record, created_record, one_record
 from flextui.api.validation import (
     DEFAULT_LIMIT,
     FIRST_PAGE,
@@ -289,10 +289,6 @@ class User(_Response):
         return lenient_timestamp(self.created_on)
 
 
-def _unwrap(raw: Any, key: str) -> Any:
-    return raw.get(key, raw) if isinstance(raw, dict) else raw
-
-
 class UsersService:
     """The users and accounts service's calls over a `Session` (page numbers count from 1 here; `Listing` maps them)."""
 
@@ -379,8 +375,16 @@ class UsersService:
         return self._users(filters).every(limit, what="users", max_items=max_items, force=force)
 
     async def get_user(self, user_name: str) -> User:
+        """One user (GET /v1/users/{userName}: the seed's; not seen in the vendor's pages, notes §4.3).
+
+        Its answer is `{"status": …, "user": {…}}` or the user bare: the service's answers are documented only as
+        `{"status": "string"}` (https://fnoapi.redocly.app/apis/rest/user-accounts/user-account-service/user/postuser.md),
+        the record's fields being the GraphQL UserDetail's. An answer holding none (an error body sent with 200,
+        whose `status` is a user's field too; `{}`, text, `null`) is `Unreadable` in the server's words
+        (`tolerant.one_record`), never a user with no name and nothing in it.
+        """
         raw = await self.session.get_json(Service.USERS, "/v1/users/" + quote(user_name, safe="@"))
-        return parse_record(User, _unwrap(raw, "user"))
+        return answered(lambda body: one_record(User, body, "user", "user"), raw)
 
     async def create_user(self, spec: UserCreate) -> User:
         what = f"creating user {spec.email_address!r}"

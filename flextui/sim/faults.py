@@ -32,7 +32,10 @@ The faults (`Fault.kind`), each what a production link really shows:
   in the body of a success. The vendor's pages document the beta answers
   only as `{"status": "string"}` / `{"message", "status"}` (notes §4), so a
   200 that carries an error is theirs to send; a client that reads it as an
-  empty list says "no users" where it should say what failed.
+  empty list says "no users" where it should say what failed, and one that
+  reads it as a record shows an empty one. It answers whatever its pattern
+  matches: a list, or the read of one record (a detail, a token verification
+  sent as a POST).
 
 `Fault(pattern, status=…, retry_after=…, drop=True)` works as before: the
 old `drop` flag is the `drop` kind. `FaultPlan.clear()` ends every fault (the

@@ -82,6 +82,24 @@ async def test_error_answers_are_each_services_error_sent_with_200(sim_app: Any,
     assert gateway.status_code == 503 and gateway.json()["statusMessage"] == "internal error (fault injected)"
 
 
+async def test_error_answers_reach_single_record_reads_too(sim_app: Any, faults: FaultPlan) -> None:
+    """The `error` kind on the read of one record (a detail, a token verification sent as a POST): the service's own
+    error shape with 200, as on its lists, so a client can be shown answering it as the error it is."""
+    faults.add(r"/token/|/entitlement/|/users/|/suites/|/projects/", kind="error", status=200, message="boom", times=10)
+    reads = {
+        ("GET", "/flexnet/uar/v1/token/flextui-demo-admin"): {"statusMessage": "boom", "responseObject": None},
+        ("POST", "/flexnet/uar/v1/token/verification"): {"statusMessage": "boom", "responseObject": None},
+        ("GET", "/entitlements-api/v1/entitlement/ENT-100003"): {"status": "error", "message": "boom"},
+        ("GET", f"/users-accounts-api/v1/users/{ADMIN[0]}"): {"status": "error", "message": "boom"},
+        ("GET", "/products-api/v1/suites/Office/1.0"): {"status": "error", "message": "boom"},
+        ("GET", "/registry/api/v1/projects/hello-world-dp"): {"message": "boom"},
+    }
+    async with client(sim_app) as c:
+        for (method, path), body in reads.items():
+            answer = await c.request(method, path, json={"accessToken": "rna_x"} if method == "POST" else None)
+            assert answer.status_code == 200 and answer.json() == body, (method, path, answer.text)
+
+
 async def test_a_dropped_connection_is_a_network_error(sim_app: Any, faults: FaultPlan) -> None:
     faults.add(COUNT, kind="drop")
     async with client(sim_app) as c:

@@ -31,12 +31,13 @@ from textual.worker import WorkerState
 from flextui.api.http import RetryPolicy
 from flextui.sim.faults import FaultPlan
 from flextui.sim.registry import HELLO
+from flextui.sim.world import ADMIN
 from flextui.ui.app import FlexApp
 from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.table import ResourceTable
 from tests.faults import CASES, TIMEOUT, Case, readable, unworded
-from tests.ui.conftest import build_app, settle, until
+from tests.ui.conftest import build_app, settle, until, world_of
 
 SIZE = (120, 40)
 
@@ -414,3 +415,56 @@ async def test_a_200_that_holds_an_error_shows_the_error_not_no_users() -> None:
         assert 'holds no "users" list: it is an empty object' in error_text(app), error_text(app)
         assert [dict(row) for row in app.screen.query_one(ResourceTable).visible_rows] == shown, "the rows shown stay"
         assert "not refreshed" in pager_text(app, "users") and "no users" not in pager_text(app, "users"), pager_text(app, "users")
+
+
+def form_error(app: FlexApp) -> str:
+    return str(app.screen.query_one("#form-error").render())
+
+
+@pytest.mark.timeout(90)
+async def test_a_verification_answered_200_without_its_token_shows_the_error_not_a_valid_token() -> None:
+    """`k` (verify a value) answered 200 with an error body showed "✓ The token is valid" over a token named
+    "‹unreadable›" with nothing else in it. The form stays open and says what the server said; once the server
+    answers the token, the verdict shows it."""
+    from flextui.ui.widgets.dialogs import MessageScreen
+    from flextui.ui.widgets.forms import FormScreen
+
+    plan = FaultPlan()
+    fault = plan.add(r"^POST /flexnet/uar/v1/token/verification$", status=200, body=b'{"status": "error", "message": "boom"}', times=1000)
+    app = faulty_app(AREAS["tokens"], plan)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("k")
+        await until(pilot, lambda: isinstance(app.screen, FormScreen))
+        app.screen.query_one("#field-value", Input).value = world_of(app).seed_token(ADMIN[0])
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, MessageScreen) or "holds no" in form_error(app))
+        assert isinstance(app.screen, FormScreen), f"a verdict over no token: {type(app.screen).__name__}"
+        said = form_error(app)
+        assert fault.hits == 1
+        assert said.startswith("the token service's answer to POST /flexnet/uar/v1/token/verification (200 OK)"), said
+        assert 'says "error: boom" and holds no token' in said, said
+        assert not readable(said) and not unworded(said), said
+
+        plan.clear()
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, MessageScreen))
+        assert "valid" in str(app.screen.query_one("#message-title").render())
+        assert "flextui-demo-admin" in str(app.screen.query_one("#message-body").render()), "the token the server named"
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize(("body", "words"), [(b"null", "it is null"), (b'"hello"', 'it is the text "hello"')])
+async def test_a_project_detail_answered_200_without_the_project_names_the_answer(body: bytes, words: str) -> None:
+    """The project's screen answered `null` (or text) said "the project answer is not an object (NoneType)": it
+    names the registry, the request and what came, as every other answer without its record."""
+    plan = FaultPlan()
+    fault = plan.add(rf"^GET /registry/api/v1/projects/{HELLO}$", status=200, body=body, times=1000)
+    app = faulty_app(AREAS["project"], plan)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot, timeout=15)
+        assert type(app.screen).__name__ == "ProjectScreen" and fault.hits >= 1
+        said = error_text(app)
+        assert f"the registry's answer to GET /registry/api/v1/projects/{HELLO} (200 OK) holds no project: {words}" in said, said
+        assert not readable(said) and not unworded(said), said
