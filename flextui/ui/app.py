@@ -721,6 +721,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         new = None
         try:
             new = await opener(self.ctx, name, ask)
+            if self.ctx.forced_read_only and not (new.read_only and new.session.read_only):  # (an opener that forgot it)
+                raise LookupError(f"{name} would not be read-only, and this session is (--read-only)")
+            new.forced_read_only = new.forced_read_only or self.ctx.forced_read_only
             new.session.trace.writers = self.ctx.session.trace.writers  # --trace FILE goes on, the sign-in included
             doing = "Opening (offline)" if new.session.offline else "Signing in to"
             self.notify(f"{doing} {clean(name)} as {clean(new.user or '?')}…", markup=False, timeout=3)
