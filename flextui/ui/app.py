@@ -294,8 +294,10 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
     def copy_to_clipboard(self, text: str) -> None:
         """Textual's own copies (ctrl+c on selected text, in a field or on screen) go the way flextui copies:
-        plain OSC 52 (or passthrough, as set), said in a toast, shown instead when it cannot work."""
-        self.copy_text(text, "the selected text", sensitive=self.secret_on_screen(), lines=True)
+        plain OSC 52 (or passthrough, as set), said in a toast, shown instead when it cannot work. From a masked field
+        (a token typed into `k` verify) it is a secret: it reaches the clipboard, and ctrl+y never shows it."""
+        masked = isinstance(self.focused, Input) and self.focused.password
+        self.copy_text(text, "the selected text", sensitive=masked or self.secret_on_screen(), lines=True)
 
     # -- unexpected errors (safety.py) -----------------------------------------------------------
 
@@ -331,8 +333,13 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     # -- screenshots ----------------------------------------------------------------------------
 
     def secret_on_screen(self) -> bool:
-        """Whether a screen now showing declares a secret (`shows_secret`): a new token value, a revealed registry secret."""
-        return any(getattr(screen, "shows_secret", False) for screen in self.screen_stack)
+        """Whether a screen now showing declares a secret (`shows_secret`: a new token value, a revealed registry secret),
+        or holds one in a masked field (a token typed into `k` verify: copied from there, it was kept for ctrl+y, whose
+        dialog a screenshot then saved)."""
+        return any(
+            getattr(screen, "shows_secret", False) or any(field.password and field.value for field in screen.query(Input))
+            for screen in self.screen_stack
+        )
 
     def save_screenshot(self, filename: str | None = None, path: str | None = None, time_format: str | None = None) -> str:
         """Write an SVG of the screen as a private file (0600); refused (PermissionError) while a secret is on screen."""
@@ -348,7 +355,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """The palette's Screenshot command and `action_screenshot`: saved privately to Downloads, never with a secret."""
         if self.secret_on_screen():
             self.notify(
-                "No screenshot taken: a secret (a token value or registry secret) is on screen, and screenshots are files. Close it first.",
+                "No screenshot taken: a secret (a token value or registry secret) is on screen or typed in a masked field, and "
+                "screenshots are files. Close it first.",
                 title="Screenshot",
                 severity="warning",
                 timeout=8,
