@@ -756,8 +756,14 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         kind = kinds.lookup(kind_id or "") or kinds.get("tokens")
         last_hop = self.trail.leaving(self.screen)
         self._listen(self.ctx, stop=True)
-        self.ctx = new
+        old, self.ctx = self.ctx, new
         self._listen(new)
+        if (old.profile_name, old.user, old.session.instance_url) != (new.profile_name, new.user, new.session.instance_url):
+            # What was said and copied on the old tenant (`!`'s messages, ctrl+y's value, its toasts) names its data:
+            # nothing of one tenant is shown under the other (`:password`, the same one signed in again, keeps them).
+            self.said = SaidLog()
+            self.last_copied, self._last_copy_secret = "", False
+            self.clear_notifications()
         if new.theme and new.theme in self.available_themes and new.theme != self.theme:
             self.theme = new.theme
         elif new.theme and new.theme not in self.available_themes:  # said, with where it is named, not passed over
