@@ -307,6 +307,19 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             return
         super()._handle_exception(error)
 
+    def _fatal_error(self) -> None:
+        """Textual's end after an error it cannot carry on from (a failure while painting), with its traceback printed
+        as Textual prints it, but without each frame's local variables (`show_locals`): they may hold a password,
+        a token value or a server's answer, and the terminal's scrollback keeps them."""
+        import rich
+        from rich.segment import Segments
+        from rich.traceback import Traceback
+
+        self.bell()
+        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
+        self._exit_renderables.append(Segments(self.console.render(traceback, self.console.options)))
+        self._close_messages_no_wait()
+
     def report_unexpected(self, error: BaseException, *, doing: str = "", where: str = "") -> None:
         """A bug or an unforeseen answer: the traceback to the log file, a readable toast; the app carries on."""
         error = original(error)
