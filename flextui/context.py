@@ -45,6 +45,9 @@ class AppContext:
     now_ms: Callable[[], int] = lambda: int(time.time() * 1000)
     start: list[str] = field(default_factory=list)  # e.g. ["tokens"] or ["charts", "proj"]
     extras: dict[str, Any] = field(default_factory=dict)
+    forced_read_only: bool = False
+    """`--read-only` on the command line: every profile this session moves to (`:profile`, the demo's identities) is
+    read-only too, whatever it says, and none of them mints a token (a POST)."""
 
     @property
     def credentials(self) -> Credentials | None:
@@ -111,8 +114,10 @@ def profile_context(
     places: Places | None = None,
     tls: bool | ssl.SSLContext | None = None,
 ) -> AppContext:
-    """A context for a configured (or ad hoc) profile. `tls`: what `tls_verify` made of its `verify`, when the caller
-    asked before its prompts (a CA bundle that cannot be used is told before a password is typed); None: asked here."""
+    """A context for a configured (or ad hoc) profile. `read_only=True` (`--read-only`) makes it read-only whatever the
+    profile says, and every profile it moves to (`forced_read_only`); `tls`: what `tls_verify` made of its `verify`,
+    when the caller asked before its prompts (a CA bundle that cannot be used is told before a password is typed);
+    None: asked here."""
     chosen = profile.read_only if read_only is None else (read_only or profile.read_only)
     ro = chosen or offline  # nothing can be changed without the network: the changes are not offered (the title says OFFLINE)
     session = Session(
@@ -144,6 +149,7 @@ def profile_context(
         theme=profile.theme or settings.theme,
         places=places or Places(),
         theme_from=(places or Places()).named(*(("profiles", profile.name, "theme") if profile.theme else ("settings", "theme"))),
+        forced_read_only=bool(read_only),
     )
 
 
@@ -189,6 +195,7 @@ def demo_context(
         "demo",
         as_user,
         read_only,
+        forced_read_only=read_only,
         world=world,
         sim_app=app,
         cache=PageCache(":memory:"),
@@ -216,12 +223,14 @@ DEMO_IDENTITIES: dict[str, tuple[str, bool, str]] = {
 
 
 def demo_identity(ctx: AppContext, name: str) -> AppContext:
-    """Another of the demo's identities on the same simulator (same world, same clock, same cache), its own session."""
+    """Another of the demo's identities on the same simulator (same world, same clock, same cache), its own session;
+    read-only when it is, or when the session is (`flextui demo --read-only`)."""
     as_user, read_only, _ = DEMO_IDENTITIES[name]
     return _on_simulator(
         name,
         as_user,
-        read_only,
+        read_only or ctx.forced_read_only,
+        forced_read_only=ctx.forced_read_only,
         world=ctx.extras["world"],
         sim_app=ctx.extras["sim_app"],
         cache=ctx.session.cache,
@@ -248,6 +257,7 @@ def _on_simulator(
     as_user: str,
     read_only: bool,
     *,
+    forced_read_only: bool,
     world: Any,
     sim_app: Any,
     cache: PageCache | None,
@@ -291,6 +301,7 @@ def _on_simulator(
         theme_from=theme_from,
         now_ms=now_ms,
         extras={"world": world, "sim_app": sim_app, "sim_thread": sim_thread},
+        forced_read_only=forced_read_only,
     )
 
 

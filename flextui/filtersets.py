@@ -29,7 +29,7 @@ from typing import Any
 from flextui.api.filters import FilterError, FilterSet
 from flextui.config import filters_path
 from flextui.files import private_dirs
-from flextui.render.text import clean
+from flextui.render.text import clean, json_dumps
 
 FILE_VERSION = 1
 MAX_NAME = 64
@@ -94,8 +94,8 @@ class FilterSetStore:
             raise FilterSetFileError(f"{self.path}: cannot write the saved filter sets: {exc.strerror}") from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fp:
-                json.dump(data, fp, ensure_ascii=False, indent=2, sort_keys=True)
-                fp.write("\n")
+                # (report groups and field names come from the server: C1 and bidi controls escaped, not written raw)
+                fp.write(json_dumps(data, indent=2, sort_keys=True) + "\n")
                 fp.flush()
                 os.fsync(fp.fileno())
             os.chmod(tmp, 0o600)

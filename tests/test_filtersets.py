@@ -106,3 +106,21 @@ def test_names_are_checked() -> None:
     for bad in ("", "   ", "x" * 65, "a\x1b[2Jb"):
         with pytest.raises(ValueError):
             check_name(bad)
+
+
+def test_server_names_with_c1_and_bidi_controls_are_escaped_in_the_file(tmp_path: Path) -> None:
+    """Report groups and field names come from the server: `json.dump(ensure_ascii=False)` wrote U+009B (a C1 CSI) and
+    U+202E (a bidi override) raw into filters.json, where `cat` or an editor acts on them. Escaped, they read back exact."""
+    path = tmp_path / "filters.json"
+    group, field = "fulfil\u009b2Jment\u202e", "account\u009b31mID\u202e\u200f"
+    store = FilterSetStore(path)
+    store.save("prod", FilterSet((Condition(field, "$eq", ("1012 é",)),), past_days=3), name="acme", group=group)
+    data = path.read_bytes()
+    for raw in ("\u009b", "\u202e", "\u200f"):
+        assert raw.encode("utf-8") not in data, f"{raw!r} written raw"
+    text = data.decode("utf-8")
+    assert not [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F], "no C0 or C1 control, as cat -v shows"
+    assert b"\\u009b" in data and b"\\u202e" in data and "é".encode() in data, "escaped, the rest kept readable"
+    assert store.groups("prod") == {group: 1}
+    [loaded] = store.list("prod", group)
+    assert loaded.group == group and loaded.conditions == (Condition(field, "$eq", ("1012 é",)),)

@@ -294,8 +294,10 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
 
     def copy_to_clipboard(self, text: str) -> None:
         """Textual's own copies (ctrl+c on selected text, in a field or on screen) go the way flextui copies:
-        plain OSC 52 (or passthrough, as set), said in a toast, shown instead when it cannot work."""
-        self.copy_text(text, "the selected text", sensitive=self.secret_on_screen(), lines=True)
+        plain OSC 52 (or passthrough, as set), said in a toast, shown instead when it cannot work. From a masked field
+        (a token typed into `k` verify) it is a secret: it reaches the clipboard, and ctrl+y never shows it."""
+        masked = isinstance(self.focused, Input) and self.focused.password
+        self.copy_text(text, "the selected text", sensitive=masked or self.secret_on_screen(), lines=True)
 
     # -- unexpected errors (safety.py) -----------------------------------------------------------
 
@@ -304,6 +306,19 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             self.report_unexpected(error)
             return
         super()._handle_exception(error)
+
+    def _fatal_error(self) -> None:
+        """Textual's end after an error it cannot carry on from (a failure while painting), with its traceback printed
+        as Textual prints it, but without each frame's local variables (`show_locals`): they may hold a password,
+        a token value or a server's answer, and the terminal's scrollback keeps them."""
+        import rich
+        from rich.segment import Segments
+        from rich.traceback import Traceback
+
+        self.bell()
+        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
+        self._exit_renderables.append(Segments(self.console.render(traceback, self.console.options)))
+        self._close_messages_no_wait()
 
     def report_unexpected(self, error: BaseException, *, doing: str = "", where: str = "") -> None:
         """A bug or an unforeseen answer: the traceback to the log file, a readable toast; the app carries on."""
@@ -331,8 +346,13 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
     # -- screenshots ----------------------------------------------------------------------------
 
     def secret_on_screen(self) -> bool:
-        """Whether a screen now showing declares a secret (`shows_secret`): a new token value, a revealed registry secret."""
-        return any(getattr(screen, "shows_secret", False) for screen in self.screen_stack)
+        """Whether a screen now showing declares a secret (`shows_secret`: a new token value, a revealed registry secret),
+        or holds one in a masked field (a token typed into `k` verify: copied from there, it was kept for ctrl+y, whose
+        dialog a screenshot then saved)."""
+        return any(
+            getattr(screen, "shows_secret", False) or any(field.password and field.value for field in screen.query(Input))
+            for screen in self.screen_stack
+        )
 
     def save_screenshot(self, filename: str | None = None, path: str | None = None, time_format: str | None = None) -> str:
         """Write an SVG of the screen as a private file (0600); refused (PermissionError) while a secret is on screen."""
@@ -348,7 +368,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         """The palette's Screenshot command and `action_screenshot`: saved privately to Downloads, never with a secret."""
         if self.secret_on_screen():
             self.notify(
-                "No screenshot taken: a secret (a token value or registry secret) is on screen, and screenshots are files. Close it first.",
+                "No screenshot taken: a secret (a token value or registry secret) is on screen or typed in a masked field, and "
+                "screenshots are files. Close it first.",
                 title="Screenshot",
                 severity="warning",
                 timeout=8,
@@ -721,6 +742,9 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         new = None
         try:
             new = await opener(self.ctx, name, ask)
+            if self.ctx.forced_read_only and not (new.read_only and new.session.read_only):  # (an opener that forgot it)
+                raise LookupError(f"{name} would not be read-only, and this session is (--read-only)")
+            new.forced_read_only = new.forced_read_only or self.ctx.forced_read_only
             new.session.trace.writers = self.ctx.session.trace.writers  # --trace FILE goes on, the sign-in included
             doing = "Opening (offline)" if new.session.offline else "Signing in to"
             self.notify(f"{doing} {clean(name)} as {clean(new.user or '?')}…", markup=False, timeout=3)
@@ -745,8 +769,14 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         kind = kinds.lookup(kind_id or "") or kinds.get("tokens")
         last_hop = self.trail.leaving(self.screen)
         self._listen(self.ctx, stop=True)
-        self.ctx = new
+        old, self.ctx = self.ctx, new
         self._listen(new)
+        if (old.profile_name, old.user, old.session.instance_url) != (new.profile_name, new.user, new.session.instance_url):
+            # What was said and copied on the old tenant (`!`'s messages, ctrl+y's value, its toasts) names its data:
+            # nothing of one tenant is shown under the other (`:password`, the same one signed in again, keeps them).
+            self.said = SaidLog()
+            self.last_copied, self._last_copy_secret = "", False
+            self.clear_notifications()
         if new.theme and new.theme in self.available_themes and new.theme != self.theme:
             self.theme = new.theme
         elif new.theme and new.theme not in self.available_themes:  # said, with where it is named, not passed over

@@ -79,10 +79,12 @@ Facts = dict[str, list[str]]
 
 
 def profile_facts(ctx: AppContext) -> Facts:
-    """Each profile's facts, for the ones `profile_names` offers (the demo's identities in the demo)."""
-    if ctx.demo and "sim_app" in ctx.extras:
-        return demo_facts(ctx)
-    return config_facts()
+    """Each profile's facts, for the ones `profile_names` offers (the demo's identities in the demo); under
+    `--read-only`, every one is read-only (as it will be opened)."""
+    facts = demo_facts(ctx) if ctx.demo and "sim_app" in ctx.extras else config_facts()
+    if ctx.forced_read_only:
+        return {name: said if "read-only" in said else [*said, "read-only"] for name, said in facts.items()}
+    return facts
 
 
 def demo_facts(ctx: AppContext) -> Facts:
@@ -162,6 +164,7 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
             keys=ctx.keys,
             cache=ctx.session.cache,
             offline=True,
+            read_only=ctx.forced_read_only or None,
             places=config.places,
             tls=tls,
         )
@@ -177,7 +180,16 @@ async def open_profile(ctx: AppContext, name: str, ask: Ask) -> AppContext:
         else:  # an environment variable, the keyring or a command (which may take a while): off the loop
             secrets[what] = await asyncio.to_thread(resolve, profile, source, what, interactive=False)
     credentials = Credentials(profile.user, secrets["password"], secrets["access token"])
-    return profile_context(profile, credentials, ctx.settings, keys=ctx.keys, cache=ctx.session.cache, places=config.places, tls=tls)
+    return profile_context(
+        profile,
+        credentials,
+        ctx.settings,
+        keys=ctx.keys,
+        cache=ctx.session.cache,
+        read_only=ctx.forced_read_only or None,  # `--read-only` holds for every profile of the session (no token minted)
+        places=config.places,
+        tls=tls,
+    )
 
 
 async def sign_in(ctx: AppContext) -> None:

@@ -20,7 +20,9 @@ bad server answer or one bug costs more than the bug. So:
   dispatch), `@on` handlers, and callbacks delivered as messages are covered.
 * Anything else (a stylesheet that does not parse at start-up, a failure
   while painting) still ends the app as Textual would, with its traceback:
-  carrying on there would show a broken screen.
+  carrying on there would show a broken screen. That traceback holds no local
+  variables (`FlexApp._fatal_error`; Textual's shows them, and a frame's may
+  hold a password or a token value).
 
 Every worker keeps Textual's default `exit_on_error=True`, so its failure
 reaches this one handler instead of vanishing into an ERROR state;
