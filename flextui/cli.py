@@ -146,11 +146,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument("group", nargs="?", help="the report group, e.g. fulfillment, usage, entitlement (see `report list`)")
     report.add_argument(
-        "--filter", action="append", default=[], help="condition, e.g. 'accountID $sw 1012' (repeatable; see `report types GROUP`)"
+        "--filter",
+        action="append",
+        default=[],
+        help="condition FIELD OPERATOR VALUE, e.g. 'accountID $sw 1012', 'accountID $nin A1,A2', 'lastUpdated $btw FROM,TO' "
+        "(operators $eq $ne $sw $ew $con $in $nin $gt $gte $lt $lte $btw; repeatable; see `report types GROUP`)",
     )
     report.add_argument("--past-days", type=_positive, help="the past N days, 1–30 (the service's default: 1)")
     report.add_argument("--date-from", metavar="YYYY-MM-DD", help="first day (with --date-to: at most 30 days)")
-    report.add_argument("--date-to", metavar="YYYY-MM-DD", help="the day after the last (the docs: dateTo is excluded)")
+    report.add_argument(
+        "--date-to",
+        metavar="YYYY-MM-DD",
+        help="the day after the last (the newer docs exclude dateTo; the older include it, so --date-to equal to --date-from is "
+        "that one day there and nothing on the newer)",
+    )
     report.add_argument("--limit-records", type=_positive, default=2500, help="records per request, 1–2500 (default 2500)")
     report.add_argument("--max-records", type=_positive, help="stop after this many records")
     report.add_argument("--format", "-o", choices=["table", "json", "jsonl", "csv"], default="table", help="output format (default table)")

@@ -16,6 +16,7 @@ from flextui.api.reports import ReportsService
 from flextui.cli import build_parser, main
 from flextui.context import demo_context
 from flextui.headless.reports import EXIT_FIELDS_LEFT_OUT, run_report
+from flextui.sim.dialects import speaking
 from tests.conftest import FIXED_NOW_MS
 from tests.hostile import PAYLOAD, raw_findings_in_data
 
@@ -81,7 +82,7 @@ async def test_types_of_a_group_and_of_all() -> None:
     assert code == 0
     rows = json.loads(out)
     by_col = {r["column"]: r for r in rows}
-    assert by_col["usageTime"]["type"] == "integer" and by_col["usageTime"]["operators"] == "$eq $in"
+    assert by_col["usageTime"]["type"] == "integer" and by_col["usageTime"]["operators"] == "$eq $ne $in $nin $gt $gte $lt $lte $btw"
     assert by_col["accountId"]["filter"] == "accountId"
     code, out, _, _ = await run("types", "Entitlement", "-o", "json")  # any case
     rows = json.loads(out)
@@ -173,6 +174,173 @@ async def test_bad_filters_exit_2_naming_the_filter_before_sending(argv: list[st
     assert out.getvalue() == ""
     assert any(s.endswith("/report/report-types/fulfillment") for s in sent)  # the model was asked…
     assert not any(s.split("?")[0].endswith("/report/fulfillment") for s in sent)  # …the report never
+
+
+async def run_on(ctx: Any, *argv: str) -> tuple[int, str, str, list[str]]:
+    """`report ARGV` on `ctx` (closed after): the exit code, stdout, stderr and the URLs asked (from the trace)."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        code = await run_report(ctx, parse(*argv), out=out, err=err)
+        sent = [exchange.url for exchange in ctx.session.trace.exchanges]
+    finally:
+        await ctx.aclose()
+    return code, out.getvalue(), err.getvalue(), sent
+
+
+def query_sent(sent: list[str], group: str) -> Any:
+    """The `query` JSON of the first request for the group's records."""
+    from urllib.parse import parse_qs, urlsplit
+
+    path = next(p for p in sent if urlsplit(p).path.endswith(f"/report/{group}"))
+    return json.loads(parse_qs(urlsplit(path).query)["query"][0])
+
+
+async def test_nin_is_sent_as_a_list_and_leaves_those_records_out() -> None:
+    """`--filter 'accountID $nin A1-0,A1-1'` went out as one string, `{"$nin": "A1-0,A1-1"}`: every row came back."""
+    code, out, err, _ = await run("run", "account", "--past-days", "30", "-o", "json")
+    assert code == 0, err
+    every = json.loads(out)
+    two = [every[0]["accountID"], every[1]["accountID"]]
+    code, out, err, sent = await run_on(
+        demo_context(fixed_now_ms=FIXED_NOW_MS),
+        "run",
+        "account",
+        "--past-days",
+        "30",
+        "-o",
+        "json",
+        "--filter",
+        f"accountID $nin {two[0]},{two[1]}",
+    )
+    assert code == 0, err
+    assert query_sent(sent, "account") == {"accountID": {"$nin": two}}
+    assert [r["accountID"] for r in json.loads(out)] == [r["accountID"] for r in every if r["accountID"] not in two]
+
+
+@pytest.mark.parametrize(
+    "bounds",
+    [
+        lambda a, b: (str(ms_of(a)), str(ms_of(b) + 999)),  # epoch milliseconds (the vendor's example form)
+        lambda a, b: (f"{a[:10]} {a[11:19]}", f"{b[:10]} {b[11:19]}"),  # YYYY-MM-DD HH:MM:SS (the vendor's other form)
+    ],
+    ids=["epoch-ms", "space-separated"],
+)
+async def test_btw_on_a_date_time_in_the_vendors_forms_includes_both_bounds(bounds: Any) -> None:
+    code, out, err, _ = await run("run", "fulfillment", "--past-days", "30", "-o", "json")
+    assert code == 0, err
+    every = json.loads(out)
+    a, b = every[40]["fulfillDate"], every[90]["fulfillDate"]
+    low, high = bounds(a, b)
+    code, out, err, sent = await run_on(
+        demo_context(fixed_now_ms=FIXED_NOW_MS),
+        "run",
+        "fulfillment",
+        "--past-days",
+        "30",
+        "-o",
+        "json",
+        "--filter",
+        f"fulfillDate $btw {low},{high}",
+    )
+    assert code == 0, err
+    sent_bounds = query_sent(sent, "fulfillment")["fulfillDate"]["$btw"]
+    assert sent_bounds == ([int(low), int(high)] if low.isdigit() else [low, high]), "sent as given: a number stays a number"
+    got = [r["fulfillmentID"] for r in json.loads(out)]
+    assert got == [r["fulfillmentID"] for r in every if a <= r["fulfillDate"] <= b] and len(got) >= 51
+
+
+def ms_of(stamp: str) -> int:
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+async def test_ne_and_gt_need_no_op_list_and_btw_is_checked_before_sending() -> None:
+    code, _, err, sent = await run_on(demo_context(fixed_now_ms=FIXED_NOW_MS), "run", "usage", "--filter", "usageTime $btw 1,2,3")
+    assert code == 2 and "usageTime: $btw needs exactly two values" in err and "got 3 values" in err
+    assert not any(urlsplit_path(p).endswith("/report/usage") for p in sent) and sent, "nothing asked of the report"
+    code, out, err, sent = await run_on(
+        demo_context(fixed_now_ms=FIXED_NOW_MS),
+        "run",
+        "usage",
+        "--past-days",
+        "30",
+        "-o",
+        "json",
+        "--filter",
+        "meterType $ne named",
+        "--filter",
+        "meterQuantity > 5",
+    )
+    assert code == 0, err
+    rows = json.loads(out)
+    assert rows and all(r["meterType"] != "named" and r["meterQuantity"] > 5 for r in rows)
+    assert query_sent(sent, "usage") == {"meterType": {"$ne": "named"}, "meterQuantity": {"$gt": 5}}
+
+
+def urlsplit_path(path: str) -> str:
+    return path.split("?")[0]
+
+
+@pytest.mark.parametrize("dialect", ["op-list-map", "op-list-notation"])
+async def test_an_op_list_in_an_unfamiliar_shape_still_checks_and_runs(dialect: str) -> None:
+    """`{"data": {"$eq": "Exact string", …}}` made every run exit 2 ("the operator list is not a list"), even one with no
+    condition; `[{"operatorNotation": "$eq"}]` read as no operators, so every condition was refused."""
+    ctx = demo_context(fixed_now_ms=FIXED_NOW_MS, dialects=speaking(dialect))
+    code, out, err, sent = await run_on(ctx, "run", "account", "--past-days", "30", "-o", "json", "--filter", "accountID $nin 0")
+    assert code == 0 and err == "", err
+    assert json.loads(out) and any(urlsplit_path(p).endswith("/report/op-list") for p in sent)
+    ctx = demo_context(fixed_now_ms=FIXED_NOW_MS, dialects=speaking(dialect))
+    code, _, err, sent = await run_on(ctx, "run", "account", "--past-days", "30", "-o", "json", "--filter", "accountName $sw 5")
+    assert code == 0, err
+    ctx = demo_context(fixed_now_ms=FIXED_NOW_MS, dialects=speaking(dialect))
+    code, _, err, _ = await run_on(ctx, "run", "usage", "--filter", "meterQuantity $sw 5")
+    assert code == 2 and "operator $sw does not apply to integer fields" in err, "the documented types stand in for the ones not given"
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"), [({"kind": "error", "status": 200}, "names no operator"), ({"status": 500}, "could not be had")]
+)
+async def test_an_op_list_that_fails_or_names_nothing_is_a_notice_and_a_run_without_conditions_never_asks(
+    fault: dict[str, Any], said: str
+) -> None:
+    from flextui.sim.faults import FaultPlan
+
+    plan = FaultPlan()
+    plan.add("/op-list", **fault)
+    code, out, err, sent = await run_on(
+        demo_context(fixed_now_ms=FIXED_NOW_MS, faults=plan), "run", "account", "--past-days", "2", "-o", "json"
+    )
+    assert code == 0 and json.loads(out) is not None and err == "", err
+    assert not any("/op-list" in p for p in sent), "no condition: the operator list is not asked for"
+    plan = FaultPlan()
+    plan.add("/op-list", **fault)
+    ctx = demo_context(fixed_now_ms=FIXED_NOW_MS, faults=plan)
+    code, out, err, sent = await run_on(ctx, "run", "account", "--past-days", "30", "-o", "json", "--filter", "accountID $nin 0")
+    assert code == 0, err
+    assert err.startswith(f"flextui: the operator list (op-list) {said}") and "checked against the documented operators instead" in err
+    assert json.loads(out)
+
+
+async def test_a_filter_in_another_case_is_sent_as_the_report_spells_it() -> None:
+    code, out, err, _ = await run("run", "account", "--past-days", "30", "-o", "json")
+    first = json.loads(out)[0]["accountID"]
+    code, out, err, sent = await run_on(
+        demo_context(fixed_now_ms=FIXED_NOW_MS), "run", "account", "--past-days", "30", "-o", "json", "--filter", f"AccountID $eq {first}"
+    )
+    assert code == 0, err
+    assert query_sent(sent, "account") == {"accountID": {"$eq": first}}
+    assert [r["accountID"] for r in json.loads(out)] == [first]
+
+
+async def test_date_from_equal_to_date_to_is_sent_and_what_it_returns_is_said() -> None:
+    code, out, err, sent = await run_on(
+        demo_context(fixed_now_ms=FIXED_NOW_MS), "run", "usage", "--date-from", "2026-10-30", "--date-to", "2026-10-30", "-o", "json"
+    )
+    assert code == 0, err
+    assert any("dateFrom=2026-10-30&dateTo=2026-10-30" in p for p in sent), sent
+    assert "dateFrom and dateTo are both 2026-10-30" in err and "(the newer page) returns nothing; dateTo 2026-10-31" in err
+    assert json.loads(out) == [], "the simulator reads the newer page: dateTo excluded"
 
 
 async def test_bad_value_for_an_integer_filter() -> None:

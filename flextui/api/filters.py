@@ -1,7 +1,8 @@
 """The data report filter model: what a report holds, and the questions one may ask it.
 
 A support engineer builds a filter in the TUI's filter bar or on the command
-line (`accountID $sw 1012`, `status $in ACTIVE,DRAFT`), and may save it under a
+line (`accountID $sw 1012`, `status $in ACTIVE,DRAFT`, `lastUpdated $btw
+1734954861548,1734954874182`), and may save it under a
 name. Checking it here, against the report's data model (report-types) and the
 operator list (op-list), means a typo shows as an inline message naming the
 field instead of a 400 after a round trip over a slow link, and the same
@@ -9,11 +10,13 @@ field instead of a 400 after a round trip over a slow link, and the same
 `query` JSON URL-encoded) and the POST body (notes §3.4–3.6).
 
 Rules kept here (the service's, notes §3.4): pastDays 1–30; dateFrom/dateTo
-`YYYY-MM-DD` with dateFrom included, dateTo excluded and at most 30 days
-apart; limitRecords 1–2500; pages from 1; mode BATCH or INTERACTIVE. Without
-a date the service's default (pastDays=1) applies. The operator table
-defaults to the five documented operators and is replaced by what op-list
-answers when the service is asked.
+`YYYY-MM-DD`, dateTo not before dateFrom and at most 30 days after it (the
+vendor's pages differ on whether dateTo is included: `FilterSet`);
+limitRecords 1–2500; pages from 1; mode BATCH or INTERACTIVE. Without a date
+the service's default (pastDays=1) applies. The operator table defaults to
+the twelve operators of the vendor's "Conditional Operators" page
+(`OPERATORS_PAGE`) and is replaced by what op-list answers when the service
+is asked and its answer can be read.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 MAX_PAST_DAYS = 30
@@ -125,10 +128,23 @@ class ReportType:
         return next((c for c in self.columns if c.name == name), None)
 
     def filter(self, name: str) -> ReportFilter | None:
-        """The filter called `name`, or one whose column is `name` (so a column name works too)."""
+        """The filter called `name`, or one whose column is `name` (so a column name works too); failing both, the
+        one filter whose name, else column, is `name` in another case (None when two are).
+
+        The vendor spells one field two ways: its field dictionary names the account data set's `AccountID`
+        (https://fnoapi.redocly.app/apis/rest/dapi/dapi-field-descriptions.md) while the group's filter is
+        `accountID` (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTDAPIFilterQueryGroup.htm);
+        a condition sent carries the filter's own spelling (`Condition.validate`).
+        """
         found = next((f for f in self.filters if f.name == name), None)
         if found is None:
             found = next((f for f in self.filters if f.column == name), None)
+        if found is None:
+            folded = name.casefold()
+            for by_column in (False, True):
+                matches = [f for f in self.filters if (f.column if by_column else f.name).casefold() == folded]
+                if matches:
+                    return matches[0] if len(matches) == 1 else None
         return found
 
     @classmethod
@@ -176,6 +192,20 @@ def _type_name(raw: Any) -> str:
 
 # -- operators ------------------------------------------------------------------
 
+OPERATORS_PAGE = "https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTDAPIFilterQueryConditions.htm"
+"""The vendor's "Conditional Operators" page: the operators, their notation and the form of each one's value."""
+
+LIST_OPERATORS = frozenset({"$in", "$nin", "$btw"})
+"""Operators whose value is a JSON array (OPERATORS_PAGE): `$in` and `$nin` any number of values, `$btw` two."""
+PAIR_OPERATORS = frozenset({"$btw"})
+"""`$btw`: "Between (inclusive of both bounds)", exactly a lower and an upper value."""
+RANGE_OPERATORS = frozenset({"$gt", "$gte", "$lt", "$lte", "$btw"})
+"""The comparisons. On a text field the vendor's examples write a whole number as a JSON number
+(`{"accountID" : {"$gt" : 101202692754}}`), so a whole number typed for one is sent so; other text as text."""
+LOGICAL_OPERATORS = frozenset({"$and", "$or"})
+"""`$and`/`$or` join clauses (each an object of conditions) rather than testing a field: flextui's conditions are
+top-level keys, which the service ANDs already; an `$or` group is not built (see `Condition.validate`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Operator:
@@ -187,19 +217,33 @@ class Operator:
 
     @property
     def takes_list(self) -> bool:
-        return self.name == "$in"
+        """The value is a JSON array: `$in`, `$nin` (any number of values), `$btw` (two)."""
+        return self.name in LIST_OPERATORS
 
     def applies_to(self, field_type: str) -> bool:
         return field_type in self.types
 
 
+_NOT_BOOLEAN = frozenset(FIELD_TYPES) - {"boolean"}
+
 DEFAULT_OPERATORS: tuple[Operator, ...] = (
     Operator("$eq", frozenset(FIELD_TYPES), "equals"),
-    Operator("$in", frozenset({"string", "integer", "number", "date", "datetime"}), "equals one of a list"),
+    Operator("$ne", frozenset(FIELD_TYPES), "does not equal"),
     Operator("$sw", frozenset({"string"}), "starts with"),
     Operator("$ew", frozenset({"string"}), "ends with"),
     Operator("$con", frozenset({"string"}), "contains"),
+    Operator("$in", _NOT_BOOLEAN, "equals one of a list"),
+    Operator("$nin", _NOT_BOOLEAN, "equals none of a list"),
+    Operator("$gt", _NOT_BOOLEAN, "greater than"),
+    Operator("$gte", _NOT_BOOLEAN, "greater than or equal to"),
+    Operator("$lt", _NOT_BOOLEAN, "less than"),
+    Operator("$lte", _NOT_BOOLEAN, "less than or equal to"),
+    Operator("$btw", _NOT_BOOLEAN, "between two values, both included"),
 )
+"""The operators of OPERATORS_PAGE, in its order (the older version of the page lists the first five of `$eq $sw $ew
+$con $in` only): what is checked against when op-list is not asked (no conditions), fails or cannot be read."""
+
+KNOWN_OPERATORS = frozenset(o.name for o in DEFAULT_OPERATORS) | LOGICAL_OPERATORS
 
 # What people type in a condition, and the operator it means.
 OPERATOR_ALIASES: dict[str, str] = {
@@ -207,7 +251,12 @@ OPERATOR_ALIASES: dict[str, str] = {
     "==": "$eq",
     "eq": "$eq",
     "is": "$eq",
+    "!=": "$ne",
+    "<>": "$ne",
+    "ne": "$ne",
     "in": "$in",
+    "nin": "$nin",
+    "notin": "$nin",
     "sw": "$sw",
     "startswith": "$sw",
     "^=": "$sw",
@@ -218,14 +267,56 @@ OPERATOR_ALIASES: dict[str, str] = {
     "contains": "$con",
     "~": "$con",
     "*=": "$con",
+    ">": "$gt",
+    "gt": "$gt",
+    ">=": "$gte",
+    "gte": "$gte",
+    "ge": "$gte",
+    "<": "$lt",
+    "lt": "$lt",
+    "<=": "$lte",
+    "lte": "$lte",
+    "le": "$lte",
+    "btw": "$btw",
+    "between": "$btw",
 }
+
+OPERATOR_NAME_KEYS = ("operatorNotation", "notation", "symbol", "operator", "op", "operatorName", "name", "key", "id")
+"""Where an op-list item may name its operator: the body of op-list is not documented, and the vendor's page heads
+its column "Operator Notation"; the first of these that reads as an operator (`$eq`, or `eq`) is taken."""
+OPERATOR_TYPE_KEYS = ("types", "dataTypes", "fieldTypes", "appliesTo")
+OPERATOR_LIST_KEYS = ("data", "operators", "operatorList", "opList", "items")
+
+
+def _operator_name(raw: Any) -> str | None:
+    """`raw` as an operator's name: `$…` as given, or a known name without its `$` (`eq`, `NIN`); else None."""
+    if not isinstance(raw, str):
+        return None
+    text = raw.strip()
+    if len(text) > 1 and text.startswith("$"):
+        return text
+    dollar = "$" + text.lower()
+    return dollar if dollar in KNOWN_OPERATORS else None
+
+
+def _operator_entries(raw: Any) -> list[tuple[Any, Any]] | None:
+    """op-list's entries as (item, value) pairs: a list's items (value None), or a map's names and what each maps to."""
+    body = raw
+    if isinstance(raw, Mapping):
+        body = next((raw[k] for k in OPERATOR_LIST_KEYS if k in raw), raw)
+    if isinstance(body, list):
+        return [(item, None) for item in body]
+    if isinstance(body, Mapping):
+        return list(body.items())
+    return None
 
 
 @dataclass(frozen=True, slots=True)
 class OperatorList:
-    """The operators a service supports (op-list), by name."""
+    """The operators a service supports (op-list), by name; `notice` says why the defaults stand in, when they do."""
 
     operators: tuple[Operator, ...] = DEFAULT_OPERATORS
+    notice: str = ""
 
     def get(self, name: str) -> Operator | None:
         return next((o for o in self.operators if o.name == name), None)
@@ -238,31 +329,48 @@ class OperatorList:
         return [o for o in self.operators if o.applies_to(field_type)]
 
     @classmethod
+    def defaults(cls, why: str) -> OperatorList:
+        """The documented operators, standing in for an op-list that failed or could not be read (`why`)."""
+        names = " ".join(o.name for o in DEFAULT_OPERATORS)
+        return cls(DEFAULT_OPERATORS, f"{why}; conditions are checked against the documented operators instead ({names})")
+
+    @classmethod
     def from_json(cls, raw: Any) -> OperatorList:
-        """From op-list: `{"data": [{"operator": "$eq", "types": […]}]}` (or a bare list, or names only)."""
-        items = raw.get("data") if isinstance(raw, Mapping) else raw
-        if not isinstance(items, list):
-            raise FilterError("the operator list is not a list")
+        """From op-list, whose body is not documented: a list (bare or under `data`) of names or of objects naming one
+        (`operatorNotation`, `symbol`, `notation`, `operator`, `name`, …, with `types` and `description` when given), or
+        a map of names to descriptions (or to such objects). FilterError when no operator can be read in it (the
+        caller stands the defaults in; an answer that cannot be read is never cached).
+        """
+        entries = _operator_entries(raw)
+        if entries is None:
+            raise FilterError("the operator list (op-list) holds no list or map of operators")
         defaults = {o.name: o for o in DEFAULT_OPERATORS}
-        ops = []
-        for item in items:
-            if isinstance(item, str):
-                name, types, desc = item, None, ""
-            elif isinstance(item, Mapping):
-                found = item.get("operator") or item.get("name") or item.get("op")
-                name = found if isinstance(found, str) else ""
-                types = item.get("types")
-                desc = str(item.get("description") or "")
-            else:
+        ops: dict[str, Operator] = {}
+        for item, mapped in entries:
+            details: Any = None
+            if mapped is None and isinstance(item, Mapping):
+                name = next((n for k in OPERATOR_NAME_KEYS if (n := _operator_name(item.get(k))) is not None), None)
+                details = item
+            elif mapped is None:
+                name, details = _operator_name(item), None
+            else:  # a map: name → description (or → details), or, read the other way, description → name
+                name = _operator_name(item)
+                if name is None and isinstance(mapped, str):
+                    name, mapped = _operator_name(mapped), item
+                details = mapped if isinstance(mapped, Mapping) else {"description": mapped}
+            if name is None or name in LOGICAL_OPERATORS or name in ops:
                 continue
-            if not name:
-                continue
-            if isinstance(types, list):
+            types = _first_of(details, OPERATOR_TYPE_KEYS) if isinstance(details, Mapping) else None
+            if isinstance(types, list) and types:
                 type_set = frozenset(_type_name(t) for t in types)
             else:
                 type_set = defaults[name].types if name in defaults else frozenset(FIELD_TYPES)
-            ops.append(Operator(name, type_set, desc or (defaults[name].description if name in defaults else "")))
-        return cls(tuple(ops))
+            desc = details.get("description") if isinstance(details, Mapping) else None
+            text = desc if isinstance(desc, str) and desc else (defaults[name].description if name in defaults else "")
+            ops[name] = Operator(name, type_set, text)
+        if not ops:
+            raise FilterError("the operator list (op-list) names no operator flextui can read")
+        return cls(tuple(ops.values()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +405,54 @@ class GlobalFilter:
 # -- values ---------------------------------------------------------------------
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_EPOCH_MS_RE = re.compile(r"\d{10,}")
+"""Epoch milliseconds as typed: ten digits or more (an eight-digit `YYYYMMDD` stays a date, as it was read before)."""
+DATETIME_FORMS = "a date YYYY-MM-DD, a date-time YYYY-MM-DD HH:MM:SS[.fff] or YYYY-MM-DDTHH:MM:SSZ, or epoch milliseconds"
+
+
+def _datetime_value(value: Any, name: str) -> Any:
+    """A date-time field's value, sent as given: epoch milliseconds as a JSON number, text as typed.
+
+    The vendor's examples (OPERATORS_PAGE) write one as `"2025-03-31 08:50:54.783"` and, on another field, as
+    epoch milliseconds `1734954861548`; a day `YYYY-MM-DD` and an ISO date-time (`…T…Z`) were read before and
+    still are.
+    """
+    if isinstance(value, datetime):
+        return value.isoformat().replace("+00:00", "Z")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0:
+            raise FilterError(f"{name}: expected {DATETIME_FORMS} (got {value!r})", name)
+        return value
+    text = str(value).strip()
+    if _EPOCH_MS_RE.fullmatch(text):
+        return int(text)
+    if _DATE_RE.fullmatch(text):
+        return parse_date(text, name).isoformat()
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise FilterError(f"{name}: expected {DATETIME_FORMS} (got {value!r})", name) from None
+    return text
+
+
+def instant_ms(value: Any) -> int | None:
+    """A date or date-time value (as `parse_value` gives it) in epoch ms, to compare two bounds; None if unreadable.
+    A day is its midnight, a date-time without a zone is taken as UTC (the service's clock, notes §3.4)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if not isinstance(value, str):
+        return None
+    try:
+        at = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        return None
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    return int(at.timestamp() * 1000)
 
 
 def parse_date(text: Any, name: str = "date") -> date:
@@ -349,18 +505,7 @@ def parse_value(field_type: str, value: Any, name: str = "value") -> Any:
     if field_type == "date":
         return parse_date(value, name).isoformat()
     if field_type == "datetime":
-        if isinstance(value, datetime):
-            return value.isoformat().replace("+00:00", "Z")
-        if isinstance(value, date):
-            return value.isoformat()
-        text = str(value).strip()
-        if _DATE_RE.fullmatch(text):
-            return parse_date(text, name).isoformat()
-        try:
-            datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
-        except ValueError:
-            raise FilterError(f"{name}: expected a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SSZ (got {value!r})", name) from None
-        return text
+        return _datetime_value(value, name)
     raise FilterError(f"{name}: unknown field type {field_type!r}", name)
 
 
@@ -376,10 +521,17 @@ def split_list(text: str) -> list[str]:
 
 _CONDITION_RE = re.compile(
     r"""^\s*(?P<field>[A-Za-z_][\w.\-]*)
-        (?:\s*(?P<sym>==|=|\^=|\$=|\*=|~)|\s+(?P<word>\$?[A-Za-z]+)(?=\s|$))
+        (?:\s*(?P<sym>==|!=|<>|>=|<=|=|>|<|\^=|\$=|\*=|~)|\s+(?P<word>\$?[A-Za-z]+)(?=\s|$))
         \s*(?P<value>.*?)\s*$""",
     re.VERBOSE | re.DOTALL,
 )
+
+
+_WHOLE_RE = re.compile(r"-?(?:0|[1-9]\d*)")
+
+
+def plural_values(count: int) -> str:
+    return f"{count} value" if count == 1 else f"{count} values"
 
 
 def _unquote(text: str) -> str:
@@ -388,9 +540,27 @@ def _unquote(text: str) -> str:
     return text
 
 
+def _pair_example(field_type: str) -> str:
+    return {
+        "datetime": "2025-03-31 08:50:54.783,2025-04-01 08:50:54.783 or 1734954861548,1734954874182",
+        "date": "2025-03-31,2025-04-01",
+        "integer": "10,20",
+        "number": "1.5,2.5",
+    }.get(field_type, "A,M")
+
+
+def _bound(field_type: str, value: Any) -> Any:
+    """A `$btw` bound as something to order by (None: not comparable here, the server decides)."""
+    if field_type in ("date", "datetime"):
+        return instant_ms(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Condition:
-    """One condition of a report query: `field op value` (value is a list for $in)."""
+    """One condition of a report query: `field op value` (value is a list for $in, $nin and $btw)."""
 
     field: str
     op: str
@@ -402,7 +572,8 @@ class Condition:
 
     @classmethod
     def parse(cls, text: str) -> Condition:
-        """From the CLI form: `accountID $sw 1012`, `status $in ACTIVE,DRAFT`, `accountName = "Acme Robotics"`."""
+        """From the CLI form: `accountID $sw 1012`, `status $in ACTIVE,DRAFT`, `accountName = "Acme Robotics"`,
+        `lastUpdated $btw 2025-03-31 08:50:54.783,2025-04-01 08:50:54.783`, `quantity >= 5`."""
         match = _CONDITION_RE.match(text)
         if not match:
             raise FilterError(f"cannot read condition {text!r}: use FIELD OPERATOR VALUE, e.g. accountID $sw 1012")
@@ -410,21 +581,36 @@ class Condition:
         raw_op = match["sym"] or match["word"]
         op = raw_op if raw_op.startswith("$") and len(raw_op) > 1 else OPERATOR_ALIASES.get(raw_op.lower())
         if op is None:
-            raise FilterError(f"condition {text!r}: unknown operator {raw_op!r} (use $eq $sw $ew $con $in)", fld)
+            known = " ".join(o.name for o in DEFAULT_OPERATORS)
+            raise FilterError(f"condition {text!r}: unknown operator {raw_op!r} (use {known})", fld)
         op = op.lower()
         raw_value = match["value"]
-        if op == "$in":
+        if op in LIST_OPERATORS:
             values = split_list(raw_value)
             if not values:
-                raise FilterError(f"condition on {fld}: $in needs a list of values such as A,B,C", fld)
+                example = "2025-03-31,2025-04-01" if op in PAIR_OPERATORS else "A,B,C"
+                raise FilterError(f"condition on {fld}: {op} needs a list of values such as {example}", fld)
             return cls(fld, op, values)
         if raw_value == "":
             raise FilterError(f'condition on {fld}: {op} needs a value (quote it to ask for empty text: "")', fld)
         return cls(fld, op, _unquote(raw_value))
 
     def validate(self, report: ReportType | None = None, operators: OperatorList | None = None) -> Condition:
-        """A copy with the value typed for the field; FilterError if the field, operator or value is wrong."""
+        """A copy with the value typed for the field; FilterError if the field, operator or value is wrong.
+
+        The field is found as the report spells it or, failing that, in any case (`ReportType.filter`), and the
+        copy carries the report's own spelling. `$in`/`$nin` take a list, `$btw` exactly two values, lower first
+        (OPERATORS_PAGE). `$and`/`$or` are refused here with why: every condition is a top-level key of `query`,
+        which the service ANDs, so `$and` adds nothing, and an `$or` group (an object of conditions of which any
+        may hold) is not part of this model of a query.
+        """
         operators = operators or OperatorList()
+        if self.op in LOGICAL_OPERATORS:
+            raise FilterError(
+                f"{self.field}: {self.op} joins conditions rather than testing a field; flextui's conditions are all"
+                " ANDed (one per field and operator), and an $or group is not built",
+                self.field,
+            )
         op = operators.get(self.op)
         if op is None:
             raise FilterError(f"{self.field}: unknown operator {self.op!r} (the operators are {', '.join(operators.names)})", self.field)
@@ -445,12 +631,28 @@ class Condition:
                 value = split_list(value)
             if not isinstance(value, (list, tuple)) or not value:
                 raise FilterError(f"{name}: {self.op} needs a list of values such as A,B,C", name)
-            typed: Any = [parse_value(field_type, v, name) for v in value]
+            if self.op in PAIR_OPERATORS and len(value) != 2:
+                raise FilterError(
+                    f"{name}: {self.op} needs exactly two values, the lower and the upper bound (both included), such as"
+                    f" {_pair_example(field_type)} (got {plural_values(len(value))})",
+                    name,
+                )
+            typed: Any = [self._typed(field_type, v, name) for v in value]
+            if self.op in PAIR_OPERATORS:
+                low, high = (_bound(field_type, v) for v in typed)
+                if low is not None and high is not None and low > high:
+                    raise FilterError(f"{name}: {self.op} takes the lower bound first: {typed[0]} is after {typed[1]}", name)
         else:
             if isinstance(value, (list, tuple, dict)) or value is None:
                 raise FilterError(f"{name}: {self.op} needs one value (got {value!r})", name)
-            typed = parse_value(field_type, value, name)
+            typed = self._typed(field_type, value, name)
         return Condition(name, self.op, typed)
+
+    def _typed(self, field_type: str, value: Any, name: str) -> Any:
+        typed = parse_value(field_type, value, name)
+        if field_type == "string" and self.op in RANGE_OPERATORS and _WHOLE_RE.fullmatch(typed):
+            return int(typed)  # the vendor's form: `{"accountID" : {"$gt" : 101202692754}}`
+        return typed
 
     def to_json(self) -> dict[str, Any]:
         return {"field": self.field, "op": self.op, "value": list(self.value) if isinstance(self.value, tuple) else self.value}
@@ -498,9 +700,18 @@ def _whole(name: str, value: Any, lo: int, hi: int | None) -> int:
 class FilterSet:
     """Conditions (ANDed) plus the global filters; checked on creation.
 
-    Give `past_days` or `date_from`/`date_to` (dateTo excluded), not both. With
-    neither, the service's default (the last day) applies. `mode` defaults to
-    INTERACTIVE so the answer carries the counts a concurrent pager needs.
+    Give `past_days` or `date_from`/`date_to`, not both. With neither, the
+    service's default (the last day) applies. `mode` defaults to INTERACTIVE so
+    the answer carries the counts a concurrent pager needs.
+
+    The vendor's page on the global filters
+    (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTDAPIFilterQueryGlobal.htm)
+    reads two ways: its older version makes the period inclusive of both dates,
+    its newer one "includes the dateFrom value but excludes the dateTo value".
+    So dateTo may equal dateFrom (one day on the older reading, nothing on the
+    newer: `same_day_note` says so), never precede it; and the two may be at
+    most 30 days apart, the limit as both versions state it, on the dates'
+    difference.
     """
 
     conditions: tuple[Condition, ...] = ()
@@ -525,8 +736,8 @@ class FilterSet:
             raise FilterError("give pastDays or dateFrom/dateTo, not both", "pastDays")
         if self.date_from and self.date_to:
             days = (self.date_to - self.date_from).days
-            if days <= 0:
-                raise FilterError(f"dateTo ({self.date_to}) must be after dateFrom ({self.date_from}); dateTo is excluded", "dateTo")
+            if days < 0:
+                raise FilterError(f"dateTo ({self.date_to}) must not be before dateFrom ({self.date_from})", "dateTo")
             if days > MAX_RANGE_DAYS:
                 raise FilterError(
                     f"dateFrom {self.date_from} to dateTo {self.date_to} spans {days} days: the limit is {MAX_RANGE_DAYS}", "dateTo"
@@ -575,7 +786,8 @@ class FilterSet:
         for cond in conditions:
             ops = query.setdefault(cond.field, {})
             if cond.op in ops:
-                raise FilterError(f"{cond.field}: {cond.op} is given twice; use $in for several values", cond.field)
+                how = {"$eq": "; use $in for several values", "$ne": "; use $nin for several values"}.get(cond.op, "")
+                raise FilterError(f"{cond.field}: {cond.op} is given twice{how}", cond.field)
             ops[cond.op] = list(cond.value) if isinstance(cond.value, tuple) else cond.value
         return query
 
@@ -682,6 +894,16 @@ class FilterSet:
         days = self.past_days or 1
         return today - timedelta(days=days), today + timedelta(days=1)
 
+    def same_day_note(self) -> str:
+        """What to know of a window whose dateTo is its dateFrom ("" for any other window)."""
+        if self.date_from is None or self.date_from != self.date_to:
+            return ""
+        after = self.date_to + timedelta(days=1)
+        return (
+            f"dateFrom and dateTo are both {self.date_from}: a server that includes dateTo (the older vendor page) returns"
+            f" that day, one that excludes it (the newer page) returns nothing; dateTo {after} asks for the day on the newer"
+        )
+
     def describe(self) -> str:
         """One line for a status bar or a saved-set list."""
         parts = [str(c) for c in self.conditions]
@@ -695,7 +917,13 @@ class FilterSet:
 __all__ = [
     "Column",
     "Condition",
+    "DATETIME_FORMS",
     "DEFAULT_OPERATORS",
+    "LIST_OPERATORS",
+    "LOGICAL_OPERATORS",
+    "OPERATORS_PAGE",
+    "PAIR_OPERATORS",
+    "RANGE_OPERATORS",
     "FilterError",
     "FilterSet",
     "GlobalFilter",
@@ -703,6 +931,7 @@ __all__ = [
     "OperatorList",
     "ReportFilter",
     "ReportType",
+    "instant_ms",
     "parse_conditions",
     "parse_date",
     "parse_value",

@@ -36,7 +36,17 @@ from urllib.parse import parse_qs, quote, urljoin, urlsplit
 import httpx
 
 from flextui.api.errors import ApiError, Unreadable
-from flextui.api.filters import FILTER_NAME_KEYS, GROUP_NAME_KEYS, FilterSet, GlobalFilter, OperatorList, ReportFilter, ReportType, name_of
+from flextui.api.filters import (
+    FILTER_NAME_KEYS,
+    GROUP_NAME_KEYS,
+    FilterError,
+    FilterSet,
+    GlobalFilter,
+    OperatorList,
+    ReportFilter,
+    ReportType,
+    name_of,
+)
 from flextui.api.http import Fetched, Service, Session, decode_body, decode_json
 from flextui.api.paging import DEFAULT_MAX_REQUESTS, Outcome, fingerprint
 from flextui.api.tolerant import list_items
@@ -411,8 +421,20 @@ class ReportsService:
         )
 
     async def op_list(self, *, force: bool = False) -> OperatorList:
-        """The conditional operators and the types each applies to."""
-        return await self._meta("reports.ops", self._path("op-list"), OperatorList.from_json, force)
+        """The conditional operators and the types each applies to; never an error.
+
+        The body of op-list is not documented (notes §3.2), so it is read in every form that names operators
+        (`OperatorList.from_json`). When it fails, or names none that can be read, the operators of the vendor's
+        page (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTDAPIFilterQueryConditions.htm)
+        stand in, with a `notice` saying so: a list of operators is a help to check conditions before sending,
+        never a reason to refuse a report (the server has the last word on a condition).
+        """
+        try:
+            return await self._meta("reports.ops", self._path("op-list"), OperatorList.from_json, force)
+        except FilterError as exc:
+            return OperatorList.defaults(exc.message)
+        except ApiError as exc:
+            return OperatorList.defaults(f"the operator list (op-list) could not be had: {exc}")
 
     async def global_filters(self, *, force: bool = False) -> list[GlobalFilter]:
         """The filters every report takes, with their bounds and defaults."""

@@ -1,9 +1,12 @@
 """Headless data reports: `flextui report list | types [GROUP] | run GROUP`.
 
 `run` checks the filters against the report's data model and the operator
-list before sending anything (exit 2 with a message naming the filter), then
-streams the pages, fetched several at once, straight to stdout in the format
-asked: 100,000 records as CSV never sit in memory as a whole. On a terminal
+list before sending anything (exit 2 with a message naming the filter; the
+operator list is asked for only when there are conditions, and one that
+fails or cannot be read leaves the documented operators in its place, said
+on stderr), then streams the pages, fetched several at once, straight to
+stdout in the format asked: 100,000 records as CSV never sit in memory as a
+whole. On a terminal
 the running count goes to stderr. API errors propagate to the CLI, which maps
 them to exit codes.
 
@@ -27,7 +30,7 @@ from typing import Any, TextIO
 
 from flextui import kinds
 from flextui.api import errors
-from flextui.api.filters import FilterError, FilterSet, ReportType
+from flextui.api.filters import FilterError, FilterSet, OperatorList, ReportType
 from flextui.api.http import Session
 from flextui.api.reports import Repeats, ReportsService, moving_window
 from flextui.headless.common import Stderr, Tally
@@ -71,8 +74,9 @@ OPTION_OF = {"pastDays": "--past-days", "dateFrom": "--date-from", "dateTo": "--
 """The option that gives each of a report request's own fields (a `FilterError` names the field)."""
 
 
-def build_filters(args: argparse.Namespace, rtype: ReportType, operators: Any) -> FilterSet:
-    """The checked FilterSet of the command line; FilterError names the filter at fault."""
+def build_filters(args: argparse.Namespace, rtype: ReportType, operators: OperatorList | None) -> FilterSet:
+    """The checked FilterSet of the command line; FilterError names the filter at fault (`operators` None: the
+    documented ones, for a run with no conditions needs none)."""
     return FilterSet.build(
         args.filter or (),
         past_days=args.past_days,
@@ -168,7 +172,11 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Stde
     service = ReportsService(ctx.session)
     group = await resolve_group(service, args.group)
     rtype = await service.report_type(group)
-    operators = await service.op_list()
+    operators = None  # a run with no conditions never asks for (or waits on) the operator list
+    if args.filter:
+        operators = await service.op_list()
+        if operators.notice:
+            err.say(operators.notice)
     try:
         filters = build_filters(args, rtype, operators)
     except FilterError as exc:
@@ -183,6 +191,9 @@ async def run_records(ctx: Any, args: argparse.Namespace, out: TextIO, err: Stde
         raise UsageError("--max-records must be at least 1")
     if args.past_days is None and args.date_from is None and args.date_to is None:
         err.say("no --past-days or --date-from given: asking for the past 1 day (the service's default)")
+    same_day = filters.same_day_note()
+    if same_day:
+        err.say(same_day)
     fmt = args.format
     writer: Writer | None = None
     left_out = LeftOut(fmt)

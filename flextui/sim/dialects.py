@@ -36,6 +36,8 @@ DIALECTS: dict[str, str] = {
     "links-none": "report answers carry no page links (body or Link header) and no record/page counts",
     "report-types-documented": "report-types answers the docs' form: a data array of {filterName, dataType} filters",
     "report-names-objects": "report-names answers objects {reportName, description} instead of strings",
+    "op-list-map": 'report op-list answers a map of notation to description, {"data": {"$eq": "Exact (equal to)", …}}',
+    "op-list-notation": 'report op-list answers {"data": [{"operatorNotation": "$eq", "description": …}]}, no types',
     "window-moves": "a past-N-days report window moves on an hour with every data request, as a live clock does over a long run",
     # shapes
     "null-collections": "empty collections are JSON null (Jackson's default), top-level and nested",
@@ -81,6 +83,7 @@ DEFAULT: frozenset[str] = STRICT
 EXCLUSIVE: tuple[frozenset[str], ...] = (
     frozenset({"entitlements-bare-array", "entitlements-data-envelope"}),
     frozenset({"links-every-page", "links-none"}),
+    frozenset({"op-list-map", "op-list-notation"}),
     frozenset({"zero-based", "page-zero-is-first"}),
     frozenset({"shared-registry-prefix", "dedicated-registry-tenant-name"}),
 )

@@ -45,7 +45,9 @@ report-types/{group} page says)
   the same with one item; `fields[].filter` names the filter on that column.
 - report-filters/{group}: `{"name": group, "data": [{"name", "type", "field",
   "operators"}]}`, `field` being the column a filter tests.
-- op-list: `{"data": [{"operator", "description", "types"}]}`.
+- op-list: `{"data": [{"operator", "description", "types"}]}`: the twelve
+  conditional operators, then `$and` and `$or` with no types (they join
+  clauses; they test no field). The descriptions are the vendor page's.
 - global-filters: `{"data": [{"name", "type", "minimum", "maximum", "default",
   "values", "description"}]}` (keys present where they apply).
 
@@ -53,17 +55,40 @@ Filtering
 - Global filters: pastDays 1–30 (default 1; a rolling window of N×24 h ending
   now), dateFrom/dateTo `YYYY-MM-DD` in UTC with dateFrom included and dateTo
   excluded (the newer vendor text); a missing end is the other end ± 30 days;
-  dateTo must be after dateFrom and the range at most 30 days. pastDays is
+  dateTo must not be before dateFrom (equal, the window is empty: the older
+  vendor text, which includes dateTo, would make it one day) and the range is
+  at most 30 days. pastDays is
   ignored when dateFrom or dateTo is given. limitRecords 1–2500 (default 500) is
   the page size; pageNumber ≥ 1 (default 1); mode BATCH|INTERACTIVE (any case,
   default BATCH); format json|csv (any case, default json).
 - `query` is JSON `{"field": {"$op": value, …}, …}`: every condition is ANDed; a
-  bare value means `$eq`. Operators: `$eq` (every type), `$in` (a JSON array; every
-  type but boolean), `$sw` `$ew` `$con` (strings only). `$eq`/`$in` on strings are
-  exact and case sensitive; `$sw` `$ew` `$con` ignore case. A date value matches
-  the whole UTC day (also on datetime columns); a datetime value matches to the
-  second. Plain `field=value` parameters (GET) or top-level keys (POST) are
-  `$eq`; a repeated GET parameter is `$in`.
+  bare value means `$eq`. The operators are those of
+  RESTDAPIFilterQueryConditions.htm (its newer version): `$eq` `$ne` (every
+  type); `$sw` `$ew` `$con` (strings only); `$in` `$nin` (a non-empty JSON
+  array); `$gt` `$gte` `$lt` `$lte`; `$btw` (a JSON array of exactly two
+  values, lower first, both bounds included); all but `$eq`/`$ne` refuse
+  boolean columns. `$eq` `$ne` `$in` `$nin` on strings are exact and case
+  sensitive; `$sw` `$ew` `$con` ignore case. A comparison on a string column
+  takes text (compared as text, case sensitive) or a JSON number (compared with
+  the values that read as numbers; the page's own example is `{"accountID" :
+  {"$gt" : 101202692754}}`). A missing value (null) matches no condition, `$ne`
+  and `$nin` included, as in SQL.
+- Date and datetime values: a day `YYYY-MM-DD` names the whole UTC day (also on
+  datetime columns); on datetime columns also `YYYY-MM-DD HH:MM[:SS[.fff]]` (the
+  page's `"2025-03-31 08:50:54.783"`, no zone: UTC) or with a `T` and an
+  optional `Z`/`±HH:MM`, naming its minute, second or millisecond, and epoch
+  milliseconds as a JSON number (the page's `[1734954861548,1734954874182]`),
+  naming that millisecond. Other forms (a week date, `YYYYMMDD`, epoch ms as
+  text) are a 400. A value names a span: `$eq` matches within it, `$gt` after
+  its end, `$gte` from its start, `$lt` before its start, `$lte` before its
+  end, `$btw [a, b]` from a's start to b's end.
+- `$and` and `$or` are top-level keys (or keys of another `$and`/`$or`) whose
+  value is an object of clauses, as the page writes them: `{"$or": {"f1":
+  {"$btw": [1, 2]}, "f2": {"$eq": "x"}}}`; every clause of `$and` must hold,
+  one of `$or` is enough, and each is ANDed with the other top-level keys.
+  Inside a field's object they are a 400.
+- Plain `field=value` parameters (GET) or top-level keys (POST) are `$eq`; a
+  repeated GET parameter is `$in`.
 - POST takes the same filters as a JSON object; `query` may be an object or a
   JSON string; numbers may be JSON numbers or digit strings.
 
@@ -108,6 +133,13 @@ Dialects (pages under docs.revenera.com/fno_CURRENT/webservicesintegration/Conte
 - `report-names-objects`: `report-names` answers `{"data": [{"reportName":
   "fulfillment", "description": …}, …]}` instead of strings (the body is not
   captured in RESTDAPIBuildQuery.htm).
+- `op-list-map`: `op-list` answers a map of each operator's notation to its
+  description, `{"data": {"$eq": "Exact (equal to)", …}}`, the first two
+  columns of RESTDAPIFilterQueryConditions.htm's table (the body of op-list
+  is not documented), with no types.
+- `op-list-notation`: `op-list` answers objects named as that table's
+  columns, `{"data": [{"operatorNotation": "$eq", "description": …}, …]}`,
+  with no types.
 - `null-collections` (app.py): an empty `data` is `null`.
 - `window-moves`: every data request is answered an hour later than the one
   before, as a long run against a live clock is: a pastDays window loses
@@ -153,13 +185,29 @@ MAX_LIMIT = 2500
 DEFAULT_LIMIT = 500
 TYPES = ("string", "integer", "number", "boolean", "date", "datetime")
 
+NOT_BOOLEAN = tuple(t for t in TYPES if t != "boolean")
+
 OPERATORS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "$eq": ("equals (exact for strings; a date matches the whole day)", TYPES),
-    "$in": ("equals one of a list of values", ("string", "integer", "number", "date", "datetime")),
-    "$sw": ("starts with (ignores case)", ("string",)),
-    "$ew": ("ends with (ignores case)", ("string",)),
-    "$con": ("contains (ignores case)", ("string",)),
+    # The conditional operators of RESTDAPIFilterQueryConditions.htm (the newer version), in its order.
+    "$eq": ("Exact (equal to); a date matches the whole day", TYPES),
+    "$ne": ("Not equal to", TYPES),
+    "$sw": ("Starts with (ignores case)", ("string",)),
+    "$ew": ("Ends with (ignores case)", ("string",)),
+    "$con": ("Contains (ignores case)", ("string",)),
+    "$in": ("Multiple values", NOT_BOOLEAN),
+    "$nin": ("Exclude multiple values", NOT_BOOLEAN),
+    "$gt": ("Greater than", NOT_BOOLEAN),
+    "$gte": ("Greater than or equal to", NOT_BOOLEAN),
+    "$lt": ("Lesser than", NOT_BOOLEAN),
+    "$lte": ("Lesser than or equals to", NOT_BOOLEAN),
+    "$btw": ("Between (inclusive of both bounds)", NOT_BOOLEAN),
 }
+
+LOGICAL: dict[str, str] = {
+    "$and": "Joins query clauses with a logical AND: every clause must match",
+    "$or": "Joins query clauses with a logical OR: any clause may match",
+}
+"""The logical operators of the same page: a top-level key of `query` whose value is an object of clauses."""
 
 GLOBAL_FILTERS: list[dict[str, Any]] = [
     {
@@ -283,16 +331,15 @@ class Table:
         if hit is not None:
             self._filtered.move_to_end(key)
             return hit
-        if not conds:
-            result: list[int] = list(range(lo, hi))
-        else:
-            first, rest = conds[0], conds[1:]
-            col = self.cols[first.column]
-            pred = first.pred
-            result = [i for i in range(lo, hi) if pred(col[i])]
-            for cond in rest:
+        chosen: range | list[int] = range(lo, hi)
+        for cond in conds:
+            if cond.column >= 0:
                 col, pred = self.cols[cond.column], cond.pred
-                result = [i for i in result if pred(col[i])]
+                chosen = [i for i in chosen if pred(col[i])]
+            else:
+                cols, holds = self.cols, cond.holds
+                chosen = [i for i in chosen if holds(cols, i)]
+        result = list(chosen)
         self._filtered[key] = result
         if len(self._filtered) > 16:
             self._filtered.popitem(last=False)
@@ -1017,11 +1064,21 @@ def table_of(world: World, group: str) -> Table:
 
 @dataclass(frozen=True)
 class Cond:
-    """A compiled condition: a column index and a predicate over its stored values."""
+    """A compiled condition: a column index and a predicate over its stored values; or (column -1) a group of
+    conditions of which every one (`$and`, a field's several operators) or any one (`$or`) must hold."""
 
     column: int
     pred: Callable[[Any], bool]
     key: tuple[Any, ...]
+    parts: tuple[Cond, ...] = ()
+    any_of: bool = False
+
+    def holds(self, cols: list[list[Any]], i: int) -> bool:
+        if self.column >= 0:
+            return self.pred(cols[self.column][i])
+        if self.any_of:
+            return any(p.holds(cols, i) for p in self.parts)
+        return all(p.holds(cols, i) for p in self.parts)
 
 
 def _check_version(request: Request) -> None:
@@ -1065,8 +1122,14 @@ def _text(name: str, raw: Any) -> str:
     return raw
 
 
+DATETIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?P<sec>:\d{2}(?P<frac>\.\d{1,6})?)?(?:[Zz]|[+-]\d{2}:\d{2})?")
+"""A date-time as the vendor writes one (`2025-03-31 08:50:54.783`) or as this simulator does (`…T…Z`)."""
+DATETIME_FORMS = "a date YYYY-MM-DD, a date-time YYYY-MM-DD HH:MM:SS[.fff] or YYYY-MM-DDTHH:MM:SSZ, or epoch milliseconds"
+
+
 def _typed(report: ReportDef, filt: str, op: str, typ: str, raw: Any) -> Any:
-    """A condition value as the column stores it (for dates: a (start, end) ms range)."""
+    """A condition value as the column stores it; for dates a [start, end) ms range: the span the value names
+    (a day, a minute, a second, a millisecond: as precise as it is written)."""
     where = f"filter {filt} ({typ})"
     if typ == "string":
         if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
@@ -1096,23 +1159,61 @@ def _typed(report: ReportDef, filt: str, op: str, typ: str, raw: Any) -> Any:
         if isinstance(raw, str) and raw.strip().lower() in ("true", "false"):
             return raw.strip().lower() == "true"
         raise SimError(400, f"{where}: {op} needs true or false (got {json.dumps(raw)})", filt)
-    # date and datetime: a day matches the whole day, a date-time the second
+    # date and datetime: a day matches the whole day; a date-time its minute, second or millisecond; epoch ms its own
+    forms = DATETIME_FORMS if typ == "datetime" else "a date YYYY-MM-DD"
+    if typ == "datetime" and isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
+        return (raw, raw + 1)
     if not isinstance(raw, str):
-        raise SimError(400, f"{where}: {op} needs a date YYYY-MM-DD (got {json.dumps(raw)})", filt)
+        raise SimError(400, f"{where}: {op} needs {forms} (got {json.dumps(raw)})", filt)
     text = raw.strip()
     try:
         start = day_ms(text)
         return (start, start + DAY_MS)
     except ValueError:
         pass
-    if typ == "datetime":
+    match = DATETIME_RE.fullmatch(text) if typ == "datetime" else None
+    if match is not None:
         try:
             at = datetime_ms(text)
-            return (at - at % 1000, at - at % 1000 + 1000)
         except ValueError:
             pass
-        raise SimError(400, f"{where}: {op} needs a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SSZ (got {json.dumps(raw)})", filt)
-    raise SimError(400, f"{where}: {op} needs a date YYYY-MM-DD (got {json.dumps(raw)})", filt)
+        else:
+            span = 1 if match["frac"] else 1000 if match["sec"] else 60_000
+            return (at - at % span, at - at % span + span)
+    raise SimError(400, f"{where}: {op} needs {forms} (got {json.dumps(raw)})", filt)
+
+
+def _text_bound(filt: str, op: str, raw: Any) -> tuple[str, Any]:
+    """A comparison's value on a text column: a JSON number compares with the values that read as numbers
+    (the vendor's `{"accountID" : {"$gt" : 101202692754}}`), text compares as text (case sensitive)."""
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        return ("number", float(raw))
+    if isinstance(raw, str):
+        return ("text", raw)
+    raise SimError(400, f"filter {filt} (string): {op} needs a text value or a number (got {json.dumps(raw)})", filt)
+
+
+_NUMERIC_TEXT = re.compile(r"[+-]?\d+(?:\.\d+)?")
+
+
+def _text_key(kind: str, v: Any) -> Any:
+    """A stored text value as it compares with a bound of `kind` (None: it does not compare)."""
+    if kind == "text":
+        return v
+    return float(v) if isinstance(v, str) and _NUMERIC_TEXT.fullmatch(v) else None
+
+
+def _compare(op: str, lo: Any, hi: Any = None) -> Callable[[Any], bool]:
+    """A predicate over a comparable key (None never matches): `$gt lo`, …, `$btw lo hi`."""
+    if op == "$gt":
+        return lambda k: k is not None and k > lo
+    if op == "$gte":
+        return lambda k: k is not None and k >= lo
+    if op == "$lt":
+        return lambda k: k is not None and k < lo
+    if op == "$lte":
+        return lambda k: k is not None and k <= lo
+    return lambda k: k is not None and lo <= k <= hi
 
 
 def _compile(report: ReportDef, table: Table, filt: str, op: str, raw: Any) -> Cond:
@@ -1123,43 +1224,112 @@ def _compile(report: ReportDef, table: Table, filt: str, op: str, raw: Any) -> C
         raise SimError(400, f"unknown filter {filt!r} for report {report.group}: the filters are {', '.join(filters)}", filt)
     column = filters[filt]
     typ = report.column_type(column)
+    if op in LOGICAL:
+        raise SimError(400, f"filter {filt}: {op} joins clauses at the top of query, not inside a filter", filt)
     if op not in OPERATORS:
         raise SimError(400, f"filter {filt}: unknown operator {op!r}: the operators are {', '.join(OPERATORS)}", filt)
     allowed = OPERATORS[op][1]
     if typ not in allowed:
         raise SimError(400, f"filter {filt}: operator {op} does not apply to {typ} fields (it applies to {', '.join(allowed)})", filt)
     idx = table.columns.index(column)
-    if op == "$in":
+    if op in ("$in", "$nin"):
         if not isinstance(raw, list) or not raw:
-            raise SimError(400, f"filter {filt}: $in needs a non-empty list of values (got {json.dumps(raw)})", filt)
-        values = [_typed(report, filt, op, typ, v) for v in raw]
+            raise SimError(400, f"filter {filt}: {op} needs a non-empty list of values (got {json.dumps(raw)})", filt)
+        raws = raw
+    elif op == "$btw":
+        if not isinstance(raw, list) or len(raw) != 2:
+            raise SimError(
+                400, f"filter {filt}: $btw needs a list of two values, the lower and the upper bound (got {json.dumps(raw)})", filt
+            )
+        raws = raw
     else:
         if isinstance(raw, (list, dict)) or raw is None:
             raise SimError(400, f"filter {filt}: {op} needs a single value (got {json.dumps(raw)})", filt)
-        values = [_typed(report, filt, op, typ, raw)]
+        raws = [raw]
     pred: Callable[[Any], bool]
-    if typ in ("date", "datetime"):
-        ranges = values
+    if typ == "string" and op in ("$gt", "$gte", "$lt", "$lte", "$btw"):
+        bounds = [_text_bound(filt, op, r) for r in raws]
+        if op == "$btw" and bounds[0][0] == bounds[1][0] and bounds[0][1] > bounds[1][1]:
+            raise SimError(400, f"filter {filt}: $btw takes the lower bound first (got {json.dumps(raw)})", filt)
+        tests = [
+            (kind, _compare("$gte" if op == "$btw" and n == 0 else "$lte" if op == "$btw" else op, value))
+            for n, (kind, value) in enumerate(bounds)
+        ]
 
-        def pred(v: Any, ranges: list[tuple[int, int]] = ranges) -> bool:
-            return v is not None and any(a <= v < b for a, b in ranges)
-    elif op in ("$eq", "$in"):
+        def pred(v: Any, tests: list[tuple[str, Callable[[Any], bool]]] = tests) -> bool:
+            return v is not None and all(test(_text_key(kind, v)) for kind, test in tests)
+
+        return Cond(idx, pred, (idx, op, tuple(bounds)))
+    values = [_typed(report, filt, op, typ, r) for r in raws]
+    if op == "$btw" and values[0] > values[1]:
+        raise SimError(400, f"filter {filt}: $btw takes the lower bound first (got {json.dumps(raw)})", filt)
+    if typ in ("date", "datetime"):
+        ranges: list[tuple[int, int]] = values
+        if op in ("$eq", "$in", "$ne", "$nin"):
+            inside = op in ("$eq", "$in")
+
+            def pred(v: Any, ranges: list[tuple[int, int]] = ranges, inside: bool = inside) -> bool:
+                return v is not None and any(a <= v < b for a, b in ranges) is inside
+        else:
+            # a value names a span: after it is past its end, before it is before its start;
+            # between two is from the first one's start to the second one's end
+            (a, b), end = ranges[0], ranges[-1][1]
+            if op == "$btw":
+
+                def pred(v: Any, a: int = a, end: int = end) -> bool:
+                    return v is not None and a <= v < end
+            else:
+                pred = {"$gt": _compare("$gte", b), "$gte": _compare("$gte", a), "$lt": _compare("$lt", a), "$lte": _compare("$lt", b)}[op]
+    elif op in ("$eq", "$in", "$ne", "$nin"):
         wanted = frozenset(values)
-        if len(wanted) == 1:
+        if op in ("$ne", "$nin"):
+
+            def pred(v: Any, wanted: frozenset[Any] = wanted) -> bool:
+                return v is not None and v not in wanted
+        elif len(wanted) == 1:
             (one,) = wanted
 
             def pred(v: Any, one: Any = one) -> bool:
                 return v == one and v is not None
         else:
             pred = wanted.__contains__
+    elif op in ("$gt", "$gte", "$lt", "$lte", "$btw"):
+        pred = _compare(op, *values)
     else:
         needle = values[0].lower()
-        test = {"$sw": str.startswith, "$ew": str.endswith, "$con": str.__contains__}[op]
+        test_text = {"$sw": str.startswith, "$ew": str.endswith, "$con": str.__contains__}[op]
 
-        def pred(v: Any, needle: str = needle, test: Callable[[str, str], bool] = test) -> bool:
+        def pred(v: Any, needle: str = needle, test: Callable[[str, str], bool] = test_text) -> bool:
             return v is not None and test(v.lower(), needle)
 
     return Cond(idx, pred, (idx, op, tuple(values)))
+
+
+def _clauses(report: ReportDef, table: Table, query: dict[str, Any]) -> list[Cond]:
+    """One condition per key of a `query` object: a filter's (several operators on one filter must all hold), or
+    an `$and`/`$or` group, whose value is itself such an object (RESTDAPIFilterQueryConditions.htm)."""
+    out: list[Cond] = []
+    for filt, spec in query.items():
+        if filt in LOGICAL:
+            if not isinstance(spec, dict) or not spec:
+                raise SimError(
+                    400,
+                    f'{filt} needs an object of clauses, such as {{"{filt}": {{"accountID": {{"$eq": "1012"}}, '
+                    f'"accountName": {{"$sw": "Acme"}}}}}} (got {json.dumps(spec)})',
+                    filt,
+                )
+            parts = tuple(_clauses(report, table, spec))
+            out.append(Cond(-1, bool, (filt, tuple(p.key for p in parts)), parts, filt == "$or"))
+        elif isinstance(spec, dict):
+            if not spec:
+                raise SimError(400, f'filter {filt}: give an operator such as {{"$eq": value}}', filt)
+            ops = tuple(_compile(report, table, filt, op, raw) for op, raw in spec.items())
+            out.append(ops[0] if len(ops) == 1 else Cond(-1, bool, ("$and", tuple(p.key for p in ops)), ops))
+        elif isinstance(spec, list):
+            out.append(_compile(report, table, filt, "$in", spec))
+        else:
+            out.append(_compile(report, table, filt, "$eq", spec))
+    return out
 
 
 @dataclass
@@ -1193,8 +1363,8 @@ def _window(now: int, values: dict[str, Any]) -> tuple[int, int]:
             raise SimError(400, f"{name} must be a date YYYY-MM-DD (got {raw!r})", name) from None
     start = bounds.get("dateFrom", bounds.get("dateTo", 0) - HISTORY_DAYS * DAY_MS)
     end = bounds.get("dateTo", start + HISTORY_DAYS * DAY_MS)
-    if end <= start:
-        raise SimError(400, f"dateTo ({fmt_date(end)}) must be after dateFrom ({fmt_date(start)}); dateTo is excluded", "dateTo")
+    if end < start:
+        raise SimError(400, f"dateTo ({fmt_date(end)}) must not be before dateFrom ({fmt_date(start)}); dateTo is excluded", "dateTo")
     if end - start > HISTORY_DAYS * DAY_MS:
         raise SimError(
             400,
@@ -1232,16 +1402,8 @@ def _parse(report: ReportDef, table: Table, now: int, values: dict[str, Any], qu
     if fmt not in ("json", "csv"):
         raise SimError(400, f"format must be json or csv (got {values.get('format')!r})", "format")
     conds: list[Cond] = []
-    for filt, spec in query.items():
-        if isinstance(spec, dict):
-            if not spec:
-                raise SimError(400, f'filter {filt}: give an operator such as {{"$eq": value}}', filt)
-            for op, raw in spec.items():
-                conds.append(_compile(report, table, filt, op, raw))
-        elif isinstance(spec, list):
-            conds.append(_compile(report, table, filt, "$in", spec))
-        else:
-            conds.append(_compile(report, table, filt, "$eq", spec))
+    for clause in _clauses(report, table, query):  # the top level's clauses all hold: an AND group is taken apart
+        conds.extend(clause.parts if clause.column < 0 and not clause.any_of else (clause,))
     return Params(start, end, limit, page, mode == "INTERACTIVE", fmt, conds, [])
 
 
@@ -1357,7 +1519,14 @@ async def report_filters(request: Request) -> Response:
 
 async def op_list(request: Request) -> Response:
     _caller(request)
-    return json_response({"data": [{"operator": op, "description": d, "types": list(t)} for op, (d, t) in OPERATORS.items()]})
+    dialects = dialects_of(request)
+    described = {**{op: d for op, (d, _) in OPERATORS.items()}, **LOGICAL}
+    if "op-list-map" in dialects:
+        return json_response({"data": described})
+    if "op-list-notation" in dialects:
+        return json_response({"data": [{"operatorNotation": op, "description": d} for op, d in described.items()]})
+    listed = [{"operator": op, "description": d, "types": list(t)} for op, (d, t) in OPERATORS.items()]
+    return json_response({"data": listed + [{"operator": op, "description": d, "types": []} for op, d in LOGICAL.items()]})
 
 
 async def global_filters(request: Request) -> Response:

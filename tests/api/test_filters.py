@@ -140,7 +140,7 @@ def test_in_accepts_text_lists() -> None:
         (Condition("fulfilmentID", "$eq", "x"), "fulfilmentID is not a filter of the fulfillment report"),
         (Condition("quantity", "$sw", "1"), "quantity: operator \\$sw does not apply to integer fields"),
         (Condition("isPermanent", "$in", ("true",)), "isPermanent: operator \\$in does not apply"),
-        (Condition("accountID", "$gt", "1"), "unknown operator '\\$gt'"),
+        (Condition("accountID", "$regex", "1"), "unknown operator '\\$regex'"),
         (Condition("quantity", "$eq", "ten"), "quantity: expected a whole number"),
         (Condition("quantity", "$in", ("1", "x")), "quantity: expected a whole number"),
         (Condition("isPermanent", "$eq", "maybe"), "isPermanent: expected true or false"),
@@ -211,7 +211,6 @@ def test_parse_value_keeps_json_types() -> None:
         ({"past_days": 31}, "pastDays"),
         ({"past_days": "a week"}, "pastDays"),
         ({"date_from": "2026-10-01", "date_to": "2026-11-01"}, "dateTo"),  # 31 days
-        ({"date_from": "2026-10-10", "date_to": "2026-10-10"}, "dateTo"),
         ({"date_from": "2026-10-10", "date_to": "2026-10-01"}, "dateTo"),
         ({"date_from": "10/01/2026"}, "dateFrom"),
         ({"past_days": 3, "date_from": "2026-10-10"}, "pastDays"),
@@ -299,3 +298,163 @@ def test_saved_sets_round_trip_through_json() -> None:
 def test_bad_saved_sets_are_refused(text: str, message: str) -> None:
     with pytest.raises(FilterError, match=message):
         FilterSet.from_json(text)
+
+
+# -- the operators of the newer "Conditional Operators" page (RESTDAPIFilterQueryConditions.htm) ---------------
+
+
+def test_nin_and_btw_take_lists_and_are_sent_as_json_arrays() -> None:
+    """`$nin` was sent as one string ("A1-0,A1-1"), which a server reads as one value: every row came back."""
+    for report in (FULFILLMENT, None):
+        fs = FilterSet.build(["accountID $nin A1-0,A1-1", "quantity $btw 5,10"], past_days=1, report=report)
+        expected_quantity = [5, 10] if report is not None else ["5", "10"]
+        assert fs.query_json() == {"accountID": {"$nin": ["A1-0", "A1-1"]}, "quantity": {"$btw": expected_quantity}}
+    text = Condition("accountID", "$nin", "A1-0, A1-1").validate(FULFILLMENT)
+    assert text.value == ("A1-0", "A1-1"), "a list typed as text (the builder's editor) is split too"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("fulfillDate $btw 1734954861548", "needs exactly two values, the lower and the upper bound .both included.*got 1 value"),
+        ("quantity $btw 1,2,3", "quantity: \\$btw needs exactly two values.*such as 10,20 .got 3 values"),
+        ("quantity $btw 9,2", "quantity: \\$btw takes the lower bound first: 9 is after 2"),
+        ("fulfillDate $btw 2025-04-01 08:50:54.783,2025-03-31 08:50:54.783", "lower bound first"),
+        ("fulfillDate $btw 1734954874182,2024-12-01", "lower bound first"),
+        ("fulfillDate $btw 2025-03-31,tomorrow", "fulfillDate: expected a date YYYY-MM-DD, a date-time YYYY-MM-DD HH:MM:SS"),
+        ("isPermanent $btw true,false", "isPermanent: operator \\$btw does not apply to boolean"),
+    ],
+)
+def test_btw_needs_a_lower_and_an_upper_bound(text: str, message: str) -> None:
+    with pytest.raises(FilterError, match=message) as info:
+        FilterSet.build([text], past_days=1, report=FULFILLMENT)
+    assert info.value.field in ("fulfillDate", "quantity", "isPermanent")
+
+
+def test_datetime_values_in_every_documented_form_are_sent_as_given() -> None:
+    """The page's examples: `"2025-03-31 08:50:54.783"` and epoch milliseconds `1734954861548` (a JSON number)."""
+    checked = FilterSet.build(
+        [
+            "fulfillDate $btw 1734954861548,1734954874182",
+            "fulfillDate $eq 1734954861548",
+            "fulfillDate $gte 2025-03-31 08:50:54.783",
+            "fulfillDate $lt 2025-04-01T08:50:54Z",
+            "fulfillDate $ne 2025-03-31",
+        ],
+        past_days=1,
+        report=FULFILLMENT,
+    )
+    assert checked.query_json() == {
+        "fulfillDate": {
+            "$btw": [1734954861548, 1734954874182],
+            "$eq": 1734954861548,
+            "$gte": "2025-03-31 08:50:54.783",
+            "$lt": "2025-04-01T08:50:54Z",
+            "$ne": "2025-03-31",
+        }
+    }
+    spaced = Condition.parse("fulfillDate $btw 2025-03-31 08:50:54.783,2025-04-01 08:50:54.783").validate(FULFILLMENT)
+    assert spaced.value == ("2025-03-31 08:50:54.783", "2025-04-01 08:50:54.783")
+    mixed = Condition("fulfillDate", "$btw", ("2024-12-23", 1734954874182)).validate(FULFILLMENT)
+    assert mixed.value == ("2024-12-23", 1734954874182)
+    assert parse_value("datetime", "20261030") == "20261030", "an eight-digit basic date is still a date, not epoch ms"
+    assert parse_value("datetime", 1734954861548.0) == 1734954861548
+    for bad in ("-1734954861548", -5, "soon", "2025-03-31 8:50"):
+        with pytest.raises(FilterError, match="epoch milliseconds"):
+            parse_value("datetime", bad)
+
+
+def test_the_newer_operators_are_in_the_defaults_with_symbols_and_words() -> None:
+    """Without an op-list (a run asks for none before it has conditions) `$ne` and `$gt` were refused."""
+    assert OperatorList().names == ["$eq", "$ne", "$sw", "$ew", "$con", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$btw"]
+    conds = parse_conditions(
+        ["quantity != 3", "quantity >= 2", "used < 1.5", "used <= 9", "quantity > 1", "startDate between 2026-10-01,2026-10-09"]
+    )
+    assert [c.op for c in conds] == ["$ne", "$gte", "$lt", "$lte", "$gt", "$btw"]
+    fs = FilterSet(conds, past_days=1).validate(FULFILLMENT)
+    assert fs.query_json() == {
+        "quantity": {"$ne": 3, "$gte": 2, "$gt": 1},
+        "used": {"$lt": 1.5, "$lte": 9.0},
+        "startDate": {"$btw": ["2026-10-01", "2026-10-09"]},
+    }
+    with pytest.raises(FilterError, match="isPermanent: operator \\$gt does not apply to boolean"):
+        Condition("isPermanent", "$gt", "true").validate(FULFILLMENT)
+    assert Condition("isPermanent", "$ne", "true").validate(FULFILLMENT).value is True
+
+
+def test_a_whole_number_compared_with_a_text_field_is_sent_as_the_vendor_writes_it() -> None:
+    """The page's `{"accountID" : {"$gt" : 101202692754}}`: a number; other text, and `$eq`/`$in`, stay text."""
+    fs = FilterSet.build(
+        ["accountID $gt 101202692754", "fulfillmentID $lte FID-9", "endCustomer $eq 1012"], past_days=1, report=FULFILLMENT
+    )
+    assert fs.query_json() == {"accountID": {"$gt": 101202692754}, "fulfillmentID": {"$lte": "FID-9"}, "endCustomer": {"$eq": "1012"}}
+    assert Condition("accountID", "$btw", "100,0200").validate(FULFILLMENT).value == (100, "0200"), "a leading zero stays text"
+
+
+@pytest.mark.parametrize("op", ["$and", "$or"])
+def test_and_and_or_are_refused_as_a_field_test_saying_why(op: str) -> None:
+    with pytest.raises(FilterError, match=f"accountID: \\{op} joins conditions rather than testing a field.*ANDed"):
+        Condition.parse(f"accountID {op} 1").validate(FULFILLMENT)
+    with pytest.raises(FilterError, match="joins conditions"):
+        Condition("accountID", op, "1").validate(FULFILLMENT, OperatorList.from_json([op, "$eq"]))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"data": {"$eq": "Exact string", "$nin": "Exclude multiple values", "$btw": "Between (inclusive of both bounds)"}},
+        {"$eq": "Exact string", "$nin": "Exclude multiple values", "$btw": "Between (inclusive of both bounds)"},
+        {"data": [{"operatorNotation": "$eq"}, {"operatorNotation": "$nin"}, {"operatorNotation": "$btw"}]},
+        {"data": [{"symbol": "$eq", "name": "Equals"}, {"notation": "$nin"}, {"name": "btw"}]},
+        {"operators": [{"operator": "$eq"}, {"operatorName": "NIN"}, {"op": "$btw"}]},
+        {"data": {"Exact string": "$eq", "Exclude multiple values": "$nin", "Between": "$btw"}},
+        {"data": ["$eq", "$nin", "$btw", "$and", "$or", 7, None, {"description": "no name"}]},
+    ],
+)
+def test_an_op_list_in_any_shape_that_names_operators_is_read(raw: Any) -> None:
+    """The op-list body is not documented: `{"data": {"$eq": …}}` stopped every report ("the operator list is not a
+    list"), `[{"operatorNotation": "$eq"}]` read as no operator at all (every condition refused)."""
+    ops = OperatorList.from_json(raw)
+    assert ops.names == ["$eq", "$nin", "$btw"] and not ops.notice, "$and/$or join clauses: not a field's operator"
+    assert ops.get("$nin").applies_to("integer") and not ops.get("$btw").applies_to("boolean")  # type: ignore[union-attr]
+    cond = Condition.parse("quantity $btw 1,9").validate(FULFILLMENT, ops)
+    assert cond.value == (1, 9)
+
+
+@pytest.mark.parametrize(
+    "raw", [{"data": "operators"}, {"status": "error", "message": "busy"}, {"data": []}, {"data": [{"name": "Equals"}]}, 42]
+)
+def test_an_op_list_naming_no_operator_is_an_error_and_the_defaults_say_why(raw: Any) -> None:
+    with pytest.raises(FilterError, match="op-list"):
+        OperatorList.from_json(raw)
+    stand_in = OperatorList.defaults("the operator list (op-list) names no operator flextui can read")
+    assert stand_in.operators == OperatorList().operators
+    assert stand_in.notice.startswith("the operator list (op-list) names no operator flextui can read; conditions are checked")
+    assert "$eq $ne $sw $ew $con $in $nin $gt $gte $lt $lte $btw" in stand_in.notice
+
+
+def test_a_filter_named_in_another_case_is_found_and_sent_in_the_reports_own_spelling() -> None:
+    """The field dictionary writes `AccountID`, the account group's filter is `accountID`."""
+    fs = FilterSet.build(
+        ["AccountID $eq A1", "ENDCUSTOMER $sw 10", "customersandpartners.endcustomeraccountid $ew 7"], past_days=1, report=FULFILLMENT
+    )
+    assert [c.field for c in fs.conditions] == ["accountID", "endCustomer", "endCustomer"]
+    assert fs.query_json() == {"accountID": {"$eq": "A1"}, "endCustomer": {"$sw": "10", "$ew": "7"}}
+    twins = ReportType("r", (), (ReportFilter("accountID"), ReportFilter("AccountId")))
+    assert twins.filter("AccountId") == ReportFilter("AccountId"), "the exact spelling first"
+    assert twins.filter("ACCOUNTID") is None, "two filters in other cases: neither is guessed"
+    with pytest.raises(FilterError, match="ACCOUNTID is not a filter of the r report"):
+        Condition("ACCOUNTID", "$eq", "1").validate(twins)
+
+
+def test_date_from_may_equal_date_to_and_the_note_says_what_each_reading_returns() -> None:
+    """The older RESTDAPIFilterQueryGlobal.htm includes dateTo (one day); the newer excludes it (nothing)."""
+    same = FilterSet.build(date_from="2026-10-10", date_to="2026-10-10")
+    assert same.global_filters()["dateFrom"] == same.global_filters()["dateTo"] == "2026-10-10"
+    note = same.same_day_note()
+    assert "includes dateTo (the older vendor page) returns that day" in note and "excludes it (the newer page) returns nothing" in note
+    assert "dateTo 2026-10-11" in note
+    assert FilterSet.build(date_from="2026-10-10", date_to="2026-10-11").same_day_note() == ""
+    assert FilterSet.build(date_from="2026-10-01", date_to="2026-10-31").date_to == date(2026, 10, 31), "30 days apart: the limit"
+    with pytest.raises(FilterError, match="dateTo \\(2026-10-09\\) must not be before dateFrom \\(2026-10-10\\)"):
+        FilterSet.build(date_from="2026-10-10", date_to="2026-10-09")

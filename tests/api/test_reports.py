@@ -21,7 +21,7 @@ import pytest
 import flextui.sim.app as sim_app_module
 from flextui.api.cache import PageCache
 from flextui.api.errors import ApiError, Invalid, Offline
-from flextui.api.filters import Condition, FilterSet
+from flextui.api.filters import Condition, FilterSet, OperatorList
 from flextui.api.http import RequestEvent, RetryPolicy, Service, Session
 from flextui.api.reports import ReportPage, ReportsService
 from flextui.sim.app import create_app
@@ -62,7 +62,10 @@ async def test_data_model_calls(service: ReportsService) -> None:
     ent_filters = {f.name: f for f in await service.report_filters("entitlement")}
     assert ent_filters["accountID"].column == "CustomersAndPartners.EndCustomerAccountID"
     ops = await service.op_list()
-    assert ops.names == ["$eq", "$in", "$sw", "$ew", "$con"] and not ops.get("$sw").applies_to("integer")  # type: ignore[union-attr]
+    assert ops.names == ["$eq", "$ne", "$sw", "$ew", "$con", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$btw"] and not ops.get(
+        "$sw"
+    ).applies_to("integer")  # type: ignore[union-attr]
+    assert not ops.notice
     globals_ = {g.name: g for g in await service.global_filters()}
     assert (globals_["limitRecords"].minimum, globals_["limitRecords"].maximum) == (1, 2500)
 
@@ -83,6 +86,61 @@ async def test_filters_checked_against_the_served_model(service: ReportsService)
     fs = FilterSet.build(["meterQuantity $in 1,5", "isOverage = true"], past_days=30, report=model, operators=ops)
     rows = await service.fetch_all("usage", fs)
     assert rows and all(r["meterQuantity"] in (1, 5) and r["isOverage"] for r in rows)
+
+
+async def test_the_newer_operators_select_what_they_say_on_the_simulator(service: ReportsService) -> None:
+    """`$nin` went out as one string (every row came back), `$btw` and `$ne` were refused before sending."""
+    model, ops = await service.report_type("usage"), await service.op_list()
+    every = await service.fetch_all("usage", FilterSet(past_days=30, limit_records=2500))
+    accounts = sorted({r["accountId"] for r in every})[:2]
+    times = sorted({r["usageTime"] for r in every})
+    lo, hi = times[5], times[25]
+    fs = FilterSet.build(
+        [f"accountId $nin {accounts[0]},{accounts[1]}", f"usageTime $btw {lo},{hi}", "meterType $ne named"],
+        past_days=30,
+        limit_records=2500,
+        report=model,
+        operators=ops,
+    )
+    assert fs.query_json()["accountId"] == {"$nin": accounts} and fs.query_json()["usageTime"] == {"$btw": [lo, hi]}
+    rows = await service.fetch_all("usage", fs)
+    want = [r for r in every if r["accountId"] not in accounts and lo <= r["usageTime"] <= hi and r["meterType"] != "named"]
+    assert rows == want and rows
+    assert {r["usageTime"] for r in await service.fetch_all("usage", fs.with_conditions(fs.conditions[1:2]))} == set(times[5:26])
+    fulfillment = await service.report_type("fulfillment")
+    sample = (await service.fetch_all("fulfillment", FilterSet(past_days=30, limit_records=2500)))[50]["fulfillDate"]
+    spaced = f"{sample[:10]} {sample[11:19]}"
+    at = FilterSet.build([f"fulfillDate $btw {spaced},{spaced}"], past_days=30, limit_records=2500, report=fulfillment, operators=ops)
+    found = await service.fetch_all("fulfillment", at)
+    assert found and {r["fulfillDate"] for r in found} == {sample}, "the vendor's date-time form, both bounds included"
+
+
+@pytest.mark.parametrize("dialect", ["op-list-map", "op-list-notation"])
+async def test_an_op_list_in_the_vendor_tables_shapes_reads_every_operator(world: World, dialect: str) -> None:
+    session = make_session(create_app(world, dialects=(dialect,)))
+    try:
+        ops = await ReportsService(session).op_list()
+    finally:
+        await session.aclose()
+    assert ops.names == ["$eq", "$ne", "$sw", "$ew", "$con", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$btw"]
+    assert not ops.notice and ops.get("$nin").description == "Exclude multiple values"  # type: ignore[union-attr]
+    assert not ops.get("$sw").applies_to("integer"), "no types given: the documented ones"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [({"status": 500}, "could not be had: the data reports service failed: 500"), ({"kind": "error", "status": 200}, "names no operator")],
+)
+async def test_an_op_list_that_fails_or_names_nothing_stands_the_defaults_in_with_a_notice(
+    service: ReportsService, session: Session, faults: Any, fault: dict[str, Any], said: str
+) -> None:
+    faults.add(r"/op-list", **fault)
+    ops = await service.op_list()
+    assert ops.operators == OperatorList().operators and said in ops.notice, ops.notice
+    assert "; conditions are checked against the documented operators instead ($eq $ne" in ops.notice
+    faults.clear()
+    fresh = await service.op_list()
+    assert not fresh.notice, "an answer that could not be read was not kept: the next one is asked for"
 
 
 # -- pages by number, concurrently ----------------------------------------------------

@@ -246,6 +246,25 @@ async def _report_names_objects(default: Sim, dialect: Sim) -> None:
     assert set(fulfillment) == {"reportName", "description"} and fulfillment["description"]
 
 
+@check("op-list-map")
+async def _op_list_map(default: Sim, dialect: Sim) -> None:
+    listed = (await default.json("GET", f"{REPORTS}/op-list"))["data"]
+    assert (
+        isinstance(listed, list) and {"operator": "$btw", "description": "Between (inclusive of both bounds)"}.items() <= listed[-3].items()
+    )
+    mapped = (await dialect.json("GET", f"{REPORTS}/op-list"))["data"]
+    assert isinstance(mapped, dict) and mapped["$nin"] == "Exclude multiple values" and mapped["$or"].startswith("Joins")
+    assert list(mapped)[:3] == ["$eq", "$ne", "$sw"] and all(isinstance(v, str) for v in mapped.values()), "names to words, no types"
+
+
+@check("op-list-notation")
+async def _op_list_notation(default: Sim, dialect: Sim) -> None:
+    assert all("operator" in o and "types" in o for o in (await default.json("GET", f"{REPORTS}/op-list"))["data"])
+    items = (await dialect.json("GET", f"{REPORTS}/op-list"))["data"]
+    assert items[1] == {"operatorNotation": "$ne", "description": "Not equal to"}
+    assert all(set(o) == {"operatorNotation", "description"} for o in items), "the vendor table's columns, no types"
+
+
 @check("window-moves")
 async def _window_moves(default: Sim, dialect: Sim) -> None:
     params = {"pastDays": 30, "limitRecords": 50, "mode": "INTERACTIVE"}

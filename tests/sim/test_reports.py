@@ -100,13 +100,17 @@ async def test_report_type_of_one_group_and_its_filters(client: httpx.AsyncClien
     by_name = {f["name"]: f for f in filters}
     assert set(by_name) == {"entitlementID", "activationID", "productName", "partNumber", "accountID", "accountName", "lastModifiedDate"}
     assert by_name["accountID"]["field"] == "CustomersAndPartners.EndCustomerAccountID"
-    assert by_name["accountID"]["operators"] == ["$eq", "$in", "$sw", "$ew", "$con"]
+    assert by_name["accountID"]["operators"] == ["$eq", "$ne", "$sw", "$ew", "$con", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$btw"]
 
 
 async def test_op_list_and_global_filters(client: httpx.AsyncClient) -> None:
     ops = {o["operator"]: set(o["types"]) for o in (await client.get(f"{BASE}/op-list")).json()["data"]}
-    assert set(ops) == {"$eq", "$sw", "$ew", "$con", "$in"}
+    assert list(ops) == [*["$eq", "$ne", "$sw", "$ew", "$con", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$btw"], "$and", "$or"], (
+        "the vendor page's operators, in its order"
+    )
     assert ops["$sw"] == {"string"} and "integer" in ops["$eq"] and "boolean" not in ops["$in"]
+    assert "boolean" in ops["$ne"] and all("boolean" not in ops[o] for o in ("$nin", "$gt", "$gte", "$lt", "$lte", "$btw"))
+    assert ops["$and"] == ops["$or"] == set(), "they join clauses: no field type"
     globals_ = {g["name"]: g for g in (await client.get(f"{BASE}/global-filters")).json()["data"]}
     assert (globals_["pastDays"]["minimum"], globals_["pastDays"]["maximum"], globals_["pastDays"]["default"]) == (1, 30, 1)
     assert (globals_["limitRecords"]["minimum"], globals_["limitRecords"]["maximum"], globals_["limitRecords"]["default"]) == (1, 2500, 500)
@@ -191,6 +195,9 @@ async def test_date_from_is_included_and_date_to_excluded(client: httpx.AsyncCli
     rows = await rows_of(client, "usage", dateFrom=start.isoformat(), dateTo=end.isoformat())
     days = {r["usageDate"] for r in rows}
     assert days == {start.isoformat(), (start + timedelta(days=1)).isoformat()}
+    # dateTo equal to dateFrom: nothing (the older page, which includes dateTo, would make it one day)
+    empty = await get(client, "usage", dateFrom=start.isoformat(), dateTo=start.isoformat(), mode="INTERACTIVE")
+    assert empty.status_code == 200 and empty.json()["data"] == [] and empty.json()["header"]["recordCount"] == 0
     # pastDays is ignored once a date is given
     same = await rows_of(client, "usage", dateFrom=start.isoformat(), dateTo=end.isoformat(), pastDays=1)
     assert len(same) == len(rows)
@@ -210,13 +217,13 @@ async def test_date_from_is_included_and_date_to_excluded(client: httpx.AsyncCli
         ({"pageNumber": 0}, "pageNumber"),
         ({"dateFrom": "2026/10/01"}, "dateFrom"),
         ({"dateFrom": "2026-10-01", "dateTo": "2026-11-02"}, "limit is 30"),
-        ({"dateFrom": "2026-10-20", "dateTo": "2026-10-20"}, "dateTo"),
+        ({"dateFrom": "2026-10-20", "dateTo": "2026-10-19"}, "dateTo"),
         ({"mode": "FAST"}, "mode"),
         ({"format": "xml"}, "format"),
         ({"query": "{not json"}, "query"),
         ({"query": "[1, 2]"}, "query"),
         ({"query": {"fulfilmentID": {"$eq": "x"}}}, "fulfilmentID"),
-        ({"query": {"accountID": {"$gt": "1"}}}, "$gt"),
+        ({"query": {"accountID": {"$regex": "1"}}}, "$regex"),
         ({"query": {"accountID": {"$in": "101,102"}}}, "accountID"),
         ({"query": {"accountID": {}}}, "accountID"),
         ({"query": {"pastDays": 3}}, "pastDays"),
@@ -336,6 +343,118 @@ async def test_date_value_on_a_datetime_column_matches_the_day(client: httpx.Asy
     assert {r["fulfillDate"][:10] for r in on_day} == {stamp[:10]}
     exact = await rows_of(client, "fulfillment", pastDays=30, query={"fulfillDate": {"$eq": stamp}})
     assert exact and {r["fulfillDate"] for r in exact} == {stamp}
+
+
+async def test_ne_and_nin_leave_values_out(client: httpx.AsyncClient) -> None:
+    """RESTDAPIFilterQueryConditions.htm: `$ne` "Not equal to", `$nin` "Exclude multiple values" (an array)."""
+    every = await rows_of(client, "fulfillment", pastDays=30)
+    first, second = every[0]["accountID"], every[-1]["accountID"]
+    assert first != second
+    left = await rows_of(client, "fulfillment", pastDays=30, query={"accountID": {"$nin": [first, second]}})
+    assert len(left) == sum(1 for r in every if r["accountID"] not in (first, second)) > 0
+    assert not {first, second} & {r["accountID"] for r in left}
+    one_out = await rows_of(client, "fulfillment", pastDays=30, query={"accountID": {"$ne": first}})
+    assert len(one_out) == sum(1 for r in every if r["accountID"] != first)
+    as_text = await get(client, "fulfillment", pastDays=30, query={"accountID": {"$nin": f"{first},{second}"}})
+    assert as_text.status_code == 400 and "$nin needs a non-empty list" in as_text.json()["message"], "one string is not a list"
+    usage = await rows_of(client, "usage", pastDays=30)
+    not_over = await rows_of(client, "usage", pastDays=30, query={"isOverage": {"$ne": True}})
+    assert len(not_over) == sum(1 for r in usage if r["isOverage"] is False)
+
+
+async def test_comparisons_and_btw_which_includes_both_bounds(client: httpx.AsyncClient) -> None:
+    every = await rows_of(client, "usage", pastDays=30)
+    times = sorted({r["usageTime"] for r in every})
+    lo, hi = times[10], times[40]
+    between = await rows_of(client, "usage", pastDays=30, query={"usageTime": {"$btw": [lo, hi]}})
+    assert {r["usageTime"] for r in between} == set(times[10:41]), "inclusive of both bounds"
+    assert len(between) == sum(1 for r in every if lo <= r["usageTime"] <= hi)
+    expected = {
+        "$gt": lambda t: t > lo,
+        "$gte": lambda t: t >= lo,
+        "$lt": lambda t: t < lo,
+        "$lte": lambda t: t <= lo,
+    }
+    for op, test in expected.items():
+        got = await rows_of(client, "usage", pastDays=30, query={"usageTime": {op: lo}})
+        assert len(got) == sum(1 for r in every if test(r["usageTime"])), op
+    both = await rows_of(client, "usage", pastDays=30, query={"usageTime": {"$gt": lo, "$lt": hi}})
+    assert {r["usageTime"] for r in both} == set(times[11:40]), "two operators on one filter: both hold"
+    used = await rows_of(client, "usage", pastDays=30, query={"used": {"$btw": [1, 2.5]}})
+    assert used and all(1 <= r["used"] <= 2.5 for r in used)
+    for bad, said in (
+        ({"$btw": [hi, lo]}, "lower bound first"),
+        ({"$btw": [lo]}, "list of two values"),
+        ({"$btw": [lo, hi, hi]}, "list of two values"),
+        ({"$btw": f"{lo},{hi}"}, "list of two values"),
+        ({"$gt": [lo]}, "single value"),
+    ):
+        response = await get(client, "usage", pastDays=30, query={"usageTime": bad})
+        assert response.status_code == 400 and said in response.json()["message"], bad
+    response = await get(client, "usage", pastDays=30, query={"isOverage": {"$gt": False}})
+    assert response.status_code == 400 and "does not apply to boolean" in response.json()["message"]
+
+
+async def test_datetime_values_in_the_vendors_forms(client: httpx.AsyncClient) -> None:
+    """`"2025-03-31 08:50:54.783"` (no zone: UTC) and epoch milliseconds `1734954861548`, as the page writes them."""
+    every = await rows_of(client, "fulfillment", pastDays=30)
+    a, b = every[100]["fulfillDate"], every[300]["fulfillDate"]
+    spaced = lambda stamp: stamp[:10] + " " + stamp[11:19]  # noqa: E731
+    inside = {r["fulfillmentID"] for r in every if a <= r["fulfillDate"] <= b}
+    by_text = await rows_of(client, "fulfillment", pastDays=30, query={"fulfillDate": {"$btw": [spaced(a), spaced(b)]}})
+    assert {r["fulfillmentID"] for r in by_text} == inside, "a second names the whole second, both bounds included"
+    by_ms = await rows_of(client, "fulfillment", pastDays=30, query={"fulfillDate": {"$btw": [ms(a), ms(b) + 999]}})
+    assert {r["fulfillmentID"] for r in by_ms} == inside
+    by_iso = await rows_of(client, "fulfillment", pastDays=30, query={"fulfillDate": {"$btw": [a, b]}})
+    assert {r["fulfillmentID"] for r in by_iso} == inside
+    same = await rows_of(client, "fulfillment", pastDays=30, query={"fulfillDate": {"$eq": spaced(a)}})
+    assert same and {r["fulfillDate"] for r in same} == {a}
+    after = await rows_of(client, "fulfillment", pastDays=30, query={"fulfillDate": {"$gt": spaced(a) + ".000"}})
+    assert all(r["fulfillDate"] >= a for r in after) and len(after) >= sum(1 for r in every if r["fulfillDate"] > a)
+    before_day = await rows_of(client, "fulfillment", pastDays=30, query={"fulfillDate": {"$lt": a[:10]}})
+    assert len(before_day) == sum(1 for r in every if r["fulfillDate"][:10] < a[:10])
+    for bad in (str(ms(a)), "2026-W44-1", "20261030", "2026-10-30 10", -5):
+        response = await get(client, "fulfillment", pastDays=30, query={"fulfillDate": {"$eq": bad}})
+        assert response.status_code == 400 and "epoch milliseconds" in response.json()["message"], bad
+
+
+async def test_a_whole_number_compares_with_a_text_column_as_a_number(client: httpx.AsyncClient) -> None:
+    """The page's `{"accountID" : {"$gt" : 101202692754}}`: values that read as numbers compare as numbers."""
+    every = await rows_of(client, "fulfillment", pastDays=30)
+    pivot = sorted(int(r["accountID"]) for r in every)[len(every) // 2]
+    above = await rows_of(client, "fulfillment", pastDays=30, query={"accountID": {"$gt": pivot}})
+    assert len(above) == sum(1 for r in every if int(r["accountID"]) > pivot) > 0
+    as_text = await rows_of(client, "fulfillment", pastDays=30, query={"accountID": {"$lte": str(pivot)}})
+    assert len(as_text) == sum(1 for r in every if r["accountID"] <= str(pivot)) > 0
+
+
+async def test_and_and_or_join_clauses_as_the_page_writes_them(client: httpx.AsyncClient) -> None:
+    every = await rows_of(client, "usage", pastDays=30)
+    first, last = every[0], every[-1]
+    either = {"accountId": {"$eq": first["accountId"]}, "usageTime": {"$eq": last["usageTime"]}}
+    got = await rows_of(client, "usage", pastDays=30, query={"$or": either})
+    assert len(got) == sum(1 for r in every if r["accountId"] == first["accountId"] or r["usageTime"] == last["usageTime"])
+    both = await rows_of(client, "usage", pastDays=30, query={"$and": either})
+    assert len(both) == sum(1 for r in every if r["accountId"] == first["accountId"] and r["usageTime"] == last["usageTime"])
+    # each ANDed with the top-level keys; a clause with two operators needs both
+    mixed = {
+        "meterType": {"$eq": "named"},
+        "$or": {"usageTime": {"$gte": first["usageTime"], "$lte": first["usageTime"]}, "isOverage": {"$eq": True}},
+    }
+    got = await rows_of(client, "usage", pastDays=30, query=mixed)
+    want = [r for r in every if r["meterType"] == "named" and (r["usageTime"] == first["usageTime"] or r["isOverage"])]
+    assert len(got) == len(want) > 0
+    nested = await rows_of(client, "usage", pastDays=30, query={"$or": {"$and": either, "isOverage": {"$eq": True}}})
+    assert len(nested) == sum(
+        1 for r in every if (r["accountId"] == first["accountId"] and r["usageTime"] == last["usageTime"]) or r["isOverage"]
+    )
+    for bad, said in (
+        ({"$or": [either]}, "$or needs an object of clauses"),
+        ({"$and": {}}, "$and needs an object of clauses"),
+        ({"accountId": {"$or": either}}, "joins clauses at the top of query"),
+    ):
+        response = await get(client, "usage", pastDays=30, query=bad)
+        assert response.status_code == 400 and said in response.json()["message"], bad
 
 
 async def test_entitlement_records_are_flattened_and_its_account_filter_maps(client: httpx.AsyncClient, world: World) -> None:

@@ -126,7 +126,7 @@ async def test_catalogue_lists_groups_with_models_and_searches_columns() -> None
         assert [r["name"] for r in table.visible_rows][:3] == ["account", "user", "entitlement"]
         assert len(table.visible_rows) == 8
         detail = str(app.screen.query_one("#rc-model").render())
-        assert "accountID" in detail and "$eq $in $sw $ew $con" in detail
+        assert "accountID" in detail and "$eq $ne $sw $ew $con $in $nin $gt $gte $lt $lte $btw" in detail
         assert "dated by lastModifiedDate" in str(app.screen.query_one("#rc-about").render())
         app.screen.apply_filter("hostEntityID")
         await pilot.pause()
@@ -171,11 +171,84 @@ async def test_operators_are_limited_by_the_field_type() -> None:
             await set_value(pilot, "#rb-field", field)
             return [value for _, value in op._options]
 
-        assert await ops_for("accountId") == ["$eq", "$in", "$sw", "$ew", "$con"]
-        assert await ops_for("usageTime") == ["$eq", "$in"]
-        assert await ops_for("used") == ["$eq", "$in"]
-        assert await ops_for("isOverage") == ["$eq"]
+        assert await ops_for("accountId") == ["$eq", "$ne", "$sw", "$ew", "$con", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$btw"]
+        assert await ops_for("usageTime") == ["$eq", "$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$btw"]
+        assert await ops_for("used") == ["$eq", "$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$btw"]
+        assert await ops_for("isOverage") == ["$eq", "$ne"]
         assert "isOverage is boolean: true or false" in hint_text(app, "#rb-cond-hint")
+
+
+async def test_the_builder_offers_btw_and_checks_its_two_bounds_before_anything_is_sent() -> None:
+    """`$btw` ("Between (inclusive of both bounds)") and `$nin` were not offered; a `$btw` value is two bounds, lower
+    first, in any documented date-time form, checked under the editor as it is typed."""
+    app = watched(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
+        await set_value(pilot, "#rb-field", "fulfillDate")
+        offered = [value for _, value in screen.query_one("#rb-op", Select)._options]
+        assert {"$btw", "$nin", "$ne", "$gt", "$lte"} <= set(offered) and "$and" not in offered and "$or" not in offered
+        await set_value(pilot, "#rb-op", "$btw")
+        assert "two values, lower,upper (both bounds included)" in hint_text(app, "#rb-cond-hint")
+        assert screen.query_one("#rb-value", Input).placeholder == "FROM,TO"
+        cond_hint = hint(app, "#rb-cond-hint")
+        for typed, said in (
+            ("1734954861548", "needs exactly two values"),
+            ("1734954874182,1734954861548", "takes the lower bound first"),
+            ("2025-03-31,soon", "epoch milliseconds"),
+        ):
+            await set_value(pilot, "#rb-value", typed)
+            await until(pilot, lambda said=said: said in hint_text(app, "#rb-cond-hint"))
+            assert cond_hint.has_class("-error") and screen.query_one("#rb-value", Input).has_class("-invalid")
+            await pilot.press("enter")  # not added
+            await until(pilot, lambda: screen.conditions == [] and cond_hint.has_class("-error"))
+        await set_value(pilot, "#rb-value", "1734954861548,1734954874182")
+        await until(pilot, lambda: not cond_hint.has_class("-error"))
+        assert "1734954861548 is 2024-12-23 11:54:21.548 UTC" in hint_text(app, "#rb-cond-hint"), "what the number stands for"
+        screen.query_one("#rb-value", Input).focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: len(screen.conditions) == 1)
+        await add_condition(pilot, "accountID", "$nin", "A1-0,A1-1")
+        await until(pilot, lambda: len(screen.conditions) == 2)
+        preview = str(screen.query_one("#rb-preview").render()).replace("\n", "")
+        assert '"fulfillDate":{"$btw":[1734954861548,1734954874182]}' in preview
+        assert '"accountID":{"$nin":["A1-0","A1-1"]}' in preview
+        await set_value(pilot, "#rb-field", "fulfillDate")
+        await set_value(pilot, "#rb-op", "$btw")
+        await set_value(pilot, "#rb-value", "2025-03-31 08:50:54.783,2025-04-01 08:50:54.783")
+        await until(pilot, lambda: not cond_hint.has_class("-error"))
+        assert report_requests(app) == [], "all of it checked without a request"
+
+
+async def test_an_op_list_in_an_unreadable_shape_leaves_the_documented_operators_and_a_warning() -> None:
+    from flextui.sim.faults import FaultPlan
+
+    plan = FaultPlan()
+    plan.add("/op-list", kind="error", status=200)
+    app = watched(start=["reports", "usage"], faults=plan)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: ReportBuilderScreen = app.screen  # type: ignore[assignment]
+        await until(pilot, lambda: any("names no operator" in str(n.message) for n in app._notifications))
+        assert screen.rtype is not None and screen.operators.notice
+        await set_value(pilot, "#rb-field", "usageTime")
+        assert "$btw" in [value for _, value in screen.query_one("#rb-op", Select)._options]
+        await pilot.press("ctrl+g")
+        await wait_loaded(pilot)
+        assert report_requests(app, "usage"), "the report ran"
+
+
+async def test_a_one_day_range_is_sent_with_a_warning_of_what_each_reading_returns() -> None:
+    app = watched(start=["reports", "fulfillment"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await set_value(pilot, "#rb-window", "range")
+        await set_value(pilot, "#rb-from", "2026-10-30")
+        await set_value(pilot, "#rb-to", "2026-10-30")
+        global_hint = hint(app, "#rb-global-hint")
+        await until(pilot, lambda: "dateFrom and dateTo are both 2026-10-30" in hint_text(app, "#rb-global-hint"))
+        assert not global_hint.has_class("-error") and "(the newer page) returns nothing" in hint_text(app, "#rb-global-hint")
+        assert "dateFrom=2026-10-30&dateTo=2026-10-30" in str(app.screen.query_one("#rb-preview").render()).replace("\n", "")
 
 
 async def test_add_edit_and_remove_conditions_with_live_preview() -> None:

@@ -2,11 +2,17 @@
 
 Conditions are built from the report's own data model: the field list is
 the group's filters (report-filters), the operator list holds only the
-operators op-list allows for the field's type, and the value is typed and
-checked as you type (a whole number, a date, a list for `$in`), so a mistake
-shows under the field that has it and nothing is sent. The global filters
-follow the service's rules (past 1–30 days, or a date range of at most 30
-days with dateTo excluded; pages of 1–2,500 records), again checked inline.
+operators op-list allows for the field's type (the twelve of the vendor's
+page, https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTDAPIFilterQueryConditions.htm,
+when op-list fails or cannot be read: a toast says so), and the value is
+typed and checked as you type (a whole number, a date, a list for `$in` and
+`$nin`, a lower and an upper bound for `$btw`), so a mistake shows under the
+field that has it and nothing is sent. `$and`/`$or` are not offered: the
+conditions are top-level keys, which the service ANDs already, and an `$or`
+group is not part of this builder. The global filters follow the service's
+rules (past 1–30 days, or a date range of at most 30 days; pages of 1–2,500
+records), again checked inline; a range whose dateTo is its dateFrom is sent,
+with a warning that the newer vendor page (dateTo excluded) makes it empty.
 
 The request preview shows exactly what Run sends: the GET URL with its
 URL-encoded `query`, and the equivalent POST body. Only the conditions in
@@ -38,9 +44,11 @@ from textual.worker import Worker
 
 from flextui.api.errors import Invalid
 from flextui.api.filters import (
+    LIST_OPERATORS,
     MAX_LIMIT_RECORDS,
     MAX_PAST_DAYS,
     MAX_RANGE_DAYS,
+    PAIR_OPERATORS,
     Condition,
     FilterError,
     FilterSet,
@@ -68,14 +76,29 @@ DEFAULT_PAGE_SIZE = MAX_LIMIT_RECORDS
 DEFAULT_MAX_RECORDS = 250_000
 """Stop after this many records unless told otherwise (a 30-day usage report of a big site is ~200k)."""
 
-OP_LABELS = {"$eq": "equals", "$in": "is one of", "$sw": "starts with", "$ew": "ends with", "$con": "contains"}
+OP_LABELS = {
+    "$eq": "equals",
+    "$ne": "is not",
+    "$sw": "starts with",
+    "$ew": "ends with",
+    "$con": "contains",
+    "$in": "is one of",
+    "$nin": "is none of",
+    "$gt": "greater than",
+    "$gte": "at least",
+    "$lt": "less than",
+    "$lte": "at most",
+    "$btw": "between",
+}
+"""The operators of RESTDAPIFilterQueryConditions.htm (`filters.OPERATORS_PAGE`) in words; one op-list names
+otherwise shows by its notation alone."""
 VALUE_HINTS = {
     "string": "text",
     "integer": "a whole number",
     "number": "a number",
     "boolean": "true or false",
     "date": "a day YYYY-MM-DD",
-    "datetime": "YYYY-MM-DD (the whole day) or YYYY-MM-DDTHH:MM:SSZ",
+    "datetime": "YYYY-MM-DD (the whole day), YYYY-MM-DD HH:MM:SS[.fff], YYYY-MM-DDTHH:MM:SSZ or epoch milliseconds",
 }
 # FilterError.field → the input that holds it
 GLOBAL_INPUTS = {"pastDays": "#rb-past", "dateFrom": "#rb-from", "dateTo": "#rb-to", "limitRecords": "#rb-limit", "mode": "#rb-mode"}
@@ -96,6 +119,22 @@ def condition_value(cond: Condition) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def epoch_note(cond: Condition) -> str:
+    """What epoch milliseconds in a date-time condition stand for ("" when it holds none): `1734954861548 is
+    2024-12-23 11:54:21.548 UTC`, so a mistyped number shows as a date before anything is sent."""
+    values = cond.value if isinstance(cond.value, tuple) else (cond.value,)
+    said = []
+    for value in values:
+        if isinstance(value, int) and not isinstance(value, bool):
+            try:
+                at = datetime.fromtimestamp(value / 1000, tz=UTC)
+            except (OverflowError, OSError, ValueError):
+                said.append(f"{value} is no date")
+                continue
+            said.append(f"{value} is {at:%Y-%m-%d %H:%M:%S}.{value % 1000:03d} UTC")
+    return ", ".join(said)
 
 
 @dataclass
@@ -277,7 +316,7 @@ class ReportBuilderScreen(AreaScreen):
                 return
             self.group = folded[self.group.casefold()]
         self.rtype = await self.service.report_type(self.group)
-        self.operators = await self.service.op_list()
+        self._take_operators(await self.service.op_list())
         self.show_age(None)
         self._fill_fields()
         remembered = self.remembered() if self._restore else None
@@ -294,6 +333,13 @@ class ReportBuilderScreen(AreaScreen):
             self.query_one("#rb-field", Select).focus()
         if self.run_at_once:
             self.action_run()
+
+    def _take_operators(self, operators: OperatorList) -> None:
+        """The operators to offer; an op-list that failed or could not be read stands the documented ones in, and
+        says so (a list of operators helps check conditions: it never keeps a report from running)."""
+        self.operators = operators
+        if operators.notice:
+            self.app.notify(clean(operators.notice), severity="warning", markup=False, timeout=10)
 
     def _take_conditions(self, text: str) -> None:
         """Conditions typed after `:report GROUP`, `;`-separated; the first that cannot be read goes to the editor."""
@@ -355,7 +401,7 @@ class ReportBuilderScreen(AreaScreen):
             op.value = current
         self._value_hint()
 
-    def _value_hint(self, error: str = "") -> None:
+    def _value_hint(self, error: str = "", note: str = "") -> None:
         hint = self.query_one("#rb-cond-hint", Hint)
         value = self.query_one("#rb-value", Input)
         if error:
@@ -369,16 +415,20 @@ class ReportBuilderScreen(AreaScreen):
             hint.show("")
             return
         kind = VALUE_HINTS.get(filt.type, "a value")
-        if op == "$in":
+        if op in PAIR_OPERATORS:
+            text = f"{filt.name} is {filt.type}: two values, lower,upper (both bounds included), each {kind}"
+        elif op in LIST_OPERATORS:
             text = f"{filt.name} is {filt.type}: a list of {kind} values, comma-separated (quote a value holding a comma)"
+            if op == "$nin":
+                text += "; records with none of them"
         else:
             text = f"{filt.name} is {filt.type}: {kind}"
             if op in ("$sw", "$ew", "$con"):
                 text += " (ignores case)"
         if filt.column != filt.name:
             text += f"; tests column {filt.column}"
-        value.placeholder = kind if op != "$in" else "A,B,C"
-        hint.show(text + " · enter adds it")
+        value.placeholder = "FROM,TO" if op in PAIR_OPERATORS else "A,B,C" if op in LIST_OPERATORS else kind
+        hint.show(text + (f" · {note}" if note else "") + " · enter adds it")
 
     def pending(self) -> tuple[Condition | None, str]:
         """The condition in the editor, checked: (condition, "") or (None, error); (None, "") when empty."""
@@ -389,7 +439,7 @@ class ReportBuilderScreen(AreaScreen):
         op = self.query_one("#rb-op", Select).value
         if not field or not op or not isinstance(field, str) or not isinstance(op, str):
             return None, "choose a field and an operator"
-        value = raw.strip() if op == "$in" else _unquote(raw)
+        value = raw.strip() if op in LIST_OPERATORS else _unquote(raw)
         try:
             return Condition(field, op, value).validate(self.rtype, self.operators), ""
         except FilterError as exc:
@@ -413,9 +463,13 @@ class ReportBuilderScreen(AreaScreen):
         self._check_pending()
 
     def _check_pending(self) -> None:
-        _, error = self.pending()
-        self._value_hint(error)
+        cond, error = self.pending()
+        self._value_hint(error, epoch_note(cond) if cond is not None and self._is_datetime(cond.field) else "")
         self.refresh_preview()
+
+    def _is_datetime(self, name: str) -> bool:
+        filt = self._filter(name)
+        return filt is not None and filt.type == "datetime"
 
     @on(Input.Submitted, "#rb-value")
     def _value_submitted(self, event: Input.Submitted) -> None:
@@ -698,7 +752,10 @@ class ReportBuilderScreen(AreaScreen):
         notes = []
         if fs.date_from is not None and first < oldest:
             notes.append(f"records older than {MAX_RANGE_DAYS} days ({oldest}) are not kept: expect none before it")
-        if fs.date_to is not None and fs.date_to <= today and fs.date_from is not None:
+        same_day = fs.same_day_note()
+        if same_day:
+            notes.append(same_day)
+        elif fs.date_to is not None and fs.date_to <= today and fs.date_from is not None:
             notes.append("dateTo is excluded: set it to tomorrow to include today")
         return "; ".join(notes)
 
@@ -874,7 +931,7 @@ class ReportBuilderScreen(AreaScreen):
 
         async def job() -> None:
             rtype = await self.service.report_type(self.group, force=True)
-            self.operators = await self.service.op_list(force=True)
+            self._take_operators(await self.service.op_list(force=True))
             changed = [f.name for f in rtype.filters] != [f.name for f in self.rtype.filters] if self.rtype else True
             self.rtype = rtype
             if changed:
