@@ -80,6 +80,8 @@ StatusFilter = Annotated[str, AfterValidator(v.check_status_filter), PlainSerial
 Quantity = Annotated[int, AfterValidator(v.check_quantity)]
 PerCopy = Annotated[int, AfterValidator(v.check_quantity_per_copy)]
 Count = Annotated[int, AfterValidator(lambda n: v.check_int_range(n, 0))]
+# Checked in any case, sent as documented: Days, Weeks, Months or Years (PolicyInput,
+# https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md).
 TermUnit = Annotated[str, AfterValidator(v.check_policy_term_unit)]
 
 

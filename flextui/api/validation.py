@@ -215,8 +215,10 @@ ENTITLEMENT_SORT_KEYS = ("entitlement_id", "created_on")
 ACCOUNT_TYPES = ("PUBLISHER", "CUSTOMER", "CHANNEL_PARTNER", "SELF_REGISTERED", "UNKNOWN")
 PARTNER_TIERS = ("END_CUSTOMER", "PARTNER_TIER_ONE")
 DEFAULT_ACCOUNT = "UNKNOWN_ORG_UNIT"
-# Not shown in the seed; FlexNet's SOAP API uses these duration units.
-POLICY_TERM_UNITS = ("DAYS", "WEEKS", "MONTHS", "YEARS")
+# The documented spelling: "policyTermUnit (String) … Valid types are Days, Weeks, Months, Years", sample "Days"
+# (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md). FlexNet's SOAP API writes them in
+# upper case (DAYS, …): any case is read, the documented spelling is sent.
+POLICY_TERM_UNITS = ("Days", "Weeks", "Months", "Years")
 POLICY_KINDS = ("rehosts", "returns", "repairs")
 
 
@@ -263,7 +265,15 @@ def check_quantity_per_copy(value: int) -> int:
 
 
 def check_policy_term_unit(value: str) -> str:
+    """A policy term unit in any case (days, DAYS) → its documented spelling (Days), as PolicyInput writes it
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md)."""
     return check_choice(value, POLICY_TERM_UNITS)
+
+
+def policy_term_unit(value: object) -> str | None:
+    """The documented spelling of a unit a server answered in any case ("DAYS" → "Days"); None for anything else."""
+    text = str(value).strip().lower() if isinstance(value, str) else ""
+    return next((unit for unit in POLICY_TERM_UNITS if unit.lower() == text), None)
 
 
 def check_given_id(value: str | None, auto_generate: bool, key: str) -> None:
