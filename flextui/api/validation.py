@@ -209,7 +209,10 @@ ORDER_TYPES = ("NEW_ORDER", "RENEWAL_ORDER", "UPGRADE_ORDER", "UPSELL_ORDER", "I
 DEFAULT_ORDER_TYPE = "NEW_ORDER"
 ENTITLEMENT_STATUSES = ("DRAFT", "DEPLOYED", "OBSOLETE")
 LINE_ITEM_STATUSES = ENTITLEMENT_STATUSES
-# The list filters also name these (notes §4.1; "obsoleted" is read as OBSOLETE).
+# The list filters' statuses: seed 002 §3, "the entitlement list filter also names active, inactive and obsoleted"
+# (beside draft, deployed, obsolete); OBSOLETED is the GraphQL State enum's word, which has no OBSOLETE
+# (https://fnoapi.redocly.app/apis/graphql/combinedgraphql/queries.md). Each is sent as it is named: obsoleted
+# is not obsolete on the wire.
 STATUS_FILTERS = ("DRAFT", "DEPLOYED", "OBSOLETE", "ACTIVE", "INACTIVE", "OBSOLETED")
 ENTITLEMENT_SORT_KEYS = ("entitlement_id", "created_on")
 ACCOUNT_TYPES = ("PUBLISHER", "CUSTOMER", "CHANNEL_PARTNER", "SELF_REGISTERED", "UNKNOWN")
@@ -252,8 +255,8 @@ def check_status(value: str) -> str:
 
 
 def check_status_filter(value: str) -> str:
-    found = check_choice(value, STATUS_FILTERS)
-    return "OBSOLETE" if found == "OBSOLETED" else found
+    """A list filter's status in any case → its upper-case name, the word kept (obsoleted stays OBSOLETED)."""
+    return check_choice(value, STATUS_FILTERS)
 
 
 def check_quantity(value: int) -> int:

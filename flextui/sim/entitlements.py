@@ -26,7 +26,9 @@ Choices where the seed and the notes are silent, so a client must cope:
 - GET /entitlement/{id} (not in the seed) answers `{"status",
   "entitlement"}`, so a client can show one entitlement without listing.
 - Filters: activationId, accountId, partNumber, version and status are
-  exact (status ignoring case; obsoleted = obsolete); accountName,
+  exact (status ignoring case; obsoleted = obsolete: seed 002 names both for
+  the list filter, obsolete as a creation status and obsoleted among those
+  it "also names", and nothing says they differ); accountName,
   contactEmail (the ship-to e-mail or an account's contact) and product
   (name) are case-insensitive substrings. product, version and partNumber
   must all match the same line item. Line-item filters: activationId and

@@ -187,9 +187,11 @@ def test_maintenance_model() -> None:
 
 def test_filters() -> None:
     assert EntitlementFilter(status="obsoleted", account_name=" acme ", product="").params() == {
-        "status": "obsolete",
+        "status": "obsoleted",
         "accountName": "acme",
     }
+    assert EntitlementFilter(status="OBSOLETE").params() == {"status": "obsolete"}, "each word as it is named"
+    assert LineItemFilter(status="Obsoleted").params() == {"status": "obsoleted"}
     assert EntitlementFilter(sort_by="created_on", sort_order="DESC").params() == {"sort_by": "created_on", "sort_order": "desc"}
     with pytest.raises(ValidationError):
         EntitlementFilter(sort_by="name")
@@ -353,6 +355,24 @@ async def test_policy_term_units_go_out_in_the_documented_spelling(wire: Any, wo
         arrived = received.to("PATCH", f"/line-items/{activation}/policies")[-1]
         assert arrived.body == {"returns": {"allowedCount": 1, "policyTermDuration": 2, "policyTermUnit": sent}}, typed
         assert answer.policies is not None and answer.policies["returns"]["policyTermUnit"] == sent
+
+
+async def test_status_filters_go_out_as_the_words_documented(wire: Any, world: World) -> None:
+    """Seed 002 §3: the entitlement list filter names draft, deployed, obsolete "and also … active, inactive and
+    obsoleted" (the GraphQL State enum has OBSOLETED, no OBSOLETE): each goes out as the word it is, in lower case."""
+    received, svc = wire
+    for typed, sent in (("obsoleted", "obsoleted"), ("OBSOLETED", "obsoleted"), ("Obsolete", "obsolete"), ("ACTIVE", "active")):
+        await svc.list(EntitlementFilter(status=typed))
+        assert received.to("GET", "/entitlements")[-1].query["status"] == [sent], typed
+    obsolete = {e.entitlement_id for e in world.entitlements.values() if e.status == "OBSOLETE"}
+    assert obsolete and {e.entitlement_id for e in (await svc.list(EntitlementFilter(status="obsoleted"), limit=500)).items} == obsolete
+    ent = next(e for e in world.entitlements.values() if any(li.state == "OBSOLETE" for li in e.line_items))
+    items = await svc.line_items(ent.entitlement_id, LineItemFilter(status="Obsolete"))
+    assert received.to("GET", "/line-items")[-1].query["status"] == ["obsolete"] and items.items
+    # the line-item filter's documented words are draft, deployed, obsolete: the strict server refuses obsoleted itself
+    with pytest.raises(Invalid) as refusal:
+        await svc.line_items(ent.entitlement_id, LineItemFilter(status="obsoleted"))
+    assert received.to("GET", "/line-items")[-1].query["status"] == ["obsoleted"] and refusal.value.field == "status"
 
 
 async def test_server_side_errors_name_the_field(svc: EntitlementsService, world: World) -> None:

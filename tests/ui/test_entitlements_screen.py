@@ -327,6 +327,27 @@ def last_request(app: Any, method: str, part: str) -> Any:
     return found
 
 
+async def test_the_status_obsoleted_is_offered_and_sent_as_its_word() -> None:
+    """Seed 002 §3: the entitlement list filter names obsoleted (the GraphQL State enum's word); `:ent status=obsoleted`
+    broke the screen (its Status choice had no such value) and the filter went out as obsolete."""
+    app = build_app(start=["entitlements", "status=obsoleted"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        assert s.query_one("#f-status", Select).value == "OBSOLETED"
+        sent_url = last_request(app, "GET", "/v1/entitlements").url
+        assert "status=obsoleted" in sent_url, sent_url
+        obsolete = {e.account_id for e in world_of(app).entitlements.values() if e.status == "OBSOLETE"}
+        assert obsolete and {n.data.account_id for n in s.tree.root.children} == obsolete
+        s.query_one("#f-status", Select).value = "OBSOLETE"  # the creation word, also a list filter's: sent as it is
+        await settle(pilot)
+        assert "status=obsolete&" in last_request(app, "GET", "/v1/entitlements").url + "&"
+    app = build_app(start=["entitlements", "status=retired"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "status: must be one of draft, deployed, obsolete, active, inactive, obsoleted (got 'retired')" in screen(app).status.error
+
+
 async def test_policy_units_are_preselected_in_any_case_and_sent_as_documented() -> None:
     """PolicyInput: "Valid types are Days, Weeks, Months, Years" (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md).
     What the server holds is preselected whatever its case; a unit that is none of them is shown, and refused before sending."""
