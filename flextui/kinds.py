@@ -218,11 +218,11 @@ KINDS: tuple[Kind, ...] = (
         ("download", "dl"),
         "registry",
         "End customers' downloads across projects, per day",
-        (C("timestamp", "When", 20), C("artifact", "Artifact", 36), C("username", "User", 28), C("account", "Account", 20)),
+        (C("timestamp", "When", 20), C("artifact", "Artifact", 36), C("username", "User", 28), C("accounts", "Accounts", 20)),
         frozenset({"list", "export"}),
         screen="flextui.ui.screens.registry.downloads:DownloadsScreen",
         lister="flextui.headless.registry:get_downloads",
-        more_fields=("project", "id"),
+        more_fields=("project", "id", "account"),  # account: the field as the server sent it ("[a, b]")
     ),
     Kind(
         "secret",

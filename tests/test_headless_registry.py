@@ -86,18 +86,19 @@ async def test_artifacts_of_a_repository_and_by_tag(ctx: Any) -> None:
 async def test_downloads_default_range_and_every_filter(ctx: Any) -> None:
     store = registry_store(world(ctx))
 
-    def expected(start: date, end: date, **match: str) -> list[int]:
+    def expected(start: date, end: date, account: str | None = None, **match: str) -> list[int]:
         out = []
         for year in range(end.year, start.year - 1, -1):  # newest first, as the log is
             for d in store.downloads(year, None):
                 day = datetime.fromtimestamp(d.ms / 1000, tz=UTC).date()
                 if start <= day <= end and all(str(getattr(d, k)).lower() == v.lower() for k, v in match.items()):
-                    out.append(d.id)
+                    if account is None or account in d.account_names:
+                        out.append(d.id)
         return out
 
     last30 = await collect(get_downloads(ctx, args()))
     assert [r["id"] for r in last30] == expected(TODAY - timedelta(days=29), TODAY)
-    assert {"timestamp", "artifact", "username", "account", "project", "id"} == set(last30[0])
+    assert ["timestamp", "artifact", "username", "accounts", "project", "id", "account"] == list(last30[0])
     start, end = TODAY - timedelta(days=399), TODAY - timedelta(days=100)
     window = await collect(get_downloads(ctx, args(None, f"from={start}", f"to={end}")))
     assert [r["id"] for r in window] == expected(start, end)
@@ -106,8 +107,12 @@ async def test_downloads_default_range_and_every_filter(ctx: Any) -> None:
     assert [r["id"] for r in by_project] == expected(start, end, project=sample["project"])
     by_user = await collect(get_downloads(ctx, args(None, f"from={start}", f"to={end}", f"user={sample['username'].upper()}")))
     assert [r["id"] for r in by_user] == expected(start, end, username=sample["username"])
-    by_account = await collect(get_downloads(ctx, args(None, f"from={start}", f"to={end}", f"account={sample['account']}")))
-    assert [r["id"] for r in by_account] == expected(start, end, account_name=sample["account"])
+    # an account is any of an entry's accounts: the server sends them as a Java list printed as text, "[a, b]"
+    two = next(r for r in window if len(r["accounts"]) == 2)
+    assert two["account"] == f"[{two['accounts'][0]}, {two['accounts'][1]}]", "the field as sent, last"
+    for account in two["accounts"]:
+        by_account = await collect(get_downloads(ctx, args(None, f"from={start}", f"to={end}", f"account={account}")))
+        assert [r["id"] for r in by_account] == expected(start, end, account=account) and two["id"] in {r["id"] for r in by_account}
 
 
 def test_filter_and_date_parsing() -> None:
@@ -158,8 +163,23 @@ def test_every_format(capsys: pytest.CaptureFixture[str]) -> None:
     table = list(csv.DictReader(io.StringIO(out)))
     assert code == 0 and len(table) == 1 and table[0]["tags"] == "latest" and table[0]["digest"].startswith("sha256:")
     code, out, _ = run(capsys, "get", "downloads", "--demo", "--filter", "from=2020-01-01", "--limit", "5")
-    assert code == 0 and out.splitlines()[0].split()[:4] == ["timestamp", "artifact", "username", "account"]
+    assert code == 0 and out.splitlines()[0].split() == ["timestamp", "artifact", "username", "accounts", "project", "id", "account"]
     assert len(out.splitlines()) == 2 + 5
+
+
+def test_download_accounts_read_in_every_format_and_kept_as_sent(capsys: pytest.CaptureFixture[str]) -> None:
+    """`account` is documented as a Java list printed as text ("[test_acc1]", RESTSWContDelivDownLogs.htm): `accounts`
+    lists the accounts it names (a table "a, b", json an array, csv the array as JSON), `account` is kept as sent."""
+    code, out, _ = run(capsys, "get", "downloads", "--demo", "--filter", "from=2020-01-01", "-o", "json")
+    two = next(r for r in json.loads(out) if len(r["accounts"]) == 2)
+    first, second = two["accounts"]
+    assert code == 0 and two["account"] == f"[{first}, {second}]" and "[" not in first + second
+    code, out, _ = run(capsys, "get", "downloads", "--demo", "--filter", "from=2020-01-01", "-o", "csv")
+    row = next(r for r in csv.DictReader(io.StringIO(out)) if r["id"] == str(two["id"]))
+    assert code == 0 and json.loads(row["accounts"]) == [first, second] and row["account"] == two["account"]
+    code, out, _ = run(capsys, "get", "downloads", "--demo", "--filter", "from=2020-01-01", "--filter", f"account={second}")
+    line = next(line for line in out.splitlines() if f" {two['id']} " in line)
+    assert code == 0 and f"{first}, {second}" in line
 
 
 @pytest.mark.parametrize(

@@ -75,11 +75,15 @@ ShipToAddress = Annotated[str, AfterValidator(v.check_ship_to_address)]
 # "draft, deployed, obsolete"; https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md).
 OrderType = Annotated[str, AfterValidator(v.check_order_type), PlainSerializer(str.lower, return_type=str)]
 Status = Annotated[str, AfterValidator(v.check_status), PlainSerializer(str.lower, return_type=str)]
-# The list filters' statuses, documented lower case (seed 002: draft, deployed, obsolete; active, inactive, obsoleted).
+# The list filters' statuses, documented lower case and sent as named (seed 002 §3: draft, deployed, obsolete; "also
+# … active, inactive and obsoleted"; the GraphQL State enum says OBSOLETED,
+# https://fnoapi.redocly.app/apis/graphql/combinedgraphql/queries.md).
 StatusFilter = Annotated[str, AfterValidator(v.check_status_filter), PlainSerializer(str.lower, return_type=str)]
 Quantity = Annotated[int, AfterValidator(v.check_quantity)]
 PerCopy = Annotated[int, AfterValidator(v.check_quantity_per_copy)]
 Count = Annotated[int, AfterValidator(lambda n: v.check_int_range(n, 0))]
+# Checked in any case, sent as documented: Days, Weeks, Months or Years (PolicyInput,
+# https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md).
 TermUnit = Annotated[str, AfterValidator(v.check_policy_term_unit)]
 
 

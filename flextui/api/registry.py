@@ -563,18 +563,84 @@ class Member(_Model):
     role_id: int | None = Field(None, validation_alias=_alias("roleId", "role_id"))
 
 
+def _account_text(value: Any) -> Any:
+    """The `account` field as text, as sent: a JSON array (or object) is kept as its JSON text, a number as digits."""
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return _text(value)
+
+
+def _account_name(item: Any) -> str:
+    """One account of a JSON array: a string or number as it is, an object by its name or ID."""
+    if isinstance(item, dict):
+        for key in ("accountName", "name", "accountId", "id"):
+            if item.get(key) not in (None, ""):
+                return str(item[key]).strip()
+        return ""
+    return "" if item is None else str(item).strip()
+
+
+def parse_accounts(value: str | None) -> tuple[str, ...]:
+    """The accounts a download log entry's `account` names, in order, without repeats.
+
+    "Downloading Logs" (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivDownLogs.htm)
+    documents `account` as "the account to which user belongs" and samples it as `"[test_acc1]"`:
+    a Java list printed as text (`List.toString()`: brackets, elements joined by ", "), so a user in
+    two accounts is `"[test_acc1, test_acc2]"`. That form is read by stripping the brackets and
+    splitting on commas; a JSON array (as a value, or as text) and a bare name are read too. An
+    account name that holds a comma cannot be told apart from two accounts in the Java form: it
+    reads as two (`matches_account` still finds the whole).
+    """
+    if value is None:
+        return ()
+    text = value.strip()
+    items: list[str]
+    if text.startswith("[") and text.endswith("]"):
+        try:
+            decoded = json.loads(text)
+        except ValueError:
+            decoded = None
+        if isinstance(decoded, list):
+            items = [_account_name(item) for item in decoded]
+        else:
+            items = [part.strip().strip('"').strip() for part in text[1:-1].split(",")]
+    else:
+        items = [text]
+    return tuple(dict.fromkeys(item for item in items if item))
+
+
+AccountText = Annotated[str | None, BeforeValidator(_account_text)]
+
+
 class Download(_Model):
-    """An entry of the download log."""
+    """An entry of the download log: `account` as the server sent it, `accounts` the accounts it names."""
 
     id: int | None = None
     artifact: str | None = None
     username: str | None = None
-    account: Text = None
+    account: AccountText = None
     timestamp: Timestamp = None
 
     @property
     def project(self) -> str | None:
         return self.artifact.split("/", 1)[0] if self.artifact and "/" in self.artifact else None
+
+    @property
+    def accounts(self) -> tuple[str, ...]:
+        """The accounts the entry names (`parse_accounts`): `"[a, b]"` → `("a", "b")`."""
+        return parse_accounts(self.account)
+
+    def matches_account(self, wanted: str) -> bool:
+        """Whether `wanted` (ignoring case and surrounding blanks) is one of the entry's accounts, or all of
+        them as the server wrote them between the brackets (a name with a comma in it)."""
+        key = wanted.strip().casefold()
+        if not key:
+            return True
+        if any(name.casefold() == key for name in self.accounts):
+            return True
+        text = (self.account or "").strip()
+        inner = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+        return inner.strip().casefold() == key
 
 
 class EventStatus(StrEnum):
@@ -1076,7 +1142,11 @@ class RegistryService:
         page_size: int = DOWNLOADS_MAX_PAGE_SIZE,
         force: bool = False,
     ) -> AsyncIterator[list[Download]]:
-        """The log from `start` to `end` (inclusive, UTC days), newest month first, month by month (`force`: every page asked again)."""
+        """The log from `start` to `end` (inclusive, UTC days), newest month first, month by month (`force`: every page asked again).
+
+        `account` keeps an entry that names it among its accounts (`Download.matches_account`): the
+        documented `account` is a list printed as text (`"[test_acc1, test_acc2]"`, RESTSWContDelivDownLogs.htm).
+        """
         if start > end:
             raise ValueError("the start date is after the end date")
         low = datetime(start.year, start.month, start.day, tzinfo=UTC)
@@ -1089,7 +1159,7 @@ class RegistryService:
                 return False
             if username and (d.username or "").lower() != username.lower():
                 return False
-            return not account or (d.account or "").lower() == account.lower()
+            return not account or d.matches_account(account)
 
         _check_size(1, page_size, DOWNLOADS_MAX_PAGE_SIZE)
         for year, month in months_between(start, end):

@@ -209,14 +209,19 @@ ORDER_TYPES = ("NEW_ORDER", "RENEWAL_ORDER", "UPGRADE_ORDER", "UPSELL_ORDER", "I
 DEFAULT_ORDER_TYPE = "NEW_ORDER"
 ENTITLEMENT_STATUSES = ("DRAFT", "DEPLOYED", "OBSOLETE")
 LINE_ITEM_STATUSES = ENTITLEMENT_STATUSES
-# The list filters also name these (notes §4.1; "obsoleted" is read as OBSOLETE).
+# The list filters' statuses: seed 002 §3, "the entitlement list filter also names active, inactive and obsoleted"
+# (beside draft, deployed, obsolete); OBSOLETED is the GraphQL State enum's word, which has no OBSOLETE
+# (https://fnoapi.redocly.app/apis/graphql/combinedgraphql/queries.md). Each is sent as it is named: obsoleted
+# is not obsolete on the wire.
 STATUS_FILTERS = ("DRAFT", "DEPLOYED", "OBSOLETE", "ACTIVE", "INACTIVE", "OBSOLETED")
 ENTITLEMENT_SORT_KEYS = ("entitlement_id", "created_on")
 ACCOUNT_TYPES = ("PUBLISHER", "CUSTOMER", "CHANNEL_PARTNER", "SELF_REGISTERED", "UNKNOWN")
 PARTNER_TIERS = ("END_CUSTOMER", "PARTNER_TIER_ONE")
 DEFAULT_ACCOUNT = "UNKNOWN_ORG_UNIT"
-# Not shown in the seed; FlexNet's SOAP API uses these duration units.
-POLICY_TERM_UNITS = ("DAYS", "WEEKS", "MONTHS", "YEARS")
+# The documented spelling: "policyTermUnit (String) … Valid types are Days, Weeks, Months, Years", sample "Days"
+# (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md). FlexNet's SOAP API writes them in
+# upper case (DAYS, …): any case is read, the documented spelling is sent.
+POLICY_TERM_UNITS = ("Days", "Weeks", "Months", "Years")
 POLICY_KINDS = ("rehosts", "returns", "repairs")
 
 
@@ -250,8 +255,8 @@ def check_status(value: str) -> str:
 
 
 def check_status_filter(value: str) -> str:
-    found = check_choice(value, STATUS_FILTERS)
-    return "OBSOLETE" if found == "OBSOLETED" else found
+    """A list filter's status in any case → its upper-case name, the word kept (obsoleted stays OBSOLETED)."""
+    return check_choice(value, STATUS_FILTERS)
 
 
 def check_quantity(value: int) -> int:
@@ -263,7 +268,15 @@ def check_quantity_per_copy(value: int) -> int:
 
 
 def check_policy_term_unit(value: str) -> str:
+    """A policy term unit in any case (days, DAYS) → its documented spelling (Days), as PolicyInput writes it
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md)."""
     return check_choice(value, POLICY_TERM_UNITS)
+
+
+def policy_term_unit(value: object) -> str | None:
+    """The documented spelling of a unit a server answered in any case ("DAYS" → "Days"); None for anything else."""
+    text = str(value).strip().lower() if isinstance(value, str) else ""
+    return next((unit for unit in POLICY_TERM_UNITS if unit.lower() == text), None)
 
 
 def check_given_id(value: str | None, auto_generate: bool, key: str) -> None:

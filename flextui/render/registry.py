@@ -52,11 +52,14 @@ def artifact_row(a: Artifact) -> dict[str, Any]:
 
 
 def download_row(d: Download) -> dict[str, Any]:
+    """An entry of the log: `accounts` the accounts it names (a list: "a, b" in a table, an array in JSON and CSV),
+    `account` the field as the server sent it (documented as a list printed as text, `"[test_acc1]"`)."""
     return {
         "timestamp": iso(d.timestamp),
         "artifact": d.artifact,
         "username": d.username,
-        "account": d.account,
+        "accounts": list(d.accounts),
         "project": d.project,
         "id": d.id,
+        "account": d.account,
     }

@@ -26,7 +26,9 @@ Choices where the seed and the notes are silent, so a client must cope:
 - GET /entitlement/{id} (not in the seed) answers `{"status",
   "entitlement"}`, so a client can show one entitlement without listing.
 - Filters: activationId, accountId, partNumber, version and status are
-  exact (status ignoring case; obsoleted = obsolete); accountName,
+  exact (status ignoring case; obsoleted = obsolete: seed 002 names both for
+  the list filter, obsolete as a creation status and obsoleted among those
+  it "also names", and nothing says they differ); accountName,
   contactEmail (the ship-to e-mail or an account's contact) and product
   (name) are case-insensitive substrings. product, version and partNumber
   must all match the same line item. Line-item filters: activationId and
@@ -62,9 +64,11 @@ Choices where the seed and the notes are silent, so a client must cope:
   of type UNKNOWN added to the world when first needed); given accounts
   must exist. The owner is the account with isCurrentOwner, else the first.
 - Policies: rehosts/returns/repairs each {allowedCount ≥ 0,
-  policyTermDuration ≥ 0, policyTermUnit DAYS|WEEKS|MONTHS|YEARS (any
-  case), duration and unit together}, extraActivations ≥ 0 and three
-  booleans; at least one field; merged into the line item's policies.
+  policyTermDuration ≥ 0, policyTermUnit Days|Weeks|Months|Years (any case
+  unless strict-enums; stored and answered in that documented spelling,
+  PolicyInput: https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md),
+  duration and unit together}, extraActivations ≥ 0 and three booleans; at
+  least one field; merged into the line item's policies.
 - Maintenance line items: body `{"maintenanceLineItems": [...]}` (or
   `lineItems`), each with maintenanceProduct {maintenanceProductName +
   maintenanceProductVersion, or partNumber} naming a maintenance product of
@@ -85,9 +89,11 @@ Dialects (beta.py has what the three beta services share)
   deployed or obsolete; the list filter `status` only draft, deployed,
   obsolete, active, inactive or obsoleted (seed 002), the line-item filter
   only draft, deployed or obsolete; accountType and partnerTierName only in
-  their documented upper case; sort_order asc | desc. policyTermUnit is not
-  documented for REST and stays any case. (EntMgmtAPILineItems.htm,
-  https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md)
+  their documented upper case; sort_order asc | desc; policyTermUnit only
+  Days, Weeks, Months or Years as PolicyInput writes them (DAYS is refused).
+  (EntMgmtAPILineItems.htm,
+  https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md,
+  https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md)
 - `null-collections` (app.py): empty accounts, attributes, lineItems and
   products arrays are `null`.
 """
@@ -682,7 +688,7 @@ async def set_policies(request: Request) -> Response:
         entry: dict[str, Any] = {}
         allowed = policy.number("allowedCount", rule=r.int32(0))
         duration = policy.number("policyTermDuration", rule=r.int32(0))
-        unit = policy.text("policyTermUnit", rule=r.POLICY_TERM_UNIT.rule(), blank_is_none=True)
+        unit = policy.text("policyTermUnit", rule=r.POLICY_TERM_UNIT.rule(strict_enums(request)), blank_is_none=True)
         if duration is not None and unit is None:
             raise policy.problem("policyTermUnit", "is required with policyTermDuration")
         if unit is not None and duration is None:

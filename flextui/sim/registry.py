@@ -73,12 +73,18 @@ Download log
   required query parameter(s): …" naming each); `month` is optional (1-12;
   without it the whole year). Entries are newest first; `id`s count up in time
   order; `artifact` is `project/image:tag` or `project/charts/chart-x.y.z.tgz`;
-  `account` is the account's name. Extensions: optional exact filters
-  `project`, `username` (case-insensitive) and `account` (ID or name,
-  case-insensitive). Entries span the 400 days before the world's creation;
-  users are active customer users, each account favouring a few projects
-  (not checked against entitlements, so the log does not force the
-  entitlement part to be built).
+  `account` is, as the docs' sample `"[test_acc1]"` shows ("the account to
+  which user belongs", RESTSWContDelivDownLogs.htm), the names of the user's
+  accounts as a Java list printed as text: `"[Acme Robotics]"`, and
+  `"[Acme Robotics, Nimbus Systems]"` for every fifth customer user, who
+  belongs to a second account here (the world's users have one; the log
+  gives them another so a client meets the list). Extensions: optional exact
+  filters `project`, `username` (case-insensitive) and `account` (any of the
+  entry's accounts by ID or name, case-insensitive). Entries span the 400
+  days before the world's creation; users are active customer users, each
+  account favouring a few projects (not checked against entitlements, so the
+  log does not force the entitlement part to be built). No dialect sends a
+  bare name: no source shows one (a client reads it anyway).
 
 Event status and secrets
 - `/event/{user}/status` needs `entity_type=USER` exactly. Every world user
@@ -300,6 +306,17 @@ class SimDownload:
     account_id: str
     account_name: str
     ms: int
+    also: tuple[tuple[str, str], ...] = ()
+    """The user's other accounts, (ID, name) each, after the one above."""
+
+    @property
+    def accounts(self) -> tuple[tuple[str, str], ...]:
+        """Every account of the user, (ID, name) each: their own first."""
+        return ((self.account_id, self.account_name), *self.also)
+
+    @property
+    def account_names(self) -> tuple[str, ...]:
+        return tuple(name for _, name in self.accounts)
 
 
 def _hex(rng: Any, bits: int = 256) -> str:
@@ -730,17 +747,42 @@ class RegistryStore:
                 artifact = f"{project.name}/{image}:{tag}"
             rows.append((ms, artifact, project.name, user))
         rows.sort(key=lambda r: r[0])
+        also = self._second_accounts(customers)
         by_month: dict[tuple[int, int], list[SimDownload]] = {}
         for i, (ms, artifact, project_name, user) in enumerate(rows):
             when = datetime.fromtimestamp(ms / 1000, tz=UTC)
             account = world.accounts.get(user.account_id)
             entry = SimDownload(
-                i + 1, artifact, project_name, user.username, user.account_id, account.name if account else user.account_id, ms
+                i + 1,
+                artifact,
+                project_name,
+                user.username,
+                user.account_id,
+                account.name if account else user.account_id,
+                ms,
+                also.get(user.username, ()),
             )
             by_month.setdefault((when.year, when.month), []).append(entry)
         for entries in by_month.values():
             entries.reverse()
         return by_month
+
+    def _second_accounts(self, customers: list[SimUser]) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Users who belong to a second account too, in the log only: every fifth customer (by user name)
+        also belongs to the next customer or partner account after their own (the world's users have one)."""
+        accounts = sorted(
+            (a for a in self.world.accounts.values() if a.account_type in ("CUSTOMER", "CHANNEL_PARTNER")), key=lambda a: a.account_id
+        )
+        ids = [a.account_id for a in accounts]
+        out: dict[str, tuple[tuple[str, str], ...]] = {}
+        for index, user in enumerate(sorted(customers, key=lambda u: u.username)):
+            if index % 5 != 2 or len(accounts) < 2:
+                continue
+            at = ids.index(user.account_id) if user.account_id in ids else -1
+            other = accounts[(at + 1) % len(accounts)]
+            if other.account_id != user.account_id:
+                out[user.username] = ((other.account_id, other.name),)
+        return out
 
     # -- secrets and events ------------------------------------------------------------------
 
@@ -965,8 +1007,21 @@ def render_artifact_docs(a: SimArtifact, opts: dict[str, bool]) -> dict[str, Any
     return body
 
 
+def java_list(items: tuple[str, ...]) -> str:
+    """A Java list printed as text (`List.toString()`): `[a, b]`."""
+    return "[" + ", ".join(items) + "]"
+
+
 def render_download(d: SimDownload) -> dict[str, Any]:
-    return {"id": d.id, "artifact": d.artifact, "username": d.username, "account": d.account_name, "timestamp": java_date_string(d.ms)}
+    """A log entry as the docs' sample shows it: `account` is the user's account names as a Java list printed
+    as text, `"[test_acc1]"` (RESTSWContDelivDownLogs.htm), two accounts `"[a, b]"`."""
+    return {
+        "id": d.id,
+        "artifact": d.artifact,
+        "username": d.username,
+        "account": java_list(d.account_names),
+        "timestamp": java_date_string(d.ms),
+    }
 
 
 # -- request helpers ------------------------------------------------------------------------
@@ -1209,7 +1264,7 @@ async def list_downloads(request: Request) -> Response:
         rows = [r for r in rows if r.username.lower() == wanted_user]
     if account:
         wanted_account = account.strip().lower()
-        rows = [r for r in rows if r.account_id.lower() == wanted_account or r.account_name.lower() == wanted_account]
+        rows = [r for r in rows if any(wanted_account in (i.lower(), n.lower()) for i, n in r.accounts)]
     return _list_response(request, [render_download(r) for r in page.take(rows)], len(rows))
 
 

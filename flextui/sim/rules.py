@@ -345,7 +345,9 @@ ENTITLEMENT_STATUS_FILTER = Choice(
 LINE_ITEM_STATUS_FILTER_LENIENT = ENTITLEMENT_STATUS_FILTER
 ACCOUNT_TYPE = Choice(("PUBLISHER", "CUSTOMER", "CHANNEL_PARTNER", "SELF_REGISTERED", "UNKNOWN"))  # entitlement accounts[]
 PARTNER_TIER = Choice(("END_CUSTOMER", "PARTNER_TIER_ONE"))
-POLICY_TERM_UNIT = Choice(("DAYS", "WEEKS", "MONTHS", "YEARS"))  # not in the REST docs: the SOAP API's units, any case
+# "Valid types are Days, Weeks, Months, Years", sample "Days" (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md):
+# stored and answered in that spelling, whatever case a lenient reading took.
+POLICY_TERM_UNIT = Choice(("Days", "Weeks", "Months", "Years"), store=_keep)
 ACCOUNT_LIST_TYPE = Choice(("CUSTOMER", "PUBLISHER", "CHANNEL_PARTNER", "SELF_REGISTERED"))  # GET /accounts (notes §4.3)
 ACCOUNT_LIST_TYPE_LENIENT = Choice(("CUSTOMER", "PUBLISHER", "CHANNEL_PARTNER", "SELF_REGISTERED", "UNKNOWN"))
 DEFAULT_ACCOUNT_LIST_TYPES = ("CUSTOMER",)  # "default ["CUSTOMER"]"

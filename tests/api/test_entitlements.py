@@ -26,12 +26,15 @@ from flextui.api.entitlements import (
     LineItemProperties,
     MaintenanceLineItemCreate,
     MutationResult,
+    PolicyTerm,
 )
 from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly
 from flextui.api.http import Service, Session
 from flextui.sim.world import World
 
 from ..beta_fixtures import _beta_only, read_only_session, refused  # noqa: F401  (fixtures)
+from ..conftest import make_session
+from ..received import Received
 from ..sim.test_entitlements import BAD_ENTITLEMENTS, entitlement, line_item
 
 
@@ -115,7 +118,7 @@ def test_policies_model() -> None:
     spec = LineItemPolicies.model_validate(
         {"rehosts": {"allowedCount": 2, "policyTermDuration": 1, "policyTermUnit": "years"}, "cancelLicense": False}
     )
-    assert spec.body() == {"rehosts": {"allowedCount": 2, "policyTermDuration": 1, "policyTermUnit": "YEARS"}, "cancelLicense": False}
+    assert spec.body() == {"rehosts": {"allowedCount": 2, "policyTermDuration": 1, "policyTermUnit": "Years"}, "cancelLicense": False}
     assert refused(LineItemPolicies, {}) == {"": "give at least one policy: rehosts, returns, repairs, extraActivations or a flag"}
     assert "rehosts.allowedCount" in refused(LineItemPolicies, {"rehosts": {"allowedCount": -1}})
     assert "repairs.policyTermUnit" in refused(LineItemPolicies, {"repairs": {"policyTermDuration": 2}})
@@ -184,9 +187,11 @@ def test_maintenance_model() -> None:
 
 def test_filters() -> None:
     assert EntitlementFilter(status="obsoleted", account_name=" acme ", product="").params() == {
-        "status": "obsolete",
+        "status": "obsoleted",
         "accountName": "acme",
     }
+    assert EntitlementFilter(status="OBSOLETE").params() == {"status": "obsolete"}, "each word as it is named"
+    assert LineItemFilter(status="Obsoleted").params() == {"status": "obsoleted"}
     assert EntitlementFilter(sort_by="created_on", sort_order="DESC").params() == {"sort_by": "created_on", "sort_order": "desc"}
     with pytest.raises(ValidationError):
         EntitlementFilter(sort_by="name")
@@ -300,7 +305,7 @@ async def test_create_flow(svc: EntitlementsService, world: World) -> None:
     assert added.activation_ids == ["ACT-FLOW-2"]
     policies = LineItemPolicies.model_validate({"returns": {"allowedCount": 1, "policyTermDuration": 30, "policyTermUnit": "days"}})
     configured = await svc.set_policies("ENT-FLOW-1", "ACT-FLOW-2", policies)
-    assert configured.policies == {"returns": {"allowedCount": 1, "policyTermDuration": 30, "policyTermUnit": "DAYS"}}
+    assert configured.policies == {"returns": {"allowedCount": 1, "policyTermDuration": 30, "policyTermUnit": "Days"}}
     update = AdditionalProperties(
         lineItems=[LineItemProperties(activationId="ACT-FLOW-2", orderType="upgrade_order", parentActivationId="ACT-FLOW-1")]
     )
@@ -319,8 +324,55 @@ async def test_create_flow(svc: EntitlementsService, world: World) -> None:
     items = await svc.line_items("ENT-FLOW-1")
     assert [li.activation_id for li in items.items][:2] == ["ACT-FLOW-1", "ACT-FLOW-2"]
     assert items.items[1].order_type == "UPGRADE_ORDER" and items.items[1].parent_activation_id == "ACT-FLOW-1"
-    assert items.items[1].policies["returns"]["policyTermUnit"] == "DAYS"
+    assert items.items[1].policies["returns"]["policyTermUnit"] == "Days"
     assert items.items[2].maintenance and items.items[2].product.product_name == "Gold Support"  # type: ignore[union-attr]
+
+
+# -- the words on the wire ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def wire(sim_app: Any) -> Any:
+    """The simulator (strict, its default) noting every request it received, and a service on it."""
+    received = Received(sim_app)
+    session = make_session(received)
+    yield received, EntitlementsService(session)
+    await session.aclose()
+
+
+async def test_policy_term_units_go_out_in_the_documented_spelling(wire: Any, world: World) -> None:
+    """PolicyInput: "Valid types are Days, Weeks, Months, Years", sample "Days"
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md): any case typed, that spelling sent."""
+    received, svc = wire
+    assert LineItemPolicies(rehosts=PolicyTerm(allowedCount=2, policyTermDuration=30, policyTermUnit="Days")).body() == {
+        "rehosts": {"allowedCount": 2, "policyTermDuration": 30, "policyTermUnit": "Days"}
+    }
+    ent = world.entitlements["ENT-100000"]
+    activation = ent.line_items[0].activation_id
+    for typed, sent in (("days", "Days"), ("DAYS", "Days"), ("Weeks", "Weeks"), ("MONTHS", "Months"), ("years", "Years")):
+        policies = LineItemPolicies(returns=PolicyTerm(allowedCount=1, policyTermDuration=2, policyTermUnit=typed))
+        answer = await svc.set_policies(ent.entitlement_id, activation, policies)
+        arrived = received.to("PATCH", f"/line-items/{activation}/policies")[-1]
+        assert arrived.body == {"returns": {"allowedCount": 1, "policyTermDuration": 2, "policyTermUnit": sent}}, typed
+        assert answer.policies is not None and answer.policies["returns"]["policyTermUnit"] == sent
+
+
+async def test_status_filters_go_out_as_the_words_documented(wire: Any, world: World) -> None:
+    """Seed 002 §3: the entitlement list filter names draft, deployed, obsolete "and also … active, inactive and
+    obsoleted" (the GraphQL State enum has OBSOLETED, no OBSOLETE): each goes out as the word it is, in lower case."""
+    received, svc = wire
+    for typed, sent in (("obsoleted", "obsoleted"), ("OBSOLETED", "obsoleted"), ("Obsolete", "obsolete"), ("ACTIVE", "active")):
+        await svc.list(EntitlementFilter(status=typed))
+        assert received.to("GET", "/entitlements")[-1].query["status"] == [sent], typed
+    obsolete = {e.entitlement_id for e in world.entitlements.values() if e.status == "OBSOLETE"}
+    assert obsolete and {e.entitlement_id for e in (await svc.list(EntitlementFilter(status="obsoleted"), limit=500)).items} == obsolete
+    ent = next(e for e in world.entitlements.values() if any(li.state == "OBSOLETE" for li in e.line_items))
+    items = await svc.line_items(ent.entitlement_id, LineItemFilter(status="Obsolete"))
+    assert received.to("GET", "/line-items")[-1].query["status"] == ["obsolete"] and items.items
+    # the line-item filter's documented words are draft, deployed, obsolete: the strict server refuses obsoleted itself
+    with pytest.raises(Invalid) as refusal:
+        await svc.line_items(ent.entitlement_id, LineItemFilter(status="obsoleted"))
+    assert received.to("GET", "/line-items")[-1].query["status"] == ["obsoleted"] and refusal.value.field == "status"
 
 
 async def test_server_side_errors_name_the_field(svc: EntitlementsService, world: World) -> None:

@@ -32,6 +32,7 @@ from flextui.api.registry import (
     decode_secret,
     extract_jwt,
     months_between,
+    parse_accounts,
     secret_problems,
 )
 from flextui.api.timestamps import TimestampError, java_date_string, java_medium_string, parse_timestamp
@@ -329,6 +330,97 @@ async def test_downloads_page_and_range_iteration(reg: RegistryService, world: W
     with pytest.raises(ValueError):
         async for _ in reg.iter_downloads(end, start):
             pass
+
+
+# The docs' sample entry ("Downloading Logs", RESTSWContDelivDownLogs.htm), and the same user in two accounts.
+DOCS_DOWNLOADS = [
+    {
+        "id": 1234,
+        "artifact": "test1_id/abcd-123:blue",
+        "username": "registryserviceuser@revenera.com",
+        "account": "[test_acc1]",
+        "timestamp": "Fri Mar 11 09:50:06 UTC 2022",
+    },
+    {
+        "id": 1235,
+        "artifact": "test1_id/abcd-123:green",
+        "username": "registryserviceuser@revenera.com",
+        "account": "[test_acc1, test_acc2]",
+        "timestamp": "Fri Mar 11 09:51:06 UTC 2022",
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("sent", "accounts"),
+    [
+        ("[test_acc1]", ("test_acc1",)),  # the docs' sample: a Java list printed as text
+        ("[test_acc1, test_acc2]", ("test_acc1", "test_acc2")),
+        (" [ test_acc1 ,test_acc2 ] ", ("test_acc1", "test_acc2")),
+        (["test_acc1", "test_acc2"], ("test_acc1", "test_acc2")),  # a JSON array
+        ('["Acme, Inc.", "Nimbus"]', ("Acme, Inc.", "Nimbus")),  # a JSON array as text
+        ([{"accountId": "A1", "accountName": "Acme"}, {"accountId": "N1"}], ("Acme", "N1")),
+        ("Acme Robotics", ("Acme Robotics",)),  # a bare name
+        (101200004242, ("101200004242",)),
+        ("[]", ()),
+        ("", ()),
+        (None, ()),
+        ("[a, a, b]", ("a", "b")),
+    ],
+)
+def test_download_account_is_read_as_its_accounts(sent: Any, accounts: tuple[str, ...]) -> None:
+    d = Download.model_validate({"id": 1, "account": sent})
+    assert d.accounts == accounts
+    assert isinstance(d.account, str) or d.account is None, "the field is kept as text, as sent"
+    assert all(d.matches_account(a.upper()) for a in accounts)
+    assert not d.matches_account("test_acc") and not d.matches_account("[test_acc1]" if accounts else "x")
+
+
+def test_an_account_name_with_a_comma_in_the_java_form_is_still_found_whole() -> None:
+    d = Download.model_validate({"account": "[Acme, Inc.]"})
+    assert d.accounts == ("Acme", "Inc.") and parse_accounts("[Acme, Inc.]") == d.accounts, "the Java form cannot tell"
+    assert d.matches_account("Acme, Inc.") and d.matches_account("inc.")
+
+
+async def test_the_docs_download_log_filters_by_any_of_its_accounts() -> None:
+    """Served the docs' sample (a server that ignores the simulator's `account` parameter), each account finds its
+    entries: `[test_acc1]` and `[test_acc1, test_acc2]` both name test_acc1; only the second names test_acc2."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/authenticate"):
+            return httpx.Response(200, text="aaa.bbb.ccc")
+        if request.url.path.endswith("/downloads"):
+            month = request.url.params.get("month")
+            return httpx.Response(200, json=DOCS_DOWNLOADS if month == "03" and request.url.params.get("page") == "1" else [])
+        return httpx.Response(404)
+
+    session = Session(
+        "https://x.flexnetoperations.com",
+        transport=httpx.MockTransport(handler),
+        credentials=Credentials("u@x.com", "pw"),
+        registry_tenant="1107",
+    )
+    service = RegistryService(session)
+
+    async def ids(account: str | None) -> list[int | None]:
+        return [d.id async for items in service.iter_downloads(date(2022, 3, 1), date(2022, 3, 31), account=account) for d in items]
+
+    assert await ids(None) == [1234, 1235]
+    assert await ids("test_acc1") == [1234, 1235]
+    assert await ids("TEST_ACC2") == [1235]
+    assert await ids("test_acc") == []
+    await session.aclose()
+
+
+async def test_simulated_downloads_name_accounts_in_the_docs_form_and_filter_by_either(reg: RegistryService, world: World) -> None:
+    start, end = date(2025, 11, 1), date(2026, 11, 1)
+    rows = [d async for items in reg.iter_downloads(start, end) for d in items]
+    assert rows and all(d.account and d.account.startswith("[") and d.account.endswith("]") for d in rows), "the documented form"
+    two = next(d for d in rows if len(d.accounts) == 2)
+    for account in two.accounts:
+        theirs = [d async for items in reg.iter_downloads(start, end, account=account) for d in items]
+        assert two.id in {d.id for d in theirs} and all(account in d.accounts for d in theirs)
+        assert [d.id for d in theirs] == [d.id for d in rows if account in d.accounts]
 
 
 async def test_event_status(reg: RegistryService) -> None:

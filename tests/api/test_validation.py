@@ -85,8 +85,11 @@ def test_enums() -> None:
     bad(v.check_order_type, "rush_order", "must be one of")
     assert [v.check_status(s) for s in ("draft", "Deployed", "OBSOLETE")] == ["DRAFT", "DEPLOYED", "OBSOLETE"]
     bad(v.check_status, "active")
-    assert v.check_status_filter("obsoleted") == "OBSOLETE" and v.check_status_filter("active") == "ACTIVE"
-    assert v.check_policy_term_unit("months") == "MONTHS"
+    assert v.check_status_filter("obsoleted") == "OBSOLETED" and v.check_status_filter("Obsolete") == "OBSOLETE"
+    assert v.check_status_filter("active") == "ACTIVE"
+    assert [v.check_policy_term_unit(u) for u in ("months", "DAYS", "Weeks", "yEARS")] == ["Months", "Days", "Weeks", "Years"]
+    answered = ("DAYS", " weeks ", "Months", "fortnights", None, 3)
+    assert [v.policy_term_unit(u) for u in answered] == ["Days", "Weeks", "Months", None, None, None]
     bad(v.check_policy_term_unit, "fortnights")
     assert v.check_sort_order("DESC") == "desc"
     bad(v.check_sort_order, "down")

@@ -527,6 +527,16 @@ async def _strict_enums(default: Sim, dialect: Sim) -> None:
     assert unknown["field"] == "accountType"
     assert (await dialect.json("GET", f"{USERS}/accounts", 400, params={"accountType": "customer"}))["field"] == "accountType"
     assert (await dialect.req("GET", f"{USERS}/accounts", params={"accountType": "CUSTOMER,SELF_REGISTERED"})).status_code == 200
+    # policyTermUnit: "Valid types are Days, Weeks, Months, Years" (PolicyInput); any case is read leniently, and
+    # both answer the documented spelling
+    ent = next(e for e in default.world.entitlements.values() if e.status != "OBSOLETE" and e.line_items)
+    path = f"{ENTITLEMENTS}/entitlement/{ent.entitlement_id}/line-items/{ent.line_items[0].activation_id}/policies"
+    upper = {"rehosts": {"allowedCount": 2, "policyTermDuration": 30, "policyTermUnit": "DAYS"}}
+    assert (await default.json("PATCH", path, json=upper))["policies"]["rehosts"]["policyTermUnit"] == "Days"
+    refused = await dialect.json("PATCH", path, 400, json=upper)
+    assert refused["field"] == "rehosts.policyTermUnit" and "Days" in refused["message"]
+    documented = {"rehosts": {"allowedCount": 2, "policyTermDuration": 30, "policyTermUnit": "Days"}}
+    assert (await dialect.json("PATCH", path, json=documented))["policies"]["rehosts"]["policyTermUnit"] == "Days"
 
 
 # -- the table ------------------------------------------------------------------------------------

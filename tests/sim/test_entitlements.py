@@ -644,7 +644,7 @@ async def test_policies(api: Api, world: World) -> None:
     act = first_activation(world)
     path = f"/entitlement/ENT-100000/line-items/{act}/policies"
     body = {
-        "rehosts": {"allowedCount": 3, "policyTermDuration": 1, "policyTermUnit": "years"},
+        "rehosts": {"allowedCount": 3, "policyTermDuration": 1, "policyTermUnit": "Years"},  # PolicyInput's spelling
         "extraActivations": 2,
         "cancelLicense": True,
     }
@@ -652,12 +652,12 @@ async def test_policies(api: Api, world: World) -> None:
     assert result["status"] == "success" and result["responseItems"][0]["activationId"] == act
     li = world.entitlements["ENT-100000"].line_items[0]
     assert li.policies == {
-        "rehosts": {"allowedCount": 3, "policyTermDuration": 1, "policyTermUnit": "YEARS"},
+        "rehosts": {"allowedCount": 3, "policyTermDuration": 1, "policyTermUnit": "Years"},
         "extraActivations": 2,
         "cancelLicense": True,
     }
     await api.ok("PATCH", path, json={"rehosts": {"allowedCount": 0}, "returns": {"allowedCount": 1}})
-    assert li.policies["rehosts"] == {"allowedCount": 0, "policyTermDuration": 1, "policyTermUnit": "YEARS"}
+    assert li.policies["rehosts"] == {"allowedCount": 0, "policyTermDuration": 1, "policyTermUnit": "Years"}
     shown = await api.ok("GET", "/entitlement/ENT-100000/line-items", params={"activationId": act})
     assert shown["lineItems"][0]["policies"]["returns"] == {"allowedCount": 1}
 
@@ -669,8 +669,9 @@ async def test_policies(api: Api, world: World) -> None:
         ({"returns": {"allowedCount": "two"}}, "returns.allowedCount"),
         ({"repairs": {"policyTermDuration": 2, "policyTermUnit": "fortnights"}}, "repairs.policyTermUnit"),
         ({"repairs": {"policyTermDuration": 2}}, "repairs.policyTermUnit"),
-        ({"repairs": {"policyTermUnit": "DAYS"}}, "repairs.policyTermDuration"),
-        ({"rehosts": {"policyTermDuration": -1, "policyTermUnit": "DAYS"}}, "rehosts.policyTermDuration"),
+        ({"repairs": {"policyTermUnit": "Days"}}, "repairs.policyTermDuration"),
+        ({"repairs": {"policyTermDuration": 2, "policyTermUnit": "DAYS"}}, "repairs.policyTermUnit"),  # strict: as documented
+        ({"rehosts": {"policyTermDuration": -1, "policyTermUnit": "Days"}}, "rehosts.policyTermDuration"),
         ({"extraActivations": -2}, "extraActivations"),
         ({"virtualLicense": "yes"}, "virtualLicense"),
         ({"rehosts": 3}, "rehosts"),

@@ -513,13 +513,35 @@ async def test_downloads_filters_and_whole_year(client: httpx.AsyncClient, auth:
     by_user = await every_row(client, url, auth, year=2026, username=sample["username"].upper())
     assert by_user and all(r["username"] == sample["username"] for r in by_user)
     assert len(by_user) == sum(r["username"] == sample["username"] for r in year)
-    by_account = await every_row(client, url, auth, year=2026, account=sample["account"])
-    assert by_account and all(r["account"] == sample["account"] for r in by_account)
+    by_account = await every_row(client, url, auth, year=2026, account=names(sample)[0])
+    assert by_account and all(names(sample)[0] in names(r) for r in by_account)
     project = sample["artifact"].split("/")[0]
     by_project = await every_row(client, url, auth, year=2026, project=project)
     assert by_project and all(r["artifact"].startswith(project + "/") for r in by_project)
     future = (await client.get(url, params={"year": 2030, "page": 1, "pageSize": 10}, headers=auth)).json()
     assert future == []
+
+
+def names(row: dict[str, Any]) -> list[str]:
+    """The account names of a log entry's `account`, a Java list printed as text: "[a, b]" → ["a", "b"]."""
+    text = row["account"]
+    assert text.startswith("[") and text.endswith("]"), text
+    return [part.strip() for part in text[1:-1].split(",")]
+
+
+async def test_download_accounts_are_the_docs_java_list(client: httpx.AsyncClient, auth: dict[str, str], world: World) -> None:
+    """The docs' sample has "account": "[test_acc1]" (RESTSWContDelivDownLogs.htm): the user's accounts as a Java list
+    printed as text; a user of two accounts is "[a, b]", and the `account` filter finds the entry by either (name or ID)."""
+    url = f"{R}/downloads"
+    year = await every_row(client, url, auth, year=2026)
+    assert all(re.fullmatch(r"\[[^\[\],]+(, [^\[\],]+)*\]", r["account"]) for r in year), "every entry in the documented form"
+    two = next(r for r in year if len(names(r)) == 2)
+    assert sum(len(names(r)) == 2 for r in year) < len(year) / 2, "most users have one account"
+    second = names(two)[1]
+    second_id = next(a.account_id for a in world.accounts.values() if a.name == second)
+    for wanted in (second, second_id.lower()):
+        found = await every_row(client, url, auth, year=2026, account=wanted)
+        assert two in found and all(second in names(r) for r in found)
 
 
 # -- events and secrets ---------------------------------------------------------------------------------

@@ -320,6 +320,71 @@ async def test_ent_command_opens_one_account_and_product_arguments() -> None:
         await until(pilot, lambda: [n.data.account_id for n in screen(app).tree.root.children] == [ACME])  # a name works too
 
 
+def last_request(app: Any, method: str, part: str) -> Any:
+    """The session's latest exchange of `method` whose address holds `part`: what was sent, as the request log has it."""
+    found = app.ctx.session.trace.latest(lambda e: e.method == method and part in e.url)
+    assert found is not None, f"no {method} {part}"
+    return found
+
+
+async def test_the_status_obsoleted_is_offered_and_sent_as_its_word() -> None:
+    """Seed 002 §3: the entitlement list filter names obsoleted (the GraphQL State enum's word); `:ent status=obsoleted`
+    broke the screen (its Status choice had no such value) and the filter went out as obsolete."""
+    app = build_app(start=["entitlements", "status=obsoleted"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        assert s.query_one("#f-status", Select).value == "OBSOLETED"
+        sent_url = last_request(app, "GET", "/v1/entitlements").url
+        assert "status=obsoleted" in sent_url, sent_url
+        obsolete = {e.account_id for e in world_of(app).entitlements.values() if e.status == "OBSOLETE"}
+        assert obsolete and {n.data.account_id for n in s.tree.root.children} == obsolete
+        s.query_one("#f-status", Select).value = "OBSOLETE"  # the creation word, also a list filter's: sent as it is
+        await settle(pilot)
+        assert "status=obsolete&" in last_request(app, "GET", "/v1/entitlements").url + "&"
+    app = build_app(start=["entitlements", "status=retired"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "status: must be one of draft, deployed, obsolete, active, inactive, obsoleted (got 'retired')" in screen(app).status.error
+
+
+async def test_policy_units_are_preselected_in_any_case_and_sent_as_documented() -> None:
+    """PolicyInput: "Valid types are Days, Weeks, Months, Years" (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md).
+    What the server holds is preselected whatever its case; a unit that is none of them is shown, and refused before sending."""
+    app = build_app(start=["entitlements"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        s = await acme_entitlement_open(pilot)
+        li = world_of(app).entitlements["ENT-100000"].line_items[0]
+        li.policies.update(
+            {
+                "rehosts": {"allowedCount": 3, "policyTermDuration": 30, "policyTermUnit": "DAYS"},
+                "returns": {"allowedCount": 1, "policyTermDuration": 2, "policyTermUnit": "weeks"},
+                "repairs": {"allowedCount": 1, "policyTermDuration": 1, "policyTermUnit": "Fortnights"},
+            }
+        )
+        await pilot.press("ctrl+r")  # the server holds them now
+        await settle(pilot)
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await pilot.pause()
+        await pilot.press("p")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SectionedForm)
+        units = {kind: form.query_one(f"#field-{kind}-unit", Select).value for kind in ("rehosts", "returns", "repairs")}
+        assert units == {"rehosts": "Days", "returns": "Weeks", "repairs": "Fortnights"}
+        before = sent(app)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert sent(app) == before and "Days, Weeks, Months, Years" in hint(app, "repairs-unit")
+        await fill(pilot, {"repairs-unit": "Months"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen)
+        body = last_request(app, "PATCH", f"/line-items/{li.activation_id}/policies").request_body
+        assert [body[kind]["policyTermUnit"] for kind in ("rehosts", "returns", "repairs")] == ["Days", "Weeks", "Months"]
+        assert [li.policies[kind]["policyTermUnit"] for kind in ("rehosts", "returns", "repairs")] == ["Days", "Weeks", "Months"]
+
+
 async def test_clearing_the_filters_clears_them_from_the_header_too() -> None:
     """`x` listed every account while the header still named the filter the screen was opened with."""
     app = build_app(start=["entitlements", ACME])
@@ -578,11 +643,11 @@ async def test_line_item_changes_add_policies_properties_maintenance() -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert sent(app) == before and "required with “Rehosts per”" in hint(app, "rehosts-unit"), "in the form's words, not the API's"
-        await fill(pilot, {"rehosts-unit": "MONTHS", "extraActivations": "4", "virtualLicense": "true"})
+        await fill(pilot, {"rehosts-unit": "Months", "extraActivations": "4", "virtualLicense": "true"})
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, EntitlementsScreen)
-        assert li.policies["rehosts"] == {"allowedCount": 2, "policyTermDuration": 30, "policyTermUnit": "MONTHS"}
+        assert li.policies["rehosts"] == {"allowedCount": 2, "policyTermDuration": 30, "policyTermUnit": "Months"}
         assert li.policies["extraActivations"] == 4 and li.policies["virtualLicense"] is True
         await until(pilot, lambda: "2 allowed per 30 months" in detail(app))  # the line item again, its entitlement and account reloaded
         assert s.tree.cursor_node.data.key == f"L:{li.activation_id}"

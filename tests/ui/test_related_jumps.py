@@ -249,6 +249,37 @@ async def test_a_download_opens_its_project_and_a_member_its_user() -> None:
         await settle(pilot)
 
 
+async def test_a_download_of_two_accounts_offers_each_accounts_entitlements() -> None:
+    """The log's `account` is documented as a Java list printed as text ("[test_acc1]", RESTSWContDelivDownLogs.htm):
+    a user of two accounts shows both, readably, and `j` offers each one's entitlements (not "[a, b]" as one name)."""
+    from flextui.ui.screens.registry.downloads import DownloadsScreen
+    from flextui.ui.widgets.grid import DataGrid
+
+    app = build_app(start=["downloads"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        downloads = await screen_of(pilot, DownloadsScreen)
+        grid = downloads.query_one("#dl-grid", DataGrid)
+        await until(pilot, lambda: grid.row_count > 0 and not downloads.fetching)
+        at = next(i for i, row in enumerate(grid.model.iter_view_dicts()) if ", " in (row["account"] or ""))
+        grid.focus()
+        grid.move_cursor(row=at)
+        shown = grid.current_row()["account"]
+        assert "[" not in shown and "]" not in shown, shown
+        first, second = shown.split(", ")
+        await burst(pilot, "j")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        options = app.screen.query_one(OptionList)
+        listed = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        wanted = [f"account {first}: its entitlements", f"account {second}: its entitlements"]
+        assert [text for text in listed if text.startswith("account ")] == wanted, listed
+        await burst(pilot, *["down"] * listed.index(wanted[1]), "enter")
+        await until(pilot, lambda: isinstance(app.screen, EntitlementsScreen))
+        assert app.screen.filters.account == second
+        await burst(pilot, "escape")
+        await until(pilot, lambda: app.screen is downloads)
+        assert grid.current_row()["account"] == shown, "back on the same row"
+
+
 async def _history(pilot: Any) -> list[str]:
     """`:history` as listed (then closed again): each place, ◀ behind or ▶ ahead."""
     app = pilot.app

@@ -524,11 +524,19 @@ class EntitlementForms:
             return
         ent, li = found
         current = li.policies or {}
+        # The documented units (Days, Weeks, Months, Years: PolicyInput); what the server holds is preselected in
+        # whatever case it answers ("DAYS" is Days), and a unit it holds that is none of them is shown as it is.
         units = [("—", "")] + [(u.lower(), u) for u in v.POLICY_TERM_UNITS]
         fields: list[FieldSpec] = []
         for kind in v.POLICY_KINDS:
             now = current.get(kind) if isinstance(current.get(kind), dict) else {}
             title = kind.capitalize()
+            held = now.get("policyTermUnit")
+            held_text = str(held).strip() if held is not None else ""
+            unit_now = v.policy_term_unit(held) or held_text
+            unit_options = units
+            if unit_now not in ("", *v.POLICY_TERM_UNITS):
+                unit_options = [*units, (f"{held_text} (not a documented unit)", held_text)]
             fields += [
                 FieldSpec(
                     f"{kind}-count",
@@ -548,10 +556,8 @@ class EntitlementForms:
                     f"{kind}-unit",
                     f"{title} term unit",
                     kind="select",
-                    options=units,
-                    value=str(now.get("policyTermUnit") or "").upper()
-                    if str(now.get("policyTermUnit") or "").upper() in v.POLICY_TERM_UNITS
-                    else "",
+                    options=unit_options,
+                    value=unit_now,
                     errors=(f"{kind}.policyTermUnit",),
                 ),
             ]

@@ -79,14 +79,27 @@ CATALOGUE_WHERE = "Put the cursor on a line item or its product to open it in th
 # =====================================================================================================
 
 ENT_PAGE = 200  # entitlements per page when the top level comes from the entitlement list
+# The entitlement list filter's statuses, each sent as its word (seed 002 §3: draft, deployed, obsolete, and "also …
+# active, inactive and obsoleted"; OBSOLETED is the GraphQL State enum's, which has no OBSOLETE).
 STATUS_OPTIONS = [
     ("any status", ""),
     ("draft", "DRAFT"),
     ("deployed", "DEPLOYED"),
     ("obsolete", "OBSOLETE"),
+    ("obsoleted", "OBSOLETED"),
     ("active", "ACTIVE"),
     ("inactive", "INACTIVE"),
 ]
+
+
+def status_options(status: str) -> list[tuple[str, str]]:
+    """The Status choices, with `status` among them when it is none of them (`:ent status=retired`): shown as
+    typed, and said to be unknown when the list is asked for (a Select refuses a value it does not offer)."""
+    if any(value == status for _, value in STATUS_OPTIONS):
+        return STATUS_OPTIONS
+    return [*STATUS_OPTIONS, (status.lower(), status)]
+
+
 ARG_KEYS = ("account", "product", "status", "from", "to", "activation")
 _ARG_RE = re.compile(r"(?:^|\s)(" + "|".join(ARG_KEYS) + r")=", re.IGNORECASE)
 
@@ -336,7 +349,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             yield Label("Product")
             yield Input(value=f.product, placeholder="product name", id="f-product", compact=True)
             yield Label("Status")
-            yield Select(STATUS_OPTIONS, value=f.status, allow_blank=False, id="f-status", compact=True)
+            yield Select(status_options(f.status), value=f.status, allow_blank=False, id="f-status", compact=True)
             yield Label("Created")
             yield Input(value=f.created_from, placeholder="from YYYY-MM-DD", id="f-from", compact=True)
             yield Input(value=f.created_to, placeholder="to YYYY-MM-DD", id="f-to", compact=True)
@@ -438,6 +451,11 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
 
     async def _entitlement_roots(self, gen: int, force: bool) -> None:
         f = self.filters
+        if f.status:
+            try:
+                v.check_status_filter(f.status)
+            except ValueError as exc:
+                raise Invalid(f"status: {str(exc).lower()}") from None  # the words as the list filter takes them
         base: dict[str, Any] = {
             "product": f.product or None,
             "status": f.status or None,

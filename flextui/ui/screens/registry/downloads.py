@@ -1,4 +1,10 @@
-"""The download log: filters, the streamed log, downloads per day (a chart) and the top artifacts."""
+"""The download log: filters, the streamed log, downloads per day (a chart) and the top artifacts.
+
+An entry's `account` is documented as a Java list printed as text, `"[test_acc1]"`
+(https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/RESTSWContDelivDownLogs.htm):
+the log shows the accounts it names joined by ", " (`Download.accounts`), and `j` offers each
+account's entitlements, one link per account.
+"""
 
 from __future__ import annotations
 
@@ -120,6 +126,8 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         self._loader: Worker[Any] | None = None
         self._chart_shown_series: list[tuple[str, float]] = []
         self._drawn_at = 0.0
+        self.account_lists: dict[str, tuple[str, ...]] = {}
+        """The Account column's text → the accounts it shows (a name may hold a comma: the text alone cannot say)."""
 
     def raw_record(self) -> Any | None:
         return self.query_one("#dl-grid", DataGrid).current_row()
@@ -132,8 +140,9 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
             links.append(Link(f"project {row['project']}", "charts", str(row["project"])))
         if row.get("username"):
             links.append(Link(f"user {row['username']}", "users", f"user={row['username']}"))
-        if row.get("account"):
-            links.append(Link(f"account {row['account']}: its entitlements", "entitlements", str(row["account"])))
+        shown = str(row.get("account") or "")
+        for account in self.account_lists.get(shown, (shown,) if shown else ()):
+            links.append(Link(f"account {account}: its entitlements", "entitlements", account))
         return links
 
     def first_filter(self) -> Widget | None:
@@ -281,6 +290,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
             self.query_one("#top-table", ResourceTable).set_rows([])
             self.day_counts = Counter()
             self.artifact_counts = Counter()
+            self.account_lists = {}
             self.loaded = 0
             self._drawn_at = 0.0
             self.range = (filters["start"], filters["end"])
@@ -327,7 +337,11 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
     def _add(self, items: list[Download]) -> None:
         rows = []
         for d in items:
-            rows.append((d.timestamp, d.artifact, d.username, d.account, d.project))
+            accounts = d.accounts
+            shown = ", ".join(accounts)
+            if len(accounts) > 1:
+                self.account_lists.setdefault(shown, accounts)
+            rows.append((d.timestamp, d.artifact, d.username, shown, d.project))
             if d.timestamp is not None:
                 self.day_counts[d.timestamp.astimezone(UTC).date()] += 1
             self.artifact_counts[d.artifact or "(unknown)"] += 1
@@ -423,7 +437,7 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
                 ("Artifact", row.get("artifact") or ""),
                 ("Project", row.get("project") or ""),
                 ("User", row.get("username") or ""),
-                ("Account", row.get("account") or ""),
+                ("Accounts" if len(self.account_lists.get(row.get("account") or "", ())) > 1 else "Account", row.get("account") or ""),
             ],
             width=10,
         )
