@@ -6,8 +6,8 @@ or ignore the size asked for, `Listing.page`); pages come from the cache
 first (with their age) and then fresh. A search has no count: each of its
 pages is settled by the page after it, asked ahead (`TokensService.search_page`),
 so `]` is offered only where a next page exists ("more may follow" until that
-is known; a `]` pressed meanwhile waits for it), and the search's pages are
-the server's too (its own size, a cap, or all on one page). Rows
+is known; a `]` pressed meanwhile waits for it: `pages_ahead.Ahead`, as the
+registry's lists keep it), and the search's pages are the server's too (its own size, a cap, or all on one page). Rows
 expiring within `settings.expiring_days` are marked ⚠, masked rows (values
 the caller may not see) are dimmed and marked. New token values are shown
 once, in a modal that copies them, and are then dropped: they are never
@@ -46,6 +46,7 @@ from flextui.ui.keyhint import hint as keyhint
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key
 from flextui.ui.screens.everypage import EveryPageSearch
+from flextui.ui.screens.pages_ahead import Ahead
 from flextui.ui.widgets.table import ResourceTable
 
 TYPE_OPTIONS = [("NORMAL: for yourself", "NORMAL"), ("IMPERSONATED: for another user", "IMPERSONATED")]
@@ -106,12 +107,10 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         the list's pages are counted by it."""
         self.whole = False
         """The server answered the list or search whole (`Page.whole`): it is the one page."""
-        self.search_more: bool | None = None
-        """Whether a page follows the search page shown (`Page.more`); None while the server is being asked."""
         self.search_shown = 0
         """The search page whose rows are shown (`self.page` is the one asked for)."""
-        self.wanted = 0
-        """`]` pressed while it was not known whether a next search page exists: taken once it is known."""
+        self.ahead = Ahead(first=0)
+        """What is known of the search's pages after the one shown (a search has no count; the list has its total)."""
         self._loading: Worker[Any] | None = None  # the worker loading a page
 
     @classmethod
@@ -173,7 +172,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def _load_failed(self, exc: BaseException) -> None:
         """Where the list would be, say it is not (the toast goes by; an empty table read as "no tokens")."""
-        self.wanted = 0  # a `]` waiting to know whether a next page exists: it will not be known
+        self.ahead.wanted = 0  # a `]` waiting to know whether a next page exists: it will not be known
         pager = self.query_one("#pager", Label)
         if self.total is None and not self.tokens:
             pager.update(Text(NOT_LOADED))
@@ -195,7 +194,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def many_pages(self) -> bool:
         if self.search is not None:
-            return not self.whole and (self.page > 0 or self.search_more is not False)
+            return not self.whole and (self.page > 0 or self.ahead.more is not False)
         return self.total is not None and self.total > len(self.tokens)
 
     def every_pager(self, force: bool) -> Any:
@@ -218,9 +217,6 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             if (not force or page.age is None) and not self._show(page):
                 return
 
-    search_last: int | None = None
-    """The search's last page (from 1), once a page has said no page follows it; None while unknown."""
-
     def _show(self, page: Page[Token]) -> bool:
         """Show `page`; False when it is not shown: an empty search page past the one shown (`_past_the_last`)."""
         if self.search is not None and not page.items and self.page > self.search_shown:
@@ -232,7 +228,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         if page.whole:
             self.page = 0  # every page is the whole list: that is the one page
         if self.search is not None:
-            self._search_settled(page)
+            self.search_shown = self.page
+            if self.ahead.settled(self.page, page.more):
+                self.call_later(self._take_wanted)
         if not self.every_mode:  # the table holds an all-pages search: the page waits until it is left
             self.query_one(ResourceTable).set_rows([self._row(t) for t in page.items])
         self.show_age(page.age)
@@ -240,32 +238,17 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.refresh_bindings()  # rows or none: the footer offers what the row under the cursor (if any) allows
         return True
 
-    def _search_settled(self, page: Page[Token]) -> None:
-        """What a search page says of the pages after it (`Page.more`; None: not known yet); a `]` that waited for it is taken."""
-        self.search_shown = self.page
-        self.search_more = page.more
-        if page.more is False:
-            self.search_last = self.page + 1
-        elif page.more and self.search_last is not None and self.search_last <= self.page + 1:
-            self.search_last = None  # the search finds more than it did
-        if page.more is not None and self.wanted:
-            self.call_later(self._take_wanted)
-
     def _take_wanted(self) -> None:
-        """The `]`s pressed while it was not known whether a next page exists: one page on, now that it is known (the
-        rest wait for that page's answer), or none when this is the last."""
-        wanted, self.wanted = self.wanted, 0
-        if wanted and self.search is not None and self.search_more:
-            self.wanted = wanted - 1
+        """The `]`s pressed while it was not known whether a next search page exists: one page on, now that it is known
+        (the rest wait for that page's answer), or none when this is the last."""
+        if self.search is not None and self.ahead.take_wanted():
             self.action_page(1)
 
     def _past_the_last(self) -> None:
         """A search page asked for (`:page N` past the pages known to exist, or one the search has since lost) is empty:
         the page shown stays, and the pager says which pages exist."""
         asked, self.page = self.page, self.search_shown
-        if asked == self.search_shown + 1:  # the page after the one shown is empty: the one shown is the last
-            self.search_more, self.search_last = False, self.search_shown + 1
-        self.wanted = 0
+        self.ahead.came_back_empty(asked, self.search_shown)
         self.say(f"Page {asked + 1} is past the last page of this search")
         self._update_pager()
 
@@ -292,17 +275,15 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         soon = sum(1 for t in self.tokens if t.expires_within(now, days))
         masked = sum(1 for t in self.tokens if t.masked)
         if self.search is not None:
-            last = self.search_last
+            last = self.ahead.last
             parts = [
                 f"search: {self._search_text()}",
                 f"page {self.page + 1}" + (f" of {last}" if last else ""),
                 f"{len(self.tokens)} shown",
             ]
             parts += served_notes(self.whole, self.served, self.page_size, None)
-            if self.search_more is None and not self.whole:
-                parts.append(f"more may follow (] opens page {self.page + 2} if it exists)" if self.wanted else "more may follow")
-            elif self.search_more:
-                parts.append("] for more")
+            if not self.whole:
+                parts += self.ahead.notes(self.page)
             one_page = self.whole or last == 1
         else:
             total = self.total or 0
@@ -470,9 +451,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def _another(self, search: TokenSearch | None) -> None:
         """Another listing (the list, or a search), from its first page: nothing known of its pages yet."""
         self.search = search
-        self.search_last = self.search_more = None
+        self.ahead.reset()
         self.served, self.whole = None, False
-        self.page = self.search_shown = self.wanted = 0
+        self.page = self.search_shown = 0
         self.load_page()
 
     def action_list_mode(self) -> None:
@@ -484,7 +465,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def page_position(self) -> tuple[int, int | None] | None:
         """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
         if self.search is not None:
-            return self.page + 1, self.search_last  # known once a page came back short
+            return self.page + 1, self.ahead.last  # known once a page has said none follows it
         return self.page + 1, self.list_pages()
 
     def action_page(self, delta: int) -> None:
@@ -495,20 +476,18 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         last = self.list_pages()
         if self.search is None and last is not None and target >= last:
             return
-        if self.search is not None and delta > 0 and not self._search_may_turn(target):
+        if self.search is not None and delta > 0 and not self._search_may_turn(delta):
             return
         self.page = target
         self.load_page()
 
-    def _search_may_turn(self, target: int) -> bool:
-        """Whether search page `target` (from 0) may be opened: not past the last page, once known. While it is not
-        known whether a page follows the one asked for (it, or the page after it, is being asked for), the `]` waits
-        for the answer (`wanted`)."""
-        if self.whole or (self.search_last is not None and target >= self.search_last):
+    def _search_may_turn(self, delta: int) -> bool:
+        """Whether the search page `delta` on may be opened: not past the last page, once known. While it is not known
+        whether a page follows the one asked for, the `]` waits for the answer (`Ahead.waits`)."""
+        if self.whole or self.ahead.beyond(self.page + delta):
             return False
         loading = self._loading is not None and not self._loading.is_finished
-        if loading and (self.page != self.search_shown or self.search_more is None):  # what follows the page asked: unknown yet
-            self.wanted += target - self.page
+        if self.ahead.waits(delta, loading=loading, page=self.page, shown=self.search_shown):
             self._update_pager()
             return False
         return True

@@ -42,8 +42,8 @@ from flextui.ui.keyhint import bound_key
 from flextui.ui.keyhint import hint as keyhint
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
+from flextui.ui.screens.pages_ahead import Ahead
 from flextui.ui.screens.registry.common import (
-    Ahead,
     PagedRegistryScreen,
     RegistryMixin,
     block,
@@ -532,9 +532,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         """Show a page of members; False when it is not shown: an empty page past the one shown, without a total."""
         if page.total is None and not page.items and self.member_shown is not None and self.member_page > self.member_shown:
             asked, self.member_page = self.member_page, self.member_shown
-            if asked == self.member_shown + 1:  # the page after the one shown is empty: the one shown is the last
-                self.member_ahead.settled(self.member_shown, False)
-            self.member_ahead.wanted = 0
+            self.member_ahead.came_back_empty(asked, self.member_shown)
             self.say(f"Page {asked} is past the last page of members")
             self._update_member_pager()
             return False
@@ -610,9 +608,8 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         if self.members_whole and delta > 0:
             return
         target = turn_page(self.member_page, delta, self.member_total, self.member_size, self.member_ahead.last)
-        loading = self._members_loading is not None and not self._members_loading.is_finished
-        unsettled = loading and self.member_total is None and (self.member_page != self.member_shown or self.member_ahead.more is None)
-        if target is not None and self.member_ahead.waits(delta, unsettled):
+        loading = self.member_total is None and self._members_loading is not None and not self._members_loading.is_finished
+        if target is not None and self.member_ahead.waits(delta, loading=loading, page=self.member_page, shown=self.member_shown):
             self._update_member_pager()
             return  # taken once it is known whether that page exists (`_take_wanted_member`)
         if target is not None:
