@@ -14,10 +14,11 @@ once, in a modal that copies them, and are then dropped: they are never
 stored, cached or logged.
 
 The list is listed by its User and Creator fields as applied (enter there,
-`u`), kept on the screen (`applied_user`, `applied_creator`): every request
-reads those, never the fields, and the fields show them again when the keys
-leave them without enter. `u` on a search's row opens that user's tokens
-over the search as a related jump, so escape comes back to the search.
+`u`), as every list is by its filter fields (`AreaScreen.applied_text`, read
+here as `applied_user` and `applied_creator`): every request reads those,
+never the fields, and the fields show them again when the keys leave them
+without enter. `u` on a search's row opens that user's tokens over the
+search as a related jump, so escape comes back to the search.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Static
 from textual.worker import Worker
 
@@ -92,12 +94,6 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         neither: the signed-in user's tokens."""
         super().__init__()
         self.opened_on = (user, creator) if user or creator else None
-        self.applied_user: str | None = None
-        """The user the list is listed by: the User field as last applied (enter in the fields, `u`), not as typed since.
-        Every request of the list reads these (a page, ctrl+r, a watch, a refresh after a change, a search of every
-        page), never the fields: text typed there without enter is no filter."""
-        self.applied_creator: str | None = None
-        """The creator the list is listed by (see `applied_user`)."""
         self.page = 0
         self.total: int | None = None
         self.search: TokenSearch | None = None
@@ -145,13 +141,25 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             return 1
         return pages_of(self.total, self.served_size) if self.total is not None else None
 
+    @property
+    def applied_user(self) -> str | None:
+        """The user the list is listed by: the User field as last applied (enter in the fields, `u`), not as typed since.
+        Every request of the list reads these (a page, ctrl+r, a watch, a refresh after a change, a search of every
+        page), never the fields: text typed there without enter is no filter."""
+        return self.applied_text(self._boxes()[0]).strip() or None
+
+    @property
+    def applied_creator(self) -> str | None:
+        """The creator the list is listed by (see `applied_user`)."""
+        return self.applied_text(self._boxes()[1]).strip() or None
+
     def compose_body(self) -> ComposeResult:
-        self.applied_user, self.applied_creator = self.opened_on or (self.ctx.user or None, None)
+        user, creator = self.opened_on or (self.ctx.user or None, None)
         with Horizontal(classes="toolbar"):
             yield Label("User")
-            yield Input(value=self.applied_user or "", placeholder="user e-mail", id="q-user", compact=True)
+            yield Input(value=user or "", placeholder="user e-mail", id="q-user", compact=True)
             yield Label("Creator")
-            yield Input(value=self.applied_creator or "", placeholder="creator e-mail", id="q-creator", compact=True)
+            yield Input(value=creator or "", placeholder="creator e-mail", id="q-creator", compact=True)
         yield Label("", id="pager", classes="pager")
         table = ResourceTable(self.kind.columns, cell=self._cell, id="tokens-table")
         table.row_style = self._row_style
@@ -401,9 +409,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def _apply(self, user: str | None, creator: str | None) -> None:
         """List by `user` and `creator` from now on (`applied_user`), the fields showing them."""
-        self.applied_user, self.applied_creator = user or None, creator or None
         user_box, creator_box = self._boxes()
-        user_box.value, creator_box.value = user or "", creator or ""
+        self.set_filter_text(user_box, user or "")
+        self.set_filter_text(creator_box, creator or "")
         self._show_starts()
 
     def _show_starts(self, *, leaving: bool = False) -> None:
@@ -413,34 +421,13 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             if leaving or not box.has_focus:
                 box.cursor_position = 0
 
-    @on(Input.Submitted, "#q-user, #q-creator")
-    def _list(self, event: Input.Submitted) -> None:
-        """Enter in the User or Creator field: both fields, as typed, are what the list is listed by."""
-        event.stop()
-        user_box, creator_box = self._boxes()
-        self._apply(user_box.value.strip(), creator_box.value.strip())
+    def filters_entered(self, field: Widget) -> bool:
+        """Enter in the User or Creator field: both fields, as typed, are what the list is listed by (AreaScreen
+        applied them)."""
         self._relist()
         self.query_one(ResourceTable).focus()
         self._show_starts(leaving=True)
-
-    @on(events.DescendantFocus)
-    def _left_the_fields(self, event: events.DescendantFocus) -> None:
-        """The keys went elsewhere on this screen (tab, a click) from a field typed in without enter: the fields show
-        what the list is listed by again. Left as typed, `User zz` stood over the admin's tokens, as if it were
-        theirs. (Between the two fields, nothing is undone: enter in either applies both.)"""
-        if event.widget in self._boxes():
-            return
-        self.revert_fields()
-
-    def revert_fields(self) -> None:
-        """The fields as applied (`applied_user`), whatever was typed in them since."""
-        user_box, creator_box = self._boxes()
-        reverted = False
-        for box, applied in ((user_box, self.applied_user), (creator_box, self.applied_creator)):
-            if box.value != (applied or ""):
-                box.value, reverted = applied or "", True
-        if reverted:
-            self._show_starts()
+        return True
 
     def _relist(self) -> None:
         """Another user or creator: another listing, from its first page."""

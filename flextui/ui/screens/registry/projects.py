@@ -14,6 +14,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane, Tabs
 from textual.worker import Worker
 
@@ -583,15 +584,15 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             text += " · " + filter_note(table)
         self.query_one("#members-pager", Label).update(Text(clean(text)))
 
-    @on(Input.Submitted, "#q-member")
-    def _member_query(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.member_user = event.value.strip() or None
+    def filters_entered(self, field: Widget) -> bool:
+        """Enter in the members' user field (AreaScreen has applied it): that member, or everyone when it is empty."""
+        self.member_user = self.applied_text(self.query_one("#q-member", Input)).strip() or None
         self.member_page = 1
         self.member_shown = None
         self.member_ahead.reset()  # another listing
         self._load_members(force=False)
         self.query_one("#members-table", ResourceTable).focus()
+        return True
 
     def page_position(self) -> tuple[int, int | None] | None:
         """The members tab's (page, last page or None), counted from 1 (`:page N`); the other tabs have one page."""
