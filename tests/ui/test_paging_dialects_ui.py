@@ -334,11 +334,11 @@ async def test_a_next_page_key_pressed_before_the_search_knows_waits_for_the_ans
         first = [row["name"] for row in s.table.visible_rows]
         assert "page 1 · 100 shown · more may follow" in str(s.query_one("#pager").render())
         await pilot.press("right_square_bracket")
-        await until(pilot, lambda: s.wanted == 1)
+        await until(pilot, lambda: s.ahead.wanted == 1)
         said = str(s.query_one("#pager").render())
         assert s.page == 0 and "more may follow (] opens page 2 if it exists)" in said, said
         answer.set()
-        await until(pilot, lambda: s.search_shown == 1 and s.search_more is not None)
+        await until(pilot, lambda: s.search_shown == 1 and s.ahead.more is not None)
         await settle(pilot)
         said = str(s.query_one("#pager").render())
         shown = [row["name"] for row in s.table.visible_rows]

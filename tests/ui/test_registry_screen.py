@@ -724,7 +724,7 @@ async def test_downloads_stream_in_and_can_be_cancelled() -> None:
         screen = app.screen
         await until(pilot, lambda: isinstance(app.screen, DownloadsScreen) and not app.screen.fetching, timeout=10)
         screen = app.screen
-        screen.query_one("#dl-from", Input).value = (TODAY - timedelta(days=399)).isoformat()
+        screen.set_filter_text(screen.query_one("#dl-from", Input), (TODAY - timedelta(days=399)).isoformat())  # in force
         screen.action_load()
         await until(pilot, lambda: screen.fetching and screen.loaded > 0, timeout=10)
         assert "loaded so far" in label(app, "#pager") and "escape cancels" in label(app, "#pager")
@@ -780,7 +780,7 @@ async def test_downloads_never_cover_the_screen_with_textuals_loading_overlay() 
         screen = app.screen
         assert screen._cover_widget is None and not screen.loading and not screen.disabled
         await until(pilot, lambda: not screen.fetching, timeout=10)
-        screen.query_one("#dl-from", Input).value = (TODAY - timedelta(days=399)).isoformat()
+        screen.set_filter_text(screen.query_one("#dl-from", Input), (TODAY - timedelta(days=399)).isoformat())  # in force
         screen.action_load()
         await until(pilot, lambda: screen.fetching and screen.loaded > 0, timeout=10)
         assert screen._cover_widget is None and not screen.loading and not screen.disabled

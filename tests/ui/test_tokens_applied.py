@@ -198,10 +198,10 @@ async def test_u_on_a_search_row_and_escape_come_back_to_the_search_as_it_was() 
         await pilot.click("#form-submit")
         await settle(pilot)
         assert app.screen is search and search.search is not None
-        await until(pilot, lambda: search.search_more is not None)
-        assert search.search_more, "the search has a second page"
+        await until(pilot, lambda: search.ahead.more is not None)
+        assert search.ahead.more, "the search has a second page"
         await burst(pilot, "right_square_bracket")
-        await until(pilot, lambda: search.search_shown == 1 and search.search_more is not None)
+        await until(pilot, lambda: search.search_shown == 1 and search.ahead.more is not None)
         await settle(pilot)
         await burst(pilot, "down", "down")
         criteria, page, rows, cursor, said = search.search, search.page, names(search), search.table.cursor_row, pager(search)

@@ -401,10 +401,10 @@ async def test_page_past_the_end_of_a_search_is_refused_once_the_end_is_known() 
         await submit_form(pilot, "s", tokenName="*")
         screen = app.screen
         assert isinstance(screen, TokensScreen)
-        while screen.search_more:  # `]` is offered: the page after this one exists
+        while screen.ahead.more:  # `]` is offered: the page after this one exists
             before = screen.page
             await pilot.press("right_square_bracket")
-            await until(pilot, lambda before=before: screen.search_shown != before and screen.search_more is not None)
+            await until(pilot, lambda before=before: screen.search_shown != before and screen.ahead.more is not None)
             await settle(pilot)
         position = screen.page_position()
         assert screen.tokens and position == (screen.page + 1, screen.page + 1), "on the last page, known to be the last"

@@ -9,12 +9,21 @@ with its traceback, shown, never fatal. Workers keep Textual's default
 handler instead of vanishing. `check_action` hides every action
 whose capability the kinds registry marks as mutating when the profile is
 read-only, so no screen can forget that check.
+
+The filter fields of every list (those in a `FILTER_BARS` container) follow
+one rule, kept here: a list is listed by its fields as applied (`applied_text`:
+enter, or a value the screen set with `set_filter_text`), never by text typed
+since without enter, so ctrl+r, a watch's tick or a page turn cannot list by
+half-typed text; enter applies a bar's fields once and the screen lists by
+them (`enter_filters` → `filters_entered`, which may refuse them); the keys
+leaving the fields without enter, or escape in them, put back what is applied
+(`revert_filter_fields`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, ClassVar
 from weakref import WeakKeyDictionary
 
@@ -484,12 +493,17 @@ class AreaScreen(SafeDispatch, Screen[None]):
         return [w for w in (pane or self).query(Input) if self.is_filter_field(w)]
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The keys went to `widget`: a filter field not typed in yet is in force as it is; fields typed in without
+        enter that the keys have left (for the table, the bars, another toolbar) show what is in force again."""
         widget = event.widget
         if self.in_filter_bar(widget):  # (a choice's open list too: it is no place to come back to)
             if isinstance(widget, Input):
                 self._applied.setdefault(widget, widget.value)  # not typed in yet: as the screen set it
-        elif not isinstance(widget, (CommandBar, FilterBar)):
+            self.revert_filter_fields(but=self.filter_fields_with(widget))  # (those applied together: nothing undone)
+            return
+        if not isinstance(widget, (CommandBar, FilterBar)):
             self._last_place = widget
+        self.revert_filter_fields()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         field = event.input
@@ -497,15 +511,36 @@ class AreaScreen(SafeDispatch, Screen[None]):
             self._applied[field] = field.value  # set by the screen (`u`, `x`, a jump), which lists by it
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in a filter field, after the screen's own handler: its fields are applied. A screen that refuses
-        them (a bad date, a `key=value` it does not know) calls `event.prevent_default()`, and this does not run:
-        what is in force stays what escape puts back, and the field keeps the focus to be fixed."""
+        """Enter in a filter field: the fields applied with it are in force as typed (`applied_text` reads them), and
+        the screen lists by them (`filters_entered`). A screen that refuses them (a bad date, a `key=value` it does not
+        know) returns False: what was in force stays in force (what escape puts back, what a refresh lists by), and the
+        field keeps the focus, to be fixed."""
         if self.is_filter_field(event.input):
-            self.apply_filter_fields(event.input)
+            event.stop()
+            self.enter_filters(event.input)
+
+    def enter_filters(self, field: Widget) -> bool:
+        """The filter fields applied with `field` (a field enter was pressed in, a choice that applies its bar) in force
+        as typed, and the list listed by them (`filters_entered`); False when the screen refused them: what was in
+        force before stays in force."""
+        before = self.apply_filter_fields(field)
+        taken = False
+        try:
+            taken = self.filters_entered(field)
+        finally:
+            if not taken:
+                self.unapply_filter_fields(before)
+        return taken
+
+    def filters_entered(self, field: Widget) -> bool:
+        """List by the filter fields as now applied (`applied_text`; `field`: where they were entered); False when they
+        are refused (the screen has said why). Screens with filter fields say what they list by them."""
+        return True
 
     def applied_text(self, field: Input) -> str:
         """The value a filter field is in force with (what its list is listed by), not text typed in it without Enter:
-        a refresh, a watch tick or a page turn listed by half-typed text ("zz": 0 users) the user never submitted."""
+        a refresh, a watch tick or a page turn listed by half-typed text ("zz": 0 users) the user never submitted.
+        Every request of a list reads its filter fields through this, never their `value`."""
         return self._applied.get(field, field.value)
 
     def set_filter_text(self, field: Input, value: str) -> None:
@@ -513,7 +548,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
         field.value = value
         self._applied[field] = value
 
-    def apply_filter_fields(self, field: Input) -> dict[Input, str | None]:
+    def apply_filter_fields(self, field: Widget) -> dict[Input, str | None]:
         """The fields applied with `field` taken as they are typed; what was in force before (`unapply_filter_fields`)."""
         before: dict[Input, str | None] = {}
         for each in self.filter_fields_with(field):
@@ -529,17 +564,24 @@ class AreaScreen(SafeDispatch, Screen[None]):
             else:
                 self._applied[field] = value
 
+    def revert_filter_fields(self, *, but: Iterable[Input] = ()) -> None:
+        """Every filter field (but those in `but`) back to the value it is in force with, whatever was typed in it since
+        without enter, shown from its start: left as typed, `User zz` stood over the admin's tokens as if it were theirs."""
+        kept = set(but)
+        for field, applied in list(self._applied.items()):
+            if field in kept or field.value == applied or not field.is_attached:
+                continue
+            field.value = applied
+            field.remove_class("-bad-filter")  # (the mark of a value refused, no longer shown)
+            field.cursor_position = 0  # a long e-mail showed its end: `ben.abara@…` read as `en.abara@…`
+
     def leave_filter_field(self) -> bool:
-        """Escape in a filter field: every field of its bar back to the value last applied (what the list shows is
-        listed by), and the focus back where the user was (the table); False when the focus is in no filter field."""
+        """Escape in a filter field: every field back to the value last applied (what the list shows is listed by),
+        and the focus back where the user was (the table); False when the focus is in no filter field."""
         focused = self.focused
         if focused is None or not self.is_filter_field(focused):
             return False
-        for field in self.filter_fields_with(focused):
-            applied = self._applied.get(field)
-            if applied is not None and field.value != applied:
-                field.value = applied
-                field.remove_class("-bad-filter")  # (the mark of a value refused, no longer shown)
+        self.revert_filter_fields()
         self.set_focus(self._place_to_return_to())  # at once: a key typed next goes there (a `:`, a `/`)
         return True
 

@@ -400,23 +400,21 @@ class TabbedListScreen(AreaScreen):
 
     # -- filters ---------------------------------------------------------------------------------
 
-    @on(Input.Submitted, ".toolbar Input")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
+    def filters_entered(self, field: Widget) -> bool:
+        """Enter in a toolbar field (AreaScreen has applied the tab's fields): the tab listed by them from its first
+        page; False, said at the field, when the toolbar is refused (the loads read it as `_queries` does)."""
         tab = self.tab_id
-        before = self.apply_filter_fields(event.input)  # the loads read the fields as applied (`applied_text`)
         try:
             self._queries(tab)  # the toolbar read as the load reads it: a filter refused is said now, at the field
         except ValueError as exc:
-            self.unapply_filter_fields(before)
             self.report_error(Invalid(str(exc)), doing=f"filtering {self.list_tabs[tab].title.lower()}")
-            event.prevent_default()  # not applied (AreaScreen): the focus stays in the field, to fix it
-            return
+            return False  # not applied (AreaScreen): the focus stays in the field, to fix it
         self.states[tab].page = 1
         self.status.error = ""
         self.other_listing(tab)
         self.load(tab)
         self.table(tab).focus()
+        return True
 
     @on(Select.Changed, ".toolbar Select")
     def _choice_changed(self, event: Select.Changed) -> None:

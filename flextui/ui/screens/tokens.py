@@ -6,18 +6,19 @@ or ignore the size asked for, `Listing.page`); pages come from the cache
 first (with their age) and then fresh. A search has no count: each of its
 pages is settled by the page after it, asked ahead (`TokensService.search_page`),
 so `]` is offered only where a next page exists ("more may follow" until that
-is known; a `]` pressed meanwhile waits for it), and the search's pages are
-the server's too (its own size, a cap, or all on one page). Rows
+is known; a `]` pressed meanwhile waits for it: `pages_ahead.Ahead`, as the
+registry's lists keep it), and the search's pages are the server's too (its own size, a cap, or all on one page). Rows
 expiring within `settings.expiring_days` are marked ⚠, masked rows (values
 the caller may not see) are dimmed and marked. New token values are shown
 once, in a modal that copies them, and are then dropped: they are never
 stored, cached or logged.
 
 The list is listed by its User and Creator fields as applied (enter there,
-`u`), kept on the screen (`applied_user`, `applied_creator`): every request
-reads those, never the fields, and the fields show them again when the keys
-leave them without enter. `u` on a search's row opens that user's tokens
-over the search as a related jump, so escape comes back to the search.
+`u`), as every list is by its filter fields (`AreaScreen.applied_text`, read
+here as `applied_user` and `applied_creator`): every request reads those,
+never the fields, and the fields show them again when the keys leave them
+without enter. `u` on a search's row opens that user's tokens over the
+search as a related jump, so escape comes back to the search.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Static
 from textual.worker import Worker
 
@@ -46,6 +48,7 @@ from flextui.ui.keyhint import hint as keyhint
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key
 from flextui.ui.screens.everypage import EveryPageSearch
+from flextui.ui.screens.pages_ahead import Ahead
 from flextui.ui.widgets.table import ResourceTable
 
 TYPE_OPTIONS = [("NORMAL: for yourself", "NORMAL"), ("IMPERSONATED: for another user", "IMPERSONATED")]
@@ -91,12 +94,6 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         neither: the signed-in user's tokens."""
         super().__init__()
         self.opened_on = (user, creator) if user or creator else None
-        self.applied_user: str | None = None
-        """The user the list is listed by: the User field as last applied (enter in the fields, `u`), not as typed since.
-        Every request of the list reads these (a page, ctrl+r, a watch, a refresh after a change, a search of every
-        page), never the fields: text typed there without enter is no filter."""
-        self.applied_creator: str | None = None
-        """The creator the list is listed by (see `applied_user`)."""
         self.page = 0
         self.total: int | None = None
         self.search: TokenSearch | None = None
@@ -106,12 +103,10 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         the list's pages are counted by it."""
         self.whole = False
         """The server answered the list or search whole (`Page.whole`): it is the one page."""
-        self.search_more: bool | None = None
-        """Whether a page follows the search page shown (`Page.more`); None while the server is being asked."""
         self.search_shown = 0
         """The search page whose rows are shown (`self.page` is the one asked for)."""
-        self.wanted = 0
-        """`]` pressed while it was not known whether a next search page exists: taken once it is known."""
+        self.ahead = Ahead(first=0)
+        """What is known of the search's pages after the one shown (a search has no count; the list has its total)."""
         self._loading: Worker[Any] | None = None  # the worker loading a page
 
     @classmethod
@@ -146,13 +141,25 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             return 1
         return pages_of(self.total, self.served_size) if self.total is not None else None
 
+    @property
+    def applied_user(self) -> str | None:
+        """The user the list is listed by: the User field as last applied (enter in the fields, `u`), not as typed since.
+        Every request of the list reads these (a page, ctrl+r, a watch, a refresh after a change, a search of every
+        page), never the fields: text typed there without enter is no filter."""
+        return self.applied_text(self._boxes()[0]).strip() or None
+
+    @property
+    def applied_creator(self) -> str | None:
+        """The creator the list is listed by (see `applied_user`)."""
+        return self.applied_text(self._boxes()[1]).strip() or None
+
     def compose_body(self) -> ComposeResult:
-        self.applied_user, self.applied_creator = self.opened_on or (self.ctx.user or None, None)
+        user, creator = self.opened_on or (self.ctx.user or None, None)
         with Horizontal(classes="toolbar"):
             yield Label("User")
-            yield Input(value=self.applied_user or "", placeholder="user e-mail", id="q-user", compact=True)
+            yield Input(value=user or "", placeholder="user e-mail", id="q-user", compact=True)
             yield Label("Creator")
-            yield Input(value=self.applied_creator or "", placeholder="creator e-mail", id="q-creator", compact=True)
+            yield Input(value=creator or "", placeholder="creator e-mail", id="q-creator", compact=True)
         yield Label("", id="pager", classes="pager")
         table = ResourceTable(self.kind.columns, cell=self._cell, id="tokens-table")
         table.row_style = self._row_style
@@ -173,7 +180,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def _load_failed(self, exc: BaseException) -> None:
         """Where the list would be, say it is not (the toast goes by; an empty table read as "no tokens")."""
-        self.wanted = 0  # a `]` waiting to know whether a next page exists: it will not be known
+        self.ahead.wanted = 0  # a `]` waiting to know whether a next page exists: it will not be known
         pager = self.query_one("#pager", Label)
         if self.total is None and not self.tokens:
             pager.update(Text(NOT_LOADED))
@@ -195,7 +202,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def many_pages(self) -> bool:
         if self.search is not None:
-            return not self.whole and (self.page > 0 or self.search_more is not False)
+            return not self.whole and (self.page > 0 or self.ahead.more is not False)
         return self.total is not None and self.total > len(self.tokens)
 
     def every_pager(self, force: bool) -> Any:
@@ -218,9 +225,6 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             if (not force or page.age is None) and not self._show(page):
                 return
 
-    search_last: int | None = None
-    """The search's last page (from 1), once a page has said no page follows it; None while unknown."""
-
     def _show(self, page: Page[Token]) -> bool:
         """Show `page`; False when it is not shown: an empty search page past the one shown (`_past_the_last`)."""
         if self.search is not None and not page.items and self.page > self.search_shown:
@@ -232,7 +236,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         if page.whole:
             self.page = 0  # every page is the whole list: that is the one page
         if self.search is not None:
-            self._search_settled(page)
+            self.search_shown = self.page
+            if self.ahead.settled(self.page, page.more):
+                self.call_later(self._take_wanted)
         if not self.every_mode:  # the table holds an all-pages search: the page waits until it is left
             self.query_one(ResourceTable).set_rows([self._row(t) for t in page.items])
         self.show_age(page.age)
@@ -240,32 +246,17 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         self.refresh_bindings()  # rows or none: the footer offers what the row under the cursor (if any) allows
         return True
 
-    def _search_settled(self, page: Page[Token]) -> None:
-        """What a search page says of the pages after it (`Page.more`; None: not known yet); a `]` that waited for it is taken."""
-        self.search_shown = self.page
-        self.search_more = page.more
-        if page.more is False:
-            self.search_last = self.page + 1
-        elif page.more and self.search_last is not None and self.search_last <= self.page + 1:
-            self.search_last = None  # the search finds more than it did
-        if page.more is not None and self.wanted:
-            self.call_later(self._take_wanted)
-
     def _take_wanted(self) -> None:
-        """The `]`s pressed while it was not known whether a next page exists: one page on, now that it is known (the
-        rest wait for that page's answer), or none when this is the last."""
-        wanted, self.wanted = self.wanted, 0
-        if wanted and self.search is not None and self.search_more:
-            self.wanted = wanted - 1
+        """The `]`s pressed while it was not known whether a next search page exists: one page on, now that it is known
+        (the rest wait for that page's answer), or none when this is the last."""
+        if self.search is not None and self.ahead.take_wanted():
             self.action_page(1)
 
     def _past_the_last(self) -> None:
         """A search page asked for (`:page N` past the pages known to exist, or one the search has since lost) is empty:
         the page shown stays, and the pager says which pages exist."""
         asked, self.page = self.page, self.search_shown
-        if asked == self.search_shown + 1:  # the page after the one shown is empty: the one shown is the last
-            self.search_more, self.search_last = False, self.search_shown + 1
-        self.wanted = 0
+        self.ahead.came_back_empty(asked, self.search_shown)
         self.say(f"Page {asked + 1} is past the last page of this search")
         self._update_pager()
 
@@ -292,17 +283,15 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         soon = sum(1 for t in self.tokens if t.expires_within(now, days))
         masked = sum(1 for t in self.tokens if t.masked)
         if self.search is not None:
-            last = self.search_last
+            last = self.ahead.last
             parts = [
                 f"search: {self._search_text()}",
                 f"page {self.page + 1}" + (f" of {last}" if last else ""),
                 f"{len(self.tokens)} shown",
             ]
             parts += served_notes(self.whole, self.served, self.page_size, None)
-            if self.search_more is None and not self.whole:
-                parts.append(f"more may follow (] opens page {self.page + 2} if it exists)" if self.wanted else "more may follow")
-            elif self.search_more:
-                parts.append("] for more")
+            if not self.whole:
+                parts += self.ahead.notes(self.page)
             one_page = self.whole or last == 1
         else:
             total = self.total or 0
@@ -420,9 +409,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def _apply(self, user: str | None, creator: str | None) -> None:
         """List by `user` and `creator` from now on (`applied_user`), the fields showing them."""
-        self.applied_user, self.applied_creator = user or None, creator or None
         user_box, creator_box = self._boxes()
-        user_box.value, creator_box.value = user or "", creator or ""
+        self.set_filter_text(user_box, user or "")
+        self.set_filter_text(creator_box, creator or "")
         self._show_starts()
 
     def _show_starts(self, *, leaving: bool = False) -> None:
@@ -432,34 +421,13 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             if leaving or not box.has_focus:
                 box.cursor_position = 0
 
-    @on(Input.Submitted, "#q-user, #q-creator")
-    def _list(self, event: Input.Submitted) -> None:
-        """Enter in the User or Creator field: both fields, as typed, are what the list is listed by."""
-        event.stop()
-        user_box, creator_box = self._boxes()
-        self._apply(user_box.value.strip(), creator_box.value.strip())
+    def filters_entered(self, field: Widget) -> bool:
+        """Enter in the User or Creator field: both fields, as typed, are what the list is listed by (AreaScreen
+        applied them)."""
         self._relist()
         self.query_one(ResourceTable).focus()
         self._show_starts(leaving=True)
-
-    @on(events.DescendantFocus)
-    def _left_the_fields(self, event: events.DescendantFocus) -> None:
-        """The keys went elsewhere on this screen (tab, a click) from a field typed in without enter: the fields show
-        what the list is listed by again. Left as typed, `User zz` stood over the admin's tokens, as if it were
-        theirs. (Between the two fields, nothing is undone: enter in either applies both.)"""
-        if event.widget in self._boxes():
-            return
-        self.revert_fields()
-
-    def revert_fields(self) -> None:
-        """The fields as applied (`applied_user`), whatever was typed in them since."""
-        user_box, creator_box = self._boxes()
-        reverted = False
-        for box, applied in ((user_box, self.applied_user), (creator_box, self.applied_creator)):
-            if box.value != (applied or ""):
-                box.value, reverted = applied or "", True
-        if reverted:
-            self._show_starts()
+        return True
 
     def _relist(self) -> None:
         """Another user or creator: another listing, from its first page."""
@@ -470,9 +438,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def _another(self, search: TokenSearch | None) -> None:
         """Another listing (the list, or a search), from its first page: nothing known of its pages yet."""
         self.search = search
-        self.search_last = self.search_more = None
+        self.ahead.reset()
         self.served, self.whole = None, False
-        self.page = self.search_shown = self.wanted = 0
+        self.page = self.search_shown = 0
         self.load_page()
 
     def action_list_mode(self) -> None:
@@ -484,7 +452,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
     def page_position(self) -> tuple[int, int | None] | None:
         """(this page, the last page or None when unknown), counted from 1 (`:page N`)."""
         if self.search is not None:
-            return self.page + 1, self.search_last  # known once a page came back short
+            return self.page + 1, self.ahead.last  # known once a page has said none follows it
         return self.page + 1, self.list_pages()
 
     def action_page(self, delta: int) -> None:
@@ -495,20 +463,18 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         last = self.list_pages()
         if self.search is None and last is not None and target >= last:
             return
-        if self.search is not None and delta > 0 and not self._search_may_turn(target):
+        if self.search is not None and delta > 0 and not self._search_may_turn(delta):
             return
         self.page = target
         self.load_page()
 
-    def _search_may_turn(self, target: int) -> bool:
-        """Whether search page `target` (from 0) may be opened: not past the last page, once known. While it is not
-        known whether a page follows the one asked for (it, or the page after it, is being asked for), the `]` waits
-        for the answer (`wanted`)."""
-        if self.whole or (self.search_last is not None and target >= self.search_last):
+    def _search_may_turn(self, delta: int) -> bool:
+        """Whether the search page `delta` on may be opened: not past the last page, once known. While it is not known
+        whether a page follows the one asked for, the `]` waits for the answer (`Ahead.waits`)."""
+        if self.whole or self.ahead.beyond(self.page + delta):
             return False
         loading = self._loading is not None and not self._loading.is_finished
-        if loading and (self.page != self.search_shown or self.search_more is None):  # what follows the page asked: unknown yet
-            self.wanted += target - self.page
+        if self.ahead.waits(delta, loading=loading, page=self.page, shown=self.search_shown):
             self._update_pager()
             return False
         return True

@@ -1035,18 +1035,23 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         per_page = self.served_size
         if not text or text.startswith("!") or (self.total or 0) <= per_page:
             return
-        self.query_one("#f-account", Input).value = text
+        self.set_filter_text(self.query_one("#f-account", Input), text)
         self._apply_query()
 
     # -- query bar ------------------------------------------------------------------------------------------
 
     def _read_filters(self) -> TreeFilters | None:
+        """The filter bar as applied (`applied_text`: text typed without enter is no filter), or None when refused."""
+
+        def applied(wid: str) -> str:
+            return self.applied_text(self.query_one(wid, Input)).strip()
+
         values = TreeFilters(
-            self.query_one("#f-account", Input).value.strip(),
-            self.query_one("#f-product", Input).value.strip(),
+            applied("#f-account"),
+            applied("#f-product"),
             str(self.query_one("#f-status", Select).value or ""),
-            self.query_one("#f-from", Input).value.strip(),
-            self.query_one("#f-to", Input).value.strip(),
+            applied("#f-from"),
+            applied("#f-to"),
         )
         bad = []
         for wid, value in (("#f-from", values.created_from), ("#f-to", values.created_to)):
@@ -1083,24 +1088,23 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self.tree.focus()
         return True
 
-    @on(Input.Submitted, "#f-account, #f-product, #f-from, #f-to")
-    def _query_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if not self._apply_query():
-            event.prevent_default()  # refused: not applied (AreaScreen), the field keeps the focus
+    def filters_entered(self, field: Widget) -> bool:
+        """Enter in a filter field, or a status chosen (AreaScreen has applied the bar): the tree read by them; refused:
+        the field keeps the focus."""
+        return self._apply_query()
 
     @on(Select.Changed, "#f-status")
     def _status_changed(self, event: Select.Changed) -> None:
         event.stop()
-        if str(event.value or "") != self.filters.status:
-            self._apply_query()
+        if str(event.value or "") != self.filters.status:  # (also the Changed a Select posts when it is mounted)
+            self.enter_filters(event.select)  # as enter does: the text typed beside it too (the keys go to the tree)
 
     def first_filter(self) -> Widget | None:
         return self.query_one("#f-account", Input)
 
     def action_clear_filters(self) -> None:
         for wid in ("#f-account", "#f-product", "#f-from", "#f-to"):
-            self.query_one(wid, Input).value = ""
+            self.set_filter_text(self.query_one(wid, Input), "")
         self.query_one("#f-status", Select).value = ""
         self._apply_query()
 

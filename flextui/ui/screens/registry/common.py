@@ -13,7 +13,6 @@ fresh one); after a delete the list is reloaded with `force=True`.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -32,6 +31,7 @@ from flextui.render.text import absolute, clean
 from flextui.render.words import plural
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
 from flextui.ui.screens.everypage import EveryPageSearch
+from flextui.ui.screens.pages_ahead import Ahead
 from flextui.ui.widgets.table import ResourceTable
 
 MASK = "●" * 16
@@ -112,62 +112,6 @@ def turn_page(page: int, delta: int, total: int | None, size: int, last: int | N
         if total is None and last is not None and target > last:
             return None
     return target
-
-
-@dataclass
-class Ahead:
-    """What a registry list without a total knows of the pages after the one shown.
-
-    The registry's total (`X-Total-Count`) is an extension the docs do not
-    show, so a server may send none. Its lists then settle each page by asking
-    the next one ahead (`Listing.page`, built `ahead`): the page comes at once
-    with `Page.more` None, then settled. `]` is taken only where a next page
-    exists; one pressed before that is known waits for the answer (`wanted`)
-    and is then taken, one page at a time, so a burst stops on the last page.
-    """
-
-    more: bool | None = None
-    """Whether a page follows the one shown (`Page.more`); None while the server is being asked."""
-    last: int | None = None
-    """The last page, once a page has said none follows it (None: unknown)."""
-    wanted: int = 0
-    """`]`s pressed while it was not known whether a next page exists."""
-
-    def reset(self) -> None:
-        """Another listing: nothing known of its pages."""
-        self.more = self.last = None
-        self.wanted = 0
-
-    def settled(self, page: int, more: bool | None) -> bool:
-        """Page `page` says what follows it (`more`; None: not known yet); True when a waiting `]` may now be taken."""
-        self.more = more
-        if more is False:
-            self.last = page
-        elif more and self.last is not None and self.last <= page:
-            self.last = None  # the list has grown since
-        return more is not None and self.wanted > 0
-
-    def take_wanted(self) -> bool:
-        """Whether to take one waiting `]` now (the rest wait for the next page's answer)."""
-        wanted, self.wanted = self.wanted, 0
-        if wanted and self.more:
-            self.wanted = wanted - 1
-            return True
-        return False
-
-    def waits(self, delta: int, page_unsettled: bool) -> bool:
-        """A `]` pressed while what follows the page asked for is not known yet (`page_unsettled`: it, or the page after
-        it, is being asked for): it waits for the answer (True), counted in `wanted`."""
-        if delta > 0 and page_unsettled:
-            self.wanted += delta
-            return True
-        return False
-
-    def notes(self, page: int) -> list[str]:
-        """What the pager line says of the pages after `page`: "more may follow" until it is known, "] for more"."""
-        if self.more is None:
-            return [f"more may follow (] opens page {page + 1} if it exists)" if self.wanted else "more may follow"]
-        return ["] for more"] if self.more else []
 
 
 def filter_note(table: ResourceTable, counted: str = "shown") -> str:
@@ -349,9 +293,7 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
 
     def _past_the_last(self) -> None:
         asked, self.page = self.page, self.shown_page or 1
-        if asked == self.page + 1:  # the page after the one shown is empty: the one shown is the last
-            self.ahead.settled(self.page, False)
-        self.ahead.wanted = 0
+        self.ahead.came_back_empty(asked, self.page)
         self.say(f"Page {asked} is past the last page of this list")
         self._update_pager()
 
@@ -406,9 +348,8 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
         if self.every_mode:  # turning a page leaves an all-pages search for the page
             self.leave_every()
         target = None if self.whole and delta > 0 else turn_page(self.page, delta, self.total, self.served_size, self.ahead.last)
-        loading = self._loading is not None and not self._loading.is_finished
-        unsettled = self.total is None and loading and (self.page != self.shown_page or self.ahead.more is None)
-        if target is not None and self.ahead.waits(delta, unsettled):
+        loading = self.total is None and self._loading is not None and not self._loading.is_finished
+        if target is not None and self.ahead.waits(delta, loading=loading, page=self.page, shown=self.shown_page):
             target = None  # taken once it is known whether that page exists (`_take_wanted`)
         if target is not None:
             self.page = target

@@ -194,16 +194,18 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
 
     # -- filters -------------------------------------------------------------------------------------
 
-    def _value(self, wid: str) -> str:
-        return self.query_one(f"#{wid}", Input).value.strip()
+    def _value(self, wid: str, *, typed: bool = False) -> str:
+        field = self.query_one(f"#{wid}", Input)
+        return (field.value if typed else self.applied_text(field)).strip()
 
-    def read_filters(self) -> tuple[dict[str, Any] | None, list[str]]:
-        """The filters, or None with the problems (each naming its field)."""
+    def read_filters(self, *, typed: bool = False) -> tuple[dict[str, Any] | None, list[str]]:
+        """The filters as applied (`applied_text`: what every load lists by; `typed`: as typed, to say what is wrong
+        with them while they are typed), or None with the problems (each naming its field)."""
         problems: list[str] = []
         bad: set[str] = set()
         start = end = None
         for wid, what in (("dl-from", "from"), ("dl-to", "to")):
-            text = self._value(wid)
+            text = self._value(wid, typed=typed)
             if not text:
                 problems.append(f"{what}: give a date (YYYY-MM-DD)")
                 bad.add(wid)
@@ -232,9 +234,9 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
         return {
             "start": start,
             "end": end,
-            "project": self._value("dl-project") or None,
-            "username": self._value("dl-user") or None,
-            "account": self._value("dl-account") or None,
+            "project": self._value("dl-project", typed=typed) or None,
+            "username": self._value("dl-user", typed=typed) or None,
+            "account": self._value("dl-account", typed=typed) or None,
         }, []
 
     def _show_problems(self, problems: list[str]) -> None:
@@ -244,15 +246,15 @@ class DownloadsScreen(RegistryMixin, AreaScreen):
 
     @on(Input.Changed, "#dl-from, #dl-to")
     def _dates_changed(self, event: Input.Changed) -> None:
-        _, problems = self.read_filters()
+        _, problems = self.read_filters(typed=True)
         self._show_problems(problems)
 
-    @on(Input.Submitted, "#dl-from, #dl-to, #dl-project, #dl-user, #dl-account")
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if self.read_filters()[0] is None:
-            event.prevent_default()  # dates refused (said by action_load): not applied (AreaScreen)
+    def filters_entered(self, field: Widget) -> bool:
+        """Enter in a filter field (AreaScreen has applied them): the log read by them; dates refused (said by
+        `action_load`, which asks nothing then): not applied, the field keeps the focus."""
+        taken = self.read_filters()[0] is not None
         self.action_load()
+        return taken
 
     # -- loading -------------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane, Tabs
 from textual.worker import Worker
 
@@ -43,8 +44,8 @@ from flextui.ui.keyhint import bound_key
 from flextui.ui.keyhint import hint as keyhint
 from flextui.ui.keys import FlexModal
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen
+from flextui.ui.screens.pages_ahead import Ahead
 from flextui.ui.screens.registry.common import (
-    Ahead,
     PagedRegistryScreen,
     RegistryMixin,
     block,
@@ -533,9 +534,7 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         """Show a page of members; False when it is not shown: an empty page past the one shown, without a total."""
         if page.total is None and not page.items and self.member_shown is not None and self.member_page > self.member_shown:
             asked, self.member_page = self.member_page, self.member_shown
-            if asked == self.member_shown + 1:  # the page after the one shown is empty: the one shown is the last
-                self.member_ahead.settled(self.member_shown, False)
-            self.member_ahead.wanted = 0
+            self.member_ahead.came_back_empty(asked, self.member_shown)
             self.say(f"Page {asked} is past the last page of members")
             self._update_member_pager()
             return False
@@ -586,15 +585,15 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             text += " · " + filter_note(table)
         self.query_one("#members-pager", Label).update(Text(clean(text)))
 
-    @on(Input.Submitted, "#q-member")
-    def _member_query(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.member_user = event.value.strip() or None
+    def filters_entered(self, field: Widget) -> bool:
+        """Enter in the members' user field (AreaScreen has applied it): that member, or everyone when it is empty."""
+        self.member_user = self.applied_text(self.query_one("#q-member", Input)).strip() or None
         self.member_page = 1
         self.member_shown = None
         self.member_ahead.reset()  # another listing
         self._load_members(force=False)
         self.query_one("#members-table", ResourceTable).focus()
+        return True
 
     def page_position(self) -> tuple[int, int | None] | None:
         """The members tab's (page, last page or None), counted from 1 (`:page N`); the other tabs have one page."""
@@ -611,9 +610,8 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         if self.members_whole and delta > 0:
             return
         target = turn_page(self.member_page, delta, self.member_total, self.member_size, self.member_ahead.last)
-        loading = self._members_loading is not None and not self._members_loading.is_finished
-        unsettled = loading and self.member_total is None and (self.member_page != self.member_shown or self.member_ahead.more is None)
-        if target is not None and self.member_ahead.waits(delta, unsettled):
+        loading = self.member_total is None and self._members_loading is not None and not self._members_loading.is_finished
+        if target is not None and self.member_ahead.waits(delta, loading=loading, page=self.member_page, shown=self.member_shown):
             self._update_member_pager()
             return  # taken once it is known whether that page exists (`_take_wanted_member`)
         if target is not None:
