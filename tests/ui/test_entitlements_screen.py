@@ -43,6 +43,8 @@ def sent(app: Any) -> int:
 
 
 async def expand(pilot: Any, key: str) -> None:
+    """Open the node `key` once the tree holds it (a loaded level's nodes are added after its worker ends)."""
+    await until(pilot, lambda: key in screen(pilot.app).node_index)
     s = screen(pilot.app)
     s.tree.move_cursor(s.node_index[key])
     await pilot.pause()
@@ -813,6 +815,7 @@ async def test_jump_to_catalogue_and_to_users() -> None:
         await settle(pilot)
         app.open_kind(__import__("flextui.kinds", fromlist=["get"]).get("entitlements"), None)
         await settle(pilot)
+        await until(pilot, lambda: f"A:{ACME}" in screen(app).node_index)
         s = screen(app)
         s.tree.move_cursor(s.node_index[f"A:{ACME}"])
         await pilot.pause()
