@@ -50,6 +50,7 @@ from flextui.api.validation import errors_by_field
 from flextui.render.text import clean, given_back
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
+from flextui.ui.later import after_refresh
 from flextui.ui.widgets.bars import Hint
 
 NAMED = 4
@@ -809,5 +810,5 @@ class SectionedForm(FormScreen):
                 key = self.key_for(exc.field, visible_only=False)
                 if key is not None:
                     exc.field = key
-                    self.call_after_refresh(self.focus_first_error)
+                    after_refresh(self, self.focus_first_error)
             raise

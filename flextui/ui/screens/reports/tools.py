@@ -44,6 +44,7 @@ from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.keyhint import bound_key, hint
 from flextui.ui.keys import FlexModal
+from flextui.ui.later import after_refresh
 from flextui.ui.widgets.chart import BarChart, compact_number
 from flextui.ui.widgets.dialogs import ValueScreen
 from flextui.ui.widgets.grid import DataGrid
@@ -194,7 +195,7 @@ class FrequencyScreen(_ToolScreen):
 
     def on_mount(self) -> None:
         self.query_one(DataGrid).focus()
-        self.call_after_refresh(self._fit)
+        after_refresh(self, self._fit)
 
     def on_resize(self) -> None:
         self._fit()
