@@ -119,7 +119,7 @@ def date_columns(rtype: ReportType | None, model: GridModel) -> list[str]:
             names.append(rtype.date_field)
         names += [c.name for c in rtype.columns if c.type in ("date", "datetime") and c.name not in names and model.find_column(c.name)]
     for col in model.columns:
-        if col.name not in names and col.type in ("date", "datetime"):
+        if col.name not in names and col.type in ("date", "datetime", "epochms"):
             names.append(col.name)
     return names
 
@@ -289,6 +289,8 @@ class StatsScreen(_ToolScreen):
         self._compute()
 
     def _type_of(self, col: Column) -> str:
+        if col.type == "epochms":
+            return "epoch ms (UTC)"
         if self.rtype is not None:
             model_col = self.rtype.column(col.name)
             if model_col is not None:
@@ -446,7 +448,8 @@ class RowDetailScreen(_ToolScreen):
             note = epoch_ms_text(value)
             if not col.visible:
                 note = ("hidden · " + note) if note else "hidden"
-            shown = format_value(value, col.type) if value is not None else "∅"
+            # as sent (an epoch-milliseconds time's number too: its time is the note beside it)
+            shown = format_value(value, "auto" if col.type == "epochms" else col.type) if value is not None else "∅"
             table.add_row(Text(col.title, style="bold"), Text(shown, style="dim italic" if value is None else ""), Text(note, style="dim"))
             if col.name == self.focus_column:
                 focus = i
