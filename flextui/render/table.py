@@ -50,6 +50,7 @@ still works.
 
 from __future__ import annotations
 
+import heapq
 import math
 import operator
 import re
@@ -74,6 +75,7 @@ __all__ = [
     "EPOCH_MS_RANGES",
     "FilterError",
     "FilterTerm",
+    "Frequencies",
     "FrequencyRow",
     "Encoded",
     "GridModel",
@@ -95,6 +97,7 @@ EPOCH_MS_RANGES: dict[str, tuple[int, int]] = {
 """Integers a column marked as a possible time (``Column.epoch_hint``) must all hold, by the evidence it has,
 to be read as epoch milliseconds (type ``"epochms"``): shown as UTC times, kept as the numbers sent."""
 _EPOCH_MS_ANY = EPOCH_MS_RANGES["stated"]
+_EPOCH = datetime(1970, 1, 1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -107,11 +110,7 @@ def epoch_ms_time(value: Any) -> str | None:
     a whole number of milliseconds from 1973 to 5138 (a stray value in a time column is shown as the number it is)."""
     if value.__class__ is not int or not _EPOCH_MS_ANY[0] <= value < _EPOCH_MS_ANY[1]:
         return None
-    try:
-        moment = datetime.fromtimestamp(value / 1000, tz=UTC)
-    except (OverflowError, OSError, ValueError):
-        return None
-    return moment.strftime("%Y-%m-%d %H:%M:%SZ")
+    return (_EPOCH + timedelta(milliseconds=value)).isoformat(" ", "seconds") + "Z"  # (a third of strftime's time)
 
 
 def _format_datetime(value: datetime) -> str:
@@ -294,6 +293,14 @@ def _mixed_key(value: Any) -> tuple[int, Any]:
     return (2, str(value).casefold())
 
 
+def _text_key(values: list[Any]) -> Callable[[Any], str]:
+    """How text values compare (case-blind): `str.casefold` itself when they are all str (in C: a third of the
+    time of a Python key for a column of 187,000 ids), else through `str`."""
+    if set(map(type, values)) == {str}:
+        return str.casefold
+    return lambda v: str(v).casefold()
+
+
 def _typed_key_func(type_: str) -> Callable[[Any], Any]:
     if type_ == "str":
         return lambda v: v.casefold() if isinstance(v, str) else str(v).casefold()
@@ -385,6 +392,41 @@ class ColumnStats:
     sum: float | None = None
 
 
+def _frequency_order(item: tuple[Any, int]) -> tuple[int, bool, Any]:
+    """Most frequent first; ties by value (numbers, dates, text), None last."""
+    value, count = item
+    return (-count, value is None, _mixed_key(value) if value is not None else (3, ""))
+
+
+def _first_values(values: list[Any], k: int) -> list[Any]:
+    """The first `k` of `values` in :func:`_frequency_order`'s order for equal counts (in C when they are all text or
+    all numbers: a key a value in Python cost ≈ 0.4 s for 187,000 ids)."""
+    others = [v for v in values if v is not None]
+    kinds = set(map(type, others))
+    if kinds == {str}:
+        picked = heapq.nsmallest(k, others, key=str.casefold)
+    elif kinds <= {int, float} and not any(v != v for v in others if v.__class__ is float):  # (NaN sorts as text)
+        picked = heapq.nsmallest(k, others)
+    else:
+        picked = heapq.nsmallest(k, others, key=_mixed_key)
+    if len(picked) < k and len(others) < len(values):
+        picked.append(None)
+    return picked
+
+
+def _most_frequent(counts: Counter[Any], limit: int | None) -> list[tuple[Any, int]]:
+    """(value, count) of the `limit` most frequent values (all without one), in :func:`_frequency_order`."""
+    if limit is None or len(counts) <= limit:
+        return sorted(counts.items(), key=_frequency_order)
+    if limit <= 0:
+        return []
+    least = heapq.nlargest(limit, counts.values())[-1]  # the count the last row shown has
+    above = [item for item in counts.items() if item[1] > least]
+    tied = [value for value, count in counts.items() if count == least]
+    chosen = above + [(value, least) for value in _first_values(tied, limit - len(above))]
+    return sorted(chosen, key=_frequency_order)
+
+
 @dataclass(frozen=True)
 class FrequencyRow:
     """One line of a frequency table (VisiData Shift+F)."""
@@ -393,6 +435,25 @@ class FrequencyRow:
     count: int
     percent: float
     """Share of the view's rows, 0–100."""
+
+
+@dataclass(frozen=True)
+class Frequencies:
+    """A column's value counts over the view: the most frequent values' rows, and how many there are in all."""
+
+    rows: list[FrequencyRow]
+    """Most frequent first (all of them, or the top ones asked for)."""
+    distinct: int
+    """Distinct values in the view, None (empty) counted as one."""
+    nulls: int
+    """Rows of the view with no value."""
+    view: int
+    """Rows in the view."""
+
+    @property
+    def complete(self) -> bool:
+        """Whether every distinct value has its row."""
+        return len(self.rows) == self.distinct
 
 
 # --------------------------------------------------------------------------------------------
@@ -1176,8 +1237,8 @@ class GridModel:
             else:
                 try:
                     if col.type == "str":
-                        lo = min(present, key=lambda v: str(v).casefold())
-                        hi = max(present, key=lambda v: str(v).casefold())
+                        text = _text_key(present)
+                        lo, hi = min(present, key=text), max(present, key=text)
                     else:
                         lo, hi = min(present), max(present)
                 except TypeError:
@@ -1213,8 +1274,8 @@ class GridModel:
             elif col.numeric:
                 pass  # a number column holding no numbers
             elif col.type == "str":
-                lo = min(present, key=lambda v: str(v).casefold())
-                hi = max(present, key=lambda v: str(v).casefold())
+                text = _text_key(present)
+                lo, hi = min(present, key=text), max(present, key=text)
             else:
                 lo, hi = min(present), max(present)
         return ColumnStats(col.name, col.type, self.row_count, nulls, len(present), lo, hi, mean, total)
@@ -1224,12 +1285,19 @@ class GridModel:
 
         ``None`` is counted as a value of its own.  Unhashable values are counted by ``repr``.
         """
-        col, counts = self._value_counts(key)
+        return self.frequencies(key, limit).rows
+
+    def frequencies(self, key: str | int | Column, limit: int | None = None) -> Frequencies:
+        """:meth:`frequency`'s rows (the `limit` most frequent, when given) with how many distinct values there are.
+
+        The top rows are chosen without sorting every distinct value (a column of 187,000 ids, each once, took
+        seconds to sort and to make a row of): the `limit`-th count is found in C, and of the values that have it
+        only the first ones by value are kept.
+        """
+        _, counts = self._value_counts(key)
         n = self.row_count or 1
-        items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0] is None, _mixed_key(kv[0]) if kv[0] is not None else (3, "")))
-        if limit is not None:
-            items = items[:limit]
-        return [FrequencyRow(value, count, 100.0 * count / n) for value, count in items]
+        rows = [FrequencyRow(value, count, 100.0 * count / n) for value, count in _most_frequent(counts, limit)]
+        return Frequencies(rows, len(counts), counts.get(None, 0), self.row_count)
 
     def per_day_counts(self, key: str | int | Column, *, fill_gaps: bool = False) -> list[tuple[date, int]]:
         """Rows per (UTC) day of a date/datetime column over the view, oldest first.
