@@ -4,6 +4,7 @@ model (`report model`), and a report's pages packed for the grid (`RowPacker`, `
 from __future__ import annotations
 
 import operator
+import re
 from typing import Any
 
 from flextui.api.filters import ReportType
@@ -44,6 +45,12 @@ def model_rows(rtype: ReportType, *, with_group: bool = False) -> list[dict[str,
 
 GRID_TYPES = {"integer": "int", "number": "float", "boolean": "bool"}
 
+TIME_TYPES = frozenset({"date", "datetime"})
+"""Data model types that are times: the documented Java types Date and DateTime (and the aliases `api.filters` reads)."""
+
+TIME_NAME = re.compile(r"(?:Time|Date|Millis|Timestamp)$|(?:^|_)(?:time|date|millis|timestamp)$")
+"""A column name that says it is a time: camelCase `usageTime`, `lastSyncDate`, `createdMillis`; snake_case `event_time`."""
+
 
 class RowPacker:
     """Page dicts → tuples (or columns) in column order (a record without a column gets None there).
@@ -71,13 +78,37 @@ class RowPacker:
         return list(zip(*self.columns(rows), strict=True))
 
 
+def epoch_hint(name: str, rtype: Any) -> str:
+    """Whether a report column may hold epoch milliseconds, and on what evidence (`render.table.Column.epoch_hint`).
+
+    The data model first: a column (or the filter on it) whose stated type is a time (Date, DateTime: the types
+    report-types documents), the report's own date column (`dateField`, which places a record in time), or one its
+    description says counts epoch milliseconds → "stated". Failing that, a column whose name says it is a time
+    (`…Time`, `…Date`, `…Millis`, `…Timestamp`) and that the model does not call text → "named". Either way the
+    values decide (`GridModel`): only whole numbers in a plausible range are read as times (for "named", 2000 to
+    2100), so a count or an id is never shown as a date, and a date sent as text stays as it was sent.
+    """
+    if rtype is None:
+        return "named" if TIME_NAME.search(name) else ""
+    model_col = rtype.column(name)
+    filt = rtype.filter(name)
+    stated = {t.type for t in (model_col, filt) if t is not None}
+    description = (model_col.description if model_col is not None else "").casefold()
+    if stated & TIME_TYPES or rtype.date_field == name or ("epoch" in description and "milli" in description):
+        return "stated"
+    if TIME_NAME.search(name) and not stated - {"integer", "number"}:
+        return "named"
+    return ""
+
+
 def grid_columns(names: list[str], rtype: Any) -> list[Column]:
-    """Grid columns for the report's columns: numbers typed (right-aligned, numeric sort), the rest text."""
+    """Grid columns for the report's columns: numbers typed (right-aligned, numeric sort), the rest text; a column
+    that may count epoch milliseconds marked so (`epoch_hint`): its values decide whether it shows UTC times."""
     out = []
     for name in names:
         model_col = rtype.column(name) if rtype is not None else None
         ctype = GRID_TYPES.get(model_col.type, "str") if model_col is not None else "auto"
-        out.append(Column(name, ctype))  # type: ignore[arg-type]
+        out.append(Column(name, ctype, epoch_hint=epoch_hint(name, rtype)))  # type: ignore[arg-type]
     return out
 
 

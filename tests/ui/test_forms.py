@@ -100,3 +100,66 @@ async def test_escape_closes_an_untouched_form_and_asks_once_before_discarding_a
         assert app.screen is form and "Not sent" in str(form.query_one("#form-error", Label).render())
         await burst(pilot, "escape")
         assert isinstance(app.screen, TokensScreen)
+
+
+# -- on/off fields: one line, their state in words ----------------------------------------------------------
+
+
+def line_of(app: Any, label: str) -> str:
+    """The terminal's line that shows the form label `label` (as drawn, not as the widget holds it)."""
+    lines = [strip.text for strip in app.screen._compositor.render_strips()]
+    found = [line for line in lines if label in line]
+    assert len(found) == 1, f"{label!r} on one line of the screen"
+    return found[0]
+
+
+async def test_an_on_off_field_shows_its_state_on_its_line_and_space_or_enter_changes_it() -> None:
+    """`n` on an account, Tab to "Deploy now (autoDeploy)": the line showed `▊▔▔▔▔▔▔▔▔▎` (the top border of a three-row
+    switch cut to the form's one-row line) and space changed nothing visible. The state is in words, space and enter
+    change it, and what is sent is what was shown."""
+    from flextui.sim.entitlements import entitlement_store
+    from tests.ui.conftest import world_of
+
+    app = build_app(start=["entitlements", "101200004242"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await open_entitlement_form(
+            pilot, {"description": "switch shown", "attributes": "Region=EMEA; SalesOrder=SO-1", **VALID_ITEM}
+        )
+        deploy, login = form.query_one("#field-autoDeploy"), form.query_one("#field-allowPortalLogin")
+        for widget in (deploy, login):
+            assert widget.region.height == 1, "one line, not cut"
+        deploy.focus()
+        await settle(pilot)
+        assert "[ ] off" in line_of(app, "Deploy now (autoDeploy)")
+        await burst(pilot, "space")
+        assert "[x] on" in line_of(app, "Deploy now (autoDeploy)")
+        await burst(pilot, "tab", "enter")
+        assert app.focused is login
+        assert "[x] on" in line_of(app, "Portal login with the ID")
+        await burst(pilot, "space")
+        assert "[ ] off" in line_of(app, "Portal login with the ID")
+        await burst(pilot, "enter")
+        assert "[x] on" in line_of(app, "Portal login with the ID")
+        assert form.values()["autoDeploy"] is True and form.values()["allowPortalLogin"] is True
+        await burst(pilot, "ctrl+s")
+        assert app.screen is not form, str(form.query_one("#form-error", Label).render())
+        created = [e for e in entitlement_store(world_of(app)).by_account["101200004242"] if e.description == "switch shown"]
+        assert len(created) == 1
+        assert created[0].status == "DEPLOYED" and created[0].allow_portal_login is True
+
+
+async def test_an_on_off_field_that_shows_another_field_says_on_as_it_does() -> None:
+    """The new user's "May log in (portal)" shows the user name's field when on (users form, a plain line)."""
+    app = build_app(start=["users", "101200004242"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "n")
+        form = await screen_of(pilot, FormScreen)
+        login = form.query_one("#field-portalLogin")
+        assert not form.query_one("#row-userName").display
+        login.focus()
+        await settle(pilot)
+        assert "[ ] off" in line_of(app, "May log in (portal)")
+        await burst(pilot, "space")
+        assert "[x] on" in line_of(app, "May log in (portal)")
+        assert form.query_one("#row-userName").display and form.values()["portalLogin"] is True

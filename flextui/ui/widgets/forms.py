@@ -41,6 +41,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.suggester import Suggester
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
@@ -49,6 +50,7 @@ from flextui.api.validation import errors_by_field
 from flextui.render.text import clean, given_back
 from flextui.ui.guard import safe
 from flextui.ui.keys import FlexModal
+from flextui.ui.later import after_refresh
 from flextui.ui.widgets.bars import Hint
 
 NAMED = 4
@@ -76,6 +78,56 @@ class FieldSpec:
     @property
     def names(self) -> set[str]:
         return {self.key, *self.errors}
+
+
+class FormSwitch(Switch):
+    """A form's on/off field on one line, its state in words: `[x] on` / `[ ] off`.
+
+    Textual's `Switch` is a slider three rows high (a border around one); a form's
+    row is one line, which left only its top border showing (state unreadable,
+    space changing nothing visible). This is the same widget (its `value`, its
+    `Switch.Changed`, space and enter toggle, a click toggles) drawn as text,
+    so every theme (and NO_COLOR) shows the state, and the value a form
+    submits is the one shown.
+    """
+
+    DEFAULT_CSS = """
+    FormSwitch, FormSwitch:focus, FormSwitch:hover {
+        border: none;
+        height: 1;
+        width: auto;
+        padding: 0;
+        background: $surface;
+        color: $text;
+        background-tint: initial;
+        &.-on { color: $text-success; text-style: bold; }
+        &:ansi { color: ansi_default; &.-on { text-style: bold; } }
+        &.-invalid { background-tint: $error 20%; }
+        &:hover { background: $block-hover-background; }
+        &:focus {
+            color: $block-cursor-foreground;
+            background: $block-cursor-background;
+            text-style: $block-cursor-text-style;
+        }
+    }
+    """
+
+    ON = "[x] on "
+    OFF = "[ ] off"
+
+    def __init__(self, value: bool = False, *, id: str | None = None) -> None:
+        super().__init__(value, animate=False, id=id)
+        self.set_class(bool(value), "-on")
+
+    def watch_value(self, value: bool) -> None:
+        self.set_class(value, "-on")  # at once: the slider's position (an animation) no longer sets it
+        super().watch_value(value)
+
+    def render(self) -> Text:
+        return Text(self.ON if self.value else self.OFF, no_wrap=True)
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return len(self.OFF)
 
 
 def error_map(exc: ValidationError, specs: list[FieldSpec]) -> tuple[dict[str, str], list[str]]:
@@ -177,7 +229,7 @@ class FormScreen(FlexModal[Any]):
             options = [(safe(label, lines=False), value) for label, value in spec.options]
             return Select(options, value=spec.value if spec.value else spec.options[0][1], allow_blank=False, id=wid, compact=True)
         if spec.kind == "switch":
-            return Switch(value=bool(spec.value), id=wid)
+            return FormSwitch(value=bool(spec.value), id=wid)
         given = str(spec.value or "")
         shown = clean(given, limit=None)
         if shown != given:
@@ -758,5 +810,5 @@ class SectionedForm(FormScreen):
                 key = self.key_for(exc.field, visible_only=False)
                 if key is not None:
                     exc.field = key
-                    self.call_after_refresh(self.focus_first_error)
+                    after_refresh(self, self.focus_first_error)
             raise

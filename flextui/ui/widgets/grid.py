@@ -65,6 +65,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from flextui.render.table import Column, ColumnSpec, Encoded, GridModel, format_value
+from flextui.ui.later import after_refresh
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.edge import more_left, more_right
 from flextui.ui.widgets.scrollbars import QuietScrollbars
@@ -826,7 +827,7 @@ class DataGrid(SafeDispatch, QuietScrollbars, ScrollView, can_focus=True):
         self._cursor_row = row = max(0, min(row, self._model.row_count - 1))
         self._scroll_to_line(row, line)
         if self.is_mounted:
-            self.call_after_refresh(self._scroll_to_line, row, line)
+            after_refresh(self, self._scroll_to_line, row, line)
         self.refresh()
         self._post_cursor_moved()
 

@@ -29,6 +29,7 @@ from flextui.api.tolerant import unreadable
 from flextui.kinds import Column
 from flextui.render.text import clean
 from flextui.ui.guard import safe
+from flextui.ui.later import after_refresh
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.edge import more_right
 from flextui.ui.widgets.row_table import RowTable
@@ -141,7 +142,7 @@ class ResourceTable(SafeDispatch, RowTable):
         for column in self.spec:
             self.add_column(column.title, key=column.key, width=column.width)
         self._fitted: tuple[int, tuple[int, ...]] | None = None
-        self.call_after_refresh(self._fit_width)
+        after_refresh(self, self._fit_width)
 
     def on_resize(self) -> None:
         self._fit_width()

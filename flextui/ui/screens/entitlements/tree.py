@@ -53,6 +53,7 @@ from flextui.render.text import clean
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.keyhint import bound_key, hint
+from flextui.ui.later import after_refresh
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.screens.base import NOT_LOADED, AreaScreen, filters_key, sort_words
 from flextui.ui.screens.entitlements.accounts import AccountNames
@@ -199,7 +200,7 @@ class EntitlementTree(SafeDispatch, Tree[Item]):
     def on_resize(self) -> None:
         """The cursor's line kept in view when the terminal shrinks (it stayed below the fold until the next key)."""
         if self.cursor_line >= 0:
-            self.call_after_refresh(self.scroll_to_line, self.cursor_line, animate=False)
+            after_refresh(self, self.scroll_to_line, self.cursor_line, animate=False)
 
     def move_to(self, node: TreeNode[Item]) -> None:
         """Move the cursor to a node just added (its line is known once the lines are rebuilt)."""
@@ -582,7 +583,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         else:
             if tree.cursor_line < 0 and tree.root.children:
                 tree.cursor_line = 0
-        self.call_after_refresh(self._show_detail)
+        after_refresh(self, self._show_detail)
 
     def _attached(self, node: TreeNode[Item]) -> bool:
         try:
@@ -877,7 +878,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         self._fill(node)
         # the cursor may stand where the marker was (enter, then down, before the answer): it is now on a child,
         # with no highlight event from the tree, so the detail pane is shown again after the refresh
-        self.call_after_refresh(self._show_detail)
+        after_refresh(self, self._show_detail)
         if cursor_key and cursor_key in self.node_index and cursor_key != key:
             target = self.node_index[cursor_key]
             if self._attached(target):

@@ -44,6 +44,7 @@ from flextui.render.text import age_text, clean, json_dumps
 from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.gcpause import collector_paused
+from flextui.ui.later import after_refresh, while_alive
 from flextui.ui.screens.base import AreaScreen
 from flextui.ui.screens.reports.builder import RunRequest
 from flextui.ui.screens.reports.export import (
@@ -741,7 +742,7 @@ class ReportResultsScreen(AreaScreen):
             self._progress_shown = now
             self._show_progress()
         elif self._progress_timer is None:
-            self._progress_timer = self.set_timer(PROGRESS_EVERY - (now - self._progress_shown), self._progress_due)
+            self._progress_timer = self.set_timer(PROGRESS_EVERY - (now - self._progress_shown), while_alive(self, self._progress_due))
 
     def _progress_due(self) -> None:
         self._progress_timer = None
@@ -755,8 +756,9 @@ class ReportResultsScreen(AreaScreen):
         label.update(Text(clean(self.count_text(width))), layout=False)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self._show_count)  # fitted to the new width once the line has it
-        self.call_after_refresh(self._export_label)
+        # fitted to the new width once the line has it; a screen resized behind another may be replaced by then
+        after_refresh(self, self._show_count)
+        after_refresh(self, self._export_label)
 
     def _show_progress(self) -> None:
         loading = self.state == "loading"
@@ -1114,7 +1116,7 @@ class ReportResultsScreen(AreaScreen):
             if timer is not None:
                 timer.stop()
             self.query_one("#rr-export").display = False
-            self.call_after_refresh(self._export_keys_changed)  # (once the worker is no longer running)
+            after_refresh(self, self._export_keys_changed)  # (once the worker is no longer running)
         kept = f"{where} was left as it was" if self._export_replaces else f"nothing written to {where}"
         if error is not None:
             text = error.strerror if isinstance(error, OSError) and error.strerror else str(error) or type(error).__name__

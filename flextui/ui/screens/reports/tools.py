@@ -1,8 +1,10 @@
 """Analysis tools over a report's results, each on the current view (filtered and sorted).
 
 * `FrequencyScreen` (F): the values of one column with their counts and share,
-  most frequent first, like VisiData's Shift+F; enter narrows the results to
-  the chosen value (the filter is added to what is there).
+  most frequent first, like VisiData's Shift+F (the 1,000 most frequent: a
+  column of ids has as many values as rows); each bar is its share of the rows
+  in view; enter narrows the results to the chosen value (the filter is added
+  to what is there).
 * `StatsScreen` (I): per visible column: rows, nulls, distinct values,
   min/max, and mean/sum for numbers, computed a column at a time so the
   screen never freezes.
@@ -44,12 +46,15 @@ from flextui.render.words import plural
 from flextui.ui.appref import flex_app
 from flextui.ui.keyhint import bound_key, hint
 from flextui.ui.keys import FlexModal
+from flextui.ui.later import after_refresh
 from flextui.ui.widgets.chart import BarChart, compact_number
 from flextui.ui.widgets.dialogs import ValueScreen
 from flextui.ui.widgets.grid import DataGrid
 from flextui.ui.widgets.row_table import RowTable
 
 BAR_WIDTH = 24
+FREQUENCY_ROWS = 1000
+"""Values the frequency table lists, the most frequent first (a column of ids has as many as rows)."""
 BLOCKS = " ▏▎▍▌▋▊▉█"
 
 
@@ -61,6 +66,11 @@ def bar(fraction: float, width: int = BAR_WIDTH) -> str:
         eighths = 1
     full, rest = divmod(eighths, 8)
     return "█" * full + (BLOCKS[rest] if rest else "")
+
+
+def share_text(percent: float) -> str:
+    """A share of the rows as the frequency table writes it: `<0.1%` for a value that is there but rounds to none."""
+    return "<0.1%" if 0 < percent < 0.05 else f"{percent:.1f}%"
 
 
 def filter_term(column: str, value: Any) -> str:
@@ -118,7 +128,7 @@ def date_columns(rtype: ReportType | None, model: GridModel) -> list[str]:
             names.append(rtype.date_field)
         names += [c.name for c in rtype.columns if c.type in ("date", "datetime") and c.name not in names and model.find_column(c.name)]
     for col in model.columns:
-        if col.name not in names and col.type in ("date", "datetime"):
+        if col.name not in names and col.type in ("date", "datetime", "epochms"):
             names.append(col.name)
     return names
 
@@ -144,7 +154,8 @@ class _ToolScreen(FlexModal[Any]):
 
 
 class FrequencyScreen(_ToolScreen):
-    """Values of one column over the view: count, share, a bar; enter filters the results to it."""
+    """Values of one column over the view, the most frequent first: count, share and a bar as long as the share
+    (a value on every row fills it; one among 187,000 is a sliver); enter filters the results to it."""
 
     BINDINGS = [Binding("enter", "choose", "Filter to value", id="report_freq.choose", priority=True)]
 
@@ -153,19 +164,20 @@ class FrequencyScreen(_ToolScreen):
         self.source = model
         self.column = model.column(column)
         self.partial = loading  # not `loading`: that is Textual's own spinner overlay, which would cover the tool
-        self.rows = model.frequency(self.column)
+        self.counts = model.frequencies(self.column, FREQUENCY_ROWS)
+        self.rows = self.counts.rows
         self.view_count = model.row_count
 
     def compose(self) -> ComposeResult:
         col = self.column
-        distinct = len(self.rows)
-        nulls = next((r.count for r in self.rows if r.value is None), 0)
-        facts = [f"{plural(self.view_count, 'row')} in view", plural(distinct, "distinct value")]
-        if nulls:
-            facts.append(f"{nulls:,} empty")
+        counts = self.counts
+        facts = [f"{plural(self.view_count, 'row')} in view", plural(counts.distinct, "distinct value")]
+        if not counts.complete:
+            facts.append(f"the {len(self.rows):,} most frequent shown")
+        if counts.nulls:
+            facts.append(f"{counts.nulls:,} empty")
         if self.partial:
             facts.append("counts of the rows loaded when this opened (the report was still loading)")
-        peak = self.rows[0].count if self.rows else 1
         grid = DataGrid(
             [
                 Column("value", "str", label=col.title),
@@ -177,8 +189,8 @@ class FrequencyScreen(_ToolScreen):
                 (
                     format_value(r.value, col.type) if r.value is not None else "∅ empty",
                     r.count,
-                    f"{r.percent:.1f}%".rjust(6),
-                    bar(r.count / peak),
+                    share_text(r.percent).rjust(6),
+                    bar(r.percent / 100),
                 )
                 for r in self.rows
             ],
@@ -194,7 +206,7 @@ class FrequencyScreen(_ToolScreen):
 
     def on_mount(self) -> None:
         self.query_one(DataGrid).focus()
-        self.call_after_refresh(self._fit)
+        after_refresh(self, self._fit)
 
     def on_resize(self) -> None:
         self._fit()
@@ -288,6 +300,8 @@ class StatsScreen(_ToolScreen):
         self._compute()
 
     def _type_of(self, col: Column) -> str:
+        if col.type == "epochms":
+            return "epoch ms (UTC)"
         if self.rtype is not None:
             model_col = self.rtype.column(col.name)
             if model_col is not None:
@@ -445,7 +459,8 @@ class RowDetailScreen(_ToolScreen):
             note = epoch_ms_text(value)
             if not col.visible:
                 note = ("hidden · " + note) if note else "hidden"
-            shown = format_value(value, col.type) if value is not None else "∅"
+            # as sent (an epoch-milliseconds time's number too: its time is the note beside it)
+            shown = format_value(value, "auto" if col.type == "epochms" else col.type) if value is not None else "∅"
             table.add_row(Text(col.title, style="bold"), Text(shown, style="dim italic" if value is None else ""), Text(note, style="dim"))
             if col.name == self.focus_column:
                 focus = i
