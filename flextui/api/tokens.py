@@ -159,7 +159,18 @@ def created_token(raw: Any, what: str, request: str = "") -> CreatedToken:
 
 
 class TokenCreate(BaseModel):
-    """The body of POST /uar/v1/token."""
+    """The body of POST /uar/v1/token.
+
+    `username` is sent for every type. The OpenAPI marks it required ("`username` (string, required)",
+    https://fnoapi.redocly.app/apis/rest/accesstokencontroller/openapi-access-tokens/access-token-controller/createtokenusingpost_1.md)
+    and the docs' request body holds it
+    (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/TokenBasedAuthManTokensCreate.htm),
+    while the same pages say it is mandatory for IMPERSONATED tokens and, for a NORMAL token, "ignored when calling an
+    API. Instead, the user calling the API is authenticated". A NORMAL token's `username` is therefore the one typed,
+    else the caller's own (`body(user)`: the session's user), which a server reading the field as required accepts
+    and one that ignores it ignores. Left out, a server enforcing the OpenAPI refused the create (and the minted
+    sign-in of the beta APIs, `auth.MintingAuth`).
+    """
 
     model_config = ConfigDict(populate_by_name=True)
 
@@ -189,10 +200,19 @@ class TokenCreate(BaseModel):
             raise ValueError("IMPERSONATED tokens need the user they are for")
         return value
 
-    def body(self) -> dict[str, Any]:
+    def body(self, user: str | None = None) -> dict[str, Any]:
+        """The request body; `user`: who the caller is (the session's user), a NORMAL token's `username` when none
+        was typed. With neither (a token-only profile that names no user) the field is left out, not guessed: a
+        server that ignores it (the docs' prose) creates the token, and one that requires it says so in the form's
+        field for the user (`field_from_message`)."""
         data = self.model_dump(by_alias=True, mode="json")
-        if self.token_type is TokenType.NORMAL:
-            data.pop("username", None)  # ignored by the server for NORMAL tokens
+        username = (self.username or "").strip()
+        if not username and self.token_type is TokenType.NORMAL:  # an IMPERSONATED token's user is never the caller's by default
+            username = (user or "").strip()
+        if username:
+            data["username"] = username
+        else:
+            data.pop("username", None)
         return data
 
 
@@ -558,8 +578,9 @@ class TokensService:
         return answered(_token, await self._get_json(self._path(name)))
 
     async def create(self, spec: TokenCreate) -> CreatedToken:
+        """Create the token; a NORMAL token's `username` is the one given, else the session's user (`TokenCreate`)."""
         self.session.check_writable(f"creating token {spec.name!r}")
-        raw = await self._send_json("POST", "/uar/v1/token", json_body=spec.body())
+        raw = await self._send_json("POST", "/uar/v1/token", json_body=spec.body(self.session.user))
         return created_token(raw, f"creating token {spec.name!r}", self._request("POST", "/uar/v1/token"))
 
     async def update(self, name: str, change: TokenUpdate) -> None:

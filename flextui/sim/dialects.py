@@ -42,6 +42,7 @@ DIALECTS: dict[str, str] = {
     "create-status-only": "beta create answers carry only the documented {status} or {message, status}",
     "create-status-worded": 'beta create answers say success in words of their own ("status": "201 CREATED")',
     "verify-invalid-404": "token verification answers an unknown, deleted or expired value with 404 and a statusMessage, not 400",
+    "create-username-required": "token create without `username` is a 400 naming it, for NORMAL tokens too (the OpenAPI marks it required)",
     "mask-partial": 'masked token fields keep part of the value ("cus***@acme-robotics.example", "<masked>") instead of "****"',
     "entitlements-bare-array": "GET /entitlements answers a bare JSON array",
     "entitlements-data-envelope": 'GET /entitlements answers {"data": [...]}',
@@ -72,7 +73,7 @@ DIALECTS: dict[str, str] = {
     "strict-enums": "enums only in their documented spelling (orderType new_order, status draft, …)",
 }
 
-STRICT: frozenset[str] = frozenset({"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums"})
+STRICT: frozenset[str] = frozenset({"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums", "create-username-required"})
 """The dialects that together make the strictest reading of the docs."""
 
 DEFAULT: frozenset[str] = STRICT

@@ -39,6 +39,14 @@ Dialects (paging.py holds the shared paging rules):
   value is not documented (TokenBasedAuthManTokensVerify.htm shows only the
   200); the simulator answers 400 by default and, under this dialect, 404 with
   the same `statusMessage`, as a server treating the value as a resource would.
+- `create-username-required` (in STRICT, the default): the create's
+  `username` is "(string, required)" in the OpenAPI
+  (https://fnoapi.redocly.app/apis/rest/accesstokencontroller/openapi-access-tokens/access-token-controller/createtokenusingpost_1.md),
+  though its prose makes it mandatory only for IMPERSONATED tokens and
+  ignores a NORMAL token's. Under this dialect a create without a non-blank
+  `username` string is a 400 naming the field, whatever the type; a NORMAL
+  token's value is still ignored (the caller is its user). Without it (the
+  lenient reading) a NORMAL token's `username` is not read at all.
 """
 
 from __future__ import annotations
@@ -304,6 +312,8 @@ async def create_token(request: Request) -> Response:
         if username not in world.users:
             raise SimError(400, f"no user {username!r}", "username")
     else:
+        if "create-username-required" in dialects_of(request) and not (_text(body, "username") or "").strip():
+            raise SimError(400, "username is required (for NORMAL tokens too, though the caller is their user)", "username")
         username = caller.username  # ignored for NORMAL tokens: the caller is the user
     now = world.now_ms()
     token = SimToken(name, ttype, username, caller.username, description, now, _after(interval, now, "expiryStr"), expiry_str, new_value())

@@ -13,6 +13,7 @@ import pytest
 from pydantic import ValidationError
 
 import flextui.sim.app as sim_app_module
+from flextui.api.auth import Credentials
 from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly, Unauthorized
 from flextui.api.http import RetryPolicy, Service, Session
 from flextui.api.tokens import (
@@ -27,6 +28,7 @@ from flextui.api.tokens import (
     field_from_message,
 )
 from flextui.api.validation import errors_by_field
+from flextui.sim.app import SIM_BASE_URL, in_process_transport
 from flextui.sim.dialects import speaking
 from flextui.sim.faults import FaultPlan
 from flextui.sim.tokens import token_store
@@ -161,12 +163,60 @@ async def test_impersonated_create_and_masked_view(sim_app: Any) -> None:
         await customer.aclose()
 
 
-async def test_normal_create_body_omits_username() -> None:
-    spec = TokenCreate(tokenName="body-check", expiryStr="1d", username=CUSTOMER[0])
-    assert "username" not in spec.body()
-    assert spec.body() == {"tokenName": "body-check", "expiryStr": "1d", "tokenType": "NORMAL", "tokenDescription": ""}
+def test_normal_create_body_names_the_user() -> None:
+    """The OpenAPI marks `username` required (createtokenusingpost_1.md); a NORMAL token's was dropped even when typed."""
+    typed = TokenCreate(tokenName="mytoken1", expiryStr="30d", username="me@x.com")
+    assert typed.body() == {
+        "tokenName": "mytoken1",
+        "expiryStr": "30d",
+        "tokenType": "NORMAL",
+        "tokenDescription": "",
+        "username": "me@x.com",
+    }
+    assert typed.body("session@x.com")["username"] == "me@x.com", "the value given wins over the session's user"
+    untyped = TokenCreate(tokenName="mytoken1", expiryStr="30d")
+    assert untyped.body("session@x.com")["username"] == "session@x.com", "else the caller's own"
+    assert "username" not in untyped.body() and "username" not in untyped.body("  "), "no user known: left out, not guessed"
     imp = TokenCreate(tokenName="body-check", expiryStr="1d", tokenType="IMPERSONATED", tokenDescription="r", username=CUSTOMER[0])
-    assert imp.body()["username"] == CUSTOMER[0]
+    assert imp.body("session@x.com")["username"] == CUSTOMER[0]
+
+
+@pytest.mark.parametrize("dialect", ["create-username-required", "lenient"])
+async def test_normal_create_sends_the_sessions_user(world: World, faults: FaultPlan, dialect: str) -> None:
+    """Against the strict reading (the simulator's default) a create without `username` is a 400 naming it; the
+    client sends the session's user, so a NORMAL token is created under either reading, and is the caller's."""
+    app = sim_app_module.create_app(world, faults=faults, dialects=speaking(dialect))
+    session = make_session(app, user=PRODUCER)
+    try:
+        created = await TokensService(session).create(TokenCreate(tokenName="named-by-session", expiryStr="1d"))
+        assert created.username == PRODUCER[0] and created.creator == PRODUCER[0]
+        sent = [x.request_body for x in session.trace.exchanges if (x.method, httpx.URL(x.url).path) == ("POST", "/flexnet/uar/v1/token")]
+        assert sent and sent[-1]["username"] == PRODUCER[0], sent
+    finally:
+        await session.aclose()
+
+
+async def test_a_create_without_a_user_is_refused_by_the_strict_reading_naming_the_field(world: World) -> None:
+    """A token-only profile that names no user sends no `username` (there is none to send): the strict reading
+    refuses it in the server's words, on the form's field for the user; the lenient reading creates the token."""
+    strict = sim_app_module.create_app(world)
+    session = Session(SIM_BASE_URL, credentials=Credentials(None, None, world.seed_token(ADMIN[0])), transport=in_process_transport(strict))
+    try:
+        with pytest.raises(Invalid) as info:
+            await TokensService(session).create(TokenCreate(tokenName="no-user-known", expiryStr="1d"))
+        assert info.value.status == 400 and info.value.field == "username" and "username is required" in info.value.message
+        assert "no-user-known" not in token_store(world).by_name
+    finally:
+        await session.aclose()
+    lenient = sim_app_module.create_app(world, dialects=frozenset())
+    session = Session(
+        SIM_BASE_URL, credentials=Credentials(None, None, world.seed_token(ADMIN[0])), transport=in_process_transport(lenient)
+    )
+    try:
+        created = await TokensService(session).create(TokenCreate(tokenName="no-user-known", expiryStr="1d"))
+        assert created.username == ADMIN[0], "the caller (the token's user) is the NORMAL token's user"
+    finally:
+        await session.aclose()
 
 
 def test_token_model_times() -> None:

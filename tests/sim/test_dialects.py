@@ -138,6 +138,20 @@ async def _verify_invalid_404(default: Sim, dialect: Sim) -> None:
         assert "not valid" in body["statusMessage"]
 
 
+@check("create-username-required")
+async def _create_username_required(default: Sim, dialect: Sim) -> None:
+    unnamed = {"tokenName": "no-user-named", "expiryStr": "1d", "tokenType": "NORMAL"}
+    created = (await default.json("POST", f"{TOKENS}/token", status=201, json=unnamed))["responseObject"]
+    assert created["username"] == ADMIN[0], "the lenient reading: a NORMAL token's user is the caller"
+    for username in ({}, {"username": ""}, {"username": "   "}, {"username": None}):
+        refused = await dialect.json("POST", f"{TOKENS}/token", status=400, json={**unnamed, **username})
+        assert refused["responseObject"] is None and set(refused) == {"statusMessage", "responseObject"}, "the token service's envelope"
+        assert refused["statusMessage"].startswith("username is required"), "the message names the field first"
+    assert (await dialect.req("POST", f"{TOKENS}/token", json={**unnamed, "username": 7})).status_code == 400
+    named = (await dialect.json("POST", f"{TOKENS}/token", status=201, json={**unnamed, "username": CUSTOMER[0]}))["responseObject"]
+    assert named["username"] == ADMIN[0], "a NORMAL token's username is still ignored: the caller is its user"
+
+
 @check("page-size-ignored")
 async def _page_size_ignored(default: Sim, dialect: Sim) -> None:
     assert len(await ids(default, limit=5)) == 5
@@ -538,7 +552,7 @@ def test_parse_dialects_takes_commas_and_iterables() -> None:
     assert parse_dialects("") == frozenset(), "no dialect: the lenient reading"
     assert DEFAULT == STRICT, "the default is the strictest reading of the docs"
     assert parse_dialects(STRICT) == STRICT and STRICT <= DIALECTS.keys()
-    assert STRICT == {"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums"}
+    assert STRICT == {"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums", "create-username-required"}
 
 
 async def test_an_app_speaks_strict_unless_told_otherwise() -> None:
@@ -558,6 +572,8 @@ async def test_an_app_speaks_strict_unless_told_otherwise() -> None:
         assert (await http.get(f"{ENTITLEMENTS}/entitlements", headers=bearer, params={"page": 0})).status_code == 400, "strict-paging"
         encoded = await http.get(f"{REGISTRY}/projects/{HELLO}/repositories/{HELLO}%2Fhello-world-image/artifacts")
         assert encoded.status_code == 400, "reject-encoded-slash"
+        unnamed = await http.post(f"{TOKENS}/token", headers=basic(ADMIN), json={"tokenName": "no-user-named", "expiryStr": "1d"})
+        assert unnamed.status_code == 400 and unnamed.json()["statusMessage"].startswith("username"), "create-username-required"
 
 
 def test_parse_dialects_names_unknown_and_contradicting_names() -> None:

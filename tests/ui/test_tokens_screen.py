@@ -138,6 +138,30 @@ async def test_create_normal_token_shows_value_once_and_never_caches_it() -> Non
         assert isinstance(app.screen, TokensScreen)
 
 
+async def test_create_on_a_profile_that_names_no_user_asks_for_the_user() -> None:
+    """`username` is required by the strict reading (the simulator's default): a profile that names no user (a token
+    only) has none to send, so the new-token form asks for it for NORMAL tokens too, and a create without it is
+    refused on that field in the server's words."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.ctx.user = app.ctx.session.user = None  # as a token-only profile without `user = …`
+        await pilot.press("n")
+        assert isinstance(app.screen, FormScreen)
+        assert app.screen.query_one("#row-username").display, "asked for NORMAL tokens when the profile names no user"
+        await fill(pilot, "tokenName", "no-user-profile")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, FormScreen), "refused: the form stays open"
+        assert "username is required" in str(app.screen.query_one("#hint-username").render())
+        await fill(pilot, "username", ADMIN[0])
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, ValueScreen)
+        sent = [x.request_body for x in app.ctx.session.trace.exchanges if x.method == "POST" and x.url.endswith("/uar/v1/token")]
+        assert sent[-1]["username"] == ADMIN[0] and "no-user-profile" in token_store(world_of(app)).by_name
+
+
 async def test_create_validates_inline_before_any_request() -> None:
     app = build_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -620,8 +620,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             FieldSpec(
                 "username",
                 "For user (e-mail)",
-                visible_when=lambda v: v.get("tokenType") == "IMPERSONATED",
-                hint="the user the token acts as",
+                # A NORMAL token's user is the caller, sent as `username` (`TokenCreate`); asked only when the profile names no user.
+                visible_when=lambda v: v.get("tokenType") == "IMPERSONATED" or not self.ctx.user,
+                hint="the user the token acts as" if self.ctx.user else "IMPERSONATED: the user it acts as; NORMAL: yours",
             ),
             FieldSpec("tokenDescription", "Description", errors=("description",), hint="required for IMPERSONATED: the reason"),
             FieldSpec("expiryStr", "Lifetime", value="30d", hint=LIFETIME_HINT, errors=("expiry",)),
@@ -629,7 +630,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
         def build(values: dict[str, Any]) -> TokenCreate:
             data = dict(values)
-            if data.get("tokenType") != "IMPERSONATED":
+            if data.get("tokenType") != "IMPERSONATED" and self.ctx.user:
                 data.pop("username", None)
             return TokenCreate.model_validate(data)
 
