@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 import flextui.sim.app as sim_app_module
 from flextui.api.auth import Credentials
-from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly, Unauthorized
+from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly, Unauthorized, Unreadable
 from flextui.api.http import RetryPolicy, Service, Session
 from flextui.api.tokens import (
     CreatedToken,
@@ -54,7 +54,7 @@ async def any_session(request: pytest.FixtureRequest, sim_app: Any) -> AsyncIter
     if request.param == "in-process":
         session = make_session(sim_app)
     else:
-        session = live_session(request.getfixturevalue("live_server"))
+        session = live_session(request.getfixturevalue("live_server"), now_ms=request.getfixturevalue("world").now_ms)
     yield session
     await session.aclose()
 
@@ -499,3 +499,94 @@ def test_a_description_that_is_a_placeholder_is_masked(description: str) -> None
 @pytest.mark.parametrize("username", ["Hidden", "<masked>", "cus***@acme.example", "****"])
 def test_a_user_name_in_a_mask_word_is_masked(username: str) -> None:
     assert Token.model_validate({"tokenName": "t-1", "username": username}).masked
+
+
+# -- what a verification's 200 says ----------------------------------------------------------------------
+
+
+def _answering(body: Any, now_ms: int = FIXED_NOW_MS) -> TokensService:
+    """A token service whose verification answers 200 with `body` (a fake transport), its clock at `now_ms`."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        assert request.url.path == "/flexnet/uar/v1/token/verification"
+        return httpx.Response(200, json=body)
+
+    session = Session(
+        "https://fno.example", auth=httpx.BasicAuth(*ADMIN), user=ADMIN[0], transport=httpx.MockTransport(handler), now_ms=lambda: now_ms
+    )
+    return TokensService(session)
+
+
+def _details(expires_ms: int, **extra: Any) -> dict[str, Any]:
+    return {"tokenName": "ci-deploy", "tokenType": "NORMAL", "username": ADMIN[0], "tokenExpiryMillis": expires_ms, **extra}
+
+
+VALUE = "rna_" + "a" * 44
+PAST = FIXED_NOW_MS - DAY_MS  # 2026-11-01 10:00 UTC
+FUTURE = FIXED_NOW_MS + DAY_MS
+
+
+async def test_a_200_whose_token_has_expired_is_not_valid() -> None:
+    """The documented 200 carries no verdict (TokenBasedAuthManTokensVerify.htm): its details with an expiry already
+    past read as "✓ valid"; it is not valid, and says since when."""
+    result = await _answering({"statusMessage": "Successful", "responseObject": _details(PAST)}).verify(VALUE)
+    assert result.valid is False and result.token is not None and result.token.name == "ci-deploy"
+    assert (result.reason or "").startswith("not valid (expired 2026-11-01 10:00 UTC)"), result.reason
+    live = await _answering({"statusMessage": "Successful", "responseObject": _details(FUTURE)}).verify(VALUE)
+    assert live.valid is True and live.reason is None
+
+
+@pytest.mark.parametrize("name", ["valid", "isValid", "active"])
+@pytest.mark.parametrize("false", [False, "false", " FALSE "])
+@pytest.mark.parametrize("where", ["record", "envelope"])
+async def test_a_validity_flag_that_says_false_decides(name: str, false: Any, where: str) -> None:
+    """A 200 whose flag says false (beside the token's details, or beside statusMessage) read as valid."""
+    record = _details(FUTURE, **({name: false} if where == "record" else {}))
+    body = {"statusMessage": "Successful", "responseObject": record, **({name: false} if where == "envelope" else {})}
+    result = await _answering(body).verify(VALUE)
+    assert result.valid is False and result.token is not None, result
+    assert (result.reason or "").startswith("not valid: the answer says " + name), result.reason
+
+
+async def test_a_flag_that_says_true_is_valid_and_one_without_the_token_says_why_not() -> None:
+    assert (await _answering({"responseObject": _details(FUTURE, valid="true")}).verify(VALUE)).valid is True
+    nested = await _answering({"responseObject": {"isValid": True, "token": _details(FUTURE)}}).verify(VALUE)
+    assert nested.valid is True and nested.token is not None and nested.token.name == "ci-deploy"
+    refused = await _answering({"statusMessage": "the token is revoked", "responseObject": {"valid": False}}).verify(VALUE)
+    assert refused.valid is False and refused.token is None
+    assert refused.reason == 'not valid: the answer says valid: false ("the token is revoked")'
+    with pytest.raises(Unreadable, match="holds no token"):  # never "valid" without the token the value names
+        await _answering({"statusMessage": "Successful", "responseObject": {"valid": True}}).verify(VALUE)
+    with pytest.raises(Unreadable, match='says "error: boom" and holds no token'):  # (kept: an error body sent with 200)
+        await _answering({"status": "error", "message": "boom"}).verify(VALUE)
+
+
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        (_details(PAST, valid=True), "the answer says valid: true, but the token expired 2026-11-01 10:00 UTC"),
+        (_details(FUTURE, valid=True, active=False), "the answer contradicts itself (valid: true, active: false)"),
+        (_details(FUTURE, valid="yes"), 'the answer says valid: "yes", neither true nor false'),
+        (_details(FUTURE, isValid=1), "the answer says isValid: 1, neither true nor false"),
+    ],
+)
+async def test_an_answer_that_contradicts_itself_says_so(record: dict[str, Any], words: str) -> None:
+    """A flag and the expiry (or two flags) that disagree: neither valid nor not valid, the answer's words said."""
+    result = await _answering({"statusMessage": "Successful", "responseObject": record}).verify(VALUE)
+    assert result.valid is None and result.token is not None
+    assert (result.reason or "").startswith(words) and "not known" in (result.reason or ""), result.reason
+
+
+async def test_verify_against_a_server_that_answers_with_a_validity_flag(world: World) -> None:
+    """`verify-valid-flag`: every verification is a 200 with `valid`; expired and unknown values are not valid."""
+    svc = TokensService(make_session(sim_app_module.create_app(world, dialects=speaking("verify-valid-flag"))))
+    now = world.now_ms()
+    expired = next(t for t in token_store(world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms <= now)
+    live = next(t for t in token_store(world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms > now)
+    assert (await svc.verify(live.value)).valid is True
+    result = await svc.verify(expired.value)
+    assert result.valid is False and result.token is not None and result.token.name == expired.name
+    assert "expired" in (result.reason or "") and "valid: false" in (result.reason or "")
+    unknown = await svc.verify("rna_" + "0" * 44)
+    assert unknown.valid is False and unknown.token is None and "unknown or deleted" in (unknown.reason or "")
+    await svc.session.aclose()

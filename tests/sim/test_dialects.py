@@ -138,6 +138,35 @@ async def _verify_invalid_404(default: Sim, dialect: Sim) -> None:
         assert "not valid" in body["statusMessage"]
 
 
+@check("verify-valid-flag")
+async def _verify_valid_flag(default: Sim, dialect: Sim) -> None:
+    from flextui.sim.tokens import token_store
+
+    def values(sim: Sim) -> tuple[str, str, str]:
+        """A live value, an expired one and one that names no token."""
+        now = sim.world.now_ms()
+        expired = next(t for t in token_store(sim.world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms <= now)
+        return sim.world.seed_token(ADMIN[0]), expired.value, "rna_" + "0" * 44
+
+    live, expired, unknown = values(default)
+    shown = (await default.json("POST", f"{TOKENS}/token/verification", json={"accessToken": live}))["responseObject"]
+    assert shown["tokenName"] == "flextui-demo-admin" and "valid" not in shown, "the documented 200: details, no flag"
+    for value in (expired, unknown):
+        assert (
+            "not valid"
+            in (await default.json("POST", f"{TOKENS}/token/verification", status=400, json={"accessToken": value}))["statusMessage"]
+        )
+
+    live, expired, unknown = values(dialect)
+    shown = (await dialect.json("POST", f"{TOKENS}/token/verification", json={"accessToken": live}))["responseObject"]
+    assert shown["tokenName"] == "flextui-demo-admin" and shown["valid"] is True
+    body = await dialect.json("POST", f"{TOKENS}/token/verification", json={"accessToken": expired})
+    assert body["responseObject"]["valid"] is False and body["responseObject"]["tokenExpiryMillis"] <= dialect.world.now_ms()
+    assert "expired" in body["statusMessage"]
+    body = await dialect.json("POST", f"{TOKENS}/token/verification", json={"accessToken": unknown})
+    assert body == {"statusMessage": "the token is not valid: unknown or deleted", "responseObject": {"valid": False}}
+
+
 @check("create-username-required")
 async def _create_username_required(default: Sim, dialect: Sim) -> None:
     unnamed = {"tokenName": "no-user-named", "expiryStr": "1d", "tokenType": "NORMAL"}
@@ -585,6 +614,8 @@ def test_parse_dialects_names_unknown_and_contradicting_names() -> None:
     assert "bogus" in message and "nope" in message and "pagesize-lower" in message and "strict-enums" in message
     with pytest.raises(ValueError, match="contradict"):
         parse_dialects("entitlements-bare-array,entitlements-data-envelope")
+    with pytest.raises(ValueError, match="contradict"):
+        parse_dialects("verify-invalid-404,verify-valid-flag")  # a refusal's status, or no refusal at all
     with pytest.raises(ValueError):
         create_app(World(), dialects={"bogus"})
 

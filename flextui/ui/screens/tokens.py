@@ -755,20 +755,25 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         async def send(value: str) -> Any:
             return await self.service.verify(value)
 
+        def details(t: Token) -> str:
+            body = (
+                f"Name     {t.name}\nType     {t.token_type}\nUser     {t.username}\nCreator  {t.creator}\n"
+                f"Issued   {absolute(t.issued_ms)}\nExpires  {absolute(t.expires_ms)} ({relative(t.expires_ms, self.ctx.now_ms())})"
+            )
+            if t.masked:
+                body += "\n\n⊘ Some details are masked: you may not view this token's owner."
+            return body
+
         def done(result: Any) -> None:
             if result is None:
                 return
+            named = f"\n\n{details(result.token)}" if result.token is not None else ""
             if result.valid and result.token is not None:
-                t = result.token
-                body = (
-                    f"Name     {t.name}\nType     {t.token_type}\nUser     {t.username}\nCreator  {t.creator}\n"
-                    f"Issued   {absolute(t.issued_ms)}\nExpires  {absolute(t.expires_ms)} ({relative(t.expires_ms, self.ctx.now_ms())})"
-                )
-                if t.masked:
-                    body += "\n\n⊘ Some details are masked: you may not view this token's owner."
-                self.app.push_screen(MessageScreen("✓ The token is valid", body, tone="good"))
+                self.app.push_screen(MessageScreen("✓ The token is valid", details(result.token), tone="good"))
+            elif result.valid is None:  # the answer contradicts itself: said as it is, never guessed
+                self.app.push_screen(MessageScreen("? Not known whether the token is valid", (result.reason or "") + named))
             else:
-                self.app.push_screen(MessageScreen("✗ The token is not valid", result.reason or "unknown reason", tone="bad"))
+                self.app.push_screen(MessageScreen("✗ The token is not valid", (result.reason or "unknown reason") + named, tone="bad"))
 
         self.app.push_screen(FormScreen("Verify a token", fields, build, send, submit_label="Verify"), done)
 
