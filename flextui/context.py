@@ -285,6 +285,7 @@ def _on_simulator(
         fresh_seconds=settings.cache_fresh_seconds,
         registry_tenant=world.tenant_id,
         timeout=timeout,
+        now_ms=now_ms,
     )
     color = DEMO_IDENTITIES.get(name, ("", False, "success"))[2]
     return AppContext(

@@ -118,6 +118,7 @@ def make_session(
     """
     kwargs.setdefault("retry", RetryPolicy(attempts=3, backoff=0.001))
     world: World = app.state.world
+    kwargs.setdefault("now_ms", world.now_ms)  # the world's time, as the demo's session reads it
     if token is _SEEDED:
         token = world.seed_token(user[0]) if user in (ADMIN, PRODUCER, CUSTOMER) else None
     return Session(

@@ -137,6 +137,11 @@ class MintingAuth(httpx.Auth):
     The first request creates a NORMAL token (`POST /uar/v1/token`, lifetime
     one hour) with Basic credentials, then every request carries it as Bearer.
     `minted_name` says what was created so the session can delete it on close.
+    Its body names the profile's user as `username`: the OpenAPI marks the
+    field required, though a NORMAL token's is ignored ("the user calling the
+    API is authenticated",
+    https://fnoapi.redocly.app/apis/rest/accesstokencontroller/openapi-access-tokens/access-token-controller/createtokenusingpost_1.md);
+    without it a server enforcing the field refused the mint, and so every beta API.
     """
 
     requires_response_body = True
@@ -145,6 +150,7 @@ class MintingAuth(httpx.Auth):
     def __init__(self, create_url: str, user: str, password: str, on_minted: Callable[[str], None] | None = None) -> None:
         self.create_url = create_url
         self._basic = httpx.BasicAuth(user, password)
+        self._user = user
         self._token: str | None = None
         self.minted_name: str | None = None
         self._lock: asyncio.Lock | None = None
@@ -162,6 +168,8 @@ class MintingAuth(httpx.Auth):
             "expiryStr": MINTED_LIFETIME,
             "tokenDescription": "minted by flextui for the beta APIs; deleted on exit",
         }
+        if self._user:  # (minting needs the user: `Session._credential_for`)
+            body["username"] = self._user
         request = httpx.Request("POST", self.create_url, json=body)
         return next(self._basic.auth_flow(request))
 

@@ -321,6 +321,7 @@ class Session:
         mint_token: bool = False,
         credential_hint: Callable[[str], str] = default_hint,
         page_bases: dict[str, int] | None = None,
+        now_ms: Callable[[], int] | None = None,
     ) -> None:
         self._made_with = {k: v for k, v in locals().items() if k != "self"}
         """What made this session, for `with_credentials`."""
@@ -336,6 +337,9 @@ class Session:
         """Whether answers are written to the page cache (it is still read when not): a headless report export
         turns it off for its record pages, which nobody revisits and which would grow the file by 60 MB a 100k rows."""
         self.retry = retry or RetryPolicy()
+        self.now_ms: Callable[[], int] = now_ms or _wall_ms
+        """The time of day (epoch milliseconds) an answer's times are read against (a verified token's expiry): this
+        machine's clock, or the simulated world's on the simulator (the demo; tests freeze it)."""
         self.clock: Callable[[], float] = time.monotonic
         """What a failure's message measures the time it took by, from the first send to giving up (a test fakes it)."""
         self.registry_tenant = registry_tenant
@@ -1123,6 +1127,10 @@ LARGE_BODY = 1_000_000
 
 LARGE_ITEMS = 5_000
 """Items above which a page is parsed into records in a worker thread."""
+
+
+def _wall_ms() -> int:
+    return int(time.time() * 1000)
 
 
 def _large(raw: Any) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import json
 import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -26,7 +27,7 @@ from flextui.api.http import Service, Session, answered, envelope
 from flextui.api.intervals import IntervalError, documented, parse_interval
 from flextui.api.listing import Listing
 from flextui.api.paging import Page, Pager
-from flextui.api.tolerant import Record, list_items, one_record, parse_records
+from flextui.api.tolerant import Record, list_items, one_record, parse_records, said_text
 from flextui.api.validation import errors_by_field
 
 MASK_RE = re.compile(r"^\*{3,}$")
@@ -159,7 +160,18 @@ def created_token(raw: Any, what: str, request: str = "") -> CreatedToken:
 
 
 class TokenCreate(BaseModel):
-    """The body of POST /uar/v1/token."""
+    """The body of POST /uar/v1/token.
+
+    `username` is sent for every type. The OpenAPI marks it required ("`username` (string, required)",
+    https://fnoapi.redocly.app/apis/rest/accesstokencontroller/openapi-access-tokens/access-token-controller/createtokenusingpost_1.md)
+    and the docs' request body holds it
+    (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/TokenBasedAuthManTokensCreate.htm),
+    while the same pages say it is mandatory for IMPERSONATED tokens and, for a NORMAL token, "ignored when calling an
+    API. Instead, the user calling the API is authenticated". A NORMAL token's `username` is therefore the one typed,
+    else the caller's own (`body(user)`: the session's user), which a server reading the field as required accepts
+    and one that ignores it ignores. Left out, a server enforcing the OpenAPI refused the create (and the minted
+    sign-in of the beta APIs, `auth.MintingAuth`).
+    """
 
     model_config = ConfigDict(populate_by_name=True)
 
@@ -189,10 +201,19 @@ class TokenCreate(BaseModel):
             raise ValueError("IMPERSONATED tokens need the user they are for")
         return value
 
-    def body(self) -> dict[str, Any]:
+    def body(self, user: str | None = None) -> dict[str, Any]:
+        """The request body; `user`: who the caller is (the session's user), a NORMAL token's `username` when none
+        was typed. With neither (a token-only profile that names no user) the field is left out, not guessed: a
+        server that ignores it (the docs' prose) creates the token, and one that requires it says so in the form's
+        field for the user (`field_from_message`)."""
         data = self.model_dump(by_alias=True, mode="json")
-        if self.token_type is TokenType.NORMAL:
-            data.pop("username", None)  # ignored by the server for NORMAL tokens
+        username = (self.username or "").strip()
+        if not username and self.token_type is TokenType.NORMAL:  # an IMPERSONATED token's user is never the caller's by default
+            username = (user or "").strip()
+        if username:
+            data["username"] = username
+        else:
+            data.pop("username", None)
         return data
 
 
@@ -330,11 +351,123 @@ class TokenSearch(BaseModel):
 
 
 class Verification(BaseModel):
-    """Whether a pasted token value is valid, with the token it names when it is."""
+    """Whether a pasted token value is valid, with the token it names when the answer named one.
 
-    valid: bool
+    `valid` is None when the answer contradicts itself (a flag says valid, the expiry is past; two flags differ) or
+    holds a flag that is neither true nor false: `reason` says what it said, and nothing is guessed."""
+
+    valid: bool | None
     token: Token | None = None
     reason: str | None = None
+
+
+VALIDITY_FLAGS = ("valid", "isValid", "active")
+"""Where a verification's answer may say whether the value is valid. The verify page says "the response shows if
+the token is valid, along with information about the token"
+(https://fnoapi.redocly.app/apis/rest/accesstokencontroller/openapi-access-tokens/access-token-controller/verifytokenusingpost_1.md),
+but neither it nor the docs' sample
+(https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/TokenBasedAuthManTokensVerify.htm)
+names a field that says so: these are the names such a flag goes by, looked for beside the token's fields in
+`responseObject`, then beside `statusMessage`."""
+
+_SUCCESS_WORDS = frozenset({"successful", "success", "ok"})
+
+
+def _flag_value(value: Any) -> bool | None:
+    """A validity flag as sent, read: a boolean, or "true"/"false" in any case; None for anything else."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return None
+
+
+def _flags(raw: Any) -> dict[str, Any]:
+    """The validity flags (`VALIDITY_FLAGS`) a verification's answer carries, name → value as sent (null is none)."""
+    found: dict[str, Any] = {}
+    inner = raw.get("responseObject") if isinstance(raw, dict) else None
+    for holder in (inner, raw):
+        if isinstance(holder, dict):
+            for name in VALIDITY_FLAGS:
+                if holder.get(name) is not None and name not in found:
+                    found[name] = holder[name]
+    return found
+
+
+def _verified_token(raw: Any) -> Token:
+    """The token a verification's answer names: as `_token` reads a detail, or nested as `responseObject.token`
+    (a flag beside it, `{"valid": true, "token": {…}}`)."""
+    inner = raw.get("responseObject") if isinstance(raw, dict) else None
+    if isinstance(inner, dict) and isinstance(inner.get("token"), dict) and "tokenName" not in inner:
+        return one_record(Token, inner, "token", "token")
+    return _token(raw)
+
+
+def _at(ms: int) -> str:
+    """An instant as a person reads it, to the minute, in UTC ("2026-10-26 10:00 UTC")."""
+    when = from_millis(ms)
+    return f"{when:%Y-%m-%d %H:%M} UTC" if when is not None else "at an unknown time"
+
+
+def _quoted(value: Any) -> str:
+    """A flag's value as the answer wrote it: true, "false", 1, {…} (cut at 40 characters)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    text = text if len(text) <= 40 else text[:39] + "…"
+    return f'"{text}"' if isinstance(value, str) else text
+
+
+def verdict(raw: Any, now_ms: int) -> Verification:
+    """What a verification's 200 answer says of the value, read against `now_ms` (the session's clock).
+
+    The documented answer is the token's details and nothing else (`VALIDITY_FLAGS` says where): a token whose
+    expiry is past is then not valid though the server did not refuse it ("not valid (expired 2026-10-26 10:00
+    UTC)"), and one still live is valid. A validity flag, when the answer has one, decides: false is not valid (with or without
+    the token; the server's words kept), true is valid (with the token: an answer that names none is
+    `Unreadable`, as before). When the flag says valid and the expiry is past, when flags differ, or when one is
+    neither true nor false, the verdict is `valid=None` and says what the answer said: never a guess either way.
+    """
+    flags = _flags(raw)
+    token: Token | None = None
+    missing: Unreadable | None = None
+    try:
+        token = _verified_token(raw)
+    except Unreadable as exc:
+        missing = exc
+    expiry = f"expired {_at(token.expires_ms)}" if token is not None and token.expires_ms is not None and token.expired(now_ms) else None
+    if not flags:
+        if missing is not None:
+            raise missing
+        if expiry:
+            return Verification(
+                valid=False, token=token, reason=f"not valid ({expiry}): the server answered its details without refusing it"
+            )
+        return Verification(valid=True, token=token)
+    said_flags = ", ".join(f"{name}: {_quoted(value)}" for name, value in flags.items())
+    readings = {name: _flag_value(value) for name, value in flags.items()}
+    if None in readings.values():
+        odd = ", ".join(f"{name}: {_quoted(flags[name])}" for name, reading in readings.items() if reading is None)
+        return Verification(
+            valid=None, token=token, reason=f"the answer says {odd}, neither true nor false: whether it is valid is not known"
+        )
+    if len(set(readings.values())) > 1:
+        return Verification(
+            valid=None, token=token, reason=f"the answer contradicts itself ({said_flags}): whether it is valid is not known"
+        )
+    if next(iter(readings.values())):
+        if missing is not None:
+            raise missing  # never "valid" without the token the value names
+        if expiry:
+            return Verification(
+                valid=None, token=token, reason=f"the answer says {said_flags}, but the token {expiry}: whether it is valid is not known"
+            )
+        return Verification(valid=True, token=token)
+    words = said_text(raw)
+    server = f' ("{words}")' if words and words.strip().lower() not in _SUCCESS_WORDS else ""
+    return Verification(
+        valid=False, token=token, reason=f"not valid{f' ({expiry})' if expiry else ''}: the answer says {said_flags}{server}"
+    )
 
 
 def field_from_message(message: str, status: int | None = None) -> str | None:
@@ -558,8 +691,9 @@ class TokensService:
         return answered(_token, await self._get_json(self._path(name)))
 
     async def create(self, spec: TokenCreate) -> CreatedToken:
+        """Create the token; a NORMAL token's `username` is the one given, else the session's user (`TokenCreate`)."""
         self.session.check_writable(f"creating token {spec.name!r}")
-        raw = await self._send_json("POST", "/uar/v1/token", json_body=spec.body())
+        raw = await self._send_json("POST", "/uar/v1/token", json_body=spec.body(self.session.user))
         return created_token(raw, f"creating token {spec.name!r}", self._request("POST", "/uar/v1/token"))
 
     async def update(self, name: str, change: TokenUpdate) -> None:
@@ -586,7 +720,9 @@ class TokensService:
         docs.revenera.com …/TokenBasedAuthManTokensVerify.htm); what a value that
         is not valid gets is not documented. A 4xx about the value (400, 404,
         410, 422: `Invalid` or `NotFound`) is read as "not valid" with the
-        server's words; 401 and 403 are about the caller and stay errors.
+        server's words; 401 and 403 are about the caller and stay errors. A 200
+        is read by `verdict`, against the session's clock: an expiry already
+        past, or a validity flag that says false, is not valid.
         """
         from flextui.api.errors import Invalid, NotFound
 
@@ -597,4 +733,4 @@ class TokensService:
             raw = await self._send_json("POST", "/uar/v1/token/verification", json_body={"accessToken": value}, mutating=False)
         except (Invalid, NotFound) as exc:
             return Verification(valid=False, reason=exc.message)
-        return Verification(valid=True, token=answered(_token, raw))  # (no token in a 200: an error, never "valid")
+        return answered(lambda answer: verdict(answer, self.session.now_ms()), raw)  # (no token in a 200: an error, never "valid")

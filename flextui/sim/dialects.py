@@ -44,6 +44,11 @@ DIALECTS: dict[str, str] = {
     "create-status-only": "beta create answers carry only the documented {status} or {message, status}",
     "create-status-worded": 'beta create answers say success in words of their own ("status": "201 CREATED")',
     "verify-invalid-404": "token verification answers an unknown, deleted or expired value with 404 and a statusMessage, not 400",
+    "verify-valid-flag": (
+        "token verification answers 200 with a `valid` flag beside the details: true for a live value, false for an"
+        " expired one (its details kept) and for an unknown one (no details), instead of a 4xx"
+    ),
+    "create-username-required": "token create without `username` is a 400 naming it, for NORMAL tokens too (the OpenAPI marks it required)",
     "mask-partial": 'masked token fields keep part of the value ("cus***@acme-robotics.example", "<masked>") instead of "****"',
     "entitlements-bare-array": "GET /entitlements answers a bare JSON array",
     "entitlements-data-envelope": 'GET /entitlements answers {"data": [...]}',
@@ -74,7 +79,7 @@ DIALECTS: dict[str, str] = {
     "strict-enums": "enums only in their documented spelling (orderType new_order, status draft, …)",
 }
 
-STRICT: frozenset[str] = frozenset({"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums"})
+STRICT: frozenset[str] = frozenset({"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums", "create-username-required"})
 """The dialects that together make the strictest reading of the docs."""
 
 DEFAULT: frozenset[str] = STRICT
@@ -85,6 +90,7 @@ EXCLUSIVE: tuple[frozenset[str], ...] = (
     frozenset({"links-every-page", "links-none"}),
     frozenset({"op-list-map", "op-list-notation"}),
     frozenset({"zero-based", "page-zero-is-first"}),
+    frozenset({"verify-invalid-404", "verify-valid-flag"}),
     frozenset({"shared-registry-prefix", "dedicated-registry-tenant-name"}),
 )
 """Pairs that contradict each other: at most one of each may be chosen."""

@@ -39,6 +39,23 @@ Dialects (paging.py holds the shared paging rules):
   value is not documented (TokenBasedAuthManTokensVerify.htm shows only the
   200); the simulator answers 400 by default and, under this dialect, 404 with
   the same `statusMessage`, as a server treating the value as a resource would.
+- `verify-valid-flag`: the verification "shows if the token is valid, along
+  with information about the token"
+  (https://fnoapi.redocly.app/apis/rest/accesstokencontroller/openapi-access-tokens/access-token-controller/verifytokenusingpost_1.md),
+  but its documented 200 carries no field that says so
+  (https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/TokenBasedAuthManTokensVerify.htm).
+  Under this dialect every verification of an `rna_` value is a 200 whose
+  `responseObject` holds `valid`: true beside a live token's details, false
+  beside an expired token's details, and false alone (with the refusal's
+  words as `statusMessage`) for a value that names no token.
+- `create-username-required` (in STRICT, the default): the create's
+  `username` is "(string, required)" in the OpenAPI
+  (https://fnoapi.redocly.app/apis/rest/accesstokencontroller/openapi-access-tokens/access-token-controller/createtokenusingpost_1.md),
+  though its prose makes it mandatory only for IMPERSONATED tokens and
+  ignores a NORMAL token's. Under this dialect a create without a non-blank
+  `username` string is a 400 naming the field, whatever the type; a NORMAL
+  token's value is still ignored (the caller is its user). Without it (the
+  lenient reading) a NORMAL token's `username` is not read at all.
 """
 
 from __future__ import annotations
@@ -304,6 +321,8 @@ async def create_token(request: Request) -> Response:
         if username not in world.users:
             raise SimError(400, f"no user {username!r}", "username")
     else:
+        if "create-username-required" in dialects_of(request) and not (_text(body, "username") or "").strip():
+            raise SimError(400, "username is required (for NORMAL tokens too, though the caller is their user)", "username")
         username = caller.username  # ignored for NORMAL tokens: the caller is the user
     now = world.now_ms()
     token = SimToken(name, ttype, username, caller.username, description, now, _after(interval, now, "expiryStr"), expiry_str, new_value())
@@ -322,17 +341,25 @@ async def verify_token(request: Request) -> Response:
     value = value.strip()
     if not value.startswith("rna_"):
         raise SimError(400, "not an access token: values start with rna_", "accessToken")
-    refused = 404 if "verify-invalid-404" in dialects_of(request) else 400
+    dialects = dialects_of(request)
+    flagged = "verify-valid-flag" in dialects
+    refused = 404 if "verify-invalid-404" in dialects else 400
     name = store.by_value.get(value)
     if name is None:
+        if flagged:
+            return ok({"valid": False}, message="the token is not valid: unknown or deleted")
         raise SimError(refused, "the token is not valid: unknown or deleted")
     token = store.by_name[name]
-    if token.expiry_ms <= world.now_ms():
+    expired = token.expiry_ms <= world.now_ms()
+    if expired and not flagged:
         raise SimError(refused, "the token is not valid: it has expired")
     shown = render(token, caller)
     if token.token_type == "IMPERSONATED" and token.creator != caller.username:
         shown = render(token, replace(caller, permissions=frozenset()))
         shown.update({"username": MASK, "tokenCreator": MASK, "tokenDescription": MASK, "expiryStr": MASK})
+    if flagged:
+        shown["valid"] = not expired
+        return ok(shown, message="the token is not valid: it has expired" if expired else "Successful")
     return ok(shown)
 
 

@@ -8,6 +8,7 @@ credential is named with the line that adds it, before anything is sent.
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
 
 import httpx
@@ -28,10 +29,12 @@ class Recording(httpx.AsyncBaseTransport):
     def __init__(self, app: Any) -> None:
         self.inner = in_process_transport(app)
         self.seen: list[tuple[str, str, str]] = []
+        self.bodies: list[tuple[str, str, bytes]] = []
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         scheme = request.headers.get("authorization", "").split(" ")[0]
         self.seen.append((request.method, request.url.path, scheme))
+        self.bodies.append((request.method, request.url.path, await request.aread()))
         return await self.inner.handle_async_request(request)
 
     def schemes(self, prefix: str) -> set[str]:
@@ -40,7 +43,7 @@ class Recording(httpx.AsyncBaseTransport):
 
 async def _token_of(sim_app: Any) -> str:
     """A live access token of the admin, created through the simulator."""
-    async with Session(SIM_BASE_URL, auth=httpx.BasicAuth(*ADMIN), transport=in_process_transport(sim_app)) as s:
+    async with Session(SIM_BASE_URL, auth=httpx.BasicAuth(*ADMIN), user=ADMIN[0], transport=in_process_transport(sim_app)) as s:
         from flextui.api.tokens import TokenCreate
 
         created = await TokensService(s).create(TokenCreate.model_validate({"tokenName": "auth-test", "expiryStr": "1d"}))
@@ -125,6 +128,8 @@ async def test_a_minted_token_is_created_once_used_as_bearer_and_deleted_on_clos
         assert minted in token_store(world).by_name
     posts = [x for x in seen.seen if x[:2] == ("POST", "/flexnet/uar/v1/token")]
     assert posts == [("POST", "/flexnet/uar/v1/token", "Basic")]
+    (mint,) = [json.loads(body) for method, path, body in seen.bodies if (method, path) == ("POST", "/flexnet/uar/v1/token")]
+    assert mint["username"] == ADMIN[0] and mint["tokenType"] == "NORMAL", "the OpenAPI's required field: the profile's user"
     assert seen.schemes("/entitlements-api/") == {"Bearer"}
     assert ("DELETE", f"/flexnet/uar/v1/token/{minted}", "Basic") in seen.seen
     assert minted not in token_store(world).by_name

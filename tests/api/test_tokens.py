@@ -13,7 +13,8 @@ import pytest
 from pydantic import ValidationError
 
 import flextui.sim.app as sim_app_module
-from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly, Unauthorized
+from flextui.api.auth import Credentials
+from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly, Unauthorized, Unreadable
 from flextui.api.http import RetryPolicy, Service, Session
 from flextui.api.tokens import (
     CreatedToken,
@@ -27,6 +28,7 @@ from flextui.api.tokens import (
     field_from_message,
 )
 from flextui.api.validation import errors_by_field
+from flextui.sim.app import SIM_BASE_URL, in_process_transport
 from flextui.sim.dialects import speaking
 from flextui.sim.faults import FaultPlan
 from flextui.sim.tokens import token_store
@@ -52,7 +54,7 @@ async def any_session(request: pytest.FixtureRequest, sim_app: Any) -> AsyncIter
     if request.param == "in-process":
         session = make_session(sim_app)
     else:
-        session = live_session(request.getfixturevalue("live_server"))
+        session = live_session(request.getfixturevalue("live_server"), now_ms=request.getfixturevalue("world").now_ms)
     yield session
     await session.aclose()
 
@@ -161,12 +163,60 @@ async def test_impersonated_create_and_masked_view(sim_app: Any) -> None:
         await customer.aclose()
 
 
-async def test_normal_create_body_omits_username() -> None:
-    spec = TokenCreate(tokenName="body-check", expiryStr="1d", username=CUSTOMER[0])
-    assert "username" not in spec.body()
-    assert spec.body() == {"tokenName": "body-check", "expiryStr": "1d", "tokenType": "NORMAL", "tokenDescription": ""}
+def test_normal_create_body_names_the_user() -> None:
+    """The OpenAPI marks `username` required (createtokenusingpost_1.md); a NORMAL token's was dropped even when typed."""
+    typed = TokenCreate(tokenName="mytoken1", expiryStr="30d", username="me@x.com")
+    assert typed.body() == {
+        "tokenName": "mytoken1",
+        "expiryStr": "30d",
+        "tokenType": "NORMAL",
+        "tokenDescription": "",
+        "username": "me@x.com",
+    }
+    assert typed.body("session@x.com")["username"] == "me@x.com", "the value given wins over the session's user"
+    untyped = TokenCreate(tokenName="mytoken1", expiryStr="30d")
+    assert untyped.body("session@x.com")["username"] == "session@x.com", "else the caller's own"
+    assert "username" not in untyped.body() and "username" not in untyped.body("  "), "no user known: left out, not guessed"
     imp = TokenCreate(tokenName="body-check", expiryStr="1d", tokenType="IMPERSONATED", tokenDescription="r", username=CUSTOMER[0])
-    assert imp.body()["username"] == CUSTOMER[0]
+    assert imp.body("session@x.com")["username"] == CUSTOMER[0]
+
+
+@pytest.mark.parametrize("dialect", ["create-username-required", "lenient"])
+async def test_normal_create_sends_the_sessions_user(world: World, faults: FaultPlan, dialect: str) -> None:
+    """Against the strict reading (the simulator's default) a create without `username` is a 400 naming it; the
+    client sends the session's user, so a NORMAL token is created under either reading, and is the caller's."""
+    app = sim_app_module.create_app(world, faults=faults, dialects=speaking(dialect))
+    session = make_session(app, user=PRODUCER)
+    try:
+        created = await TokensService(session).create(TokenCreate(tokenName="named-by-session", expiryStr="1d"))
+        assert created.username == PRODUCER[0] and created.creator == PRODUCER[0]
+        sent = [x.request_body for x in session.trace.exchanges if (x.method, httpx.URL(x.url).path) == ("POST", "/flexnet/uar/v1/token")]
+        assert sent and sent[-1]["username"] == PRODUCER[0], sent
+    finally:
+        await session.aclose()
+
+
+async def test_a_create_without_a_user_is_refused_by_the_strict_reading_naming_the_field(world: World) -> None:
+    """A token-only profile that names no user sends no `username` (there is none to send): the strict reading
+    refuses it in the server's words, on the form's field for the user; the lenient reading creates the token."""
+    strict = sim_app_module.create_app(world)
+    session = Session(SIM_BASE_URL, credentials=Credentials(None, None, world.seed_token(ADMIN[0])), transport=in_process_transport(strict))
+    try:
+        with pytest.raises(Invalid) as info:
+            await TokensService(session).create(TokenCreate(tokenName="no-user-known", expiryStr="1d"))
+        assert info.value.status == 400 and info.value.field == "username" and "username is required" in info.value.message
+        assert "no-user-known" not in token_store(world).by_name
+    finally:
+        await session.aclose()
+    lenient = sim_app_module.create_app(world, dialects=frozenset())
+    session = Session(
+        SIM_BASE_URL, credentials=Credentials(None, None, world.seed_token(ADMIN[0])), transport=in_process_transport(lenient)
+    )
+    try:
+        created = await TokensService(session).create(TokenCreate(tokenName="no-user-known", expiryStr="1d"))
+        assert created.username == ADMIN[0], "the caller (the token's user) is the NORMAL token's user"
+    finally:
+        await session.aclose()
 
 
 def test_token_model_times() -> None:
@@ -449,3 +499,94 @@ def test_a_description_that_is_a_placeholder_is_masked(description: str) -> None
 @pytest.mark.parametrize("username", ["Hidden", "<masked>", "cus***@acme.example", "****"])
 def test_a_user_name_in_a_mask_word_is_masked(username: str) -> None:
     assert Token.model_validate({"tokenName": "t-1", "username": username}).masked
+
+
+# -- what a verification's 200 says ----------------------------------------------------------------------
+
+
+def _answering(body: Any, now_ms: int = FIXED_NOW_MS) -> TokensService:
+    """A token service whose verification answers 200 with `body` (a fake transport), its clock at `now_ms`."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        assert request.url.path == "/flexnet/uar/v1/token/verification"
+        return httpx.Response(200, json=body)
+
+    session = Session(
+        "https://fno.example", auth=httpx.BasicAuth(*ADMIN), user=ADMIN[0], transport=httpx.MockTransport(handler), now_ms=lambda: now_ms
+    )
+    return TokensService(session)
+
+
+def _details(expires_ms: int, **extra: Any) -> dict[str, Any]:
+    return {"tokenName": "ci-deploy", "tokenType": "NORMAL", "username": ADMIN[0], "tokenExpiryMillis": expires_ms, **extra}
+
+
+VALUE = "rna_" + "a" * 44
+PAST = FIXED_NOW_MS - DAY_MS  # 2026-11-01 10:00 UTC
+FUTURE = FIXED_NOW_MS + DAY_MS
+
+
+async def test_a_200_whose_token_has_expired_is_not_valid() -> None:
+    """The documented 200 carries no verdict (TokenBasedAuthManTokensVerify.htm): its details with an expiry already
+    past read as "✓ valid"; it is not valid, and says since when."""
+    result = await _answering({"statusMessage": "Successful", "responseObject": _details(PAST)}).verify(VALUE)
+    assert result.valid is False and result.token is not None and result.token.name == "ci-deploy"
+    assert (result.reason or "").startswith("not valid (expired 2026-11-01 10:00 UTC)"), result.reason
+    live = await _answering({"statusMessage": "Successful", "responseObject": _details(FUTURE)}).verify(VALUE)
+    assert live.valid is True and live.reason is None
+
+
+@pytest.mark.parametrize("name", ["valid", "isValid", "active"])
+@pytest.mark.parametrize("false", [False, "false", " FALSE "])
+@pytest.mark.parametrize("where", ["record", "envelope"])
+async def test_a_validity_flag_that_says_false_decides(name: str, false: Any, where: str) -> None:
+    """A 200 whose flag says false (beside the token's details, or beside statusMessage) read as valid."""
+    record = _details(FUTURE, **({name: false} if where == "record" else {}))
+    body = {"statusMessage": "Successful", "responseObject": record, **({name: false} if where == "envelope" else {})}
+    result = await _answering(body).verify(VALUE)
+    assert result.valid is False and result.token is not None, result
+    assert (result.reason or "").startswith("not valid: the answer says " + name), result.reason
+
+
+async def test_a_flag_that_says_true_is_valid_and_one_without_the_token_says_why_not() -> None:
+    assert (await _answering({"responseObject": _details(FUTURE, valid="true")}).verify(VALUE)).valid is True
+    nested = await _answering({"responseObject": {"isValid": True, "token": _details(FUTURE)}}).verify(VALUE)
+    assert nested.valid is True and nested.token is not None and nested.token.name == "ci-deploy"
+    refused = await _answering({"statusMessage": "the token is revoked", "responseObject": {"valid": False}}).verify(VALUE)
+    assert refused.valid is False and refused.token is None
+    assert refused.reason == 'not valid: the answer says valid: false ("the token is revoked")'
+    with pytest.raises(Unreadable, match="holds no token"):  # never "valid" without the token the value names
+        await _answering({"statusMessage": "Successful", "responseObject": {"valid": True}}).verify(VALUE)
+    with pytest.raises(Unreadable, match='says "error: boom" and holds no token'):  # (kept: an error body sent with 200)
+        await _answering({"status": "error", "message": "boom"}).verify(VALUE)
+
+
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        (_details(PAST, valid=True), "the answer says valid: true, but the token expired 2026-11-01 10:00 UTC"),
+        (_details(FUTURE, valid=True, active=False), "the answer contradicts itself (valid: true, active: false)"),
+        (_details(FUTURE, valid="yes"), 'the answer says valid: "yes", neither true nor false'),
+        (_details(FUTURE, isValid=1), "the answer says isValid: 1, neither true nor false"),
+    ],
+)
+async def test_an_answer_that_contradicts_itself_says_so(record: dict[str, Any], words: str) -> None:
+    """A flag and the expiry (or two flags) that disagree: neither valid nor not valid, the answer's words said."""
+    result = await _answering({"statusMessage": "Successful", "responseObject": record}).verify(VALUE)
+    assert result.valid is None and result.token is not None
+    assert (result.reason or "").startswith(words) and "not known" in (result.reason or ""), result.reason
+
+
+async def test_verify_against_a_server_that_answers_with_a_validity_flag(world: World) -> None:
+    """`verify-valid-flag`: every verification is a 200 with `valid`; expired and unknown values are not valid."""
+    svc = TokensService(make_session(sim_app_module.create_app(world, dialects=speaking("verify-valid-flag"))))
+    now = world.now_ms()
+    expired = next(t for t in token_store(world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms <= now)
+    live = next(t for t in token_store(world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms > now)
+    assert (await svc.verify(live.value)).valid is True
+    result = await svc.verify(expired.value)
+    assert result.valid is False and result.token is not None and result.token.name == expired.name
+    assert "expired" in (result.reason or "") and "valid: false" in (result.reason or "")
+    unknown = await svc.verify("rna_" + "0" * 44)
+    assert unknown.valid is False and unknown.token is None and "unknown or deleted" in (unknown.reason or "")
+    await svc.session.aclose()

@@ -107,7 +107,7 @@ async def test_a_threaded_simulator_works_while_the_callers_loop_goes_on(world: 
         assert response.status_code == 200 and response.json()["responseObject"] >= 1
         assert held.threads[0] != threading.get_ident()
         created = await client.post(  # a body crosses over whole
-            "/flexnet/uar/v1/token", json={"tokenName": "threaded-ok", "expiryStr": "30d"}
+            "/flexnet/uar/v1/token", json={"tokenName": "threaded-ok", "expiryStr": "30d", "username": ADMIN[0]}
         )
         assert created.status_code == 201, created.text
         assert created.json()["responseObject"]["tokenName"] == "threaded-ok"

@@ -138,6 +138,49 @@ async def _verify_invalid_404(default: Sim, dialect: Sim) -> None:
         assert "not valid" in body["statusMessage"]
 
 
+@check("verify-valid-flag")
+async def _verify_valid_flag(default: Sim, dialect: Sim) -> None:
+    from flextui.sim.tokens import token_store
+
+    def values(sim: Sim) -> tuple[str, str, str]:
+        """A live value, an expired one and one that names no token."""
+        now = sim.world.now_ms()
+        expired = next(t for t in token_store(sim.world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms <= now)
+        return sim.world.seed_token(ADMIN[0]), expired.value, "rna_" + "0" * 44
+
+    live, expired, unknown = values(default)
+    shown = (await default.json("POST", f"{TOKENS}/token/verification", json={"accessToken": live}))["responseObject"]
+    assert shown["tokenName"] == "flextui-demo-admin" and "valid" not in shown, "the documented 200: details, no flag"
+    for value in (expired, unknown):
+        assert (
+            "not valid"
+            in (await default.json("POST", f"{TOKENS}/token/verification", status=400, json={"accessToken": value}))["statusMessage"]
+        )
+
+    live, expired, unknown = values(dialect)
+    shown = (await dialect.json("POST", f"{TOKENS}/token/verification", json={"accessToken": live}))["responseObject"]
+    assert shown["tokenName"] == "flextui-demo-admin" and shown["valid"] is True
+    body = await dialect.json("POST", f"{TOKENS}/token/verification", json={"accessToken": expired})
+    assert body["responseObject"]["valid"] is False and body["responseObject"]["tokenExpiryMillis"] <= dialect.world.now_ms()
+    assert "expired" in body["statusMessage"]
+    body = await dialect.json("POST", f"{TOKENS}/token/verification", json={"accessToken": unknown})
+    assert body == {"statusMessage": "the token is not valid: unknown or deleted", "responseObject": {"valid": False}}
+
+
+@check("create-username-required")
+async def _create_username_required(default: Sim, dialect: Sim) -> None:
+    unnamed = {"tokenName": "no-user-named", "expiryStr": "1d", "tokenType": "NORMAL"}
+    created = (await default.json("POST", f"{TOKENS}/token", status=201, json=unnamed))["responseObject"]
+    assert created["username"] == ADMIN[0], "the lenient reading: a NORMAL token's user is the caller"
+    for username in ({}, {"username": ""}, {"username": "   "}, {"username": None}):
+        refused = await dialect.json("POST", f"{TOKENS}/token", status=400, json={**unnamed, **username})
+        assert refused["responseObject"] is None and set(refused) == {"statusMessage", "responseObject"}, "the token service's envelope"
+        assert refused["statusMessage"].startswith("username is required"), "the message names the field first"
+    assert (await dialect.req("POST", f"{TOKENS}/token", json={**unnamed, "username": 7})).status_code == 400
+    named = (await dialect.json("POST", f"{TOKENS}/token", status=201, json={**unnamed, "username": CUSTOMER[0]}))["responseObject"]
+    assert named["username"] == ADMIN[0], "a NORMAL token's username is still ignored: the caller is its user"
+
+
 @check("page-size-ignored")
 async def _page_size_ignored(default: Sim, dialect: Sim) -> None:
     assert len(await ids(default, limit=5)) == 5
@@ -567,7 +610,7 @@ def test_parse_dialects_takes_commas_and_iterables() -> None:
     assert parse_dialects("") == frozenset(), "no dialect: the lenient reading"
     assert DEFAULT == STRICT, "the default is the strictest reading of the docs"
     assert parse_dialects(STRICT) == STRICT and STRICT <= DIALECTS.keys()
-    assert STRICT == {"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums"}
+    assert STRICT == {"strict-paging", "reject-encoded-slash", "token-only-beta", "strict-enums", "create-username-required"}
 
 
 async def test_an_app_speaks_strict_unless_told_otherwise() -> None:
@@ -587,6 +630,8 @@ async def test_an_app_speaks_strict_unless_told_otherwise() -> None:
         assert (await http.get(f"{ENTITLEMENTS}/entitlements", headers=bearer, params={"page": 0})).status_code == 400, "strict-paging"
         encoded = await http.get(f"{REGISTRY}/projects/{HELLO}/repositories/{HELLO}%2Fhello-world-image/artifacts")
         assert encoded.status_code == 400, "reject-encoded-slash"
+        unnamed = await http.post(f"{TOKENS}/token", headers=basic(ADMIN), json={"tokenName": "no-user-named", "expiryStr": "1d"})
+        assert unnamed.status_code == 400 and unnamed.json()["statusMessage"].startswith("username"), "create-username-required"
 
 
 def test_parse_dialects_names_unknown_and_contradicting_names() -> None:
@@ -598,6 +643,8 @@ def test_parse_dialects_names_unknown_and_contradicting_names() -> None:
     assert "bogus" in message and "nope" in message and "pagesize-lower" in message and "strict-enums" in message
     with pytest.raises(ValueError, match="contradict"):
         parse_dialects("entitlements-bare-array,entitlements-data-envelope")
+    with pytest.raises(ValueError, match="contradict"):
+        parse_dialects("verify-invalid-404,verify-valid-flag")  # a refusal's status, or no refusal at all
     with pytest.raises(ValueError):
         create_app(World(), dialects={"bogus"})
 

@@ -57,7 +57,7 @@ class Api:
         return await self.client(user, bearer=bearer).request(method, BASE + path, **kwargs)
 
     async def create(self, name: str, expiry: str = "30d", *, user: tuple[str, str] = ADMIN, **fields: Any) -> dict[str, Any]:
-        body = {"tokenName": name, "expiryStr": expiry, **fields}
+        body = {"tokenName": name, "expiryStr": expiry, "username": user[0], **fields}  # as the docs' body (STRICT requires it)
         response = await self.req("POST", "/token", user=user, json=body)
         assert response.status_code == 201, response.text
         return response.json()["responseObject"]
@@ -107,7 +107,9 @@ def assert_error(response: httpx.Response, status: int, fragment: str = "") -> N
 
 
 async def test_create_answers_201_with_envelope_and_value(api: Api) -> None:
-    response = await api.req("POST", "/token", json={"tokenName": "ci-runner-one", "expiryStr": "30d", "tokenDescription": "CI"})
+    response = await api.req(
+        "POST", "/token", json={"tokenName": "ci-runner-one", "expiryStr": "30d", "tokenDescription": "CI", "username": ADMIN[0]}
+    )
     assert response.status_code == 201
     body = response.json()
     assert set(body) == {"statusMessage", "responseObject"}
@@ -164,7 +166,7 @@ async def test_update_and_delete_answer_204_with_empty_body(api: Api) -> None:
 
 @pytest.mark.parametrize(("name", "status"), [("abcd", 400), ("abcde", 201), ("a" * 25, 201), ("a" * 26, 400), ("", 400)])
 async def test_name_length_5_to_25(api: Api, name: str, status: int) -> None:
-    response = await api.req("POST", "/token", json={"tokenName": name, "expiryStr": "1d"})
+    response = await api.req("POST", "/token", json={"tokenName": name, "expiryStr": "1d", "username": ADMIN[0]})
     assert response.status_code == status, response.text
     if status == 400:
         assert "tokenName" in response.json()["statusMessage"]
@@ -217,7 +219,7 @@ async def test_name_with_a_slash_by_encoded_path_in_the_lenient_dialect(lenient_
 
 async def test_name_unique_conflict_409(api: Api) -> None:
     await api.create("dup-name-1")
-    response = await api.req("POST", "/token", json={"tokenName": "dup-name-1", "expiryStr": "1d"})
+    response = await api.req("POST", "/token", json={"tokenName": "dup-name-1", "expiryStr": "1d", "username": ADMIN[0]})
     assert_error(response, 409, "already exists")
 
 
@@ -764,7 +766,7 @@ async def test_bearer_token_authenticates_as_its_user(api: Api) -> None:
     value = created["tokenValue"]
     listed = await api.req("GET", "/tokens", bearer=value, params={"username": ADMIN[0]})
     assert listed.status_code == 200
-    made = await api.req("POST", "/token", bearer=value, json={"tokenName": "made-by-bearer", "expiryStr": "1d"})
+    made = await api.req("POST", "/token", bearer=value, json={"tokenName": "made-by-bearer", "expiryStr": "1d", "username": ADMIN[0]})
     assert made.status_code == 201
     assert made.json()["responseObject"]["tokenCreator"] == ADMIN[0]
 
@@ -821,7 +823,9 @@ async def test_description_length_limit(api: Api) -> None:
         "tokenDescription",
     )
     assert (
-        await api.req("POST", "/token", json={"tokenName": "long-desc2", "expiryStr": "1d", "tokenDescription": "x" * 2000})
+        await api.req(
+            "POST", "/token", json={"tokenName": "long-desc2", "expiryStr": "1d", "tokenDescription": "x" * 2000, "username": ADMIN[0]}
+        )
     ).status_code == 201
 
 

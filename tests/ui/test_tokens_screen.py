@@ -13,6 +13,7 @@ from flextui.ui.widgets.bars import StatusLine
 from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FormScreen
 from flextui.ui.widgets.table import ResourceTable
+from tests.conftest import FIXED_NOW_MS
 from tests.ui.conftest import build_app, raw_json_over, screen_of, settle, until, world_of
 
 
@@ -136,6 +137,30 @@ async def test_create_normal_token_shows_value_once_and_never_caches_it() -> Non
         await pilot.press("ctrl+y")  # says why nothing is shown (not "Nothing copied yet")
         await until(pilot, lambda: any("last copy was a secret" in str(n.message) for n in app._notifications))
         assert isinstance(app.screen, TokensScreen)
+
+
+async def test_create_on_a_profile_that_names_no_user_asks_for_the_user() -> None:
+    """`username` is required by the strict reading (the simulator's default): a profile that names no user (a token
+    only) has none to send, so the new-token form asks for it for NORMAL tokens too, and a create without it is
+    refused on that field in the server's words."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.ctx.user = app.ctx.session.user = None  # as a token-only profile without `user = …`
+        await pilot.press("n")
+        assert isinstance(app.screen, FormScreen)
+        assert app.screen.query_one("#row-username").display, "asked for NORMAL tokens when the profile names no user"
+        await fill(pilot, "tokenName", "no-user-profile")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, FormScreen), "refused: the form stays open"
+        assert "username is required" in str(app.screen.query_one("#hint-username").render())
+        await fill(pilot, "username", ADMIN[0])
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, ValueScreen)
+        sent = [x.request_body for x in app.ctx.session.trace.exchanges if x.method == "POST" and x.url.endswith("/uar/v1/token")]
+        assert sent[-1]["username"] == ADMIN[0] and "no-user-profile" in token_store(world_of(app)).by_name
 
 
 async def test_create_validates_inline_before_any_request() -> None:
@@ -379,6 +404,73 @@ async def test_verify_valid_and_invalid_values() -> None:
         await pilot.click("#form-submit")
         await settle(pilot)
         assert "not valid" in str(app.screen.query_one("#message-title").render())
+
+
+def message(app: Any) -> tuple[str, str]:
+    """The title and body of the message shown."""
+    return str(app.screen.query_one("#message-title").render()), str(app.screen.query_one("#message-body").render())
+
+
+async def verify_value(pilot: Any, value: str) -> None:
+    """`k`, the value, ctrl+s: until the verdict shows."""
+    await settle(pilot)
+    await pilot.press("k")
+    await until(pilot, lambda: isinstance(pilot.app.screen, FormScreen))
+    pilot.app.screen.query_one("#field-value", Input).value = value
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await until(pilot, lambda: isinstance(pilot.app.screen, MessageScreen))
+
+
+async def test_verify_says_an_expired_token_answered_with_200_is_not_valid() -> None:
+    """A 200 with the token's details and an expiry already past showed "✓ The token is valid"."""
+    import json
+
+    from flextui.sim.faults import FaultPlan
+
+    plan = FaultPlan()
+    expired = {"tokenName": "old-ci-token", "tokenType": "NORMAL", "username": ADMIN[0], "tokenExpiryMillis": FIXED_NOW_MS - 86_400_000}
+    body = json.dumps({"statusMessage": "Successful", "responseObject": expired}).encode()
+    fault = plan.add(r"^POST /flexnet/uar/v1/token/verification$", status=200, body=body, times=1000)
+    app = build_app(faults=plan)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await verify_value(pilot, "rna_" + "a" * 44)
+        title, said = message(app)
+        assert fault.hits == 1
+        assert "✗ The token is not valid" in title, title
+        assert said.startswith("not valid (expired 2026-11-01 10:00 UTC)"), said
+        assert "old-ci-token" in said, "the token the server named"
+
+
+async def test_verify_against_a_validity_flag_shows_the_servers_verdict() -> None:
+    """`verify-valid-flag`: an expired value is a 200 with `valid: false`: not valid. A flag that says valid over an
+    expiry already past is not a verdict either way: the message says the answer contradicts itself."""
+    import json
+
+    from flextui.sim.dialects import speaking
+    from flextui.sim.faults import FaultPlan
+
+    plan = FaultPlan()
+    app = build_app(dialects=speaking("verify-valid-flag"), faults=plan)
+    async with app.run_test(size=(120, 40)) as pilot:
+        world = world_of(app)
+        expired = next(t for t in token_store(world).by_name.values() if t.creator == ADMIN[0] and t.expiry_ms <= world.now_ms())
+        await verify_value(pilot, expired.value)
+        title, said = message(app)
+        assert "✗ The token is not valid" in title and "valid: false" in said and expired.name in said, (title, said)
+        await pilot.press("escape")
+
+        await verify_value(pilot, world.seed_token(ADMIN[0]))
+        assert "✓ The token is valid" in message(app)[0]
+        await pilot.press("escape")
+
+        lying = {"tokenName": expired.name, "tokenType": "NORMAL", "tokenExpiryMillis": expired.expiry_ms, "valid": True}
+        body = json.dumps({"statusMessage": "Successful", "responseObject": lying}).encode()
+        plan.add(r"^POST /flexnet/uar/v1/token/verification$", status=200, body=body, times=1000)
+        await verify_value(pilot, expired.value)
+        title, said = message(app)
+        assert title.startswith("? Not known whether the token is valid"), title
+        assert said.startswith("the answer says valid: true, but the token expired"), said
 
 
 async def test_search_by_name_pattern() -> None:

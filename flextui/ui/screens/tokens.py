@@ -586,8 +586,9 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             FieldSpec(
                 "username",
                 "For user (e-mail)",
-                visible_when=lambda v: v.get("tokenType") == "IMPERSONATED",
-                hint="the user the token acts as",
+                # A NORMAL token's user is the caller, sent as `username` (`TokenCreate`); asked only when the profile names no user.
+                visible_when=lambda v: v.get("tokenType") == "IMPERSONATED" or not self.ctx.user,
+                hint="the user the token acts as" if self.ctx.user else "IMPERSONATED: the user it acts as; NORMAL: yours",
             ),
             FieldSpec("tokenDescription", "Description", errors=("description",), hint="required for IMPERSONATED: the reason"),
             FieldSpec("expiryStr", "Lifetime", value="30d", hint=LIFETIME_HINT, errors=("expiry",)),
@@ -595,7 +596,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
         def build(values: dict[str, Any]) -> TokenCreate:
             data = dict(values)
-            if data.get("tokenType") != "IMPERSONATED":
+            if data.get("tokenType") != "IMPERSONATED" and self.ctx.user:
                 data.pop("username", None)
             return TokenCreate.model_validate(data)
 
@@ -720,20 +721,25 @@ class TokensScreen(EveryPageSearch, AreaScreen):
         async def send(value: str) -> Any:
             return await self.service.verify(value)
 
+        def details(t: Token) -> str:
+            body = (
+                f"Name     {t.name}\nType     {t.token_type}\nUser     {t.username}\nCreator  {t.creator}\n"
+                f"Issued   {absolute(t.issued_ms)}\nExpires  {absolute(t.expires_ms)} ({relative(t.expires_ms, self.ctx.now_ms())})"
+            )
+            if t.masked:
+                body += "\n\n⊘ Some details are masked: you may not view this token's owner."
+            return body
+
         def done(result: Any) -> None:
             if result is None:
                 return
+            named = f"\n\n{details(result.token)}" if result.token is not None else ""
             if result.valid and result.token is not None:
-                t = result.token
-                body = (
-                    f"Name     {t.name}\nType     {t.token_type}\nUser     {t.username}\nCreator  {t.creator}\n"
-                    f"Issued   {absolute(t.issued_ms)}\nExpires  {absolute(t.expires_ms)} ({relative(t.expires_ms, self.ctx.now_ms())})"
-                )
-                if t.masked:
-                    body += "\n\n⊘ Some details are masked: you may not view this token's owner."
-                self.app.push_screen(MessageScreen("✓ The token is valid", body, tone="good"))
+                self.app.push_screen(MessageScreen("✓ The token is valid", details(result.token), tone="good"))
+            elif result.valid is None:  # the answer contradicts itself: said as it is, never guessed
+                self.app.push_screen(MessageScreen("? Not known whether the token is valid", (result.reason or "") + named))
             else:
-                self.app.push_screen(MessageScreen("✗ The token is not valid", result.reason or "unknown reason", tone="bad"))
+                self.app.push_screen(MessageScreen("✗ The token is not valid", (result.reason or "unknown reason") + named, tone="bad"))
 
         self.app.push_screen(FormScreen("Verify a token", fields, build, send, submit_label="Verify"), done)
 
