@@ -69,6 +69,8 @@ __all__ = [
     "Feature",
     "FeatureBundle",
     "BundleFeature",
+    "ProductFeature",
+    "ProductBundle",
     "Suite",
     "SuiteProduct",
     "CreatedPartNumbers",
@@ -391,9 +393,28 @@ def _names(value: Any, key: str) -> Any:
 
 
 class ProductFeature(_Response):
-    feature_name: str = Field(validation_alias=AliasChoices("featureName", "name"))
+    """A feature of a product: `{count, name, version}`, "Represents a feature entity in a product context"
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO); `featureName` read too."""
+
+    feature_name: str = Field(validation_alias=AliasChoices("name", "featureName"))
     version: str | None = None
     count: int | None = None
+
+
+class ProductBundle(_Response):
+    """A feature bundle of a product: `{count, name}`, "Represents a feature bundle entity in a product context"
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO); also read as
+    `{featureBundleName}` or a bare name (`Product` makes a string `{"name": …}`)."""
+
+    feature_bundle_name: str = Field(validation_alias=AliasChoices("name", "featureBundleName"))
+    count: int | None = None
+
+
+def _bundle_refs(value: Any) -> Any:
+    """A product's featureBundles as objects: a bare name becomes `{"name": …}`; nulls are left out."""
+    if not isinstance(value, list):
+        return []
+    return [{"name": item} if isinstance(item, str) else item for item in value if item is not None]
 
 
 class Product(_Response):
@@ -409,7 +430,7 @@ class Product(_Response):
     used_on_device: bool | None = Field(None, alias="usedOnDevice")
     license_models: list[str] = Field(default_factory=list, alias="licenseModels")
     features: list[ProductFeature] = Field(default_factory=list)
-    feature_bundles: list[str] = Field(default_factory=list, alias="featureBundles")
+    feature_bundles: list[ProductBundle] = Field(default_factory=list, alias="featureBundles")
     part_numbers: list[str] = Field(default_factory=list, alias="partNumbers")
     start_date: str | None = Field(None, alias="startDate")
     end_date: str | None = Field(None, alias="endDate")
@@ -418,9 +439,13 @@ class Product(_Response):
     creation_date: Any = Field(None, validation_alias=AliasChoices("creationDate", "createdDate", "createdOn"))
     last_modified_date: Any = Field(None, validation_alias=AliasChoices("lastModifiedDate", "updatedOn"))
 
-    _bundles = field_validator("feature_bundles", mode="before")(classmethod(lambda cls, x: _names(x, "featureBundleName")))
+    _bundles = field_validator("feature_bundles", mode="before")(classmethod(lambda cls, x: _bundle_refs(x)))
     _parts = field_validator("part_numbers", mode="before")(classmethod(lambda cls, x: _names(x, "partNumber")))
     _models = field_validator("license_models", "host_types", mode="before")(classmethod(lambda cls, x: _names(x, "name")))
+
+    @property
+    def bundle_names(self) -> list[str]:
+        return [b.feature_bundle_name for b in self.feature_bundles]
 
 
 class MaintenanceProduct(_Response):
@@ -457,6 +482,9 @@ class PartNumber(_Response):
 
 
 class Feature(_Response):
+    """A feature. Its vendor string is read at the top (`vendorString`) or where POST /features puts it,
+    `featureOverrideParams.vendorString` (https://fnoapi.redocly.app/apis/rest/product/product-service/feature/postfeature.md)."""
+
     feature_name: str = Field(validation_alias=AliasChoices("featureName", "name"))
     version: str | None = None
     version_format: str | None = Field(None, alias="versionFormat")
@@ -468,18 +496,37 @@ class Feature(_Response):
     creation_date: Any = Field(None, alias="creationDate")
     last_modified_date: Any = Field(None, alias="lastModifiedDate")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _override_params(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("vendorString") is None:
+            params = data.get("featureOverrideParams")
+            if isinstance(params, dict) and params.get("vendorString") is not None:
+                return {**data, "vendorString": params["vendorString"]}
+        return data
+
 
 class BundleFeature(_Response):
+    """A feature in a bundle, in each documented form
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO): `{featureName,
+    quantity, state, version}` (FeatureBundleFeatureResponse, a bundle's `featureList`) and `{name, quantity, state,
+    version}` (FeatureBundleFeatureResponseDTO, the bundle list's `features`); `count` (the SOAP API's word) read too."""
+
     feature_name: str = Field(validation_alias=AliasChoices("featureName", "name"))
     version: str | None = None
-    count: int | None = None
+    quantity: int | None = Field(None, validation_alias=AliasChoices("quantity", "count"))
+    state: str | None = None
 
 
 class FeatureBundle(_Response):
+    """A feature bundle: the list's `{featureBundleName, features: […], …}` (FeatureBundleResponseDTO) or one bundle's
+    `{featureBundleName, featureList: […], …}` (FeatureBundleGet,
+    https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO)."""
+
     feature_bundle_name: str = Field(validation_alias=AliasChoices("featureBundleName", "name"))
     description: str | None = None
     state: str | None = None
-    features: list[BundleFeature] = Field(default_factory=list)
+    features: list[BundleFeature] = Field(default_factory=list, validation_alias=AliasChoices("features", "featureList"))
     creation_date: Any = Field(None, alias="creationDate")
     last_modified_date: Any = Field(None, alias="lastModifiedDate")
 

@@ -44,6 +44,12 @@ Choices where the seed and the notes are silent, so a client must cope:
   maxVersion pattern, aggregationType NONE | SUM | MAX; (name, version) is
   unique. Bundles: featureBundleName (unique), features (≥ 1, matched as in
   products). Created things are DRAFT unless autoDeploy is true.
+- Answers use the documented record forms
+  (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO): a
+  product's features `{name, version, count}` and bundles `{name, count}`; the bundle list's features
+  `{name, quantity, state, version}` (FeatureBundleResponseDTO); a created bundle's `featureList`
+  `[{featureName, quantity, state, version}]` (FeatureBundleGet). A feature's vendor string is under
+  `featureOverrideParams`, where POST /features takes it (no page shows a feature's answer).
 - Created products live in this catalogue, not in `world.products`, so
   other services' lazily built data does not depend on what a user created.
 - Every endpoint needs an authenticated caller (Basic or Bearer rna_…);
@@ -116,7 +122,8 @@ class CatalogueProduct:
     host_type: str | None = r.DEFAULT_HOST_TYPE
     used_on_device: bool = False
     part_numbers: list[str] = field(default_factory=list)
-    feature_bundles: list[str] = field(default_factory=list)
+    feature_bundles: list[tuple[str, int]] = field(default_factory=list)  # (name, count)
+    feature_counts: dict[tuple[str, str], int] = field(default_factory=dict)  # (name, version) → count; 1 when absent
     license_models: list[str] = field(default_factory=list)
     start_date: str | None = None
     end_date: str | None = None
@@ -391,8 +398,8 @@ def render_product(p: CatalogueProduct) -> dict[str, Any]:
         "usedOnDevice": p.used_on_device,
         "licenseModel": p.license_models[0] if p.license_models else None,
         "licenseModels": list(p.license_models),
-        "features": [{"featureName": n, "version": ver} for n, ver in sim.features],
-        "featureBundles": [{"featureBundleName": b} for b in p.feature_bundles],
+        "features": [{"name": n, "version": ver, "count": p.feature_counts.get((n, ver), 1)} for n, ver in sim.features],
+        "featureBundles": [{"name": b, "count": count} for b, count in p.feature_bundles],
         "partNumbers": list(p.part_numbers),
         "startDate": p.start_date,
         "endDate": p.end_date,
@@ -431,29 +438,54 @@ def render_part_number(pn: PartNumber) -> dict[str, Any]:
 
 
 def render_feature(f: Feature) -> dict[str, Any]:
-    return {
+    """A feature; its override parameters (a vendor string) where POST /features takes them, `featureOverrideParams`
+    (https://fnoapi.redocly.app/apis/rest/product/product-service/feature/postfeature.md): no page shows a feature's answer."""
+    shown: dict[str, Any] = {
         "featureName": f.name,
         "version": f.version,
         "versionFormat": f.version_format,
         "maxVersion": f.max_version,
         "description": f.description,
         "aggregationType": f.aggregation_type,
-        "vendorString": f.vendor_string,
         "state": f.state,
         "creationDate": iso_string(f.created_ms),
         "lastModifiedDate": iso_string(f.modified_ms),
     }
+    if f.vendor_string:
+        shown["featureOverrideParams"] = {"vendorString": f.vendor_string}
+    return shown
 
 
-def render_bundle(b: FeatureBundle) -> dict[str, Any]:
+def render_bundle(b: FeatureBundle, cat: Catalogue | None = None) -> dict[str, Any]:
+    """A bundle as the list gives it: FeatureBundleResponseDTO, `features: [{name, quantity, state, version}]`
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO)."""
     return {
         "featureBundleName": b.name,
         "description": b.description,
         "state": b.state,
-        "features": [{"featureName": n, "version": ver, "count": c} for n, ver, c in b.features],
+        "features": [{"name": n, "version": ver, "quantity": q, "state": _feature_state(cat, n, ver)} for n, ver, q in b.features],
         "creationDate": iso_string(b.created_ms),
         "lastModifiedDate": iso_string(b.modified_ms),
     }
+
+
+def render_one_bundle(b: FeatureBundle, cat: Catalogue | None = None) -> dict[str, Any]:
+    """One bundle (the create answer): FeatureBundleGet, `featureList: [{featureName, quantity, state, version}]` (same page)."""
+    return {
+        "featureBundleName": b.name,
+        "description": b.description,
+        "state": b.state,
+        "featureList": [
+            {"featureName": n, "version": ver, "quantity": q, "state": _feature_state(cat, n, ver)} for n, ver, q in b.features
+        ],
+        "creationDate": iso_string(b.created_ms),
+        "lastModifiedDate": iso_string(b.modified_ms),
+    }
+
+
+def _feature_state(cat: Catalogue | None, name: str, version: str) -> str | None:
+    found = cat.features.get((name, version)) if cat else None
+    return found.state if found else None
 
 
 def render_suite(s: Suite, cat: Catalogue | None = None) -> dict[str, Any]:
@@ -656,7 +688,7 @@ async def list_bundles(request: Request) -> Response:
         },
     )
     items = _sorted(items, lq, {"name": lambda b: b.name.lower(), "creationDate": lambda b: b.created_ms})
-    return _page(lq, items, "featureBundles", render_bundle, "Feature bundles retrieved successfully")
+    return _page(lq, items, "featureBundles", lambda b: render_bundle(b, cat), "Feature bundles retrieved successfully")
 
 
 @beta_errors
@@ -806,7 +838,8 @@ async def create_product(request: Request) -> Response:
         host_type=host,
         used_on_device=used,
         part_numbers=numbers,
-        feature_bundles=[b.name for b in bundles],
+        feature_bundles=[(b.name, 1) for b in bundles],
+        feature_counts={(f.name, f.version): count for f, count in features},
         license_models=models or ["Perpetual"],
         start_date=start,
         end_date=end,
@@ -948,7 +981,7 @@ async def create_bundle(request: Request) -> Response:
     cat.bundles[name] = bundle
     return created(
         request,
-        {"status": "success", "message": "Feature bundle created successfully", "featureBundle": render_bundle(bundle)},
+        {"status": "success", "message": "Feature bundle created successfully", "featureBundle": render_one_bundle(bundle, cat)},
         message="Feature bundle created successfully",
     )
 

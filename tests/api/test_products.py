@@ -20,6 +20,7 @@ from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly
 from flextui.api.http import Session
 from flextui.api.products import (
     FeatureBundleCreate,
+    FeatureBundleFilter,
     FeatureCreate,
     FeatureFilter,
     MaintenanceCreate,
@@ -32,6 +33,7 @@ from flextui.api.products import (
     SuiteCreate,
     SuiteFilter,
 )
+from flextui.api.tolerant import unreadable
 from flextui.sim.products import catalogue
 from flextui.sim.world import World
 
@@ -223,7 +225,7 @@ async def test_create_flows(svc: ProductsService, world: World) -> None:
         "Uncategorized Products",
         "Certificate or Trusted Host",
     )
-    assert made.part_numbers == ["PN-QM-1"] and made.feature_bundles == ["MODELER_BUNDLE"]
+    assert made.part_numbers == ["PN-QM-1"] and made.bundle_names == ["MODELER_BUNDLE"]
     assert catalogue(world).features[("MODELER_CORE", "1.0")].state == "DEPLOYED"
     maintenance = await svc.create_maintenance(MaintenanceCreate(productName="Bronze Support", version="1.0", partNumbers=["MNT-BR-1"]))
     assert maintenance.part_numbers == ["MNT-BR-1"]
@@ -274,3 +276,108 @@ async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
         with pytest.raises(ReadOnly):
             await call
     assert read_only.requests_sent == 0
+
+
+# -- the documented answer forms of products, bundles and features ------------------------------------------------
+
+
+def _answering(answers: dict[str, Any]) -> Session:
+    """A session whose server answers each GET path ending in a key of `answers` with that JSON."""
+    import httpx
+
+    from flextui.api.auth import Credentials
+    from flextui.api.http import RetryPolicy
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        for ending, body in answers.items():
+            if request.url.path.endswith(ending):
+                return httpx.Response(200, json=body)
+        return httpx.Response(404, json={"status": "error", "message": "no such path"})
+
+    return Session(
+        "https://fno.example",
+        credentials=Credentials("me@x", "pw", "rna_test"),
+        transport=httpx.MockTransport(handler),
+        retry=RetryPolicy(attempts=1),
+    )
+
+
+async def test_a_product_s_bundles_and_features_are_read_in_every_documented_form() -> None:
+    """FeatureBundle "in a product context" is `{count, name}`, Feature `{count, name, version}`
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO); a bundle named
+    `featureBundleName`, or only by its name, is read too."""
+    page = {
+        "pagination": {"page": 1, "limit": 20, "total": 1},
+        "productList": [
+            {
+                "productName": "Quartz Modeler",
+                "version": "1.0",
+                "features": [{"name": "MODELER_CORE", "version": "1.0", "count": 2}, {"featureName": "MODELER_PRO"}],
+                "featureBundles": [{"name": "Gold", "count": 3}, {"featureBundleName": "Silver"}, "Bronze", None],
+            }
+        ],
+    }
+    async with _answering({"/v1/products": page}) as session:
+        got = (await ProductsService(session).products()).items
+    assert len(got) == 1 and unreadable(got[0]) is None, unreadable(got[0])
+    product_read = got[0]
+    assert [(b.feature_bundle_name, b.count) for b in product_read.feature_bundles] == [("Gold", 3), ("Silver", None), ("Bronze", None)]
+    assert [(f.feature_name, f.version, f.count) for f in product_read.features] == [
+        ("MODELER_CORE", "1.0", 2),
+        ("MODELER_PRO", None, None),
+    ]
+    from flextui.render.products import product_row
+
+    assert product_row(product_read)["feature_bundles"] == "Gold, Silver, Bronze"
+
+
+async def test_a_bundle_s_features_are_read_from_features_and_from_feature_list() -> None:
+    """The bundle list's FeatureBundleResponseDTO holds `features: [{name, quantity, state, version}]`, one bundle's
+    FeatureBundleGet `featureList: [{featureName, quantity, state, version}]` (same page); `count` is read too."""
+    page = {
+        "pagination": {"page": 1, "limit": 20, "total": 3},
+        "featureBundles": [
+            {"featureBundleName": "Listed", "features": [{"name": "F1", "version": "1.0", "quantity": 2, "state": "deployed"}]},
+            {"featureBundleName": "Got", "featureList": [{"featureName": "F2", "version": "2.0", "quantity": 4, "state": "draft"}]},
+            {"featureBundleName": "Old", "features": [{"featureName": "F3", "count": 5}]},
+        ],
+    }
+    async with _answering({"/v1/feature-bundles": page}) as session:
+        got = (await ProductsService(session).feature_bundles()).items
+    assert not any(unreadable(b) for b in got)
+    read = {b.feature_bundle_name: [(f.feature_name, f.version, f.quantity, f.state) for f in b.features] for b in got}
+    assert read == {
+        "Listed": [("F1", "1.0", 2, "deployed")],
+        "Got": [("F2", "2.0", 4, "draft")],
+        "Old": [("F3", None, 5, None)],
+    }
+
+
+async def test_a_feature_s_vendor_string_is_read_at_the_top_or_under_its_override_params() -> None:
+    page = {
+        "pagination": {"page": 1, "limit": 20, "total": 2},
+        "features": [
+            {"featureName": "NESTED", "featureOverrideParams": {"vendorString": "VS-1", "notice": "N"}},
+            {"featureName": "TOP", "vendorString": "VS-2"},
+        ],
+    }
+    async with _answering({"/v1/features": page}) as session:
+        got = (await ProductsService(session).features()).items
+    assert [(f.feature_name, f.vendor_string) for f in got] == [("NESTED", "VS-1"), ("TOP", "VS-2")]
+
+
+async def test_the_simulator_s_bundles_are_read_with_their_counts(svc: ProductsService, world: World) -> None:
+    """The simulator answers in the documented forms: a product's bundles `{name, count}`, the bundle list's features
+    `{name, quantity, state, version}`, a created bundle's `featureList`."""
+    made = await svc.create_feature_bundle(
+        FeatureBundleCreate.model_validate(
+            {"featureBundleName": "COUNTED_BUNDLE", "features": [{"featureName": "DESIGNER_PRO", "count": 3}]}
+        )
+    )
+    assert [(f.feature_name, f.quantity) for f in made.features] == [("DESIGNER_PRO", 3)]
+    listed = await svc.feature_bundles(FeatureBundleFilter(name="COUNTED_BUNDLE"))
+    assert [(f.feature_name, f.quantity, f.state) for f in listed.items[0].features] == [("DESIGNER_PRO", 3, "DEPLOYED")]
+    await svc.create_product(ProductCreate.model_validate(product(featureBundles=[{"featureBundleName": "COUNTED_BUNDLE"}])))
+    found = (await svc.products(ProductFilter(product_name="Quartz Modeler"))).items
+    assert len(found) == 1 and unreadable(found[0]) is None
+    assert [(b.feature_bundle_name, b.count) for b in found[0].feature_bundles] == [("COUNTED_BUNDLE", 1)]

@@ -252,7 +252,10 @@ async def test_create_product_with_everything(api: Api, world: World) -> None:
         hostType="Server",
     )
     created = (await api.ok("POST", "/products", 201, json=body))["product"]
-    assert created["features"] == [{"featureName": "DESIGNER_PRO", "version": "1.0"}, {"featureName": "DESIGNER_CORE", "version": "2.0"}]
+    assert created["features"] == [
+        {"name": "DESIGNER_PRO", "version": "1.0", "count": 1},
+        {"name": "DESIGNER_CORE", "version": "2.0", "count": 2},
+    ]
     assert created["licenseModels"] == ["Subscription", "Trial"] and created["hostType"] == "Server"
     assert created["upgradeEmailTemplate"] == "none" and created["partNumbers"] == ["PN-QM-1", spare]
     cat = catalogue(world)
@@ -490,7 +493,12 @@ async def test_create_feature_bundle(api: Api, world: World) -> None:
         "autoDeploy": True,
     }
     created = (await api.ok("POST", "/feature-bundles", 201, json=body))["featureBundle"]
-    assert created["features"][1] == {"featureName": "DESIGNER_CORE", "version": "1.0", "count": 3} and created["state"] == "DEPLOYED"
+    # One bundle is FeatureBundleGet, `featureList: [{featureName, quantity, state, version}]`
+    # (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO).
+    assert created["featureList"][1] == {"featureName": "DESIGNER_CORE", "version": "1.0", "quantity": 3, "state": "DEPLOYED"}
+    assert created["state"] == "DEPLOYED"
+    listed = await api.ok("GET", "/feature-bundles", params={"name": "Modeler Bundle"})
+    assert listed["featureBundles"][0]["features"][1] == {"name": "DESIGNER_CORE", "version": "1.0", "quantity": 3, "state": "DEPLOYED"}
     await api.refused("POST", "/feature-bundles", 409, "featureBundleName", json=body)
     await api.refused("POST", "/feature-bundles", 400, "features", json={"featureBundleName": "Empty", "features": []})
     await api.refused(

@@ -148,6 +148,11 @@ TABS: tuple[Tab, ...] = (
 TAB_BY_ID = {tab.id: tab for tab in TABS}
 
 
+def _times(count: int | None) -> str:
+    """A feature's or bundle's count or quantity as shown beside it: "×3"; nothing for 1 (the least there is) or none."""
+    return f"×{count}" if count is not None and count != 1 else ""
+
+
 def _choice_value(tab: Tab, raw: Any) -> Any:
     for _, value in tab.choices:
         if str(value) == str(raw):
@@ -284,11 +289,9 @@ class ProductsScreen(TabbedListScreen):
             b.line("Upgrade e-mail", item.upgrade_email_template).line("Qty per copy", item.quantity_per_copy)
             b.line("Created", when(item.created, now)).line("Modified", when(item.modified, now))
             if item.features:
-                b.section("Features").pairs(
-                    (f.feature_name, " ".join(x for x in (f.version, f"×{f.count}" if f.count else "") if x)) for f in item.features
-                )
+                b.section("Features").pairs((f.feature_name, " ".join(x for x in (f.version, _times(f.count)) if x)) for f in item.features)
             if item.feature_bundles:
-                b.section("Feature bundles").pairs((name, "") for name in item.feature_bundles)
+                b.section("Feature bundles").pairs((fb.feature_bundle_name, _times(fb.count)) for fb in item.feature_bundles)
         elif isinstance(item, Feature):
             title = f"Feature {item.feature_name} {item.version or ''}".strip()
             b.title(title)
@@ -301,7 +304,7 @@ class ProductsScreen(TabbedListScreen):
             b.line("State", item.state, style=state_style(self.app, item.state)).line("Description", item.description)
             b.line("Created", when(item.created, now)).line("Modified", when(item.modified, now))
             b.section(f"Features ({len(item.features)})").pairs(
-                (f.feature_name, " ".join(x for x in (f.version, f"×{f.count}" if f.count else "") if x)) for f in item.features
+                (f.feature_name, " ".join(x for x in (f.version, _times(f.quantity)) if x)) for f in item.features
             )
         elif isinstance(item, Suite):
             title = f"Suite {item.suite_name} {item.version or ''}".strip()
