@@ -47,8 +47,11 @@ __all__ = [
     "DEFAULT_LIMIT",
     "MAX_LIMIT",
     "errors_by_field",
-    "FeatureRef",
+    "ProductFeatureRef",
     "BundleRef",
+    "BundleFeatureRef",
+    "FeatureOverrideParams",
+    "PRODUCT_NAME_MAX",
     "ProductCreate",
     "MaintenanceCreate",
     "PartNumberCreate",
@@ -69,6 +72,8 @@ __all__ = [
     "Feature",
     "FeatureBundle",
     "BundleFeature",
+    "ProductFeature",
+    "ProductBundle",
     "Suite",
     "SuiteProduct",
     "CreatedPartNumbers",
@@ -106,31 +111,88 @@ def _unique(values: Sequence[str], key: str, what: str) -> None:
 # -- creating --------------------------------------------------------------------------------------
 
 
-class FeatureRef(_Request):
-    """A feature in a product or bundle; without a version the server matches the name if it is unique."""
+Count = Annotated[int, AfterValidator(lambda n: v.check_int_range(n, 1))]
+FeatureVersion = Annotated[str, AfterValidator(v.check_feature_version)]
 
-    feature_name: FeatureNameText = Field(alias="featureName")
-    version: Annotated[str, AfterValidator(v.check_feature_version)] | None = None
-    count: Annotated[int, AfterValidator(lambda n: v.check_int_range(n, 1))] | None = None
+# "Name of the product. Maximum length: 128 characters" (the GraphQL product input,
+# https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/FeatureBundleInput): products only; other catalogue
+# names keep `validation.NAME_MAX`.
+PRODUCT_NAME_MAX = 128
+ProductNameText = Annotated[str, AfterValidator(v.check_not_blank), AfterValidator(v.max_length(PRODUCT_NAME_MAX))]
+# Vendor string, notice and serial number: "Maximum length: 255 characters" (FeatureOverrideParamsInput,
+# https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/GroupMaskDataTypeInput).
+OVERRIDE_TEXT_MAX = 255
+OverrideText = Annotated[str, AfterValidator(v.max_length(OVERRIDE_TEXT_MAX))]
+OVERRIDE_CHOICES = ("Yes", "No", "Do_Not_Override")
+
+
+def _moved(data: Any, old: str, new: str) -> Any:
+    """An input dict with `old` (a name the client once sent) read as `new`; anything else as it is."""
+    if isinstance(data, dict) and old in data and new not in data:
+        data = {(new if key == old else key): value for key, value in data.items()}
+    return data
+
+
+class ProductFeatureRef(_Request):
+    """A feature of a new product, sent as `{name, version, count}`: "Feature information for product creation"
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/GroupMaskDataTypeInput: count "minimum value is 1").
+    `featureName` (what the client sent before) is taken as `name`. Without a version the server matches the name
+    if exactly one feature has it (seed 002, rule 5).
+    """
+
+    name: FeatureNameText
+    version: FeatureVersion | None = None
+    count: Count | None = None
 
     _blank = field_validator("version", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
 
+    @model_validator(mode="before")
+    @classmethod
+    def _old_name(cls, data: Any) -> Any:
+        return _moved(data, "featureName", "name")
+
 
 class BundleRef(_Request):
-    feature_bundle_name: NameText = Field(alias="featureBundleName")
+    """A feature bundle of a new product, sent as `{name, count}`: "Feature bundle information for product creation"
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/GroupMaskDataTypeInput). `featureBundleName` is taken as `name`."""
+
+    name: NameText
+    count: Count | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_name(cls, data: Any) -> Any:
+        return _moved(data, "featureBundleName", "name")
+
+
+class BundleFeatureRef(_Request):
+    """A feature of a new bundle, sent as `{featureName, quantity, version}`: "Feature within a feature bundle"
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/GroupMaskDataTypeInput: quantity "minimum value is 1").
+    `count` (what the client sent before) is taken as `quantity`."""
+
+    feature_name: FeatureNameText = Field(alias="featureName")
+    version: FeatureVersion | None = None
+    quantity: Count | None = None
+
+    _blank = field_validator("version", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_name(cls, data: Any) -> Any:
+        return _moved(data, "count", "quantity")
 
 
 class _Technology(_Request):
-    """licenseTechnology, licenseGenerator, hostType and usedOnDevice, with rules 2, 3, 6 and 9."""
+    """licenseTechnology, licenseGenerator and usedOnDevice, with rules 2, 3, 6 and 9 (the host type: each body's own)."""
 
     license_technology: NameText | None = Field(None, alias="licenseTechnology")
     license_generator: str | None = Field(None, alias="licenseGenerator")
-    host_type: NameText | None = Field(None, alias="hostType")
     used_on_device: bool | None = Field(None, alias="usedOnDevice")
 
-    _blank_tech = field_validator("license_technology", "license_generator", "host_type", mode="before")(
-        classmethod(lambda cls, x: _blank_to_none(x))
-    )
+    _blank_tech = field_validator("license_technology", "license_generator", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    def _host_given(self) -> str | None:
+        return None
 
     def effective(self) -> dict[str, Any]:
         """What the server will use after the seed's defaults (rules 2, 3, 6, 9): technology, generator, usedOnDevice, host type.
@@ -145,19 +207,25 @@ class _Technology(_Request):
             "licenseTechnology": tech,
             "licenseGenerator": self.license_generator or f"the server's default for {tech}",
             "usedOnDevice": used,
-            "hostType": v.default_host_type(tech, used, self.host_type),
+            "hostType": v.default_host_type(tech, used, self._host_given()),
         }
 
 
 class ProductCreate(_Technology):
-    """The body of POST /products (rules 1-10 of the seed)."""
+    """The body of POST /products (rules 1-10 of seed 002), in the documented input's names: `features:
+    [{name, version, count}]`, `featureBundles: [{name, count}]`, `hostTypes: [...]` ("List of host types"), a name
+    of at most 128 characters (the GraphQL product input, https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/FeatureBundleInput
+    and …/GroupMaskDataTypeInput; the REST pages capture no product body). The seed's single `hostType` is taken
+    and sent as `hostTypes`.
+    """
 
-    product_name: NameText = Field(alias="productName")
+    product_name: ProductNameText = Field(alias="productName")
     version: VersionText
     description: Description | None = None
     product_category: NameText | None = Field(None, alias="productCategory")
-    features: list[FeatureRef] = Field(default_factory=list)
+    features: list[ProductFeatureRef] = Field(default_factory=list)
     feature_bundles: list[BundleRef] = Field(default_factory=list, alias="featureBundles")
+    host_types: list[NameText] = Field(default_factory=list, alias="hostTypes")
     license_models: list[v.NonBlank] = Field(default_factory=list, alias="licenseModels")
     part_numbers: list[PartNumberText] = Field(default_factory=list, alias="partNumbers")
     auto_deploy: bool = Field(False, alias="autoDeploy")
@@ -172,6 +240,26 @@ class ProductCreate(_Technology):
         classmethod(lambda cls, x: _blank_to_none(x))
     )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _one_host_type(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "hostType" in data and "hostTypes" not in data and "host_types" not in data:
+            host = _blank_to_none(data["hostType"])
+            data = {key: value for key, value in data.items() if key != "hostType"}
+            if host is not None:
+                data["hostTypes"] = [host]
+        return data
+
+    def _host_given(self) -> str | None:
+        return ", ".join(self.host_types) or None
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body; no `hostTypes` when none is given, so the server's default applies (rule 6: "when not given")."""
+        data = super().body()
+        if not data.get("hostTypes"):
+            data.pop("hostTypes", None)
+        return data
+
     @model_validator(mode="after")
     def _rules(self) -> ProductCreate:
         try:
@@ -179,6 +267,7 @@ class ProductCreate(_Technology):
         except ValueError as exc:
             raise FieldProblem("endDate", str(exc)) from None
         _unique(self.part_numbers, "partNumbers", "part number")
+        _unique(self.host_types, "hostTypes", "host type")
         return self
 
 
@@ -230,27 +319,75 @@ class PartNumbersCreate(_Request):
         return self
 
 
+class FeatureOverrideParams(_Request):
+    """`featureOverrideParams` of POST /features: "DTO for specifying feature override parameters"
+    (https://fnoapi.redocly.app/apis/rest/product/product-service/feature/postfeature.md); the texts at most 255
+    characters, counted and reusable Yes, No or Do_Not_Override (FeatureOverrideParamsInput,
+    https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/GroupMaskDataTypeInput). dupGroup is not offered."""
+
+    vendor_string: OverrideText | None = Field(None, alias="vendorString")
+    notice: OverrideText | None = None
+    serial_number: OverrideText | None = Field(None, alias="serialNumber")
+    borrowable: bool | None = None
+    counted: Annotated[str, AfterValidator(v.choice(OVERRIDE_CHOICES))] | None = None
+    reusable: Annotated[str, AfterValidator(v.choice(OVERRIDE_CHOICES))] | None = None
+
+    _blank = field_validator("vendor_string", "notice", "serial_number", "counted", "reusable", mode="before")(
+        classmethod(lambda cls, x: _blank_to_none(x))
+    )
+
+
 class FeatureCreate(_Request):
-    """The body of POST /features."""
+    """The body of POST /features (https://fnoapi.redocly.app/apis/rest/product/product-service/feature/postfeature.md).
+
+    The vendor string goes in `featureOverrideParams.vendorString`, where the page puts it: the client sent it at
+    the top, where the service need not look. A top-level `vendorString` given to this model is moved there.
+    """
 
     feature_name: FeatureNameText = Field(alias="featureName")
     version_format: Annotated[str, AfterValidator(v.check_version_format)] = Field(alias="versionFormat")
-    version: Annotated[str, AfterValidator(v.check_feature_version)] | None = None
+    version: FeatureVersion | None = None
     max_version: Annotated[str, AfterValidator(v.check_max_version)] | None = Field(None, alias="maxVersion")
     description: Description | None = None
     aggregation_type: Annotated[str, AfterValidator(v.check_aggregation_type)] | None = Field(None, alias="aggregationType")
-    vendor_string: Annotated[str, AfterValidator(v.max_length(v.NAME_MAX))] | None = Field(None, alias="vendorString")
+    feature_override_params: FeatureOverrideParams | None = Field(None, alias="featureOverrideParams")
     auto_deploy: bool = Field(False, alias="autoDeploy")
 
     _blank = field_validator("version", "max_version", "aggregation_type", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
 
+    @model_validator(mode="before")
+    @classmethod
+    def _vendor_string_nested(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not ({"vendorString", "vendor_string"} & data.keys()):
+            return data
+        data = dict(data)
+        given = [data.pop(key) for key in ("vendorString", "vendor_string") if key in data]
+        vendor = next((x for x in given if x is not None), None)
+        key = next((k for k in ("featureOverrideParams", "feature_override_params") if k in data), "featureOverrideParams")
+        params = data.get(key)
+        if isinstance(params, FeatureOverrideParams):
+            params = params.model_dump(by_alias=True, exclude_none=True)
+        if _blank_to_none(vendor) is None:
+            return data
+        if params is None:
+            data[key] = {"vendorString": vendor}
+        elif isinstance(params, dict) and params.get("vendorString") is None:
+            data[key] = {**params, "vendorString": vendor}
+        else:
+            raise FieldProblem("vendorString", "give the vendor string once, in featureOverrideParams.vendorString")
+        return data
+
+    @property
+    def vendor_string(self) -> str | None:
+        return self.feature_override_params.vendor_string if self.feature_override_params else None
+
 
 class FeatureBundleCreate(_Request):
-    """The body of POST /feature-bundles (at least one feature)."""
+    """The body of POST /feature-bundles (at least one feature), its features `{featureName, quantity, version}`."""
 
     feature_bundle_name: NameText = Field(alias="featureBundleName")
     description: Description | None = None
-    features: list[FeatureRef] = Field(min_length=1)
+    features: list[BundleFeatureRef] = Field(min_length=1)
     auto_deploy: bool = Field(False, alias="autoDeploy")
 
 
@@ -264,6 +401,7 @@ class SuiteCreate(_Technology):
     """The body of POST /suites (at least one product)."""
 
     suite_name: NameText = Field(alias="suiteName")
+    host_type: NameText | None = Field(None, alias="hostType")
     version: VersionText
     description: Description | None = None
     products: list[SuiteProductRef] = Field(min_length=1)
@@ -271,6 +409,11 @@ class SuiteCreate(_Technology):
     package_name: str | None = Field(None, alias="packageName")
     package_version: str | None = Field(None, alias="packageVersion")
     auto_deploy: bool = Field(False, alias="autoDeploy")
+
+    _blank_host = field_validator("host_type", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
+
+    def _host_given(self) -> str | None:
+        return self.host_type
 
     @model_validator(mode="after")
     def _rules(self) -> SuiteCreate:
@@ -391,9 +534,28 @@ def _names(value: Any, key: str) -> Any:
 
 
 class ProductFeature(_Response):
-    feature_name: str = Field(validation_alias=AliasChoices("featureName", "name"))
+    """A feature of a product: `{count, name, version}`, "Represents a feature entity in a product context"
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO); `featureName` read too."""
+
+    feature_name: str = Field(validation_alias=AliasChoices("name", "featureName"))
     version: str | None = None
     count: int | None = None
+
+
+class ProductBundle(_Response):
+    """A feature bundle of a product: `{count, name}`, "Represents a feature bundle entity in a product context"
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO); also read as
+    `{featureBundleName}` or a bare name (`Product` makes a string `{"name": …}`)."""
+
+    feature_bundle_name: str = Field(validation_alias=AliasChoices("name", "featureBundleName"))
+    count: int | None = None
+
+
+def _bundle_refs(value: Any) -> Any:
+    """A product's featureBundles as objects: a bare name becomes `{"name": …}`; nulls are left out."""
+    if not isinstance(value, list):
+        return []
+    return [{"name": item} if isinstance(item, str) else item for item in value if item is not None]
 
 
 class Product(_Response):
@@ -409,7 +571,7 @@ class Product(_Response):
     used_on_device: bool | None = Field(None, alias="usedOnDevice")
     license_models: list[str] = Field(default_factory=list, alias="licenseModels")
     features: list[ProductFeature] = Field(default_factory=list)
-    feature_bundles: list[str] = Field(default_factory=list, alias="featureBundles")
+    feature_bundles: list[ProductBundle] = Field(default_factory=list, alias="featureBundles")
     part_numbers: list[str] = Field(default_factory=list, alias="partNumbers")
     start_date: str | None = Field(None, alias="startDate")
     end_date: str | None = Field(None, alias="endDate")
@@ -418,9 +580,13 @@ class Product(_Response):
     creation_date: Any = Field(None, validation_alias=AliasChoices("creationDate", "createdDate", "createdOn"))
     last_modified_date: Any = Field(None, validation_alias=AliasChoices("lastModifiedDate", "updatedOn"))
 
-    _bundles = field_validator("feature_bundles", mode="before")(classmethod(lambda cls, x: _names(x, "featureBundleName")))
+    _bundles = field_validator("feature_bundles", mode="before")(classmethod(lambda cls, x: _bundle_refs(x)))
     _parts = field_validator("part_numbers", mode="before")(classmethod(lambda cls, x: _names(x, "partNumber")))
     _models = field_validator("license_models", "host_types", mode="before")(classmethod(lambda cls, x: _names(x, "name")))
+
+    @property
+    def bundle_names(self) -> list[str]:
+        return [b.feature_bundle_name for b in self.feature_bundles]
 
 
 class MaintenanceProduct(_Response):
@@ -457,6 +623,9 @@ class PartNumber(_Response):
 
 
 class Feature(_Response):
+    """A feature. Its vendor string is read at the top (`vendorString`) or where POST /features puts it,
+    `featureOverrideParams.vendorString` (https://fnoapi.redocly.app/apis/rest/product/product-service/feature/postfeature.md)."""
+
     feature_name: str = Field(validation_alias=AliasChoices("featureName", "name"))
     version: str | None = None
     version_format: str | None = Field(None, alias="versionFormat")
@@ -468,18 +637,37 @@ class Feature(_Response):
     creation_date: Any = Field(None, alias="creationDate")
     last_modified_date: Any = Field(None, alias="lastModifiedDate")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _override_params(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("vendorString") is None:
+            params = data.get("featureOverrideParams")
+            if isinstance(params, dict) and params.get("vendorString") is not None:
+                return {**data, "vendorString": params["vendorString"]}
+        return data
+
 
 class BundleFeature(_Response):
+    """A feature in a bundle, in each documented form
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO): `{featureName,
+    quantity, state, version}` (FeatureBundleFeatureResponse, a bundle's `featureList`) and `{name, quantity, state,
+    version}` (FeatureBundleFeatureResponseDTO, the bundle list's `features`); `count` (the SOAP API's word) read too."""
+
     feature_name: str = Field(validation_alias=AliasChoices("featureName", "name"))
     version: str | None = None
-    count: int | None = None
+    quantity: int | None = Field(None, validation_alias=AliasChoices("quantity", "count"))
+    state: str | None = None
 
 
 class FeatureBundle(_Response):
+    """A feature bundle: the list's `{featureBundleName, features: […], …}` (FeatureBundleResponseDTO) or one bundle's
+    `{featureBundleName, featureList: […], …}` (FeatureBundleGet,
+    https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO)."""
+
     feature_bundle_name: str = Field(validation_alias=AliasChoices("featureBundleName", "name"))
     description: str | None = None
     state: str | None = None
-    features: list[BundleFeature] = Field(default_factory=list)
+    features: list[BundleFeature] = Field(default_factory=list, validation_alias=AliasChoices("features", "featureList"))
     creation_date: Any = Field(None, alias="creationDate")
     last_modified_date: Any = Field(None, alias="lastModifiedDate")
 

@@ -36,7 +36,6 @@ from flextui.api.validation import (
     DateText,
     EmailText,
     FieldProblem,
-    IdText,
     NameText,
     NonBlank,
     errors_by_field,
@@ -74,9 +73,15 @@ class AttributeEntry(_Request):
 
 
 class AccountCreate(_Request):
-    """The body of POST /accounts (the older docs' /account takes the same)."""
+    """The body of POST /accounts (the older docs' /account takes the same).
 
-    account_id: IdText = Field(alias="accountId")
+    accountId is "Unique identifier of the account (short account name)", with no character rule and no length
+    (https://fnoapi.redocly.app/apis/rest/user-accounts/user-account-service/account): it is only not blank. The
+    entitlement IDs' forbidden characters are not an account's rule (`AT&T-EMEA`, `ACME (EU)` are account IDs).
+    An account ID goes out only in JSON bodies and in query parameters (accountId filters), which httpx encodes.
+    """
+
+    account_id: NonBlank = Field(alias="accountId")
     name: NameText
     account_type: Annotated[str, AfterValidator(v.check_account_type)] = Field("CUSTOMER", alias="accountType")
     description: Annotated[str, AfterValidator(v.max_length(v.DESCRIPTION_MAX))] | None = None

@@ -29,7 +29,7 @@ def product_row(p: Product) -> dict[str, Any]:
         "part_numbers": ", ".join(p.part_numbers),
         "license_models": ", ".join(p.license_models),
         "features": ", ".join(f"{f.feature_name} {f.version}" if f.version else f.feature_name for f in p.features),
-        "feature_bundles": ", ".join(p.feature_bundles),
+        "feature_bundles": ", ".join(p.bundle_names),
         "license_generator": p.license_generator,
         "host_type": p.host_type or ", ".join(p.host_types),
         "used_on_device": p.used_on_device,

@@ -26,14 +26,18 @@ Choices where the seed and the notes are silent, so a client must cope:
   (`World.license_technologies`: by default the standard "FlexNet
   Licensing", "FlexNet Embedded" and "Custom Licensing", each with its
   generators); a technology the tenant does not have is a 400 naming it, and
-  a given licenseGenerator must be one of the technology's. hostType defaults to "Certificate or Trusted Host" per
-  rule 6 and is absent otherwise. licenseModels must name known models.
+  a given licenseGenerator must be one of the technology's. Host types default to ["Certificate or Trusted
+  Host"] per rule 6 and are absent otherwise. licenseModels must name known models.
   A part number unknown to the catalogue is created; one that exists
   unmapped is mapped to the new product; one mapped elsewhere → 409.
   autoDeploy deploys the product and any of its features and bundles still
-  in DRAFT; otherwise the product is DRAFT. Bodies name features as
-  `features: [{featureName, version?}]`, bundles as
-  `featureBundles: [{featureBundleName}]`, part numbers as strings and the
+  in DRAFT; otherwise the product is DRAFT. The body takes the documented
+  input's names (the GraphQL product input,
+  https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/FeatureBundleInput and
+  …/GroupMaskDataTypeInput; no REST page shows a product body): productName
+  (≤ 128), `features: [{name, version?, count ≥ 1}]`, `featureBundles:
+  [{name, count ≥ 1}]`, `hostTypes: [...]` (the seed's single `hostType`
+  is taken too: both are documented), part numbers as strings and the
   upgrade template as `upgradeEmailTemplate` (none | default).
 - Maintenance products use the product body's productName/version (plus
   description, partNumbers, autoDeploy). Suites: suiteName, version,
@@ -41,9 +45,30 @@ Choices where the seed and the notes are silent, so a client must cope:
   partNumbers, licenseTechnology/licenseGenerator/hostType/usedOnDevice with
   the product rules. Features: featureName (≤ 30, [A-Za-z0-9_-]),
   versionFormat FIXED | DATEBASED, version (default "1.0" when FIXED),
-  maxVersion pattern, aggregationType NONE | SUM | MAX; (name, version) is
-  unique. Bundles: featureBundleName (unique), features (≥ 1, matched as in
-  products). Created things are DRAFT unless autoDeploy is true.
+  maxVersion pattern, aggregationType NONE | SUM | MAX, override
+  parameters under `featureOverrideParams` (vendorString, notice,
+  serialNumber ≤ 255; borrowable; counted, reusable Yes | No |
+  Do_Not_Override; dupGroup), as POST /features documents them
+  (https://fnoapi.redocly.app/apis/rest/product/product-service/feature/postfeature.md); (name,
+  version) is unique. Bundles: featureBundleName (unique), features
+  `[{featureName, version?, quantity ≥ 1}]` (≥ 1, matched as in products).
+  Created things are DRAFT unless autoDeploy is true.
+- Names the pages do not give, which a client has been seen to send, are
+  refused with a 400 naming the documented field: `featureName` in a
+  product's feature (`name`), `featureBundleName` in a product's bundle
+  (`name`), `count` in a bundle's feature (`quantity`), a top-level
+  `vendorString` on a feature (`featureOverrideParams.vendorString`). A
+  service that ignores unknown fields (Jackson's default in Spring) would
+  create the thing without them and answer success; refusing is at least as
+  strict, and makes the loss visible. Other unknown fields are ignored: the
+  pages capture no full product body, so refusing every field not seen
+  could refuse a documented one.
+- Answers use the documented record forms
+  (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO): a
+  product's features `{name, version, count}` and bundles `{name, count}`; the bundle list's features
+  `{name, quantity, state, version}` (FeatureBundleResponseDTO); a created bundle's `featureList`
+  `[{featureName, quantity, state, version}]` (FeatureBundleGet). A feature's vendor string is under
+  `featureOverrideParams`, where POST /features takes it (no page shows a feature's answer).
 - Created products live in this catalogue, not in `world.products`, so
   other services' lazily built data does not depend on what a user created.
 - Every endpoint needs an authenticated caller (Basic or Bearer rna_…);
@@ -113,10 +138,11 @@ class CatalogueProduct:
     license_technology: str = STANDARD_TECHNOLOGY
     license_generator: str = STANDARD_GENERATOR
     category: str = r.DEFAULT_PRODUCT_CATEGORY
-    host_type: str | None = r.DEFAULT_HOST_TYPE
+    host_types: list[str] = field(default_factory=lambda: [r.DEFAULT_HOST_TYPE])
     used_on_device: bool = False
     part_numbers: list[str] = field(default_factory=list)
-    feature_bundles: list[str] = field(default_factory=list)
+    feature_bundles: list[tuple[str, int]] = field(default_factory=list)  # (name, count)
+    feature_counts: dict[tuple[str, str], int] = field(default_factory=dict)  # (name, version) → count; 1 when absent
     license_models: list[str] = field(default_factory=list)
     start_date: str | None = None
     end_date: str | None = None
@@ -140,7 +166,11 @@ class Feature:
     description: str = ""
     max_version: str | None = None
     aggregation_type: str = "NONE"
-    vendor_string: str = ""
+    overrides: dict[str, Any] = field(default_factory=dict)  # featureOverrideParams as given (postfeature.md)
+
+    @property
+    def vendor_string(self) -> str:
+        return str(self.overrides.get("vendorString") or "")
 
 
 @dataclass
@@ -261,6 +291,7 @@ class Catalogue:
                     self.add_feature(Feature(name, version, "FIXED", created, created + rng.randrange(0, 30) * DAY_MS))
             tech = rng.choice(technologies)
             used_on_device = tech.name == "FlexNet Embedded" or (tech.standard and rng.random() < 0.1)
+            host = r.host_type_for(tech, used_on_device, None) or ("Embedded Device" if used_on_device else None)
             product = CatalogueProduct(
                 sim=sim,
                 description=f"{sim.name} {sim.version} ({sim.license_model.lower()} licensing)",
@@ -268,7 +299,7 @@ class Catalogue:
                 license_technology=tech.name,
                 license_generator=tech.generators[0],
                 category=CATEGORIES[index % len(CATEGORIES)],
-                host_type=r.host_type_for(tech, used_on_device, None) or ("Embedded Device" if used_on_device else None),
+                host_types=[host] if host else [],
                 used_on_device=r.used_on_device_for(tech, used_on_device),
                 part_numbers=[sim.part_number],
                 license_models=[sim.license_model],
@@ -331,7 +362,7 @@ class Catalogue:
                 license_models=["Maintenance"],
                 part_numbers=[pn],
                 category="Maintenance",
-                host_type=None,
+                host_types=[],
                 modified_ms=created,
             )
             self.add_part_number(PartNumber(pn, created, created, f"{name} {version}", (name, version), "maintenance", "Maintenance"))
@@ -386,13 +417,13 @@ def render_product(p: CatalogueProduct) -> dict[str, Any]:
         "licenseTechnology": p.license_technology,
         "licenseGenerator": p.license_generator,
         "productCategory": p.category,
-        "hostType": p.host_type,
-        "hostTypes": [p.host_type] if p.host_type else [],
+        "hostType": p.host_types[0] if p.host_types else None,
+        "hostTypes": list(p.host_types),
         "usedOnDevice": p.used_on_device,
         "licenseModel": p.license_models[0] if p.license_models else None,
         "licenseModels": list(p.license_models),
-        "features": [{"featureName": n, "version": ver} for n, ver in sim.features],
-        "featureBundles": [{"featureBundleName": b} for b in p.feature_bundles],
+        "features": [{"name": n, "version": ver, "count": p.feature_counts.get((n, ver), 1)} for n, ver in sim.features],
+        "featureBundles": [{"name": b, "count": count} for b, count in p.feature_bundles],
         "partNumbers": list(p.part_numbers),
         "startDate": p.start_date,
         "endDate": p.end_date,
@@ -431,29 +462,54 @@ def render_part_number(pn: PartNumber) -> dict[str, Any]:
 
 
 def render_feature(f: Feature) -> dict[str, Any]:
-    return {
+    """A feature; its override parameters (a vendor string) where POST /features takes them, `featureOverrideParams`
+    (https://fnoapi.redocly.app/apis/rest/product/product-service/feature/postfeature.md): no page shows a feature's answer."""
+    shown: dict[str, Any] = {
         "featureName": f.name,
         "version": f.version,
         "versionFormat": f.version_format,
         "maxVersion": f.max_version,
         "description": f.description,
         "aggregationType": f.aggregation_type,
-        "vendorString": f.vendor_string,
         "state": f.state,
         "creationDate": iso_string(f.created_ms),
         "lastModifiedDate": iso_string(f.modified_ms),
     }
+    if f.overrides:
+        shown["featureOverrideParams"] = dict(f.overrides)
+    return shown
 
 
-def render_bundle(b: FeatureBundle) -> dict[str, Any]:
+def render_bundle(b: FeatureBundle, cat: Catalogue | None = None) -> dict[str, Any]:
+    """A bundle as the list gives it: FeatureBundleResponseDTO, `features: [{name, quantity, state, version}]`
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO)."""
     return {
         "featureBundleName": b.name,
         "description": b.description,
         "state": b.state,
-        "features": [{"featureName": n, "version": ver, "count": c} for n, ver, c in b.features],
+        "features": [{"name": n, "version": ver, "quantity": q, "state": _feature_state(cat, n, ver)} for n, ver, q in b.features],
         "creationDate": iso_string(b.created_ms),
         "lastModifiedDate": iso_string(b.modified_ms),
     }
+
+
+def render_one_bundle(b: FeatureBundle, cat: Catalogue | None = None) -> dict[str, Any]:
+    """One bundle (the create answer): FeatureBundleGet, `featureList: [{featureName, quantity, state, version}]` (same page)."""
+    return {
+        "featureBundleName": b.name,
+        "description": b.description,
+        "state": b.state,
+        "featureList": [
+            {"featureName": n, "version": ver, "quantity": q, "state": _feature_state(cat, n, ver)} for n, ver, q in b.features
+        ],
+        "creationDate": iso_string(b.created_ms),
+        "lastModifiedDate": iso_string(b.modified_ms),
+    }
+
+
+def _feature_state(cat: Catalogue | None, name: str, version: str) -> str | None:
+    found = cat.features.get((name, version)) if cat else None
+    return found.state if found else None
 
 
 def render_suite(s: Suite, cat: Catalogue | None = None) -> dict[str, Any]:
@@ -656,7 +712,7 @@ async def list_bundles(request: Request) -> Response:
         },
     )
     items = _sorted(items, lq, {"name": lambda b: b.name.lower(), "creationDate": lambda b: b.created_ms})
-    return _page(lq, items, "featureBundles", render_bundle, "Feature bundles retrieved successfully")
+    return _page(lq, items, "featureBundles", lambda b: render_bundle(b, cat), "Feature bundles retrieved successfully")
 
 
 @beta_errors
@@ -702,6 +758,14 @@ async def get_suite(request: Request) -> Response:
 
 
 LICENSE_MODEL = r.Choice(LICENSE_MODELS, store=str)
+# "Name of the product. Maximum length: 128 characters" (the GraphQL product input,
+# https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/FeatureBundleInput); other catalogue names keep rules.NAME_MAX.
+PRODUCT_NAME_MAX = 128
+
+
+def product_name(value: str) -> str:
+    r.not_blank(value)
+    return r.at_most(PRODUCT_NAME_MAX)(value)
 
 
 async def _producer_body(request: Request, what: str) -> tuple[World, Catalogue, Body]:
@@ -711,8 +775,8 @@ async def _producer_body(request: Request, what: str) -> tuple[World, Catalogue,
     return world, catalogue(world), await read_body(request)
 
 
-def _technology(world: World, body: Body) -> tuple[str, str, bool, str | None]:
-    """licenseTechnology, licenseGenerator, usedOnDevice and hostType by rules 2, 3, 6 and 9, from the tenant's technologies."""
+def _technology(world: World, body: Body) -> tuple[LicenseTechnology, str, bool]:
+    """licenseTechnology, licenseGenerator and usedOnDevice by rules 2, 3 and 9, from the tenant's technologies."""
     given = body.text("licenseTechnology", blank_is_none=True)
     tech: LicenseTechnology = (
         body.apply("licenseTechnology", given, lambda t: r.license_technology(t, world.license_technologies))
@@ -722,10 +786,37 @@ def _technology(world: World, body: Body) -> tuple[str, str, bool, str | None]:
     generator = body.text("licenseGenerator", blank_is_none=True)
     generator = body.apply("licenseGenerator", generator, lambda g: r.license_generator(g, tech)) if generator else tech.generators[0]
     used = r.used_on_device_for(tech, body.flag("usedOnDevice"))
+    return tech, generator, used
+
+
+def _suite_host(body: Body, tech: LicenseTechnology, used: bool) -> str | None:
+    """A suite's hostType, or the default of rule 6."""
     host = body.text("hostType", blank_is_none=True)
     if host is not None:
         body.apply("hostType", host, r.catalogue_name)
-    return tech.name, generator, used, r.host_type_for(tech, used, host)
+    return r.host_type_for(tech, used, host)
+
+
+def _product_hosts(body: Body, tech: LicenseTechnology, used: bool) -> list[str]:
+    """A product's host types: `hostTypes`, "List of host types" (the GraphQL product input,
+    https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/FeatureBundleInput), and the seed's single `hostType`
+    (seed 002 names it among the product's fields): both are documented, so both are taken. None given: rule 6."""
+    hosts = body.strings("hostTypes", rule=r.catalogue_name)
+    single = body.text("hostType", blank_is_none=True)
+    if single is not None:
+        body.apply("hostType", single, r.catalogue_name)
+        hosts = hosts if single in hosts else [*hosts, single]
+    body.apply("hostTypes", hosts, lambda hs: r.no_repeats(hs, "host type"))
+    if hosts:
+        return hosts
+    default = r.host_type_for(tech, used, None)
+    return [default] if default else []
+
+
+def _undocumented(item: Body, key: str, documented: str, where: str) -> None:
+    """Refuse `key`, a name the pages do not give `where` (the simulator's choice, see the module's docstring)."""
+    if key in item.obj:
+        raise item.problem(key, f"is not a field of {where}: the documented name is {documented}")
 
 
 def _new_part_numbers(cat: Catalogue, body: Body, owner: tuple[str, str], kind: str) -> list[str]:
@@ -753,35 +844,98 @@ def _map_part_numbers(cat: Catalogue, numbers: list[str], owner: tuple[str, str]
             existing.license_model = existing.license_model or license_model
 
 
-def _feature_refs(cat: Catalogue, body: Body, key: str, *, required: bool = False) -> list[tuple[Feature, int]]:
+def _feature_refs(cat: Catalogue, items: list[Body], name_key: str, count_key: str) -> list[tuple[Feature, int]]:
+    """Features by name (and version, rule 5) with a count of at least 1, named `name_key` and `count_key`."""
     refs = []
-    for item in body.objects(key, min_items=1 if required else 0):
-        name = item.text("featureName", required=True, rule=r.feature_name)
+    for item in items:
+        name = item.text(name_key, required=True, rule=r.feature_name)
         version = item.text("version", blank_is_none=True)
-        count = item.number("count", default=1, rule=r.int32(1))
+        count = item.number(count_key, default=1, rule=r.int32(1))
         try:
             refs.append((cat.find_feature(name, version), count))
         except ValueError as exc:
-            raise FieldProblem(item.at("featureName"), str(exc)) from None
+            raise FieldProblem(item.at(name_key), str(exc)) from None
     return refs
+
+
+def _product_features(cat: Catalogue, body: Body) -> list[tuple[Feature, int]]:
+    """A product's features, `{name, version, count}` ("Feature information for product creation",
+    https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/GroupMaskDataTypeInput)."""
+    items = body.objects("features")
+    for item in items:
+        _undocumented(item, "featureName", "name", "a product's feature")
+    return _feature_refs(cat, items, "name", "count")
+
+
+def _product_bundles(cat: Catalogue, body: Body) -> list[tuple[FeatureBundle, int]]:
+    """A product's feature bundles, `{name, count}` ("Feature bundle information for product creation", same page)."""
+    bundles = []
+    for item in body.objects("featureBundles"):
+        _undocumented(item, "featureBundleName", "name", "a product's feature bundle")
+        name = item.text("name", required=True, rule=r.catalogue_name)
+        count = item.number("count", default=1, rule=r.int32(1))
+        if name not in cat.bundles:
+            raise item.problem("name", f"no feature bundle named {name}")
+        bundles.append((cat.bundles[name], count))
+    return bundles
+
+
+def _bundle_features(cat: Catalogue, body: Body) -> list[tuple[Feature, int]]:
+    """A new bundle's features, `{featureName, quantity, version}` ("Feature within a feature bundle", same page)."""
+    items = body.objects("features", required=True, min_items=1)
+    for item in items:
+        _undocumented(item, "count", "quantity", "a bundle's feature")
+    return _feature_refs(cat, items, "featureName", "quantity")
+
+
+OVERRIDE_TEXT_MAX = 255  # vendorString, notice, serialNumber: "Maximum length: 255 characters" (FeatureOverrideParamsInput)
+OVERRIDE_CHOICE = r.Choice(("Yes", "No", "Do_Not_Override"), store=lambda x: x)  # counted, reusable
+DUP_GROUP_OPTION = r.Choice(("NO_OVERRIDE", "GROUPMASK", "NONE"))
+GROUP_MASK_OPTION = r.Choice(("USER", "HOST", "DISPLAY", "VENDOR"))
+
+
+def _feature_overrides(body: Body, strict: bool) -> dict[str, Any]:
+    """featureOverrideParams of POST /features (https://fnoapi.redocly.app/apis/rest/product/product-service/feature/postfeature.md),
+    its limits and values as FeatureOverrideParamsInput gives them (…/fno-schema/inputs/GroupMaskDataTypeInput)."""
+    params = body.object("featureOverrideParams")
+    if params is None:
+        return {}
+    out: dict[str, Any] = {}
+    for key in ("vendorString", "notice", "serialNumber"):
+        text = params.text(key, rule=r.at_most(OVERRIDE_TEXT_MAX))
+        if text is not None:
+            out[key] = text
+    if params.has("borrowable"):
+        out["borrowable"] = params.flag("borrowable")
+    for key in ("counted", "reusable"):
+        choice = params.text(key, rule=OVERRIDE_CHOICE.rule(strict), blank_is_none=True)
+        if choice is not None:
+            out[key] = choice
+    dup = params.object("dupGroup")
+    if dup is not None:
+        group: dict[str, Any] = {}
+        option = dup.text("dupGroupOption", rule=DUP_GROUP_OPTION.rule(strict), blank_is_none=True)
+        if option is not None:
+            group["dupGroupOption"] = option
+        mask = dup.object("groupMask")
+        if mask is not None:
+            group["groupMask"] = {"option": mask.strings("option", rule=GROUP_MASK_OPTION.rule(strict))}
+        out["dupGroup"] = group
+    return out
 
 
 @beta_errors
 async def create_product(request: Request) -> Response:
     world, cat, body = await _producer_body(request, "creating a product")
     strict = strict_enums(request)
-    name = body.text("productName", required=True, rule=r.catalogue_name)
+    name = body.text("productName", required=True, rule=product_name)
     version = body.text("version", required=True, rule=r.catalogue_version)
     description = body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
-    tech, generator, used, host = _technology(world, body)
+    tech, generator, used = _technology(world, body)
+    hosts = _product_hosts(body, tech, used)
     category = body.text("productCategory", rule=r.catalogue_name, blank_is_none=True) or r.DEFAULT_PRODUCT_CATEGORY
-    features = _feature_refs(cat, body, "features")
-    bundles = []
-    for item in body.objects("featureBundles"):
-        bundle_name = item.text("featureBundleName", required=True)
-        if bundle_name not in cat.bundles:
-            raise FieldProblem(item.at("featureBundleName"), f"no feature bundle named {bundle_name}")
-        bundles.append(cat.bundles[bundle_name])
+    features = _product_features(cat, body)
+    bundles = _product_bundles(cat, body)
     models = body.strings("licenseModels", rule=LICENSE_MODEL.rule())
     start = body.text("startDate", rule=r.ymd_date, blank_is_none=True)
     end = body.text("endDate", rule=r.ymd_date, blank_is_none=True)
@@ -800,13 +954,14 @@ async def create_product(request: Request) -> Response:
         sim=sim,
         description=description,
         state="DEPLOYED" if deploy else "DRAFT",
-        license_technology=tech,
+        license_technology=tech.name,
         license_generator=generator,
         category=category,
-        host_type=host,
+        host_types=hosts,
         used_on_device=used,
         part_numbers=numbers,
-        feature_bundles=[b.name for b in bundles],
+        feature_bundles=[(b.name, count) for b, count in bundles],
+        feature_counts={(f.name, f.version): count for f, count in features},
         license_models=models or ["Perpetual"],
         start_date=start,
         end_date=end,
@@ -817,7 +972,7 @@ async def create_product(request: Request) -> Response:
     if deploy:
         for feature, _ in features:
             feature.state = "DEPLOYED"
-        for bundle in bundles:
+        for bundle, _ in bundles:
             bundle.state = "DEPLOYED"
             for fname, fversion, _ in bundle.features:
                 if (fname, fversion) in cat.features:
@@ -847,7 +1002,7 @@ async def create_maintenance(request: Request) -> Response:
         description=description,
         state="DEPLOYED" if deploy else "DRAFT",
         category="Maintenance",
-        host_type=None,
+        host_types=[],
         part_numbers=numbers,
         license_models=["Maintenance"],
         modified_ms=now,
@@ -913,13 +1068,14 @@ async def create_feature(request: Request) -> Response:
     max_version = body.text("maxVersion", rule=r.max_version, blank_is_none=True)
     description = body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
     aggregation = body.text("aggregationType", rule=r.AGGREGATION_TYPE.rule(strict), blank_is_none=True) or "NONE"
-    vendor = body.text("vendorString", rule=r.at_most(r.NAME_MAX)) or ""
+    _undocumented(body, "vendorString", "featureOverrideParams.vendorString", "POST /features")
+    overrides = _feature_overrides(body, strict)
     deploy = body.flag("autoDeploy")
     if (name, version) in cat.features:
         raise SimError(409, f"featureName: a feature {name} version {version} already exists", "featureName")
     now = world.now_ms()
     feature = Feature(
-        name, version, version_format, now, now, "DEPLOYED" if deploy else "DRAFT", description, max_version, aggregation, vendor
+        name, version, version_format, now, now, "DEPLOYED" if deploy else "DRAFT", description, max_version, aggregation, overrides
     )
     cat.add_feature(feature)
     return created(
@@ -934,7 +1090,7 @@ async def create_bundle(request: Request) -> Response:
     world, cat, body = await _producer_body(request, "creating a feature bundle")
     name = body.text("featureBundleName", required=True, rule=r.catalogue_name)
     description = body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
-    refs = _feature_refs(cat, body, "features", required=True)
+    refs = _bundle_features(cat, body)
     deploy = body.flag("autoDeploy")
     if name in cat.bundles:
         raise SimError(409, f"featureBundleName: a feature bundle named {name} already exists", "featureBundleName")
@@ -948,7 +1104,7 @@ async def create_bundle(request: Request) -> Response:
     cat.bundles[name] = bundle
     return created(
         request,
-        {"status": "success", "message": "Feature bundle created successfully", "featureBundle": render_bundle(bundle)},
+        {"status": "success", "message": "Feature bundle created successfully", "featureBundle": render_one_bundle(bundle, cat)},
         message="Feature bundle created successfully",
     )
 
@@ -959,7 +1115,8 @@ async def create_suite(request: Request) -> Response:
     name = body.text("suiteName", required=True, rule=r.catalogue_name)
     version = body.text("version", required=True, rule=r.catalogue_version)
     description = body.text("description", rule=r.at_most(r.DESCRIPTION_MAX)) or ""
-    tech, generator, used, host = _technology(world, body)
+    tech, generator, used = _technology(world, body)
+    host = _suite_host(body, tech, used)
     members: list[tuple[str, str, int]] = []
     for item in body.objects("products", required=True, min_items=1):
         pname = item.text("productName", required=True)
@@ -984,7 +1141,7 @@ async def create_suite(request: Request) -> Response:
         "DEPLOYED" if deploy else "DRAFT",
         description,
         numbers,
-        tech,
+        tech.name,
         generator,
         host,
         used,

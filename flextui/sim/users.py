@@ -17,7 +17,9 @@ Choices where the seed and the notes are silent, so a client must cope:
   accountType, description, address1, address2, city, state, zipcode,
   country, region, visible, parentAccountId, attributes[] and createdOn.
 - POST /accounts (and /account): accountId and name are required
-  ("accountName" is read when "name" is missing); accountType defaults to
+  ("accountName" is read when "name" is missing); accountId has no
+  character rule and no length, only not blank (the account page states
+  none: `AT&T-EMEA` is an account ID); accountType defaults to
   CUSTOMER (the newer doc requires it, the older not: a client that always
   sends it satisfies both); SELF_REGISTERED cannot be created; country is
   two letters; parentAccountId, when given, must exist. A duplicate
@@ -194,10 +196,17 @@ def _creatable_account_type(strict: bool) -> Callable[[str], str]:
     return rule
 
 
+def account_id_rule(value: str) -> str:
+    """An accountId: "Unique identifier of the account (short account name)", no character rule and no length
+    (https://fnoapi.redocly.app/apis/rest/user-accounts/user-account-service/account): only not blank. The
+    entitlement IDs' rule (rules.entity_id) is theirs alone."""
+    return r.not_blank(value)
+
+
 @beta_errors
 async def create_account(request: Request) -> Response:
     world, body = await _producer_body(request, "creating an account")
-    account_id = body.text("accountId", required=True, rule=r.entity_id)
+    account_id = body.text("accountId", required=True, rule=account_id_rule)
     name_key = "name" if body.has("name") or not body.has("accountName") else "accountName"
     name = body.text(name_key, required=True, rule=r.catalogue_name)
     account_type = body.text("accountType", rule=_creatable_account_type(strict_enums(request)), blank_is_none=True) or "CUSTOMER"

@@ -21,7 +21,8 @@ from flextui.sim.world import ADMIN, CUSTOMER, PUBLISHER_ACCOUNT, World
 
 from ..beta_fixtures import _beta_only, read_only_session, refused  # noqa: F401  (fixtures)
 from ..conftest import make_session
-from ..sim.test_users import BAD_ACCOUNTS, BAD_USERS, account, user
+from ..received import Received
+from ..sim.test_users import BAD_ACCOUNTS, BAD_USERS, ODD_ACCOUNT_ID_CASES, ODD_ACCOUNT_IDS, account, user
 
 
 @pytest.fixture
@@ -44,6 +45,13 @@ def test_user_model_refuses_what_the_simulator_refuses(case: str, change: Callab
     body = copy.deepcopy(user())
     change(body)
     assert field in refused(UserCreate, body)
+
+
+@pytest.mark.parametrize("account_id", ODD_ACCOUNT_IDS, ids=ODD_ACCOUNT_ID_CASES)
+def test_account_ids_are_checked_only_for_blankness(account_id: str) -> None:
+    """No character rule and no length on accountId
+    (https://fnoapi.redocly.app/apis/rest/user-accounts/user-account-service/account): not the entitlement IDs' rule."""
+    assert AccountCreate.model_validate(account(accountId=account_id)).body()["accountId"] == account_id
 
 
 def test_account_model_sends_the_type() -> None:
@@ -159,6 +167,26 @@ async def test_create_account_and_user(svc: UsersService, world: World) -> None:
     with pytest.raises(Invalid) as unknown:
         await svc.create_user(UserCreate.model_validate(user(emailAddress="z@z.example", accountRoles=[{"accountName": "Nobody Inc"}])))
     assert unknown.value.field == "accountRoles[0].accountName"
+
+
+async def test_an_account_id_with_any_characters_goes_out_whole(sim_app: Any, world: World) -> None:
+    """Created, then filtered on (GET /accounts and GET /users ?accountId=): the query carries it encoded, and the
+    server reads it back as typed (`&`, `#`, `/`, `%`, `;`, spaces and brackets included)."""
+    received = Received(sim_app)
+    session = make_session(received)
+    odd = "R&D #1 / 50% (EU);x=y"
+    try:
+        svc = UsersService(session)
+        made = await svc.create_account(AccountCreate.model_validate(account(accountId=odd, name="Odd Account")))
+        assert made.account_id == odd and world.accounts[odd].name == "Odd Account"
+        assert received.to("POST", "/v1/accounts")[-1].body["accountId"] == odd
+        found = await svc.accounts(AccountFilter(account_id=odd))
+        assert [a.account_id for a in found.items] == [odd]
+        assert received.to("GET", "/v1/accounts")[-1].query["accountId"] == [odd]
+        await svc.users(UserFilter(account_id=odd))
+        assert received.to("GET", "/v1/users")[-1].query["accountId"] == [odd]
+    finally:
+        await session.aclose()
 
 
 async def test_customer_profile_is_refused_by_the_server(sim_app: Any) -> None:

@@ -37,6 +37,7 @@ def feature(**extra: Any) -> dict[str, Any]:
 BAD_PRODUCTS: list[tuple[str, Change, str]] = [
     ("name-missing", _without("productName"), "productName"),
     ("name-blank", _with(productName="  "), "productName"),
+    ("name-too-long", _with(productName="P" * 129), "productName"),  # "Maximum length: 128 characters"
     ("version-missing", _without("version"), "version"),
     ("version-too-long", _with(version="1" * 65), "version"),
     ("description-too-long", _with(description="d" * 2001), "description"),
@@ -46,9 +47,14 @@ BAD_PRODUCTS: list[tuple[str, Change, str]] = [
     ("end-date-not-in-calendar", _with(endDate="2026-04-31"), "endDate"),
     ("end-before-start", _with(startDate="2026-05-01", endDate="2026-04-30"), "endDate"),
     ("upgrade-template-unknown", _with(upgradeEmailTemplate="weekly"), "upgradeEmailTemplate"),
-    ("feature-name-characters", _with(features=[{"featureName": "BAD NAME"}]), "features[0].featureName"),
-    ("feature-name-too-long", _with(features=[{"featureName": "F" * 31}]), "features[0].featureName"),
-    ("feature-name-missing", _with(features=[{"version": "1.0"}]), "features[0].featureName"),
+    ("feature-name-characters", _with(features=[{"name": "BAD NAME"}]), "features[0].name"),
+    ("feature-name-too-long", _with(features=[{"name": "F" * 31}]), "features[0].name"),
+    ("feature-name-missing", _with(features=[{"version": "1.0"}]), "features[0].name"),
+    ("feature-count-zero", _with(features=[{"name": "DESIGNER_PRO", "count": 0}]), "features[0].count"),
+    ("bundle-name-missing", _with(featureBundles=[{"count": 1}]), "featureBundles[0].name"),
+    ("bundle-count-zero", _with(featureBundles=[{"name": "DESIGNER_BUNDLE", "count": 0}]), "featureBundles[0].count"),
+    ("host-type-blank", _with(hostTypes=["  "]), "hostTypes[0]"),
+    ("host-type-twice", _with(hostTypes=["Server", "Server"]), "hostTypes[1]"),
     ("part-number-characters", _with(partNumbers=["PN#1"]), "partNumbers[0]"),
     ("part-number-only-spaces", _with(partNumbers=["   "]), "partNumbers[0]"),
     ("part-number-too-long", _with(partNumbers=["P" * 201]), "partNumbers[0]"),
@@ -69,6 +75,27 @@ BAD_FEATURES: list[tuple[str, Change, str]] = [
     ("max-version-short", _with(maxVersion="23.10"), "maxVersion"),
     ("aggregation-unknown", _with(aggregationType="AVG"), "aggregationType"),
     ("description-too-long", _with(description="d" * 2001), "description"),
+    ("vendor-string-too-long", _with(featureOverrideParams={"vendorString": "v" * 256}), "featureOverrideParams.vendorString"),
+    ("counted-unknown", _with(featureOverrideParams={"counted": "Maybe"}), "featureOverrideParams.counted"),
+]
+
+# Names the pages do not give, which the client used to send: the simulator refuses them, naming the field
+# (its docstring says why). (case id, path, body, field path).
+UNDOCUMENTED_NAMES: list[tuple[str, str, dict[str, Any], str]] = [
+    ("product-feature-featureName", "/products", product(features=[{"featureName": "DESIGNER_PRO"}]), "features[0].featureName"),
+    (
+        "product-bundle-featureBundleName",
+        "/products",
+        product(featureBundles=[{"featureBundleName": "DESIGNER_BUNDLE"}]),
+        "featureBundles[0].featureBundleName",
+    ),
+    (
+        "bundle-feature-count",
+        "/feature-bundles",
+        {"featureBundleName": "B", "features": [{"featureName": "DESIGNER_PRO", "count": 2}]},
+        "features[0].count",
+    ),
+    ("feature-vendorString-at-the-top", "/features", feature(vendorString="VS"), "vendorString"),
 ]
 
 
@@ -236,24 +263,29 @@ async def test_create_product_defaults(api: Api, world: World) -> None:
 
 async def test_create_product_with_everything(api: Api, world: World) -> None:
     spare = "PN-SPARE-0000"
+    bundle = next(iter(catalogue(world).bundles))
     body = product(
         description="Modeling",
         licenseTechnology="flexnet licensing",
         licenseGenerator="FlexNet Licensing Generator",
         productCategory="Design Tools",
-        features=[{"featureName": "DESIGNER_PRO"}, {"featureName": "DESIGNER_CORE", "version": "2.0", "count": 2}],
-        featureBundles=[{"featureBundleName": next(iter(catalogue(world).bundles))}],
+        features=[{"name": "DESIGNER_PRO"}, {"name": "DESIGNER_CORE", "version": "2.0", "count": 2}],
+        featureBundles=[{"name": bundle, "count": 3}],
         licenseModels=["subscription", "Trial"],
         partNumbers=["PN-QM-1", spare],
         startDate="2026-01-01",
         endDate="2026-01-01",
         upgradeEmailTemplate="none",
         quantityPerCopy=2,
-        hostType="Server",
+        hostTypes=["Server", "FlexNet Server"],
     )
     created = (await api.ok("POST", "/products", 201, json=body))["product"]
-    assert created["features"] == [{"featureName": "DESIGNER_PRO", "version": "1.0"}, {"featureName": "DESIGNER_CORE", "version": "2.0"}]
-    assert created["licenseModels"] == ["Subscription", "Trial"] and created["hostType"] == "Server"
+    assert created["features"] == [
+        {"name": "DESIGNER_PRO", "version": "1.0", "count": 1},
+        {"name": "DESIGNER_CORE", "version": "2.0", "count": 2},
+    ]
+    assert created["featureBundles"] == [{"name": bundle, "count": 3}]
+    assert created["licenseModels"] == ["Subscription", "Trial"] and created["hostTypes"] == ["Server", "FlexNet Server"]
     assert created["upgradeEmailTemplate"] == "none" and created["partNumbers"] == ["PN-QM-1", spare]
     cat = catalogue(world)
     assert cat.part_numbers["PN-QM-1"].owner == ("Quartz Modeler", "1.0")
@@ -275,7 +307,7 @@ async def test_auto_deploy_deploys_draft_features(api: Api, world: World) -> Non
     await api.ok("POST", "/features", 201, json=feature())
     cat = catalogue(world)
     assert cat.features[("MODELER_CORE", "1.0")].state == "DRAFT"
-    created = (await api.ok("POST", "/products", 201, json=product(autoDeploy=True, features=[{"featureName": "MODELER_CORE"}])))["product"]
+    created = (await api.ok("POST", "/products", 201, json=product(autoDeploy=True, features=[{"name": "MODELER_CORE"}])))["product"]
     assert created["state"] == "DEPLOYED"
     assert cat.features[("MODELER_CORE", "1.0")].state == "DEPLOYED"
 
@@ -291,10 +323,10 @@ async def test_product_rule_refused(api: Api, world: World, case: str, change: C
 @pytest.mark.parametrize(
     ("change", "status", "field"),
     [
-        (_with(features=[{"featureName": "DESIGNER_CORE"}]), 400, "features[0].featureName"),  # rule 5: two versions exist
-        (_with(features=[{"featureName": "NO_SUCH_FEATURE"}]), 400, "features[0].featureName"),
-        (_with(features=[{"featureName": "DESIGNER_CORE", "version": "9.9"}]), 400, "features[0].featureName"),
-        (_with(featureBundles=[{"featureBundleName": "NO_BUNDLE"}]), 400, "featureBundles[0].featureBundleName"),
+        (_with(features=[{"name": "DESIGNER_CORE"}]), 400, "features[0].name"),  # rule 5: two versions exist
+        (_with(features=[{"name": "NO_SUCH_FEATURE"}]), 400, "features[0].name"),
+        (_with(features=[{"name": "DESIGNER_CORE", "version": "9.9"}]), 400, "features[0].name"),
+        (_with(featureBundles=[{"name": "NO_BUNDLE"}]), 400, "featureBundles[0].name"),
         (_with(licenseModels=["Pay per glance"]), 400, "licenseModels[0]"),
         (_with(productName="Flex Designer", version="2022.4"), 409, "productName"),
         (_with(partNumbers=["PN-DES-0000"]), 409, "partNumbers[0]"),  # rule 7: owned by another product
@@ -304,6 +336,41 @@ async def test_product_rules_only_the_server_knows(api: Api, change: Change, sta
     body = product()
     change(body)
     await api.refused("POST", "/products", status, field, json=body)
+
+
+@pytest.mark.parametrize(("case", "path", "body", "field"), UNDOCUMENTED_NAMES, ids=[c[0] for c in UNDOCUMENTED_NAMES])
+async def test_undocumented_names_are_refused_naming_the_documented_one(
+    api: Api, world: World, case: str, path: str, body: dict[str, Any], field: str
+) -> None:
+    """A service that ignores what it does not know would create the thing without it and answer success."""
+    cat = catalogue(world)
+    before = (len(cat.products), len(cat.bundles), len(cat.features))
+    refusal = await api.refused("POST", path, 400, field, json=body)
+    assert "documented name is" in refusal["message"]
+    assert (len(cat.products), len(cat.bundles), len(cat.features)) == before
+
+
+async def test_product_documented_names_are_taken(api: Api, world: World) -> None:
+    """The GraphQL product input (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/FeatureBundleInput):
+    a name of up to 128 characters, features `{name, version, count}`, bundles `{name, count}`, `hostTypes`; the
+    seed's single `hostType` is taken as well."""
+    long_name = "P" * 128
+    body = product(
+        productName=long_name,
+        features=[{"name": "DESIGNER_PRO", "count": 4}],
+        featureBundles=[{"name": "DESIGNER_BUNDLE", "count": 2}],
+        hostTypes=["FlexNet Server"],
+        hostType="Server",
+    )
+    created = (await api.ok("POST", "/products", 201, json=body))["product"]
+    assert created["productName"] == long_name
+    assert created["features"] == [{"name": "DESIGNER_PRO", "version": "1.0", "count": 4}]
+    assert created["featureBundles"] == [{"name": "DESIGNER_BUNDLE", "count": 2}]
+    assert created["hostTypes"] == ["FlexNet Server", "Server"]
+    kept = catalogue(world).products[(long_name, "1.0")]
+    assert kept.feature_bundles == [("DESIGNER_BUNDLE", 2)] and kept.host_types == ["FlexNet Server", "Server"]
+    seed_form = (await api.ok("POST", "/products", 201, json=product(version="2.0", hostType="Server")))["product"]
+    assert seed_form["hostTypes"] == ["Server"]
 
 
 async def test_created_product_can_be_entitled(api: Api) -> None:
@@ -393,9 +460,13 @@ async def test_bad_part_numbers_create_nothing(api: Api, world: World, items: li
 
 
 async def test_create_feature(api: Api, world: World) -> None:
-    created = (await api.ok("POST", "/features", 201, json=feature(description="Core modeling", aggregationType="SUM", vendorString="VS")))[
-        "feature"
-    ]
+    overrides = {"vendorString": "VS", "notice": "N", "serialNumber": "SN1", "borrowable": True, "counted": "Yes", "reusable": "No"}
+    created = (
+        await api.ok(
+            "POST", "/features", 201, json=feature(description="Core modeling", aggregationType="SUM", featureOverrideParams=overrides)
+        )
+    )["feature"]
+    assert created["featureOverrideParams"] == overrides and "vendorString" not in created
     assert (created["featureName"], created["version"], created["state"], created["aggregationType"]) == (
         "MODELER_CORE",
         "1.0",
@@ -418,7 +489,7 @@ async def test_create_feature(api: Api, world: World) -> None:
     await api.refused("POST", "/features", 409, "featureName", json=feature())
     # A second version makes the name ambiguous for products (rule 5).
     await api.ok("POST", "/features", 201, json=feature(version="2.0"))
-    await api.refused("POST", "/products", 400, "features[0].featureName", json=product(features=[{"featureName": "MODELER_CORE"}]))
+    await api.refused("POST", "/products", 400, "features[0].name", json=product(features=[{"name": "MODELER_CORE"}]))
 
 
 # Enums in a spelling the docs do not give (lower case where they write upper, and the reverse):
@@ -486,11 +557,16 @@ async def test_feature_rule_refused(api: Api, world: World, case: str, change: C
 async def test_create_feature_bundle(api: Api, world: World) -> None:
     body = {
         "featureBundleName": "Modeler Bundle",
-        "features": [{"featureName": "DESIGNER_PRO"}, {"featureName": "DESIGNER_CORE", "version": "1.0", "count": 3}],
+        "features": [{"featureName": "DESIGNER_PRO"}, {"featureName": "DESIGNER_CORE", "version": "1.0", "quantity": 3}],
         "autoDeploy": True,
     }
     created = (await api.ok("POST", "/feature-bundles", 201, json=body))["featureBundle"]
-    assert created["features"][1] == {"featureName": "DESIGNER_CORE", "version": "1.0", "count": 3} and created["state"] == "DEPLOYED"
+    # One bundle is FeatureBundleGet, `featureList: [{featureName, quantity, state, version}]`
+    # (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/FeatureBundleFeatureResponseDTO).
+    assert created["featureList"][1] == {"featureName": "DESIGNER_CORE", "version": "1.0", "quantity": 3, "state": "DEPLOYED"}
+    assert created["state"] == "DEPLOYED"
+    listed = await api.ok("GET", "/feature-bundles", params={"name": "Modeler Bundle"})
+    assert listed["featureBundles"][0]["features"][1] == {"name": "DESIGNER_CORE", "version": "1.0", "quantity": 3, "state": "DEPLOYED"}
     await api.refused("POST", "/feature-bundles", 409, "featureBundleName", json=body)
     await api.refused("POST", "/feature-bundles", 400, "features", json={"featureBundleName": "Empty", "features": []})
     await api.refused(
@@ -504,8 +580,8 @@ async def test_create_feature_bundle(api: Api, world: World) -> None:
         "POST",
         "/feature-bundles",
         400,
-        "features[0].count",
-        json={"featureBundleName": "B2", "features": [{"featureName": "DESIGNER_PRO", "count": 0}]},
+        "features[0].quantity",
+        json={"featureBundleName": "B2", "features": [{"featureName": "DESIGNER_PRO", "quantity": 0}]},
     )
     await api.refused("POST", "/feature-bundles", 400, "featureBundleName", json={"features": [{"featureName": "DESIGNER_PRO"}]})
 

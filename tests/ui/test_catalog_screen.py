@@ -137,16 +137,29 @@ async def test_create_product_shows_server_defaults_before_sending() -> None:
         assert "FlexNet Licensing" in hint(app, "licenseTechnology"), "the technologies in use here are suggested"
         await fill(pilot, {"licenseTechnology": "FlexNet Embedded", "usedOnDevice": True})
         preview = str(form.query_one("#form-preview").render())
-        assert "the server's default for FlexNet Embedded" in preview and "host type none" in preview and "ignored" in preview
+        assert "the server's default for FlexNet Embedded" in preview and "host types none" in preview and "ignored" in preview
         await fill(
             pilot,
-            {"licenseGenerator": "Custom Key Generator", "endDate": "2020-01-01", "startDate": "2026-01-01", "partNumbers": "PN-1, PN-1"},
+            {
+                "licenseGenerator": "Custom Key Generator",
+                "endDate": "2020-01-01",
+                "startDate": "2026-01-01",
+                "partNumbers": "PN-1, PN-1",
+                "productName": "W" * 129,
+                "features": "CANVAS_CORE:1.0*many",
+                "featureBundles": "CANVAS_BUNDLE*0",
+                "hostTypes": "Server, Server",
+            },
         )
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.screen is form and app.ctx.session.requests_sent == before, "nothing is sent while typing or with errors"
         assert "must not be before" in hint(app, "endDate")
         assert "given twice" in hint(app, "partNumbers") or "twice" in hint(app, "partNumbers")
+        # The product input's limits (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/FeatureBundleInput, …/GroupMaskDataTypeInput).
+        assert "at most 128 characters" in hint(app, "productName")
+        assert "whole number" in hint(app, "features") or "integer" in hint(app, "features")
+        assert "at least 1" in hint(app, "featureBundles") and "twice" in hint(app, "hostTypes")
         taken = next(iter(catalogue(world_of(app)).products.values())).part_numbers[0]
         await fill(
             pilot,
@@ -154,7 +167,10 @@ async def test_create_product_shows_server_defaults_before_sending() -> None:
                 "licenseGenerator": "",
                 "endDate": "",
                 "partNumbers": f"PN-UI-1, {taken}",
-                "features": "CANVAS_CORE:1.0",
+                "productName": "UI Widget",
+                "features": "CANVAS_CORE:1.0*2",
+                "featureBundles": "CANVAS_BUNDLE",
+                "hostTypes": "FlexNet Server",
                 "licenseModels": "Perpetual",
                 "autoDeploy": True,
             },
@@ -172,6 +188,10 @@ async def test_create_product_shows_server_defaults_before_sending() -> None:
         assert "DEPLOYED" in body and "FlexNet Embedded Generator" in body
         created = catalogue(world_of(app)).products.get(("UI Widget", "1.0"))
         assert created is not None and created.part_numbers == ["PN-UI-1"] and created.state == "DEPLOYED"
+        # Sent in the documented names, so the server kept them: a feature ×2, a bundle ×1, the host type.
+        assert created.feature_counts == {("CANVAS_CORE", "1.0"): 2} and created.feature_bundles == [("CANVAS_BUNDLE", 1)]
+        assert created.host_types == ["FlexNet Server"]
+        assert "CANVAS_CORE" in body and "×2" in body and "CANVAS_BUNDLE" in body
 
 
 async def test_create_feature_and_read_only_hides_creating() -> None:
@@ -181,13 +201,18 @@ async def test_create_feature_and_read_only_hides_creating() -> None:
         assert screen(app).tab.id == "features"
         await pilot.press("n")
         await settle(pilot)
-        await fill(pilot, {"featureName": "bad name!"})
+        await fill(pilot, {"featureName": "bad name!", "vendorString": "v" * 256})
         assert "letters, digits" in hint(app, "featureName")
-        await fill(pilot, {"featureName": "UI_FEATURE", "maxVersion": "2030.01.01"})
+        # Sent as featureOverrideParams.vendorString (…/product-service/feature/postfeature.md), at most 255 characters.
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "at most 255 characters" in hint(app, "vendorString")
+        await fill(pilot, {"featureName": "UI_FEATURE", "maxVersion": "2030.01.01", "vendorString": "VS-UI"})
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, ProductsScreen)
-        assert any(f.name == "UI_FEATURE" for f in catalogue(world_of(app)).features.values())
+        made = [f for f in catalogue(world_of(app)).features.values() if f.name == "UI_FEATURE"]
+        assert len(made) == 1 and made[0].vendor_string == "VS-UI"
         await pilot.press("3")
         await settle(pilot)
         assert "create" not in {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}, (

@@ -160,19 +160,22 @@ async def test_create_account_and_read_only() -> None:
         await pilot.press("n")
         await settle(pilot)
         form = app.screen
-        await fill(pilot, {"accountId": "UI#1", "name": "UI Account", "accountType": "CHANNEL_PARTNER", "country": "Germany"})
+        await fill(pilot, {"accountId": "   ", "name": "UI Account", "accountType": "CHANNEL_PARTNER", "country": "Germany"})
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert "must not contain #" in hint(app, "accountId") and "two-letter" in hint(app, "country")
+        assert "must not be empty" in hint(app, "accountId") and "two-letter" in hint(app, "country")
+        # No character rule on an account ID (…/user-account-service/account): nothing to say about these.
+        await fill(pilot, {"accountId": "AT&T-EMEA (UI) #1"})
+        assert not form.query_one("#field-accountId").has_class("-invalid") and "not only spaces" in hint(app, "accountId")
         await fill(pilot, {"accountId": ACME, "country": "DE", "attributes": "Tier=Gold"})
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.screen is form and form.query_one("#field-accountId").has_class("-invalid"), "the duplicate ID is marked"
-        await fill(pilot, {"accountId": "UI-ACCOUNT-1"})
+        await fill(pilot, {"accountId": "AT&T-EMEA (UI) #1"})
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, RecordScreen)
-        account = world_of(app).accounts["UI-ACCOUNT-1"]
+        account = world_of(app).accounts["AT&T-EMEA (UI) #1"]
         assert account.name == "UI Account" and account.account_type == "CHANNEL_PARTNER"
 
     app = build_app(start=["users"], read_only=True)

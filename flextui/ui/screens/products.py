@@ -11,6 +11,7 @@ list machinery is `TabbedListScreen`'s (tabbed.py), shared with users.py.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -23,6 +24,7 @@ from flextui.api import validation as v
 from flextui.api.errors import ReadOnly
 from flextui.api.paging import Page, Pager
 from flextui.api.products import (
+    PRODUCT_NAME_MAX,
     Feature,
     FeatureBundle,
     FeatureBundleFilter,
@@ -146,6 +148,27 @@ TABS: tuple[Tab, ...] = (
     ),
 )
 TAB_BY_ID = {tab.id: tab for tab in TABS}
+
+
+def _listed(text: str) -> list[str]:
+    """A comma-separated field's entries, trimmed, the empty ones left out."""
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _counted(entry: str) -> tuple[str, int | str]:
+    """ "NAME*3" → ("NAME", 3); "NAME" → ("NAME", 1): a feature's or bundle's count in a product (at least 1,
+    https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/GroupMaskDataTypeInput). A count that is not a whole
+    number is kept as typed, for the model to name."""
+    text, star, count = entry.rpartition("*")
+    if not star:
+        return entry, 1
+    count = count.strip()
+    return text.strip(), int(count) if re.fullmatch(r"\d+", count, re.ASCII) else count
+
+
+def _times(count: int | None) -> str:
+    """A feature's or bundle's count or quantity as shown beside it: "×3"; nothing for 1 (the least there is) or none."""
+    return f"×{count}" if count is not None and count != 1 else ""
 
 
 def _choice_value(tab: Tab, raw: Any) -> Any:
@@ -284,11 +307,9 @@ class ProductsScreen(TabbedListScreen):
             b.line("Upgrade e-mail", item.upgrade_email_template).line("Qty per copy", item.quantity_per_copy)
             b.line("Created", when(item.created, now)).line("Modified", when(item.modified, now))
             if item.features:
-                b.section("Features").pairs(
-                    (f.feature_name, " ".join(x for x in (f.version, f"×{f.count}" if f.count else "") if x)) for f in item.features
-                )
+                b.section("Features").pairs((f.feature_name, " ".join(x for x in (f.version, _times(f.count)) if x)) for f in item.features)
             if item.feature_bundles:
-                b.section("Feature bundles").pairs((name, "") for name in item.feature_bundles)
+                b.section("Feature bundles").pairs((fb.feature_bundle_name, _times(fb.count)) for fb in item.feature_bundles)
         elif isinstance(item, Feature):
             title = f"Feature {item.feature_name} {item.version or ''}".strip()
             b.title(title)
@@ -301,7 +322,7 @@ class ProductsScreen(TabbedListScreen):
             b.line("State", item.state, style=state_style(self.app, item.state)).line("Description", item.description)
             b.line("Created", when(item.created, now)).line("Modified", when(item.modified, now))
             b.section(f"Features ({len(item.features)})").pairs(
-                (f.feature_name, " ".join(x for x in (f.version, f"×{f.count}" if f.count else "") if x)) for f in item.features
+                (f.feature_name, " ".join(x for x in (f.version, _times(f.quantity)) if x)) for f in item.features
             )
         elif isinstance(item, Suite):
             title = f"Suite {item.suite_name} {item.version or ''}".strip()
@@ -413,7 +434,7 @@ class ProductsScreen(TabbedListScreen):
             return ("in use here: " + ", ".join(known[key])) if known[key] else ""
 
         fields = [
-            FieldSpec("productName", "Product name", errors=("productName",)),
+            FieldSpec("productName", "Product name", errors=("productName",), hint=f"up to {PRODUCT_NAME_MAX} characters"),
             FieldSpec("version", "Version", errors=("version",)),
             FieldSpec("description", "Description", errors=("description",)),
             FieldSpec(
@@ -437,7 +458,9 @@ class ProductsScreen(TabbedListScreen):
                 errors=("licenseGenerator",),
                 hint=in_use("licenseGenerator"),
             ),
-            FieldSpec("hostType", "Host type", placeholder="empty: see the defaults below", errors=("hostType",)),
+            FieldSpec(
+                "hostTypes", "Host types", placeholder="comma separated; empty: see the defaults below", errors=("hostTypes", "hostType")
+            ),
             FieldSpec("usedOnDevice", "Used on a device", kind="switch", value=False, errors=("usedOnDevice",)),
             FieldSpec(
                 "licenseModels",
@@ -449,11 +472,17 @@ class ProductsScreen(TabbedListScreen):
             FieldSpec(
                 "features",
                 "Features",
-                placeholder="NAME or NAME:VERSION, …",
+                placeholder="NAME, NAME:VERSION or NAME:VERSION*COUNT, …",
                 errors=("features",),
-                hint="without a version, the one feature of that name is used",
+                hint="without a version, the one feature of that name is used; the count is 1 unless *COUNT",
             ),
-            FieldSpec("featureBundles", "Feature bundles", placeholder="comma separated", errors=("featureBundles",)),
+            FieldSpec(
+                "featureBundles",
+                "Feature bundles",
+                placeholder="NAME or NAME*COUNT, …",
+                errors=("featureBundles",),
+                hint="the count is 1 unless *COUNT",
+            ),
             FieldSpec("partNumbers", "Part numbers", placeholder="comma separated; unique across products", errors=("partNumbers",)),
             FieldSpec("startDate", "Start date", placeholder="YYYY-MM-DD", errors=("startDate",)),
             FieldSpec("endDate", "End date", placeholder="YYYY-MM-DD", errors=("endDate",)),
@@ -480,23 +509,27 @@ class ProductsScreen(TabbedListScreen):
                 "productCategory",
                 "licenseTechnology",
                 "licenseGenerator",
-                "hostType",
                 "startDate",
                 "endDate",
                 "upgradeEmailTemplate",
             ):
                 if str(values[key]).strip():
                     data[key] = str(values[key]).strip()
-            for key in ("licenseModels", "featureBundles", "partNumbers"):
-                parts = [p.strip() for p in values[key].split(",") if p.strip()]
+            for key in ("licenseModels", "partNumbers", "hostTypes"):
+                parts = _listed(values[key])
                 if parts:
-                    data[key] = [{"featureBundleName": p} for p in parts] if key == "featureBundles" else parts
+                    data[key] = parts
+            bundles = []
+            for part in _listed(values["featureBundles"]):
+                name, count = _counted(part)
+                bundles.append({"name": name, "count": count})
+            if bundles:
+                data["featureBundles"] = bundles
             features = []
-            for part in (p.strip() for p in values["features"].split(",")):
-                if not part:
-                    continue
-                name, sep, version = part.partition(":") if ":" in part else part.partition(" ")
-                features.append({"featureName": name.strip(), **({"version": version.strip()} if version.strip() else {})})
+            for part in _listed(values["features"]):
+                named, count = _counted(part)
+                name, sep, version = named.partition(":") if ":" in named else named.partition(" ")
+                features.append({"name": name.strip(), **({"version": version.strip()} if version.strip() else {}), "count": count})
             if features:
                 data["features"] = features
             per_copy = number(values, "quantityPerCopy", "quantityPerCopy", problems)
@@ -513,10 +546,11 @@ class ProductsScreen(TabbedListScreen):
             except ValueError as exc:
                 if "calendar" not in str(exc) and "YYYY" not in str(exc):
                     problems.setdefault("endDate", str(exc))
-            try:
-                v.check_unique(data.get("partNumbers", []), "part number")
-            except v.FieldProblem as exc:
-                problems.setdefault("partNumbers", exc.message)
+            for key, what in (("partNumbers", "part number"), ("hostTypes", "host type")):
+                try:
+                    v.check_unique(data.get(key, []), what)
+                except v.FieldProblem as exc:
+                    problems.setdefault(key, exc.message)
             return validated(ProductCreate, data, problems)
 
         def preview(values: dict[str, Any]) -> Text:
@@ -529,7 +563,7 @@ class ProductsScreen(TabbedListScreen):
                     "licenseTechnology": tech,
                     "licenseGenerator": (values.get("licenseGenerator") or "").strip() or f"the server's default for {tech}",
                     "usedOnDevice": used,
-                    "hostType": v.default_host_type(tech, used, values.get("hostType") or None),
+                    "hostType": v.default_host_type(tech, used, ", ".join(_listed(values.get("hostTypes") or "")) or None),
                 }
             ignored = values.get("usedOnDevice") and effective["licenseTechnology"] != v.STANDARD_LICENSE_TECHNOLOGY
             parts = [
@@ -538,8 +572,9 @@ class ProductsScreen(TabbedListScreen):
                 ("generator", effective["licenseGenerator"]),
                 ("category", (values.get("productCategory") or "").strip() or f"{v.DEFAULT_PRODUCT_CATEGORY} (default)"),
                 (
-                    "host type",
-                    (effective["hostType"] or "none") + ("" if values.get("hostType") or not effective["hostType"] else " (default)"),
+                    "host types",
+                    (effective["hostType"] or "none")
+                    + ("" if _listed(values.get("hostTypes") or "") or not effective["hostType"] else " (default)"),
                 ),
                 ("used on device", yes_no(effective["usedOnDevice"]) + (" (ignored: not the standard technology)" if ignored else "")),
             ]
@@ -594,7 +629,12 @@ class ProductsScreen(TabbedListScreen):
                 options=[("not set", "")] + [(a.lower(), a) for a in v.AGGREGATION_TYPES],
                 errors=("aggregationType",),
             ),
-            FieldSpec("vendorString", "Vendor string", errors=("vendorString",)),
+            FieldSpec(
+                "vendorString",
+                "Vendor string",
+                errors=("featureOverrideParams.vendorString", "featureOverrideParams"),
+                hint="sent as featureOverrideParams.vendorString",
+            ),
             FieldSpec("autoDeploy", "Deploy now", kind="switch", value=False, errors=("autoDeploy",)),
         ]
 
@@ -602,6 +642,10 @@ class ProductsScreen(TabbedListScreen):
             data = {k: (x.strip() if isinstance(x, str) else x) for k, x in values.items()}
             data = {k: x for k, x in data.items() if x not in ("", None)}
             data["autoDeploy"] = bool(values["autoDeploy"])
+            # POST /features takes the vendor string in featureOverrideParams
+            # (https://fnoapi.redocly.app/apis/rest/product/product-service/feature/postfeature.md).
+            if "vendorString" in data:
+                data["featureOverrideParams"] = {"vendorString": data.pop("vendorString")}
             return validated(FeatureCreate, data)
 
         async def send(model: FeatureCreate) -> Feature:

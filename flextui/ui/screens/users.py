@@ -408,7 +408,7 @@ class UsersScreen(TabbedListScreen):
                 "accountId",
                 "Account ID",
                 errors=("accountId",),
-                hint="unique; not only spaces, none of ' \" & % ^ ( ) # @ ! ~ / < > ` { } = | ;",
+                hint="unique; not only spaces (any characters)",
             ),
             FieldSpec("name", "Name", errors=("name", "accountName")),
             FieldSpec(
