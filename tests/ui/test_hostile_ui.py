@@ -401,3 +401,21 @@ async def test_the_palette_screenshot_command_is_refused_with_a_secret(monkeypat
         await settle(pilot)
         files = list(tmp_path.iterdir())
         assert len(files) == 1 and stat.S_IMODE(files[0].stat().st_mode) == 0o600
+
+
+def test_an_unreadable_records_raw_json_in_a_detail_holds_no_unsafe_character() -> None:
+    """The detail of a record that could not be read shows the JSON the server sent: its text is the server's."""
+    from rich.text import Text
+
+    from flextui.api.tolerant import Record, parse_record
+    from flextui.render.text import UNSAFE
+    from flextui.ui.screens.tabbed import TabbedListScreen
+
+    class Thing(Record):
+        name: str
+
+    hostile = "\x1b]52;c;cm0gLXJmIH4=\x07\u202eevil\x9b31m\u2066"
+    item = parse_record(Thing, {"name": ["not", "text"], "note": hostile, hostile: 1})
+    shown = TabbedListScreen.with_raw(item, Text("body")).plain
+    assert "As the server sent it" in shown and "evil" in shown
+    assert UNSAFE.search(shown.replace("\n", "")) is None, repr(shown)  # (its own line breaks are the layout)

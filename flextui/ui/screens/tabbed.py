@@ -21,7 +21,6 @@ field is the server's own name filter, for whoever wants that instead.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ from flextui.api.errors import Invalid
 from flextui.api.paging import Page, Pager, pages_of, served_notes
 from flextui.api.tolerant import raw_of, unreadable
 from flextui.query import parse_filters
-from flextui.render.text import clean
+from flextui.render.text import clean, json_dumps
 from flextui.render.words import plural
 from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key
 from flextui.ui.screens.everypage import EverySearch
@@ -535,8 +534,10 @@ class TabbedListScreen(AreaScreen):
         reason = unreadable(item) if isinstance(item, BaseModel) else None
         if not reason:
             return body
-        head = Text("⚠ This record could not be read as documented: ", style="bold") + Text(reason) + Text("\nAs the server sent it:\n")
-        head.append(json.dumps(raw_of(item), indent=2, ensure_ascii=False, default=str)[:20_000])
+        head = (
+            Text("⚠ This record could not be read as documented: ", style="bold") + Text(clean(reason)) + Text("\nAs the server sent it:\n")
+        )
+        head.append(json_dumps(raw_of(item), indent=2, default=str)[:20_000])  # the server's text: unsafe characters as \u escapes
         return head + Text("\n\n") + body
 
     def show_record(self, title: str, body: Text, actions: list[tuple[str, str, str]]) -> None:
