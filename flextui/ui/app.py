@@ -27,9 +27,11 @@ from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_downloads_path
 from textual import events
+from textual.actions import SkipAction
 from textual.app import App
 from textual.binding import Binding
 from textual.filter import LineFilter
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.scrollbar import ScrollBar
 from textual.widgets import Input
@@ -77,6 +79,10 @@ UNEXPECTED_SHOWN = 400
 
 KEY_WAIT_LIMIT = 2.0
 """Seconds a key waits at most for the app to settle after the previous one (see `FlexApp.on_event`)."""
+
+
+class CommandAgain(Message):
+    """`:` where a dialog's `:` left the keys, handed on in turn with them (`FlexApp.command_next`)."""
 
 
 class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
@@ -128,7 +134,7 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
         self.unexpected: list[BaseException] = []
         """Every unexpected error reported while running (the tests check it stays empty)."""
         self._last_unexpected: dict[str, float] = {}
-        self._typed: deque[events.Event] = deque()
+        self._typed: deque[Message] = deque()
         """Keys (and pastes) received, not yet handed on: see `on_event`."""
         self._key_feeder: asyncio.Task[None] | None = None
         self.waited_for_cpu: Callable[[], float] = waited_for_cpu
@@ -182,6 +188,8 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
             if "app.help" in keys:  # a dialog's `?` is its own binding (Textual leaves the app's out): it follows,
                 keys.setdefault("dialog.help", keys["app.help"])  # and the key that opens help closes it
                 keys.setdefault("help.close", f"escape,{keys['app.help']}")
+            if "app.command" in keys:  # a dialog's `:` (closes it, then the command bar) follows the app's
+                keys.setdefault("dialog.command", keys["app.command"])
             self.set_keymap(keys)
             # Which ids exist is known once every screen is imported: after the first paint (screens load on first use).
             self.call_after_refresh(self._report_unknown_keys)
@@ -488,6 +496,24 @@ class FlexApp(SafeDispatch, App[None], inherit_bindings=False):
                 self._key_feeder = asyncio.create_task(self._feed_keys(), name="flextui keys")
             return
         await super().on_event(event)
+
+    def command_next(self) -> None:
+        """`:` again once the app has settled, before the keys typed after the one being handled: a dialog's `:` closed
+        it, and what `:` does where that left the keys follows (the command bar; a dialog under it closes the same way)."""
+        self._typed.appendleft(CommandAgain())
+        if self._key_feeder is None or self._key_feeder.done():
+            self._key_feeder = asyncio.create_task(self._feed_keys(), name="flextui keys")
+
+    async def on_command_again(self, _message: CommandAgain) -> None:
+        screen = self.screen
+        from_dialog = getattr(screen, "action_command_from_dialog", None)
+        if not screen.is_modal:
+            self.action_command()
+        elif callable(from_dialog):
+            try:
+                await from_dialog()
+            except SkipAction:  # a field being typed in has the keys: what follows is typed there
+                pass
 
     async def _feed_keys(self) -> None:
         while self._typed:

@@ -27,6 +27,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
 
+from flextui.ui.appref import flex_app
 from flextui.ui.safety import SafeDispatch
 from flextui.ui.widgets.fit import fit
 
@@ -34,7 +35,7 @@ KEY_TABLE: list[tuple[str, str]] = [
     # (keys, as the README writes them; what they mean, wherever they are bound)
     (
         "`:`",
-        "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`, `:ent activation=ACT-1`, `:users user=NAME`, `:tokens user=NAME`), `:sort COLUMN [desc]` (`:sort` alone: the server's order; on entitlements the server sorts: `:sort created desc`), `:page N`, `:watch 30` (refresh this list every 30 s, marking `+` new and `~` changed rows until the cursor has been on them; `:watch off`), `:profile NAME` (`:ctx`: another tenant or user, in place; alone: a list to pick from), `:password` (type this profile's password again and sign in with it, for the session), `:history`, `:log`, `:theme NAME`, `:redraw` (write the whole screen again, if something else wrote to the terminal), `:help`, `:q`",
+        "command bar: an area (`:tokens`, `:tok`, `:charts hello-world-dp`, `:ent activation=ACT-1`, `:users user=NAME`, `:tokens user=NAME`), `:sort COLUMN [desc]` (`:sort` alone: the server's order; on entitlements the server sorts: `:sort created desc`), `:page N`, `:watch 30` (refresh this list every 30 s, marking `+` new and `~` changed rows until the cursor has been on them; `:watch off`), `:profile NAME` (`:ctx`: another tenant or user, in place; alone: a list to pick from), `:password` (type this profile's password again and sign in with it, for the session), `:history`, `:log`, `:theme NAME`, `:redraw` (write the whole screen again, if something else wrote to the terminal), `:help`, `:q`; in a dialog `:` closes it as `escape` does (a confirmation is cancelled, never confirmed) and opens the command bar, what you type next typed there",
     ),
     (
         "`/`",
@@ -74,10 +75,13 @@ KEY_TABLE: list[tuple[str, str]] = [
         "request log: every HTTP exchange of the session, the selected one's headers and bodies (secrets removed); `c` there copies it as curl",
     ),
     ("`tab`, `shift+tab`", "next / previous field"),
-    ("`enter`", "open the row under the cursor (in a field: apply it)"),
+    (
+        "`enter`",
+        "open the row under the cursor (in a field: apply it; in a dialog: press the focused button, in a confirmation Cancel until you move to the action's)",
+    ),
     (
         "arrows, `pageup`, `pagedown`, `home`, `end`, `ctrl+home`, `ctrl+end`",
-        "move in a table, a tree or a chart (`home`/`end`: first / last row)",
+        "move in a table, a tree or a chart (`home`/`end`: first / last row); in a confirmation `←` / `→` go to Cancel / the action's button (Delete, Rotate, Replace), which `enter` then presses: no letter confirms",
     ),
     ("`shift+home`, `shift+end`", "first / last column (report results, download log)"),
     ("`[`, `]`", "previous / next page"),
@@ -117,7 +121,6 @@ KEY_TABLE: list[tuple[str, str]] = [
     ("`+`", "load the rest (report results)"),
     ("`*`", "show all columns (column chooser)"),
     ("`J`, `K`, `shift+↑`, `shift+↓`", "move the column down / up (column chooser)"),
-    ("`y`", "yes (in a confirmation)"),
     ("`ctrl+s`", "save: submit a form, save a filter set, save results to a file"),
     ("`ctrl+o`", "open a saved filter set (report builder)"),
     ("`ctrl+n`", "add a part: a report condition, a line item"),
@@ -160,6 +163,8 @@ class FlexModal(SafeDispatch, ModalScreen[ResultType]):
         # A copy's toast says "ctrl+y shows it": from a dialog too (the request log's curl, a chart's helm command).
         Binding("ctrl+y", "app.show_clipboard", "Show copied", show=False, id="dialog.clip"),
         Binding("q", "close_dialog", "Close", show=False, id=CLOSE_ID),
+        # `:` works everywhere (the README): in a dialog it closes it as escape does, then opens the command bar.
+        Binding("colon", "command_from_dialog", "Command", id="dialog.command"),
     ]
     HELP_NAME: ClassVar[str] = ""
     """How `?` names this dialog ("" : its title)."""
@@ -214,6 +219,21 @@ class FlexModal(SafeDispatch, ModalScreen[ResultType]):
         if focused is not None and edits_text(focused):
             raise SkipAction()
         await self.run_action(self.CLOSE_ACTION)
+
+    async def action_command_from_dialog(self) -> None:
+        """`:` in a dialog: what escape does here (a confirmation is cancelled, never confirmed), then, if that closed
+        the dialog, `:` again where it left the keys: the command bar of the screen under it (or the dialog under it,
+        which closes the same way), the keys typed after it typed there, as the README says of keys typed ahead.
+
+        Ignored, `:` let the keys after it act in the dialog: the `y` of `:profile demo-read-only` confirmed a token's
+        deletion. A dialog that asks before it closes (a value shown once and not copied, a form with something typed)
+        asks, as its escape would, and stays; in a text field being typed in, `:` is a character."""
+        focused = self.focused
+        if focused is not None and edits_text(focused):
+            raise SkipAction()
+        await self.run_action(self.CLOSE_ACTION)
+        if self not in self.app.screen_stack:
+            flex_app(self).command_next()
 
 
 FIRST = ("app.help",)

@@ -57,7 +57,7 @@ async def test_dedicated_registry_project_named_with_the_prefix_opens_and_delete
         await until(pilot, lambda: len(rows(app)) == 1)
         await pilot.press("delete")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("y")
+        await pilot.press("right", "enter")  # the verb's button (no letter confirms)
         await until(pilot, lambda: isinstance(app.screen, ProjectScreen) and not rows(app))
         assert own.image_names == [] and store.project(HELLO).image_names == ["hello-world-image"]
 

@@ -347,7 +347,7 @@ async def test_delete_repository_from_the_chart_detail_too() -> None:
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "repository hello-world-image of project hello-world-dp" in label(app, "#confirm-title")
         assert "1 artifact" in label(app, "#confirm-body") and "3 times" in label(app, "#confirm-body")
-        await pilot.press("y")
+        await pilot.press("right", "enter")  # the verb's button (no letter confirms)
         await until(pilot, lambda: not rows(app, "#repos-table"))
         assert store.repositories(store.project(HELLO)) == {}
         # nothing left to delete on this tab: `d` is not offered, and pressing it asks nothing

@@ -397,7 +397,7 @@ async def test_save_and_load_a_named_filter_set_with_overwrite_confirmation() ->
         assert store.get("demo", "fulfillment", "acme fortnight").past_days == 14  # type: ignore[union-attr]
         await save_as("acme fortnight")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("y")
+        await pilot.press("right", "enter")  # the verb's button (no letter confirms)
         await until(pilot, lambda: store.get("demo", "fulfillment", "acme fortnight").past_days == 3)  # type: ignore[union-attr]
         # clear the builder, then load the set back
         screen.apply_set(FilterSet(past_days=1))

@@ -1,8 +1,11 @@
 """Modal dialogs: confirm a destructive action (naming what is destroyed), show a value, pick one of a few.
 
 `ConfirmScreen` focuses Cancel, so an absent-minded Enter never destroys
-anything. `ValueScreen` shows a value to read or select by hand: a new token
-value (shown once), or the clipboard fallback for terminals without OSC 52.
+anything, and no letter confirms: typing meant for elsewhere (`:history`,
+`:profile demo-read-only`) never deletes, rotates or replaces; → (or tab)
+to the verb's button, then enter, does. `ValueScreen` shows a value to read
+or select by hand: a new token value (shown once), or the clipboard fallback
+for terminals without OSC 52.
 
 Titles and bodies hold server strings (a token's name in "Delete token …?"),
 so each dialog cleans what it is given (`guard.safe`): a name holding
@@ -17,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -26,15 +30,24 @@ from textual.widgets.option_list import Option
 from flextui.render.text import clean, clean_lines
 from flextui.ui.appref import flex_app
 from flextui.ui.guard import safe
+from flextui.ui.keyhint import bound_key
 from flextui.ui.keys import FlexModal
 
 
 class ConfirmScreen(FlexModal[bool]):
-    """Ask before acting: `title`, what is affected, and the verb on the button."""
+    """Ask before acting: `title`, what is affected, and the verb on the button.
+
+    Every use destroys or replaces something (a token, its value, a registry secret, a chart, a file, a saved filter
+    set), so it is confirmed only by pressing its button: enter on it (→ or tab reaches it from Cancel, which has the
+    focus) or a click. `y` confirmed it once, and the `y` of text typed ahead (`:profile demo-read-only`, the keys
+    arriving at once over SSH) deleted a token; now `y` only says how to confirm. `:` cancels and opens the command
+    bar (FlexModal), escape and `q` cancel; a key that means nothing here does nothing, here or under the dialog.
+    """
 
     BINDINGS = [
         Binding("escape", "dismiss(False)", "Cancel", id="confirm.cancel"),
-        Binding("y", "confirm", "Yes", show=False, id="confirm.yes"),
+        Binding("left", "to_button('cancel')", "To Cancel", show=False, id="confirm.to_cancel"),
+        Binding("right", "to_button('confirm')", "To the action's button", show=False, id="confirm.to_action"),
     ]
 
     DEFAULT_CSS = """
@@ -44,6 +57,7 @@ class ConfirmScreen(FlexModal[bool]):
     ConfirmScreen #confirm-title { text-style: bold; margin-bottom: 1; width: 100%; }
     ConfirmScreen #confirm-scroll { height: auto; margin-bottom: 1; }
     ConfirmScreen Horizontal { height: auto; align-horizontal: right; }
+    ConfirmScreen #confirm-hint { width: 1fr; height: 3; content-align: left middle; color: $text-muted; }
     ConfirmScreen Button { margin-left: 2; }
     """
     SHRINKS = "#confirm-scroll"  # a long list of what goes scrolls; the buttons always show
@@ -54,6 +68,7 @@ class ConfirmScreen(FlexModal[bool]):
         self._body = body
         self._verb = verb
         self._danger = danger
+        self._told_y = False
 
     def compose(self) -> ComposeResult:
         if not self._danger:
@@ -63,11 +78,28 @@ class ConfirmScreen(FlexModal[bool]):
             with VerticalScroll(id="confirm-scroll", can_focus=False):
                 yield Static(safe(self._body), id="confirm-body")
             with Horizontal():
+                yield Label(Text(self.how_to_confirm()), id="confirm-hint")  # (a key as displayed may be "[": no markup)
                 yield Button("Cancel", id="cancel")
                 yield Button(self._verb, id="confirm", variant="error" if self._danger else "primary")
 
+    def how_to_confirm(self) -> str:
+        """The hint beside the buttons ("→ then enter: Delete"), its key as bound ([keys] moves it; enter is the
+        button's). Cancel's keys are in the footer: on this line too, at 80 columns it wrapped beside the buttons."""
+        to_action = bound_key(self, "confirm.to_action") or bound_key(self, "screen.next_field") or "tab"
+        return f"{to_action} then enter: {self._verb}"
+
     def on_mount(self) -> None:
         self.query_one("#cancel", Button).focus()
+
+    def action_to_button(self, which: str) -> None:
+        self.query_one(f"#{which}", Button).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """`y` confirmed here once: it says how to confirm now (once a dialog), and does nothing else. (Like every key
+        no binding of the dialog takes, it never reaches the screen under it: Textual's modal binding chain.)"""
+        if event.key in ("y", "Y") and not self._told_y:
+            self._told_y = True
+            self.app.notify(f"y does not confirm: {self.how_to_confirm()}", markup=False)
 
     def fit_box(self) -> None:
         super().fit_box()
@@ -77,9 +109,6 @@ class ConfirmScreen(FlexModal[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "confirm")
-
-    def action_confirm(self) -> None:
-        self.dismiss(True)
 
 
 class ValueScreen(FlexModal[None]):
