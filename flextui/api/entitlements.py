@@ -152,7 +152,11 @@ def _attribute_names(attributes: Sequence[Attribute | PropertyAttribute]) -> Non
 
 
 def _line_item_rules(item: LineItemCreate | MaintenanceLineItemCreate) -> None:
-    """The rules a new line item and a new maintenance line item share: given ID, term, attribute names."""
+    """The rules a new line item and a new maintenance line item share: given ID, term, attribute names.
+
+    autoGenerate is always sent, `not activationId` unless the caller said (`validation.auto_generate_for`).
+    """
+    item.auto_generate = v.auto_generate_for(item.activation_id, item.auto_generate)
     v.check_given_id(item.activation_id, item.auto_generate, "activationId")
     v.check_term(item.start_date, item.expiry_date, item.is_permanent)
     _attribute_names(item.attributes)
@@ -162,7 +166,7 @@ class LineItemCreate(_Request):
     """One line item of POST /entitlement or POST /entitlement/{id}/line-items."""
 
     activation_id: IdText | None = Field(None, alias="activationId")
-    auto_generate: bool = Field(False, alias="autoGenerate")
+    auto_generate: bool | None = Field(None, alias="autoGenerate")
     product: list[ProductRef] = Field(alias="product")
     quantity: Quantity = 1
     quantity_per_copy: PerCopy = Field(1, alias="quantityPerCopy")
@@ -196,7 +200,7 @@ class EntitlementCreate(_Request):
     """The body of POST /entitlement."""
 
     entitlement_id: IdText | None = Field(None, alias="entitlementId")
-    auto_generate: bool = Field(False, alias="autoGenerate")
+    auto_generate: bool | None = Field(None, alias="autoGenerate")
     description: Description = ""
     allow_portal_login: bool = Field(False, alias="allowPortalLogin")
     ship_to_email: ShipToEmail = Field("", alias="shipToEmail")
@@ -221,6 +225,7 @@ class EntitlementCreate(_Request):
 
     @model_validator(mode="after")
     def _rules(self) -> EntitlementCreate:
+        self.auto_generate = v.auto_generate_for(self.entitlement_id, self.auto_generate)  # always sent: its pages cited there
         v.check_given_id(self.entitlement_id, self.auto_generate, "entitlementId")
         v.check_auto_deploy_status(self.auto_deploy, self.status)
         _attribute_names(self.attributes)
@@ -389,7 +394,7 @@ class MaintenanceLineItemCreate(_Request):
     """One item of POST /entitlement/{id}/maintenance-line-items."""
 
     activation_id: IdText | None = Field(None, alias="activationId")
-    auto_generate: bool = Field(False, alias="autoGenerate")
+    auto_generate: bool | None = Field(None, alias="autoGenerate")
     maintenance_product: MaintenanceProductRef = Field(alias="maintenanceProduct")
     parent_activation_id: str | None = Field(None, alias="parentActivationId")
     quantity: Quantity = 1

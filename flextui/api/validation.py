@@ -279,10 +279,26 @@ def policy_term_unit(value: object) -> str | None:
     return next((unit for unit in POLICY_TERM_UNITS if unit.lower() == text), None)
 
 
+def auto_generate_for(value: str | None, auto_generate: bool | None) -> bool:
+    """The autoGenerate to send with an entitlement or activation ID: as the caller said, else `not value`.
+
+    "If you specify the entitlement ID here, then the autoGenerate flag must be set to false"
+    (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md), and "autoGenerate is
+    true or false. If you specify false, it means you need to pass the ID value" (the same backend's SOAP
+    createSimpleEntitlement, https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm):
+    an ID given goes with false, none with true. Left out, the service's default is not documented (a Java
+    `boolean` would read it as false, and then ask for the ID): so it is always sent.
+    """
+    return (not value) if auto_generate is None else auto_generate
+
+
 def check_given_id(value: str | None, auto_generate: bool, key: str) -> None:
-    """An ID given by the caller requires autoGenerate false (FieldProblem on autoGenerate)."""
+    """An ID given requires autoGenerate false (FieldProblem on autoGenerate); autoGenerate false requires an ID
+    (FieldProblem on the ID's `key`): `auto_generate_for` cites the pages."""
     if value and auto_generate:
         raise FieldProblem("autoGenerate", f"must be false when {key} is given")
+    if not value and not auto_generate:
+        raise FieldProblem(key, "is required when autoGenerate is false (leave it empty with autoGenerate true to have it generated)")
 
 
 def check_term(start: str | None, expiry: str | None, permanent: bool) -> None:

@@ -44,8 +44,12 @@ Choices where the seed and the notes are silent, so a client must cope:
   by an entitlement or a line item (or twice in one request); 404 for an
   unknown entitlement or line item; 403 when a customer user mutates.
   Customer users see only their own account's entitlements.
-- An ID left out (or empty) is generated, whatever autoGenerate says; an ID
-  given with autoGenerate true is a 400 naming autoGenerate.
+- An ID left out (or empty) is generated when autoGenerate is true or left
+  out; with autoGenerate false it is a 400 naming the ID ("If you specify
+  false, it means you need to pass the ID value": the same backend's SOAP
+  createSimpleEntitlement,
+  https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm).
+  An ID given with autoGenerate true is a 400 naming autoGenerate.
 - A line item holds exactly one product (`product` has one entry) and
   needs an expiryDate unless isPermanent is true.
 - Custom attributes are the tenant's (`World.attribute_definitions`): a
@@ -436,9 +440,11 @@ class PlannedItem:
 
 
 def read_id(body: Body, key: str) -> str | None:
-    """An entitlement or activation ID (None when left out or empty); given IDs need autoGenerate false."""
+    """An entitlement or activation ID (None when left out or empty): given, autoGenerate must be false; autoGenerate
+    false, it must be given (`rules.id_agrees_with_autogenerate`)."""
     value = body.text(key, rule=r.entity_id, blank_is_none=True)
-    body.apply("", value, lambda x: r.given_id_needs_no_autogenerate(x, body.flag("autoGenerate"), key))
+    auto = body.flag("autoGenerate") if body.has("autoGenerate") else None
+    body.apply("", value, lambda x: r.id_agrees_with_autogenerate(x, auto, key))
     return value
 
 

@@ -393,10 +393,19 @@ def ship_to_address(value: str) -> str:
     return value
 
 
-def given_id_needs_no_autogenerate(value: str | None, auto_generate: bool, key: str) -> None:
-    """Seed 002: "when given, autoGenerate must be false" (reported on autoGenerate)."""
+def id_agrees_with_autogenerate(value: str | None, auto_generate: bool | None, key: str) -> None:
+    """An entitlement or activation ID and autoGenerate: one or the other, never both, never neither.
+
+    Seed 002: "when given, autoGenerate must be false" (reported on autoGenerate); the same backend's SOAP
+    createSimpleEntitlement: "autoGenerate is true or false. If you specify false, it means you need to pass the ID
+    value" (https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm):
+    false with no ID is reported on the ID. autoGenerate left out (None) with no ID is generated (simulator's
+    choice: the REST pages give no default).
+    """
     if value and auto_generate:
         raise FieldProblem("autoGenerate", f"must be false when {key} is given")
+    if not value and auto_generate is False:
+        raise FieldProblem(key, "is required when autoGenerate is false: give the ID, or autoGenerate true to have one generated")
 
 
 def line_item_term(start: str | None, expiry: str | None, permanent: bool) -> None:

@@ -357,6 +357,34 @@ async def test_policy_term_units_go_out_in_the_documented_spelling(wire: Any, wo
         assert answer.policies is not None and answer.policies["returns"]["policyTermUnit"] == sent
 
 
+async def test_auto_generate_goes_out_true_without_an_id_and_false_with_one(wire: Any, world: World) -> None:
+    """A blank ID went out with `"autoGenerate": false` and no ID: "If you specify false, it means you need to pass the
+    ID value" (https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm).
+    Now autoGenerate is `not id` on the entitlement and on every (maintenance) line item, and the simulator refuses
+    false without an ID."""
+    received, svc = wire
+    await svc.create(EntitlementCreate.model_validate(entitlement(lineItems=[line_item(), line_item(activationId="ACT-AG-1")])))
+    body = received.to("POST", "/v1/entitlement")[-1].body
+    assert body["autoGenerate"] is True and "entitlementId" not in body
+    assert [(li.get("activationId"), li["autoGenerate"]) for li in body["lineItems"]] == [(None, True), ("ACT-AG-1", False)]
+    await svc.create(EntitlementCreate.model_validate(entitlement(entitlementId="ENT-AG-1")))
+    assert received.to("POST", "/v1/entitlement")[-1].body["autoGenerate"] is False
+    await svc.add_line_items("ENT-AG-1", [LineItemCreate.model_validate(line_item())])
+    assert received.to("POST", "/ENT-AG-1/line-items")[-1].body["lineItems"][0]["autoGenerate"] is True
+    maintenance = {
+        "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"},
+        "startDate": "2026-11-01",
+        "isPermanent": True,
+    }
+    await svc.add_maintenance_line_items("ENT-AG-1", [MaintenanceLineItemCreate.model_validate(maintenance)])
+    assert received.to("POST", "/maintenance-line-items")[-1].body["maintenanceLineItems"][0]["autoGenerate"] is True
+    assert len(world.entitlements["ENT-AG-1"].line_items) == 3
+    # false with no ID: refused before sending, on the ID's field, as the simulator refuses it
+    assert "lineItems[0].activationId" in refused(EntitlementCreate, entitlement(lineItems=[line_item(autoGenerate=False)]))
+    assert "entitlementId" in refused(EntitlementCreate, entitlement(autoGenerate=False))
+    assert "activationId" in refused(MaintenanceLineItemCreate, {**maintenance, "autoGenerate": False})
+
+
 async def test_status_filters_go_out_as_the_words_documented(wire: Any, world: World) -> None:
     """Seed 002 §3: the entitlement list filter names draft, deployed, obsolete "and also … active, inactive and
     obsoleted" (the GraphQL State enum has OBSOLETED, no OBSOLETE): each goes out as the word it is, in lower case."""

@@ -154,6 +154,11 @@ def test_cross_field_entitlement_rules() -> None:
     with pytest.raises(FieldProblem) as info:
         v.check_given_id("ENT-1", True, "entitlementId")
     assert info.value.field == "autoGenerate"
+    with pytest.raises(FieldProblem) as none:  # "If you specify false, it means you need to pass the ID value"
+        v.check_given_id(None, False, "entitlementId")
+    assert none.value.field == "entitlementId"
+    assert [v.auto_generate_for(x, None) for x in (None, "", "ENT-1")] == [True, True, False]
+    assert v.auto_generate_for(None, False) is False, "what the caller said is kept (and then checked)"
     v.check_auto_deploy_status(True, "DEPLOYED")
     v.check_auto_deploy_status(False, "DRAFT")
     with pytest.raises(FieldProblem, match="autoDeploy"):

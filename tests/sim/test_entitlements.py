@@ -65,6 +65,8 @@ BAD_ENTITLEMENTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("id-too-long", _set("entitlementId", "E" * 256), "entitlementId"),
     ("id-only-whitespace", _set("entitlementId", "   "), "entitlementId"),
     ("id-with-autogenerate", lambda b: b.update(entitlementId="ENT-NEW-1", autoGenerate=True), "autoGenerate"),
+    # "If you specify false, it means you need to pass the ID value" (SOAP createSimpleEntitlement, the same backend)
+    ("autogenerate-false-without-id", lambda b: b.update(entitlementId="", autoGenerate=False), "entitlementId"),
     ("description-too-long", _set("description", "d" * 2001), "description"),
     ("ship-to-email-too-long", _set("shipToEmail", "e" * 1001), "shipToEmail"),
     ("ship-to-address-characters", _set("shipToAddress", "12 Main St. #4"), "shipToAddress"),
@@ -92,6 +94,11 @@ BAD_ENTITLEMENTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
         "activation-id-with-autogenerate",
         lambda b: b["lineItems"][0].update(activationId="ACT-NEW-1", autoGenerate=True),
         "lineItems[0].autoGenerate",
+    ),
+    (
+        "activation-autogenerate-false-without-id",
+        lambda b: b["lineItems"][0].update(autoGenerate=False),
+        "lineItems[0].activationId",
     ),
     (
         "activation-id-twice",

@@ -447,6 +447,10 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
         assert [li.product.name for li in ent.line_items] == ["Nova Gateway", "Flex Canvas"]
         assert ent.line_items[1].activation_id == "ACT-UI-2" and ent.line_items[1].expiry_date is None
         assert ent.attributes == {"Region": "EMEA", "SalesOrder": "SO-1"}
+        body = last_request(app, "POST", "/v1/entitlement").request_body
+        # "empty: generated" goes out as autoGenerate true; an ID typed, as false (it went out false with no ID)
+        assert body["autoGenerate"] is True and "entitlementId" not in body
+        assert [(li.get("activationId"), li["autoGenerate"]) for li in body["lineItems"]] == [(None, True), ("ACT-UI-2", False)]
         assert any("created with 2 line items" in str(n.message) for n in app._notifications)
         assert f"E:{ent.entitlement_id}" in child_keys(app, f"A:{ACME}")
         assert s.tree.cursor_node.data.key == f"E:{ent.entitlement_id}"
