@@ -23,7 +23,17 @@ from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, PlainSerializer, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
 
 from flextui.api import validation as v
 from flextui.api.errors import ApiError
@@ -64,6 +74,8 @@ __all__ = [
     "LineItem",
     "ResponseItem",
     "MutationResult",
+    "ItemsFailed",
+    "item_labels",
     "EntitlementsService",
 ]
 
@@ -574,13 +586,50 @@ class LineItem(_Response):
 
 
 class ResponseItem(_Response):
+    """One item's result in a mutation's answer: `{activationId, errorMsg, status}` (GraphQL LineItemResponseItem and
+    LineItemResult, https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/LineItemResponseItem); `index` is the
+    request item's position when the answer gives it (the `{index, result}` form)."""
+
     activation_id: str | None = Field(None, alias="activationId")
     status: str | None = None
-    error_msg: str | None = Field(None, alias="errorMsg")
+    error_msg: str | None = Field(None, validation_alias=AliasChoices("errorMsg", "errorMessage"))
+    index: int | None = None
+
+    @property
+    def failed(self) -> bool:
+        return says_failure(self.status) or (bool(self.error_msg) and not self.status)
+
+
+def _response_entries(response: Any) -> list[ResponseItem]:
+    """The per-item results in `response`: LineItemGraphQLResponse's `[{index, result: LineItemResult}]` ("List of
+    line item creation results", https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/LineItemResult), or a
+    map of activation ID to result (`{"ACT-1": {"status": …}}`, the additional-properties answer as seed 002 gives
+    it: "response (map of names to objects)")."""
+    out: list[ResponseItem] = []
+    if isinstance(response, list):
+        for position, entry in enumerate(response):
+            if not isinstance(entry, dict):
+                continue
+            result: dict[str, Any] = entry["result"] if isinstance(entry.get("result"), dict) else entry
+            index = entry.get("index")
+            item = parse_record(ResponseItem, {key: val for key, val in result.items() if key != "index"})
+            item.index = index if isinstance(index, int) and not isinstance(index, bool) else position
+            out.append(item)
+    elif isinstance(response, dict):
+        for key, value in response.items():
+            if isinstance(value, dict):
+                out.append(parse_record(ResponseItem, {**value, "activationId": key}))
+    return out
 
 
 class MutationResult(_Response):
-    """What a mutation answered: status, the IDs it touched, per-item results."""
+    """What a mutation answered: status, the IDs it touched, per-item results.
+
+    Per-item results come as `responseItems` (LineItemResponse) or as `response` (LineItemGraphQLResponse's list of
+    `{index, result}`, or the properties answer's map by activation ID): `items` reads either. `failed` are the
+    items whose status says failure, each with the server's errorMsg; `done` the others. `activation_ids`, when the
+    answer has none, are the done items' IDs.
+    """
 
     status: str | None = None
     message: str | None = None
@@ -589,11 +638,48 @@ class MutationResult(_Response):
     response_items: list[ResponseItem] = Field(default_factory=list, alias="responseItems")
     entitlement: Entitlement | None = None
     policies: dict[str, Any] | None = None
-    response: dict[str, Any] | None = None
+    response: dict[str, Any] | list[Any] | None = None
+    _failures: list[str] = PrivateAttr(default_factory=list)
+
+    @property
+    def failures(self) -> list[str]:
+        """Each failed item named, with the server's errorMsg (set by `mutation_result`, which raised `ItemsFailed`)."""
+        return self._failures
+
+    @model_validator(mode="after")
+    def _ids_from_items(self) -> MutationResult:
+        if not self.activation_ids:
+            self.activation_ids = [i.activation_id for i in self.done if i.activation_id]
+        return self
+
+    @property
+    def items(self) -> list[ResponseItem]:
+        return self.response_items or _response_entries(self.response)
 
     @property
     def failed(self) -> list[ResponseItem]:
-        return [item for item in self.response_items if says_failure(item.status)]
+        return [item for item in self.items if item.failed]
+
+    @property
+    def done(self) -> list[ResponseItem]:
+        return [item for item in self.items if not item.failed]
+
+    def response_for(self, activation_id: str) -> dict[str, Any]:
+        """What the `response` map says of one activation ID ({} when it says nothing, or is the list form)."""
+        found = self.response.get(activation_id) if isinstance(self.response, dict) else None
+        return found if isinstance(found, dict) else {}
+
+
+class ItemsFailed(ApiError):
+    """A mutation's answer says items failed: `failures` names each ("line item 2 (Flex Lens 2024.2): Product … is
+    not deployed"), `result` is the whole answer (`result.done`: what was done). `partial`: something was done
+    all the same (some items, or the entitlement itself), so sending the same request again would repeat it."""
+
+    def __init__(self, message: str, *, result: MutationResult, failures: list[str], partial: bool) -> None:
+        super().__init__(message)
+        self.result = result
+        self.failures = failures
+        self.partial = partial
 
 
 def _check_paging(page: int, limit: int) -> None:
@@ -601,12 +687,66 @@ def _check_paging(page: int, limit: int) -> None:
     v.check_limit(limit)
 
 
-def mutation_result(raw: Any, what: str) -> MutationResult:
-    """A mutation's answer, which the docs show only as `{status}`: success unless it says otherwise."""
+def item_labels(items: Sequence[LineItemCreate | MaintenanceLineItemCreate], noun: str = "line item") -> list[str]:
+    """How each item of a request is named in a failure: its activation ID, else its place and product."""
+    labels = []
+    for i, item in enumerate(items):
+        if item.activation_id:
+            labels.append(item.activation_id)
+            continue
+        if isinstance(item, LineItemCreate):
+            product = item.product[0] if item.product else None
+            what = f"{product.product_name} {product.product_version}" if product else ""
+        else:
+            mp = item.maintenance_product
+            what = f"{mp.maintenance_product_name} {mp.maintenance_product_version}"
+        labels.append(f"{noun} {i + 1}" + (f" ({what})" if what else ""))
+    return labels
+
+
+def _failure_text(item: ResponseItem, position: int, labels: Sequence[str], count: int) -> str:
+    index = item.index if item.index is not None else (position if count == len(labels) else None)
+    if index is not None and 0 <= index < len(labels):
+        label = labels[index]
+        if item.activation_id and item.activation_id not in label:
+            label += f" ({item.activation_id})"
+    else:
+        label = item.activation_id or "an item"
+    return f"{label}: {item.error_msg or item.status or 'failed'}"
+
+
+def mutation_result(raw: Any, what: str, labels: Sequence[str] = (), *, made: bool = False) -> MutationResult:
+    """A mutation's answer, which the docs show only as `{status}`: success unless it says otherwise.
+
+    A status of failure with no per-item results raises `ApiError`. Per-item results (`MutationResult.items`) with
+    any failure, or beside a status of failure, raise `ItemsFailed` naming every failed item with its errorMsg
+    (`labels`: how the request's items are named, by position), `partial` when some were done or `made` (the
+    answer names the entitlement it created): a partial success is never returned as a success.
+    """
     result = parse_record(MutationResult, raw if isinstance(raw, dict) else {})
-    if says_failure(result.status) and not result.response_items:
-        raise ApiError(f"{what}: the server answered {result.status}" + (f": {result.message}" if result.message else ""))
-    return result
+    items = result.items
+    if says_failure(result.status) and not items:
+        said = f"the server answered {result.status}" + (f": {result.message}" if result.message else "")
+        if "partial" in str(result.status).lower():  # some done, which is not said (SOAP's PARTIAL_FAILURE, no items)
+            result._failures = [f"{said}, naming no item"]
+            raise ItemsFailed(f"{what}: {said}, naming no item: some were done", result=result, failures=result._failures, partial=True)
+        raise ApiError(f"{what}: {said}")
+    failed = result.failed
+    if not failed and not says_failure(result.status):
+        return result
+    failures = [_failure_text(item, position, labels, len(items)) for position, item in enumerate(items) if item.failed]
+    if not failures:  # a status of failure whose items all say success: which failed is not said
+        failures = [f"the server answered {result.status}" + (f": {result.message}" if result.message else "") + ", naming no item"]
+    done = [i.activation_id or "an item" for i in result.done]
+    partial = bool(done) or made
+    count = f"{len(failed)} of {len(items)}" if failed else "some"
+    message = f"{what}: {count} failed: " + "; ".join(failures)
+    if done:
+        message += f" (done: {', '.join(done)})"
+    elif made:
+        message += " (the entitlement was created all the same)"
+    result._failures = failures
+    raise ItemsFailed(message, result=result, failures=failures, partial=partial)
 
 
 class EntitlementsService:
@@ -709,28 +849,33 @@ class EntitlementsService:
 
     # -- mutations --
 
+    # Each raises `ItemsFailed` when the answer says an item failed (`mutation_result`): check `.partial` for what was
+    # done all the same.
+
     async def create(self, spec: EntitlementCreate) -> MutationResult:
         self.session.check_writable("creating an entitlement")
         raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", "/v1/entitlement", json_body=spec.body())
-        return mutation_result(raw, "creating the entitlement")
+        made = isinstance(raw, dict) and bool(raw.get("entitlementId")) and not says_failure(raw.get("status"))
+        return mutation_result(raw, "creating the entitlement", item_labels(spec.line_items), made=made)
 
     async def add_line_items(self, entitlement_id: str, items: Sequence[LineItemCreate]) -> MutationResult:
         self.session.check_writable(f"adding line items to {entitlement_id}")
         body = LineItemsCreate.model_validate({"lineItems": list(items)}).body()
         raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "line-items"), json_body=body)
-        return mutation_result(raw, f"adding line items to {entitlement_id}")
+        return mutation_result(raw, f"adding line items to {entitlement_id}", item_labels(items))
 
     async def set_policies(self, entitlement_id: str, activation_id: str, policies: LineItemPolicies) -> MutationResult:
         self.session.check_writable(f"changing the policies of {activation_id}")
         path = self._path(entitlement_id, "line-items", activation_id, "policies")
         raw = await self.session.send_json(Service.ENTITLEMENTS, "PATCH", path, json_body=policies.body())
-        return mutation_result(raw, f"changing the policies of {activation_id}")
+        return mutation_result(raw, f"changing the policies of {activation_id}", [activation_id])
 
     async def update_properties(self, entitlement_id: str, update: AdditionalProperties) -> MutationResult:
         self.session.check_writable(f"updating line item properties of {entitlement_id}")
         path = self._path(entitlement_id, "additional-properties")
         raw = await self.session.send_json(Service.ENTITLEMENTS, "PATCH", path, json_body=update.body())
-        return mutation_result(raw, f"updating line item properties of {entitlement_id}")
+        labels = [li.activation_id for li in update.line_items]
+        return mutation_result(raw, f"updating line item properties of {entitlement_id}", labels)
 
     async def add_maintenance_line_items(self, entitlement_id: str, items: Sequence[MaintenanceLineItemCreate]) -> MutationResult:
         self.session.check_writable(f"adding maintenance line items to {entitlement_id}")
@@ -738,4 +883,4 @@ class EntitlementsService:
         raw = await self.session.send_json(
             Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "maintenance-line-items"), json_body=body
         )
-        return mutation_result(raw, f"adding maintenance line items to {entitlement_id}")
+        return mutation_result(raw, f"adding maintenance line items to {entitlement_id}", item_labels(items, "maintenance item"))

@@ -38,7 +38,16 @@ Choices where the seed and the notes are silent, so a client must cope:
   …, "responseItems": [{"activationId", "status", "errorMsg"}]}` (201 for
   creations, 200 for PATCHes); the additional-properties PATCH adds
   `activationIds` and `response` (activation ID → result). A whole request
-  is checked before anything changes: one bad item refuses all.
+  is checked before anything changes: one bad item refuses all, except
+  for what fails an item on its own: a product (or maintenance product)
+  of the catalogue that is not deployed ("There must be deployed products
+  and license models", SOAP createSimpleEntitlement,
+  https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm).
+  That item's response item says `FAILURE` with an errorMsg, the others
+  are made, and the answer's status is SOAP's word for it:
+  `PARTIAL_FAILURE` (201) when some were made, `FAILURE` (200, nothing
+  made: no entitlement either) when none were; under `create-status-only`
+  the answer is that status alone, never SUCCESS.
 - Errors: 400 naming the field by path (`lineItems[0].startDate`) for
   broken rules and unknown products/accounts; 409 for an ID already used
   by an entitlement or a line item (or twice in one request); 404 for an
@@ -289,6 +298,44 @@ def result_items(activation_ids: list[str]) -> list[dict[str, Any]]:
     return [{"activationId": a, "status": "success", "errorMsg": None} for a in activation_ids]
 
 
+def planned_results(planned: list[PlannedItem], ids: list[str | None]) -> list[dict[str, Any]]:
+    """One LineItemResponseItem `{activationId, status, errorMsg}` per planned item, in request order: a failed one
+    says FAILURE and why (its activationId is the one given, if any)."""
+    return [
+        {"activationId": plan.activation_id, "status": "FAILURE", "errorMsg": plan.failure}
+        if plan.failure
+        else {"activationId": made, "status": "success", "errorMsg": None}
+        for plan, made in zip(planned, ids)
+    ]
+
+
+def overall(planned: list[PlannedItem]) -> str:
+    """The answer's status as SOAP's StatusType words it when items failed: PARTIAL_FAILURE (some done) or FAILURE
+    (none), https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm."""
+    failed = sum(1 for plan in planned if plan.failure)
+    return "success" if not failed else ("FAILURE" if failed == len(planned) else "PARTIAL_FAILURE")
+
+
+def answer_items(request: Request, body: dict[str, Any], planned: list[PlannedItem]) -> Response:
+    """A create answer: `created` when every item was made; with failed items their status as it is (201 when some
+    were made, 200 when none), never SUCCESS, also under `create-status-only` (then only the status)."""
+    status = overall(planned)
+    if status == "success":
+        return created(request, body)
+    code = 200 if status == "FAILURE" else 201
+    if "create-status-only" in dialects_of(request):
+        return json_response({"status": status}, code)
+    return json_response({**body, "status": status}, code)
+
+
+def not_deployed(what: str, name: str, version: str, state: str) -> str | None:
+    """Why a line item of this product fails (None when it is deployed): "There must be deployed products and license
+    models" to entitle them (https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm)."""
+    if state.upper() == "DEPLOYED":
+        return None
+    return f"{what} {name} version {version} is not deployed (it is {state.lower()}): deploy it before entitling it"
+
+
 # -- listing ------------------------------------------------------------------------------------
 
 
@@ -437,6 +484,7 @@ class PlannedItem:
     attributes: dict[str, str] = field(default_factory=dict)
     parent_activation_id: str | None = None
     maintenance: bool = False
+    failure: str | None = None  # why this item fails on its own (the others are made): its product is not deployed
 
 
 def read_id(body: Body, key: str) -> str | None:
@@ -485,6 +533,8 @@ def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) ->
         known = cat.versions_of(name)
         hint = f" (versions: {', '.join(known)})" if known else ""
         raise p.problem("productName", f"no product {name} version {version} in the catalogue{hint}")
+    listed = cat.products.get((name, version))
+    failure = not_deployed("Product", name, version, listed.state) if listed is not None else None
     model: dict[str, Any] = {}
     lm = p.object("licenseModel")
     if lm is not None:
@@ -509,6 +559,7 @@ def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) ->
         state=item.text("lineItemStatus", rule=r.LINE_ITEM_STATUS.rule(strict), blank_is_none=True),
         auto_deploy=item.flag("autoDeploy"),
         attributes=read_attributes(item),
+        failure=failure,
     )
 
 
@@ -525,10 +576,14 @@ def check_new_ids(store: EntitlementStore, named: list[tuple[str, str]]) -> None
 
 def add_items(
     store: EntitlementStore, ent: SimEntitlement, planned: list[PlannedItem], default_state: str, force_deploy: bool = False
-) -> list[str]:
+) -> list[str | None]:
+    """Make the planned items that do not fail; their activation IDs in request order (None for a failed one)."""
     now = store.world.now_ms()
-    ids = []
+    ids: list[str | None] = []
     for plan in planned:
+        if plan.failure:
+            ids.append(None)
+            continue
         activation_id = plan.activation_id or store.new_activation_id()
         if force_deploy or (plan.state is None and plan.auto_deploy):
             state = "DEPLOYED"
@@ -603,6 +658,10 @@ async def create_entitlement(request: Request) -> Response:
     named = [("entitlementId", entitlement_id)] if entitlement_id else []
     named += [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id]
     check_new_ids(store, named)
+    if overall(planned) == "FAILURE":  # no line item can be made: no entitlement either (the docs advise against empty ones)
+        return answer_items(
+            request, {"message": "No line item could be created", "responseItems": planned_results(planned, [None] * len(planned))}, planned
+        )
 
     if not accounts:
         owner = store.default_account()
@@ -632,16 +691,18 @@ async def create_entitlement(request: Request) -> Response:
     store.entitlements[ent.entitlement_id] = ent
     store.index(ent)
     ids = add_items(store, ent, planned, ent_status, force_deploy=auto_deploy)
-    return created(
+    made = [i for i in ids if i]
+    return answer_items(
         request,
         {
             "status": "success",
             "message": "Entitlement created successfully",
             "entitlementId": ent.entitlement_id,
             "entitlement": render_entitlement(store, ent),
-            "activationIds": ids,
-            "responseItems": result_items(ids),
+            "activationIds": made,
+            "responseItems": planned_results(planned, ids),
         },
+        planned,
     )
 
 
@@ -661,15 +722,17 @@ async def add_line_items(request: Request) -> Response:
     planned = [read_line_item(store, item, strict) for item in body.objects("lineItems", required=True, min_items=1)]
     check_new_ids(store, [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id])
     ids = add_items(store, ent, planned, "DRAFT")
-    return created(
+    made = [i for i in ids if i]
+    return answer_items(
         request,
         {
             "status": "success",
-            "message": f"{len(ids)} line item{'s' if len(ids) != 1 else ''} created",
+            "message": f"{len(made)} line item{'s' if len(made) != 1 else ''} created",
             "entitlementId": ent.entitlement_id,
-            "activationIds": ids,
-            "responseItems": result_items(ids),
+            "activationIds": made,
+            "responseItems": planned_results(planned, ids),
         },
+        planned,
     )
 
 
@@ -853,6 +916,8 @@ async def add_maintenance_line_items(request: Request) -> Response:
         if name and version and part and cat.maintenance_product(None, None, part) is not product:
             # both ways of naming it, naming two things: refused, never one of them silently dropped
             raise mp.problem("partNumber", f"part number {part!r} is not {name} version {version}: give one or the other")
+        listed = cat.maintenance.get((product.name, product.version))
+        failure = not_deployed("Maintenance product", product.name, product.version, listed.state) if listed is not None else None
         parent = item.text("parentActivationId", blank_is_none=True)
         if parent is not None:
             found = store.by_activation.get(parent)
@@ -875,19 +940,22 @@ async def add_maintenance_line_items(request: Request) -> Response:
                 attributes=read_attributes(item),
                 parent_activation_id=parent,
                 maintenance=True,
+                failure=failure,
             )
         )
     check_new_ids(store, [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id])
     ids = add_items(store, ent, planned, "DRAFT")
-    return created(
+    made = [i for i in ids if i]
+    return answer_items(
         request,
         {
             "status": "success",
-            "message": f"{len(ids)} maintenance line item{'s' if len(ids) != 1 else ''} created",
+            "message": f"{len(made)} maintenance line item{'s' if len(made) != 1 else ''} created",
             "entitlementId": ent.entitlement_id,
-            "activationIds": ids,
-            "responseItems": result_items(ids),
+            "activationIds": made,
+            "responseItems": planned_results(planned, ids),
         },
+        planned,
     )
 
 

@@ -11,14 +11,17 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 from pydantic import ValidationError
 
+from flextui.api.auth import Credentials
 from flextui.api.entitlements import (
     AdditionalProperties,
     EntitlementCreate,
     EntitlementFilter,
     EntitlementsService,
+    ItemsFailed,
     LineItem,
     LineItemCreate,
     LineItemFilter,
@@ -28,8 +31,10 @@ from flextui.api.entitlements import (
     MutationResult,
     PolicyTerm,
 )
-from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly
-from flextui.api.http import Service, Session
+from flextui.api.errors import ApiError, Conflict, Invalid, NotFound, ReadOnly
+from flextui.api.http import RetryPolicy, Service, Session
+from flextui.api.tolerant import unreadable
+from flextui.sim.products import catalogue
 from flextui.sim.world import World
 
 from ..beta_fixtures import _beta_only, read_only_session, refused  # noqa: F401  (fixtures)
@@ -442,3 +447,119 @@ async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
     read_only.page_bases.learn(Service.ENTITLEMENTS, 1)  # known; detecting it is tested with the dialects
     page = await svc.list()  # reads still work
     assert page.items and read_only.requests_sent == 1
+
+
+# -- per-item results: every documented form, every failure said ------------------------------------------
+
+
+def answering(body: Any, status: int = 201) -> EntitlementsService:
+    """The service on a fake transport that answers every request with `body` (JSON) and `status`."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, json=body)
+
+    session = Session(
+        "https://fno.example",
+        credentials=Credentials("ops@acme.example", "pw", "rna_fake_token_0123456789"),
+        user="ops@acme.example",
+        transport=httpx.MockTransport(handler),
+        retry=RetryPolicy(attempts=1),
+    )
+    return EntitlementsService(session)
+
+
+NOT_DEPLOYED = "Product P version 1 is not deployed"
+
+
+async def test_a_failed_response_item_is_a_failure_naming_it() -> None:
+    """LineItemResponse `{"responseItems": [{activationId, errorMsg, status}]}`
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/LineItemResponseItem): an item whose status says
+    FAILURE was returned as success ("0 line items added to ENT-1")."""
+    svc = answering({"responseItems": [{"activationId": "ACT-1", "status": "FAILURE", "errorMsg": NOT_DEPLOYED}]})
+    with pytest.raises(ItemsFailed) as failed:
+        await svc.add_line_items("ENT-1", [LineItemCreate.model_validate(line_item(activationId="ACT-1"))])
+    assert not failed.value.partial, "nothing was done: the form keeps what was typed"
+    assert failed.value.failures == [f"ACT-1: {NOT_DEPLOYED}"]
+    assert NOT_DEPLOYED in str(failed.value) and "1 of 1 failed" in str(failed.value)
+
+
+async def test_a_partial_failure_is_never_a_success() -> None:
+    svc = answering(
+        {
+            "status": "PARTIAL_FAILURE",
+            "responseItems": [
+                {"activationId": "ACT-9", "status": "SUCCESS"},
+                {"activationId": None, "status": "FAILURE", "errorMsg": NOT_DEPLOYED},
+            ],
+        }
+    )
+    items = [LineItemCreate.model_validate(line_item()), LineItemCreate.model_validate(line_item())]
+    with pytest.raises(ItemsFailed) as failed:
+        await svc.add_line_items("ENT-1", items)
+    assert failed.value.partial, "ACT-9 was made: sending the same items again would make it twice"
+    result = failed.value.result
+    assert result.activation_ids == ["ACT-9"], "the IDs made, from responseItems (no activationIds in the answer)"
+    assert result.failures == [f"line item 2 (Flex Designer 2022.4): {NOT_DEPLOYED}"], "named by its place: it has no ID"
+    assert "(done: ACT-9)" in str(failed.value)
+
+
+async def test_the_response_list_of_index_and_result_is_read() -> None:
+    """LineItemGraphQLResponse `{"response": [LineItemResultEntry]}` (the same page): a list in `response`, typed as a
+    map, made the whole answer unreadable and the failure was lost."""
+    svc = answering(
+        {
+            "response": [
+                {"index": 1, "result": {"activationId": "ACT-B", "status": "SUCCESS", "errorMsg": None}},
+                {"index": 0, "result": {"activationId": None, "status": "FAILURE", "errorMsg": NOT_DEPLOYED}},
+            ]
+        }
+    )
+    spec = EntitlementCreate.model_validate(entitlement(lineItems=[line_item(), line_item(activationId="ACT-B")]))
+    with pytest.raises(ItemsFailed) as failed:
+        await svc.create(spec)
+    result = failed.value.result
+    assert unreadable(result) is None and result.activation_ids == ["ACT-B"]
+    assert result.failures == [f"line item 1 (Flex Designer 2022.4): {NOT_DEPLOYED}"], "named by the index the answer gives"
+    # every item done, in that form: a success with its IDs
+    done = await answering({"response": [{"index": 0, "result": {"activationId": "ACT-C", "status": "SUCCESS"}}]}).add_line_items(
+        "ENT-1", [LineItemCreate.model_validate(line_item())]
+    )
+    assert done.activation_ids == ["ACT-C"] and not done.failed
+
+
+async def test_a_partial_failure_status_without_items_is_not_a_success() -> None:
+    svc = answering({"status": "PARTIAL_FAILURE"})
+    with pytest.raises(ItemsFailed) as failed:
+        await svc.add_line_items("ENT-1", [LineItemCreate.model_validate(line_item())])
+    assert failed.value.partial and "PARTIAL_FAILURE" in str(failed.value)
+    with pytest.raises(ApiError) as refused_all:
+        await answering({"status": "FAILURE", "message": "nope"}).add_line_items("ENT-1", [LineItemCreate.model_validate(line_item())])
+    assert "FAILURE: nope" in str(refused_all.value) and not isinstance(refused_all.value, ItemsFailed)
+    ok = await answering({"status": "SUCCESS"}).add_line_items("ENT-1", [LineItemCreate.model_validate(line_item())])
+    assert ok.status == "SUCCESS" and not ok.failed, "the documented {status} answer is still a success"
+
+
+async def test_the_simulator_fails_an_item_whose_product_is_not_deployed(wire: Any, world: World) -> None:
+    """ "There must be deployed products and license models" (SOAP createSimpleEntitlement): the simulator fails that
+    item on its own, makes the others, and says PARTIAL_FAILURE; with none made, FAILURE and nothing created."""
+    received, svc = wire
+    draft = next(p for p in catalogue(world).products.values() if p.state != "DEPLOYED").sim
+    bad = line_item(product=[{"productName": draft.name, "productVersion": draft.version}])
+    ent = world.entitlements["ENT-100001"]
+    before = len(ent.line_items)
+    items = [LineItemCreate.model_validate(line_item(activationId="ACT-PF-1")), LineItemCreate.model_validate(bad)]
+    with pytest.raises(ItemsFailed) as failed:
+        await svc.add_line_items("ENT-100001", items)
+    assert failed.value.partial and failed.value.result.activation_ids == ["ACT-PF-1"]
+    assert [li.activation_id for li in ent.line_items[before:]] == ["ACT-PF-1"]
+    (failure,) = failed.value.failures
+    assert failure.startswith(f"line item 2 ({draft.name} {draft.version}): Product {draft.name} version {draft.version} is not deployed")
+    count = len(world.entitlements)
+    with pytest.raises(ItemsFailed) as none_made:
+        await svc.create(EntitlementCreate.model_validate(entitlement(lineItems=[bad])))
+    assert not none_made.value.partial and len(world.entitlements) == count, "no entitlement without its line items"
+    made = EntitlementCreate.model_validate(entitlement(lineItems=[line_item(), bad]))
+    with pytest.raises(ItemsFailed) as partly:
+        await svc.create(made)
+    assert partly.value.partial and len(world.entitlements) == count + 1
+    assert len(world.entitlements[partly.value.result.entitlement_id or ""].line_items) == 1

@@ -19,6 +19,7 @@ import pytest
 
 from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
 from flextui.sim.entitlements import entitlement_store
+from flextui.sim.products import catalogue
 from flextui.sim.world import ADMIN, CUSTOMER, World
 
 from ..beta_fixtures import _beta_only  # noqa: F401  (fixtures)
@@ -840,6 +841,53 @@ async def test_bad_maintenance_line_items(api: Api, world: World, item: dict[str
         "POST", "/entitlement/ENT-100002/maintenance-line-items", status, field, json={"maintenanceLineItems": [{**good, **item}]}
     )
     assert len(world.entitlements["ENT-100002"].line_items) == n
+
+
+async def test_an_item_whose_product_is_not_deployed_fails_on_its_own(api: Api, world: World) -> None:
+    """ "There must be deployed products and license models" (SOAP createSimpleEntitlement): such an item's response item
+    says FAILURE with an errorMsg, the others are made, the status is PARTIAL_FAILURE (FAILURE when none are)."""
+    draft = next(p for p in catalogue(world).products.values() if p.state != "DEPLOYED").sim
+    bad = line_item(product=[{"productName": draft.name, "productVersion": draft.version}])
+    ent = world.entitlements["ENT-100001"]
+    before = len(ent.line_items)
+    body = await api.ok("POST", "/entitlement/ENT-100001/line-items", 201, json={"lineItems": [line_item(activationId="ACT-D-1"), bad]})
+    assert body["status"] == "PARTIAL_FAILURE" and body["activationIds"] == ["ACT-D-1"]
+    ok, failed = body["responseItems"]
+    assert ok == {"activationId": "ACT-D-1", "status": "success", "errorMsg": None}
+    assert failed["status"] == "FAILURE" and failed["activationId"] is None
+    assert f"Product {draft.name} version {draft.version} is not deployed" in failed["errorMsg"]
+    assert [li.activation_id for li in ent.line_items[before:]] == ["ACT-D-1"]
+    count = len(world.entitlements)
+    none = await api.ok("POST", "/entitlement", 200, json=entitlement(lineItems=[bad]))
+    assert none["status"] == "FAILURE" and none["responseItems"][0]["status"] == "FAILURE" and "entitlementId" not in none
+    assert len(world.entitlements) == count, "no entitlement is made without a line item"
+    gold = catalogue(world).maintenance[("Gold Support", "1.0")]
+    gold.state = "DRAFT"
+    item = {
+        "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"},
+        "startDate": "2026-11-01",
+        "isPermanent": True,
+        "activationId": "MNT-D-1",
+    }
+    refused = await api.ok("POST", "/entitlement/ENT-100001/maintenance-line-items", 200, json={"maintenanceLineItems": [item]})
+    assert refused["status"] == "FAILURE" and refused["responseItems"][0]["activationId"] == "MNT-D-1"
+    assert "Maintenance product Gold Support version 1.0 is not deployed" in refused["responseItems"][0]["errorMsg"]
+
+
+async def test_a_partial_failure_is_said_under_create_status_only(world: World) -> None:
+    """The documented `{status}` answer: never SUCCESS when an item failed."""
+    app = create_app(world, dialects=["create-status-only"])
+    api = Api(app)
+    try:
+        draft = next(p for p in catalogue(world).products.values() if p.state != "DEPLOYED").sim
+        bad = line_item(product=[{"productName": draft.name, "productVersion": draft.version}])
+        assert await api.ok("POST", "/entitlement/ENT-100001/line-items", 201, json={"lineItems": [line_item(), bad]}) == {
+            "status": "PARTIAL_FAILURE"
+        }
+        assert await api.ok("POST", "/entitlement/ENT-100001/line-items", 200, json={"lineItems": [bad]}) == {"status": "FAILURE"}
+        assert await api.ok("POST", "/entitlement/ENT-100001/line-items", 201, json={"lineItems": [line_item()]}) == {"status": "SUCCESS"}
+    finally:
+        await api.aclose()
 
 
 async def test_fixed_clock_dates(api: Api, world: World) -> None:

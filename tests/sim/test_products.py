@@ -307,7 +307,8 @@ async def test_product_rules_only_the_server_knows(api: Api, change: Change, sta
 
 
 async def test_created_product_can_be_entitled(api: Api) -> None:
-    await api.ok("POST", "/products", 201, json=product())
+    # deployed: "There must be deployed products" to entitle (SOAP createSimpleEntitlement; a draft one fails its line item)
+    await api.ok("POST", "/products", 201, json=product(autoDeploy=True))
     body = {
         "lineItems": [
             {"product": [{"productName": "Quartz Modeler", "productVersion": "1.0"}], "startDate": "2026-01-01", "isPermanent": True}

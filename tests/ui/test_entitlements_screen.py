@@ -694,6 +694,47 @@ async def test_line_item_changes_add_policies_properties_maintenance() -> None:
         assert "maint." in str(s.node_index[f"L:{added.activation_id}"].label)
 
 
+async def test_a_line_item_the_server_fails_is_said_with_its_reason_and_never_as_a_success() -> None:
+    """Per-item failures in a create answer were ignored ("0 line items added to ENT-1"). A product not deployed
+    fails its line item on the simulator ("There must be deployed products", SOAP createSimpleEntitlement): what
+    was added and what failed, with the server's words, are said as an error; when nothing was added the form
+    stays open, saying why, with everything typed."""
+    app = build_app(start=["entitlements", ACME])
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, "E:ENT-100001")
+        ent = world_of(app).entitlements["ENT-100001"]
+        before = len(ent.line_items)
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SectionedForm)
+        await fill(pilot, {"li0-productName": "Flex Lens", "li0-productVersion": "2024.2", "li0-isPermanent": True})
+        await until(pilot, lambda: "not deployed" in hint(app, "li0-productVersion"))  # the catalogue says so before sending
+        assert await requests_to_save(pilot) == 1 and app.screen is form, "nothing was added: the form stays"
+        said = str(form.query_one("#form-error").render())
+        assert "1 of 1 failed" in said and "Product Flex Lens version 2024.2 is not deployed" in said, said
+        assert len(ent.line_items) == before
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        await fill(pilot, {"li1-productName": "Nova Gateway", "li1-productVersion": "2022.4", "li1-isPermanent": True})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), "one was added: sending the form again would add it twice"
+        added = ent.line_items[before:]
+        assert [li.product.name for li in added] == ["Nova Gateway"]
+        errors_said = [str(n.message) for n in app._notifications if n.severity == "error"]
+        expected = (
+            f"1 line item added to ENT-100001: {added[0].activation_id}; but 1 line item failed: "
+            "line item 1 (Flex Lens 2024.2): Product Flex Lens version 2024.2 is not deployed"
+        )
+        assert any(m.startswith(expected) for m in errors_said), errors_said
+        assert not any("added to ENT-100001" in str(n.message) for n in app._notifications if n.severity != "error")
+        await until(pilot, lambda: f"L:{added[0].activation_id}" in child_keys(app, "E:ENT-100001"))
+        assert s.tree.cursor_node.data.key == f"L:{added[0].activation_id}"
+
+
 def offered(s: EntitlementsScreen) -> set[str]:
     return {b.binding.action for b in s.active_bindings.values() if b.enabled}
 
