@@ -382,24 +382,18 @@ class AdditionalProperties(_Request):
 
 
 class MaintenanceProductRef(_Request):
-    """A maintenance product: name and version, or its part number."""
+    """A maintenance product: its name and version (both required) and, optionally, its part number.
 
-    maintenance_product_name: str | None = Field(None, alias="maintenanceProductName")
-    maintenance_product_version: str | None = Field(None, alias="maintenanceProductVersion")
+    "maintenanceProductName (string, required) … maintenanceProductVersion (string, required) … partNumber (string)
+    Part number associated with maintenance product", and the page's sample sends all three
+    (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/maintenancelineitem/postmaintenancelineitems.md).
+    """
+
+    maintenance_product_name: NonBlank = Field(alias="maintenanceProductName")
+    maintenance_product_version: NonBlank = Field(alias="maintenanceProductVersion")
     part_number: v.PartNumberText | None = Field(None, alias="partNumber")
 
-    _blank = field_validator("maintenance_product_name", "maintenance_product_version", "part_number", mode="before")(
-        classmethod(lambda cls, x: _blank_to_none(x))
-    )
-
-    @model_validator(mode="after")
-    def _named(self) -> MaintenanceProductRef:
-        if not ((self.maintenance_product_name and self.maintenance_product_version) or self.part_number):
-            raise FieldProblem("maintenanceProductName", "give the maintenance product's name and version, or its part number")
-        if self.part_number and (self.maintenance_product_name or self.maintenance_product_version):
-            # the docs name the product one way or the other; both, and a service may use one and drop the other
-            raise FieldProblem("partNumber", "a part number instead of the name and version, not both")
-        return self
+    _blank = field_validator("part_number", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
 
 
 class MaintenanceLineItemCreate(_Request):

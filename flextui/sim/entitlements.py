@@ -83,10 +83,14 @@ Choices where the seed and the notes are silent, so a client must cope:
   duration and unit together}, extraActivations ≥ 0 and three booleans; at
   least one field; merged into the line item's policies.
 - Maintenance line items: body `{"maintenanceLineItems": [...]}` (or
-  `lineItems`), each with maintenanceProduct {maintenanceProductName +
-  maintenanceProductVersion, or partNumber} naming a maintenance product of
-  the catalogue, an optional parentActivationId (a non-maintenance line
-  item of the same entitlement), and the line item date/ID rules.
+  `lineItems`), each with maintenanceProduct {maintenanceProductName and
+  maintenanceProductVersion, both "(string, required)", and an optional
+  partNumber, which must then be one of that product's: the page's sample
+  sends all three,
+  https://fnoapi.redocly.app/apis/rest/fno_api_modernization/maintenancelineitem/postmaintenancelineitems.md}
+  naming a maintenance product of the catalogue, an optional
+  parentActivationId (a non-maintenance line item of the same
+  entitlement), and the line item date/ID rules.
 
 Dialects (beta.py has what the three beta services share)
 - `entitlements-bare-array`: GET /entitlements answers a bare JSON array of
@@ -904,18 +908,15 @@ async def add_maintenance_line_items(request: Request) -> Response:
         activation_id = read_id(item, "activationId")
         mp = item.object("maintenanceProduct", required=True)
         assert mp is not None
-        name = mp.text("maintenanceProductName", blank_is_none=True)
-        version = mp.text("maintenanceProductVersion", blank_is_none=True)
+        name = mp.text("maintenanceProductName", required=True)
+        version = mp.text("maintenanceProductVersion", required=True)
         part = mp.text("partNumber", blank_is_none=True, rule=r.part_number)
-        if not ((name and version) or part):
-            raise mp.problem("maintenanceProductName", "give maintenanceProductName and maintenanceProductVersion, or partNumber")
-        product = cat.maintenance_product(name, version, None if name and version else part)
+        product = cat.maintenance_product(name, version)
         if product is None:
-            what = f"{name} version {version}" if name and version else f"with part number {part!r}"
-            raise mp.problem("maintenanceProductName" if name and version else "partNumber", f"no maintenance product {what}")
-        if name and version and part and cat.maintenance_product(None, None, part) is not product:
-            # both ways of naming it, naming two things: refused, never one of them silently dropped
-            raise mp.problem("partNumber", f"part number {part!r} is not {name} version {version}: give one or the other")
+            raise mp.problem("maintenanceProductName", f"no maintenance product {name} version {version}")
+        if part and cat.maintenance_product(None, None, part) is not product:
+            # the part number names another product (or none): refused, never silently dropped
+            raise mp.problem("partNumber", f"part number {part!r} is not one of {name} version {version}")
         listed = cat.maintenance.get((product.name, product.version))
         failure = not_deployed("Maintenance product", product.name, product.version, listed.state) if listed is not None else None
         parent = item.text("parentActivationId", blank_is_none=True)

@@ -165,29 +165,33 @@ def test_properties_model() -> None:
         assert field in refused(AdditionalProperties, body), (body, field)
 
 
+GOLD = {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"}
+
+
 def test_maintenance_model() -> None:
-    good = {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "startDate": "2026-01-01", "isPermanent": True}
+    """maintenanceProductName and maintenanceProductVersion are "(string, required)", partNumber optional, and the
+    page's sample sends all three (…/maintenancelineitem/postmaintenancelineitems.md): that sample was refused ("a
+    part number instead of the name and version, not both") and a part number alone was accepted."""
+    good = {"maintenanceProduct": dict(GOLD), "startDate": "2026-01-01", "isPermanent": True}
     MaintenanceLineItemCreate.model_validate(good)
-    MaintenanceLineItemCreate.model_validate(
-        {**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"}}
-    )
+    sample = MaintenanceLineItemCreate.model_validate({**good, "maintenanceProduct": {**GOLD, "partNumber": "MNT-GOLD-001"}})
+    assert sample.body()["maintenanceProduct"] == {**GOLD, "partNumber": "MNT-GOLD-001"}
     cases = [
-        ({**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support"}}, "maintenanceProduct.maintenanceProductName"),
+        ({**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support"}}, "maintenanceProduct.maintenanceProductVersion"),
+        ({**good, "maintenanceProduct": {"partNumber": "MNT-GOLD-001"}}, "maintenanceProduct.maintenanceProductName"),
+        ({**good, "maintenanceProduct": {**GOLD, "maintenanceProductName": " "}}, "maintenanceProduct.maintenanceProductName"),
+        ({**good, "maintenanceProduct": {**GOLD, "partNumber": "PN/1"}}, "maintenanceProduct.partNumber"),
         ({**good, "startDate": "2026-02-30"}, "startDate"),
         ({**good, "isPermanent": False}, "expiryDate"),
         ({**good, "activationId": "A@1"}, "activationId"),
         ({**good, "activationId": "A-1", "autoGenerate": True}, "autoGenerate"),
         ({**good, "quantity": -3}, "quantity"),
-        # named both ways: the form's "or part number" was sent beside the name, and a service dropped one silently
-        (
-            {**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support", "partNumber": "PN-GOLD"}},
-            "maintenanceProduct.partNumber",
-        ),
     ]
     for body, field in cases:
         assert field in refused(MaintenanceLineItemCreate, body), (body, field)
-    said = refused(MaintenanceLineItemCreate, cases[0][0])["maintenanceProduct.maintenanceProductName"]
-    assert said == "give the maintenance product's name and version, or its part number", "words a form can show, not JSON names"
+    assert "maintenanceProduct.maintenanceProductVersion" in refused(
+        MaintenanceLineItemCreate, {**good, "maintenanceProduct": {"partNumber": "MNT-GOLD-001"}}
+    ), "a part number alone names neither"
 
 
 def test_filters() -> None:
@@ -318,7 +322,7 @@ async def test_create_flow(svc: EntitlementsService, world: World) -> None:
     assert updated.activation_ids == ["ACT-FLOW-2"] and updated.response and updated.response["ACT-FLOW-2"]["status"] == "success"
     maintenance = MaintenanceLineItemCreate.model_validate(
         {
-            "maintenanceProduct": {"partNumber": "MNT-GOLD-001"},
+            "maintenanceProduct": {**GOLD, "partNumber": "MNT-GOLD-001"},
             "parentActivationId": "ACT-FLOW-1",
             "startDate": "2026-11-01",
             "expiryDate": "2027-11-01",
@@ -331,6 +335,17 @@ async def test_create_flow(svc: EntitlementsService, world: World) -> None:
     assert items.items[1].order_type == "UPGRADE_ORDER" and items.items[1].parent_activation_id == "ACT-FLOW-1"
     assert items.items[1].policies["returns"]["policyTermUnit"] == "Days"
     assert items.items[2].maintenance and items.items[2].product.product_name == "Gold Support"  # type: ignore[union-attr]
+
+
+async def test_the_documented_maintenance_sample_goes_out_and_is_made(wire: Any, world: World) -> None:
+    """The page's sample names the maintenance product by name, version and part number: all three go out as given."""
+    received, svc = wire
+    item = {"maintenanceProduct": {**GOLD, "partNumber": "MNT-GOLD-001"}, "startDate": "2026-11-01", "expiryDate": "2027-11-01"}
+    result = await svc.add_maintenance_line_items("ENT-100002", [MaintenanceLineItemCreate.model_validate(item)])
+    sent = received.to("POST", "/maintenance-line-items")[-1].body["maintenanceLineItems"][0]
+    assert sent["maintenanceProduct"] == {**GOLD, "partNumber": "MNT-GOLD-001"}
+    made = world.entitlements["ENT-100002"].line_items[-1]
+    assert [made.activation_id] == result.activation_ids and made.product.name == "Gold Support" and made.maintenance
 
 
 # -- the words on the wire ------------------------------------------------------------------------------
@@ -433,11 +448,7 @@ async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
         svc.update_properties("ENT-100000", AdditionalProperties(lineItems=[LineItemProperties(activationId="A", deploy=True)])),
         svc.add_maintenance_line_items(
             "ENT-100000",
-            [
-                MaintenanceLineItemCreate.model_validate(
-                    {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "startDate": "2026-01-01", "isPermanent": True}
-                )
-            ],
+            [MaintenanceLineItemCreate.model_validate({"maintenanceProduct": GOLD, "startDate": "2026-01-01", "isPermanent": True})],
         ),
     ]
     for call in calls:

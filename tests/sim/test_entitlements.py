@@ -780,7 +780,16 @@ async def test_maintenance_line_items(api: Api, world: World) -> None:
                 "expiryDate": "2027-11-01",
                 "activationId": "MNT-ACT-1",
             },
-            {"maintenanceProduct": {"partNumber": "MNT-SILVER-001"}, "startDate": "2026-11-01", "isPermanent": True, "autoDeploy": True},
+            {  # the page's sample names it by name, version and part number
+                "maintenanceProduct": {
+                    "maintenanceProductName": "Silver Support",
+                    "maintenanceProductVersion": "1.0",
+                    "partNumber": "MNT-SILVER-001",
+                },
+                "startDate": "2026-11-01",
+                "isPermanent": True,
+                "autoDeploy": True,
+            },
         ]
     }
     result = await api.ok("POST", "/entitlement/ENT-100002/maintenance-line-items", 201, json=body)
@@ -800,8 +809,17 @@ async def test_maintenance_line_items(api: Api, world: World) -> None:
             400,
             "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName",
         ),
-        ({"maintenanceProduct": {"partNumber": "PN-NONE"}}, 400, "maintenanceLineItems[0].maintenanceProduct.partNumber"),
-        (  # named both ways, naming two things (or none): refused, not the part number dropped
+        (  # name and version are "(string, required)": a part number alone names neither
+            {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}},
+            400,
+            "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName",
+        ),
+        (
+            {"maintenanceProduct": {"maintenanceProductName": "Gold Support", "partNumber": "MNT-GOLD-001"}},
+            400,
+            "maintenanceLineItems[0].maintenanceProduct.maintenanceProductVersion",
+        ),
+        (  # a part number that is not the product's (or no one's): refused, not dropped
             {"maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0", "partNumber": "PN-GOLD"}},
             400,
             "maintenanceLineItems[0].maintenanceProduct.partNumber",
@@ -818,7 +836,7 @@ async def test_maintenance_line_items(api: Api, world: World) -> None:
             "maintenanceLineItems[0].maintenanceProduct.partNumber",
         ),
         (
-            {"maintenanceProduct": {"maintenanceProductName": "Gold Support"}},
+            {"maintenanceProduct": {"maintenanceProductVersion": "1.0", "partNumber": "MNT-GOLD-001"}},
             400,
             "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName",
         ),

@@ -735,6 +735,37 @@ async def test_a_line_item_the_server_fails_is_said_with_its_reason_and_never_as
         assert s.tree.cursor_node.data.key == f"L:{added[0].activation_id}"
 
 
+async def test_the_maintenance_form_needs_name_and_version_and_takes_a_part_number_beside_them() -> None:
+    """maintenanceProductName and maintenanceProductVersion are "(string, required)", partNumber optional, and the
+    page's sample sends all three (…/maintenancelineitem/postmaintenancelineitems.md). The form invited a part
+    number "instead of name and version", sent it alone (the service needs the name and version), and refused the
+    documented sample."""
+    app = build_app(start=["entitlements", ACME])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await expand(pilot, "E:ENT-100002")
+        await pilot.press("m")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SectionedForm)
+        assert "instead" not in str(form.query_one("#field-mi0-partNumber", Input).placeholder)
+        await fill(pilot, {"mi0-partNumber": "MNT-GOLD-001", "mi0-isPermanent": True})
+        assert await requests_to_save(pilot) == 0 and app.screen is form, "a part number alone is refused before sending"
+        assert {"mi0-name", "mi0-version"} <= set(errors(app)), errors(app)
+        await fill(pilot, {"mi0-name": "Gold Support", "mi0-version": "1.0"})
+        await until(pilot, lambda: "MNT-GOLD-001" in hint(app, "mi0-partNumber"))  # the product's part numbers, from the catalogue
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), str(form.query_one("#form-error").render())
+        body = last_request(app, "POST", "/maintenance-line-items").request_body
+        assert body["maintenanceLineItems"][0]["maintenanceProduct"] == {
+            "maintenanceProductName": "Gold Support",
+            "maintenanceProductVersion": "1.0",
+            "partNumber": "MNT-GOLD-001",
+        }
+        assert world_of(app).entitlements["ENT-100002"].line_items[-1].product.name == "Gold Support"
+
+
 def offered(s: EntitlementsScreen) -> set[str]:
     return {b.binding.action for b in s.active_bindings.values() if b.enabled}
 

@@ -801,7 +801,7 @@ class EntitlementForms:
                     k("name"), "Maintenance product", errors=(f"{mp}.maintenanceProductName", mp), placeholder="name from the catalogue"
                 ),
                 FieldSpec(k("version"), "Version", errors=(f"{mp}.maintenanceProductVersion",)),
-                FieldSpec(k("partNumber"), "or part number", errors=(f"{mp}.partNumber",), placeholder="instead of name and version"),
+                FieldSpec(k("partNumber"), "Part number", errors=(f"{mp}.partNumber",), placeholder="optional: one of the product's"),
                 FieldSpec(
                     k("parent"),
                     "Parent activation ID",
@@ -878,6 +878,10 @@ class EntitlementForms:
                     )
                 else:
                     out[section_key("mi", i, "name")] = "known: " + ", ".join(self.catalogue.maintenance_names()[:6])
+                version = values.get(section_key("mi", i, "version"), "").strip()
+                found = self.catalogue.maintenance.get(name, {}).get(version) if name and version else None
+                if found is not None and found.part_numbers:
+                    out[section_key("mi", i, "partNumber")] = "its part numbers: " + ", ".join(found.part_numbers[:6])
             return out
 
         def suggest(spec: FieldSpec) -> Suggester | None:
@@ -890,6 +894,8 @@ class EntitlementForms:
                         form_ref[0].value_of(section_key("mi", int(index), "name")) if form_ref else ""
                     )
                 )
+            if name == "partNumber":
+                return NameSuggester(lambda: self._maintenance_parts(form_ref[0], int(index)) if form_ref else [])
             return None
 
         form = SectionedForm(
@@ -904,6 +910,13 @@ class EntitlementForms:
         )
         form_ref.append(form)
         self.app.push_screen(form, done)
+
+    def _maintenance_parts(self, form: SectionedForm, index: int) -> list[str]:
+        """The part numbers of the maintenance product section `index` names (for its Part number field)."""
+        name = str(form.value_of(section_key("mi", index, "name")) or "").strip()
+        version = str(form.value_of(section_key("mi", index, "version")) or "").strip()
+        found = self.catalogue.maintenance.get(name, {}).get(version)
+        return list(found.part_numbers) if found is not None else []
 
     def _after_change(self, account_id: str | None, entitlement_id: str | None, *, select: str | None = None) -> None:
         """Reload, fresh, what a change touched: an entitlement's line items and its account's entitlements (counts changed)."""
