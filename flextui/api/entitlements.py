@@ -19,7 +19,7 @@ after a mutation, list again with `force=True`.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -40,7 +40,7 @@ from flextui.api.errors import ApiError
 from flextui.api.http import Service, Session, answered
 from flextui.api.listing import Listing, freshest, records_page
 from flextui.api.paging import Page, Pager
-from flextui.api.timestamps import lenient_timestamp
+from flextui.api.timestamps import lenient_day, lenient_timestamp
 from flextui.api.tolerant import Record, one_record, parse_record, says_failure
 from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, FieldProblem, IdText, NonBlank, errors_by_field
 
@@ -547,6 +547,10 @@ class LineItemProduct(_Response):
 
 
 class LineItem(_Response):
+    """A line item as listed. `start_date` and `expiry_date` are read in any form a service writes a date (YYYY-MM-DD,
+    an ISO 8601 date-time such as Spring's `2025-01-01T00:00:00.000+00:00`, epoch milliseconds: notes §5, §6) and
+    kept as the day, YYYY-MM-DD; a value that is no date is kept as its text (`starts`/`expires` are then None)."""
+
     activation_id: str = Field(alias="activationId")
     entitlement_id: str | None = Field(None, alias="entitlementId")
     state: str | None = Field(None, validation_alias=AliasChoices("lineItemState", "lineItemStatus", "status"))
@@ -568,6 +572,22 @@ class LineItem(_Response):
     @classmethod
     def _listed(cls, value: Any) -> Any:
         return [value] if isinstance(value, dict) else value or []
+
+    @field_validator("start_date", "expiry_date", mode="before")
+    @classmethod
+    def _day(cls, value: Any) -> Any:
+        if value is None or value == "":
+            return None
+        day = lenient_day(value)
+        return day.isoformat() if day is not None else str(value)
+
+    @property
+    def starts(self) -> date | None:
+        return lenient_day(self.start_date)
+
+    @property
+    def expires(self) -> date | None:
+        return lenient_day(self.expiry_date)
 
     @field_validator("policies", mode="before")
     @classmethod

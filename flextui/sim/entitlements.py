@@ -113,6 +113,12 @@ Dialects (beta.py has what the three beta services share)
   https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md)
 - `null-collections` (app.py): empty accounts, attributes, lineItems and
   products arrays are `null`.
+- `line-item-dates-datetime`, `line-item-dates-epoch`: a line item's
+  startDate and expiryDate as a Spring service writes a `Date`: Jackson's
+  default date-time `2025-01-01T00:00:00.000+00:00`, or epoch milliseconds
+  (UTC midnight). The docs give YYYY-MM-DD, and the beta APIs use ISO 8601
+  and epoch milliseconds too (notes §5, §6); GraphQL's LineItem types them
+  only as String (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/LineItemResult).
 """
 
 from __future__ import annotations
@@ -130,8 +136,8 @@ from flextui.sim.beta import beta_errors, caller_of, created, list_query, page_f
 from flextui.sim.common import SimError, dialects_of, json_response, world_of
 from flextui.sim.products import catalogue
 from flextui.sim.rules import Body, FieldProblem
+from flextui.sim.timefmt import day_start_ms, parse_ymd
 from flextui.sim.timefmt import iso as iso_string
-from flextui.sim.timefmt import parse_ymd
 from flextui.sim.world import SimAccount, SimEntitlement, SimLineItem, SimProduct, SimUser, World
 
 MOUNT = "/entitlements-api/v1"
@@ -267,7 +273,21 @@ def _duration_days(li: SimLineItem) -> int | None:
     return (parse_ymd(li.expiry_date) - parse_ymd(li.start_date)).days
 
 
-def render_line_item(store: EntitlementStore, ent: SimEntitlement, li: SimLineItem) -> dict[str, Any]:
+def line_item_day(day: str | None, dialects: frozenset[str] | set[str]) -> str | int | None:
+    """A line item's date as the dialect writes it: YYYY-MM-DD (documented), Spring's Jackson date-time
+    (`line-item-dates-datetime`) or epoch milliseconds at UTC midnight (`line-item-dates-epoch`)."""
+    if day is None:
+        return None
+    if "line-item-dates-epoch" in dialects:
+        return day_start_ms(parse_ymd(day))
+    if "line-item-dates-datetime" in dialects:
+        return f"{day}T00:00:00.000+00:00"
+    return day
+
+
+def render_line_item(
+    store: EntitlementStore, ent: SimEntitlement, li: SimLineItem, dialects: frozenset[str] | set[str] = frozenset()
+) -> dict[str, Any]:
     model = {"licenseModelName": li.product.license_model}
     model.update(store.license_models.get(li.activation_id, {}))
     return {
@@ -276,8 +296,8 @@ def render_line_item(store: EntitlementStore, ent: SimEntitlement, li: SimLineIt
         "lineItemState": li.state,
         "orderType": li.order_type,
         "permanent": li.expiry_date is None,
-        "startDate": li.start_date,
-        "expiryDate": li.expiry_date,
+        "startDate": line_item_day(li.start_date, dialects),
+        "expiryDate": line_item_day(li.expiry_date, dialects),
         "duration": _duration_days(li),
         "quantity": li.quantity,
         "quantityPerCopy": li.quantity_per_copy,
@@ -462,7 +482,7 @@ async def list_line_items(request: Request) -> Response:
             "status": "success",
             "entitlementId": ent.entitlement_id,
             **page_fields(params, len(items)),
-            "lineItems": [render_line_item(store, ent, li) for li in params.take(items)],
+            "lineItems": [render_line_item(store, ent, li, dialects_of(request)) for li in params.take(items)],
         }
     )
 

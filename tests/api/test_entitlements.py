@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 import httpx
@@ -34,6 +35,8 @@ from flextui.api.entitlements import (
 from flextui.api.errors import ApiError, Conflict, Invalid, NotFound, ReadOnly
 from flextui.api.http import RetryPolicy, Service, Session
 from flextui.api.tolerant import unreadable
+from flextui.sim.app import create_app
+from flextui.sim.dialects import speaking
 from flextui.sim.products import catalogue
 from flextui.sim.world import World
 
@@ -228,6 +231,43 @@ def test_response_models_tolerate_other_shapes() -> None:
         {"status": "success", "responseItems": [{"activationId": "A", "status": "failed", "errorMsg": "no"}]}
     )
     assert [r.activation_id for r in result.failed] == ["A"]
+
+
+@pytest.mark.parametrize(
+    ("start", "expiry"),
+    [
+        ("2025-01-01", "2026-01-01"),
+        ("2025-01-01T00:00:00.000+00:00", "2026-01-01T00:00:00.000+00:00"),  # Spring's Jackson date-time
+        ("2025-01-01T23:30:00-05:00", "2026-01-01T00:00:00Z"),  # the day as written, not the day in UTC
+        (1735689600000, 1767225600000),  # epoch milliseconds, UTC midnight
+        ("1735689600000", "1767225600000"),
+    ],
+)
+def test_line_item_dates_in_any_form_are_their_day(start: Any, expiry: Any) -> None:
+    """Notes §5/§6: the beta APIs use YYYY-MM-DD, ISO 8601 and epoch milliseconds. A date-time did not parse on 3.11
+    (no expiry warning), and epoch milliseconds made the whole line item unreadable, losing both dates."""
+    item = LineItem.model_validate({"activationId": "A", "startDate": start, "expiryDate": expiry})
+    assert unreadable(item) is None
+    assert (item.start_date, item.expiry_date) == ("2025-01-01", "2026-01-01")
+    assert (item.starts, item.expires) == (date(2025, 1, 1), date(2026, 1, 1))
+
+
+def test_a_line_item_date_that_is_no_date_is_kept_as_text() -> None:
+    item = LineItem.model_validate({"activationId": "A", "startDate": "soon", "expiryDate": "2026-02-30"})
+    assert unreadable(item) is None and (item.start_date, item.expiry_date) == ("soon", "2026-02-30")
+    assert item.starts is None and item.expires is None
+
+
+@pytest.mark.parametrize("dialect", ["line-item-dates-datetime", "line-item-dates-epoch"])
+async def test_line_item_dates_read_from_every_dialect(world: World, dialect: str) -> None:
+    session = make_session(create_app(world, dialects=speaking(dialect)))
+    try:
+        page = await EntitlementsService(session).line_items("ENT-100000")
+    finally:
+        await session.aclose()
+    held = world.entitlements["ENT-100000"].line_items
+    assert [(li.start_date, li.expiry_date) for li in page.items] == [(li.start_date, li.expiry_date) for li in held]
+    assert all(unreadable(li) is None for li in page.items)
 
 
 # -- the service ----------------------------------------------------------------------------------------

@@ -5,11 +5,13 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
+import pytest
 from textual.widgets import Input, Select, Switch, TextArea
 
 from flextui.api.entitlements import EntitlementsService
 from flextui.api.errors import ServerError
 from flextui.config import Settings
+from flextui.sim.dialects import speaking
 from flextui.sim.entitlements import entitlement_store
 from flextui.ui.screens.entitlements.tree import EntitlementsScreen, parse_argument
 from flextui.ui.screens.products import ProductsScreen
@@ -764,6 +766,26 @@ async def test_the_maintenance_form_needs_name_and_version_and_takes_a_part_numb
             "partNumber": "MNT-GOLD-001",
         }
         assert world_of(app).entitlements["ENT-100002"].line_items[-1].product.name == "Gold Support"
+
+
+@pytest.mark.parametrize("dialect", [None, "line-item-dates-datetime", "line-item-dates-epoch"])
+async def test_expired_and_expiring_line_items_are_marked_whatever_form_their_dates_take(dialect: str | None) -> None:
+    """An expiry written as Spring's `2025-08-15T00:00:00.000+00:00` showed "until …" with no warning (3.11's
+    `date.fromisoformat` refuses it), and epoch milliseconds made the line item unreadable: notes §5/§6 say the
+    beta APIs use ISO 8601 and epoch milliseconds too. Each is the day it names, marked as the plain date is."""
+    app = build_app(start=["entitlements", ACME], dialects=speaking(dialect) if dialect else None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await expand(pilot, "E:ENT-100001")
+        await expand(pilot, "E:ENT-100002")
+        soon, later = child_text(app, "E:ENT-100001")
+        (gone,) = child_text(app, "E:ENT-100002")
+        assert "⚠ expires in 8d (2026-11-10)" in soon and "until 2027-01-09" in later, (soon, later)
+        assert "expired 2025-08-15" in gone, gone
+        li = world_of(app).entitlements["ENT-100001"].line_items[0]
+        s = screen(app)
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await until(pilot, lambda: f"{li.start_date} → 2026-11-10" in detail(app))
 
 
 def offered(s: EntitlementsScreen) -> set[str]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -714,9 +714,8 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             return Text(" · permanent", style="dim")
         if not li.expiry_date:
             return Text("")
-        try:
-            expiry = date.fromisoformat(li.expiry_date)
-        except ValueError:
+        expiry = li.expires  # whatever form the server wrote it in (a date-time, epoch milliseconds)
+        if expiry is None:
             return Text(f" · until {clean(li.expiry_date)}")
         today = datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=UTC).date()
         days = (expiry - today).days
