@@ -201,7 +201,12 @@ SORT_ORDERS = ("asc", "desc")
 # -- entitlements ---------------------------------------------------------------------
 
 ID_MAX_LENGTH = 255
-ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|;"
+# The vendor's pattern for entitlementId and activationId, `^(?!\s*$)(?!.*['"&%^()#@!~/<>`{}=|]).*$`
+# (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/lineitem/postlineitems.md, …/postentitlement.md and
+# …/maintenancelineitem/postmaintenancelineitems.md): no `;`. Seed 002 lists the same characters in the same order and
+# then "; unique across…": that `;` is the separator its rules are written with, not a character of the list (nor
+# is it in SOAP createSimpleEntitlement's list of invalid characters). So `ENT;1` is an ID.
+ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|"
 DESCRIPTION_MAX = 2000
 SHIP_TO_MAX = 1000
 SHIP_TO_ADDRESS_RE = re.compile(r"^$|^[ a-zA-Z0-9_-]+$")

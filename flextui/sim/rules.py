@@ -366,7 +366,9 @@ SORT_ORDER = Choice(("asc", "desc"), store=str.lower)
 # -- entitlements (seed 002) ------------------------------------------------------------------
 
 ID_MAX = 255
-ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|;"  # the seed's list (the OpenAPI pattern omits `;`)
+# The OpenAPI pattern `^(?!\s*$)(?!.*['"&%^()#@!~/<>`{}=|]).*$` (…/lineitem/postlineitems.md,
+# …/entitlement/postentitlement.md): the seed lists the same characters, then "; unique across…" (its rule separator).
+ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|"
 DESCRIPTION_MAX = 2000
 SHIP_TO_MAX = 1000
 DEFAULT_ACCOUNT = "UNKNOWN_ORG_UNIT"  # "when omitted the entitlement belongs to the default account"

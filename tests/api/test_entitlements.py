@@ -85,6 +85,7 @@ def test_client_refuses_what_the_simulator_refuses(case: str, change: Callable[[
     "good",
     [
         {"entitlementId": "E" * 255},
+        {"entitlementId": "ENT;1", "lineItems": [line_item(activationId="ACT;1")]},  # the vendor's pattern has no `;`
         {"shipToAddress": ""},
         {"status": "Obsolete"},
         {"status": "deployed", "autoDeploy": True},
