@@ -346,7 +346,8 @@ async def test_create_maintenance(api: Api, world: World) -> None:
     )
     # It can be used for maintenance line items right away.
     ent = next(iter(world.entitlements))
-    item = {"maintenanceProduct": {"partNumber": "MNT-BRONZE-1"}, "startDate": "2026-11-01", "isPermanent": True}
+    bronze = {"maintenanceProductName": "Bronze Support", "maintenanceProductVersion": "1.0", "partNumber": "MNT-BRONZE-1"}
+    item = {"maintenanceProduct": bronze, "startDate": "2026-11-01", "isPermanent": True}
     await api.ok("POST", f"/entitlements-api/v1/entitlement/{ent}/maintenance-line-items", 201, json={"maintenanceLineItems": [item]})
 
 
