@@ -123,14 +123,21 @@ _Response = Record
 
 
 class Attribute(_Request):
-    """A custom attribute (name and string value)."""
+    """A custom attribute: its name and a value as its type wants it: text, a number, a list of texts for a
+    multi-valued one, a date as yyyy/MM/dd ("value (object)",
+    https://fnoapi.redocly.app/apis/rest/fno_api_modernization/maintenancelineitem/postmaintenancelineitems.md;
+    CreateEntitlementInput's "Single Text: "EMEA" … Multi-valued text … Date: "YYYY/MM/DD" … Number: 12345",
+    https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/CreateEntitlementInput.md). The forms send text."""
 
     name: NonBlank
-    value: str = ""
+    value: Annotated[Any, AfterValidator(v.check_attribute_value)] = ""
 
 
 class LicenseModelRef(_Request):
-    license_model_name: str | None = Field(None, alias="licenseModelName")
+    """A line item product's license model: "licenseModel.licenseModelName (string, required)" when a license model is
+    given (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/lineitem/postlineitems.md)."""
+
+    license_model_name: NonBlank = Field(alias="licenseModelName")
     issuer: str | None = None
     serial_number: str | None = Field(None, alias="serialNumber")
     vendor_string: str | None = Field(None, alias="vendorString")
@@ -138,7 +145,13 @@ class LicenseModelRef(_Request):
 
 
 class ProductRef(_Request):
-    """The product a line item grants: name and version (both required), optional license model."""
+    """The product a line item grants: name and version (both required), optional license model.
+
+    A line item's `product` is a list ("List of products entitled by this line item", …/lineitem/postlineitems.md;
+    "Use the entitledProducts element to specify one or more products",
+    https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/WSEntOderSpecifyProd.htm):
+    `LineItemCreate` sends one or more, none twice; the forms send one a line item.
+    """
 
     product_name: NonBlank = Field(alias="productName")
     product_version: NonBlank = Field(alias="productVersion")
@@ -197,9 +210,14 @@ class LineItemCreate(_Request):
 
     @field_validator("product")
     @classmethod
-    def _one_product(cls, value: list[ProductRef]) -> list[ProductRef]:
-        if len(value) != 1:
-            raise ValueError("a line item holds exactly one product" if value else "is required: give the product name and version")
+    def _products(cls, value: list[ProductRef]) -> list[ProductRef]:
+        if not value:
+            raise ValueError("is required: give the product name and version")
+        seen: set[tuple[str, str]] = set()
+        for i, ref in enumerate(value):
+            if (ref.product_name, ref.product_version) in seen:
+                raise FieldProblem(f"[{i}]", f"{ref.product_name} {ref.product_version} is given twice")
+            seen.add((ref.product_name, ref.product_version))
         return value
 
     @model_validator(mode="after")
@@ -711,6 +729,8 @@ def item_labels(items: Sequence[LineItemCreate | MaintenanceLineItemCreate], nou
         if isinstance(item, LineItemCreate):
             product = item.product[0] if item.product else None
             what = f"{product.product_name} {product.product_version}" if product else ""
+            if len(item.product) > 1:
+                what += f" and {len(item.product) - 1} more"
         else:
             mp = item.maintenance_product
             what = f"{mp.maintenance_product_name} {mp.maintenance_product_version}"

@@ -307,7 +307,13 @@ def check_given_id(value: str | None, auto_generate: bool, key: str) -> None:
 
 
 def check_term(start: str | None, expiry: str | None, permanent: bool) -> None:
-    """A line item's dates: permanent items have no expiryDate, others need one, not before startDate."""
+    """A line item's dates: permanent items have no expiryDate, others need one, not before startDate.
+
+    The REST pages mark expiryDate optional (it is, for a permanent item: "A permanent line item has no expiration
+    date"); the same backend's SOAP types say "If isPermanent is false, set term or expirationDate"
+    (https://docs.revenera.com/fno_CURRENT/soapapi/CT-EntitlementOrderService-tns_expirationTermsDataType.htm), and the
+    REST and GraphQL line items have no term: so a line item that is not permanent needs its expiryDate.
+    """
     if permanent and expiry:
         raise FieldProblem("expiryDate", "must not be given for a permanent line item (isPermanent is true)")
     if not permanent and not expiry:
@@ -328,6 +334,17 @@ def check_auto_deploy_status(auto_deploy: bool, status: str | None) -> None:
     """autoDeploy deploys: a status other than deployed contradicts it (FieldProblem on status)."""
     if auto_deploy and status not in (None, "DEPLOYED"):
         raise FieldProblem("status", "must be deployed (or left out) when autoDeploy is true")
+
+
+def check_attribute_value(value: Any) -> Any:
+    """A custom attribute's value: text (a date as yyyy/MM/dd), a number, or a list of texts (a multi-valued one):
+    "value (object)" (…/maintenancelineitem/postmaintenancelineitems.md), "Single Text: "EMEA" … Multi-valued text …
+    Date: "YYYY/MM/DD" … Number: 12345" (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/CreateEntitlementInput.md)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, list)):
+        raise ValueError("must be a text, a number or a list of texts")
+    if isinstance(value, list) and not all(isinstance(x, str) for x in value):
+        raise ValueError("a multi-valued attribute is a list of texts")
+    return value
 
 
 def check_attribute_names(names: Sequence[str]) -> None:
@@ -453,7 +470,7 @@ ADDRESS_MAX = 255
 COUNTRY_RE = re.compile(r"^[A-Za-z]{2}$")
 TIMEZONE_RE = re.compile(r"^GMT[+-](\d{1,2})(\.\d{1,2})?(DST[01])?$", re.ASCII)
 LOCALE_RE = re.compile(r"^[a-z]{2}(_[A-Z]{2})?$")
-PHONE_RE = re.compile(r"^[0-9 +().\-/x]*$")
+PHONE_MAX = 64
 
 
 def check_account_type(value: str) -> str:
@@ -483,9 +500,13 @@ def check_locale(value: str) -> str:
 
 
 def check_phone(value: str) -> str:
-    check_max_length(value, 64)
-    if not PHONE_RE.match(value):
-        raise ValueError("may contain only digits, spaces and + ( ) . - / x")
+    """A phone or fax number: no documented pattern (postuser.md gives none), so any printable text of at most 64
+    characters that holds a digit ("+1 555 010 ext. 7", "Tel. 030/1234-5"); "call me" is a note, not a number."""
+    check_max_length(value, PHONE_MAX)
+    if not value.isprintable():
+        raise ValueError("must be one line of printable characters")
+    if not any("0" <= ch <= "9" for ch in value):
+        raise ValueError("must hold the number's digits")
     return value
 
 

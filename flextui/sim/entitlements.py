@@ -59,8 +59,23 @@ Choices where the seed and the notes are silent, so a client must cope:
   createSimpleEntitlement,
   https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm).
   An ID given with autoGenerate true is a 400 naming autoGenerate.
-- A line item holds exactly one product (`product` has one entry) and
-  needs an expiryDate unless isPermanent is true.
+- A line item holds one or more products (`product`, "List of products
+  entitled by this line item"; "Use the entitledProducts element to specify
+  one or more products",
+  https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/WSEntOderSpecifyProd.htm),
+  none of them twice; the world's line item keeps the first (reports and
+  the registry read it), the store the others, and the list shows them all.
+  A licenseModel given needs its licenseModelName ("(string, required)",
+  …/lineitem/postlineitems.md). A line item needs an expiryDate unless
+  isPermanent is true ("If isPermanent is false, set term or
+  expirationDate": the same backend's SOAP type,
+  https://docs.revenera.com/fno_CURRENT/soapapi/CT-EntitlementOrderService-tns_expirationTermsDataType.htm;
+  the REST line item has no term).
+- Custom attribute values are text, a number or a list of texts ("value
+  (object)": …/maintenancelineitem/postmaintenancelineitems.md; "Single
+  Text … Multi-valued text … Date: "YYYY/MM/DD" … Number: 12345",
+  https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/CreateEntitlementInput.md),
+  kept and answered as given; true/false or an object is a 400.
 - Custom attributes are the tenant's (`World.attribute_definitions`): a
   mandatory one (by default `REGION`, after the vendor's example `REGION` =
   `EMEA`) missing or blank on a new entitlement is a 400 whose message and
@@ -157,6 +172,9 @@ class EntitlementStore:
         self.accounts: dict[str, list[dict[str, Any]]] = {}  # entitlement id → accounts as given at creation
         self.details: dict[str, dict[str, Any]] = {}  # entitlement id → emailTemplateVariation etc.
         self.license_models: dict[str, dict[str, Any]] = {}  # activation id → licenseModel as given
+        # activation id → the line item's further products (product[1:]) with their licenseModels: the world's line
+        # items hold one product, which reports and the registry read
+        self.more_products: dict[str, list[tuple[SimProduct, dict[str, Any]]]] = {}
         self.rng = world.rng("entitlements.generated")
         self.next_entitlement = 100000 + len(self.entitlements)
         self.next_activation = 1
@@ -174,10 +192,11 @@ class EntitlementStore:
 
     def index_item(self, ent: SimEntitlement, li: SimLineItem) -> None:
         self.by_activation[li.activation_id] = (ent, li)
-        listed = self.by_product.setdefault((li.product.name, li.product.version), [])
-        # Identity, not ==: entitlements are dataclasses, and == would compare every line item.
-        if not listed or (listed[-1] is not ent and not any(e is ent for e in listed)):
-            listed.append(ent)
+        for product in [li.product, *(p for p, _ in self.more_products.get(li.activation_id, []))]:
+            listed = self.by_product.setdefault((product.name, product.version), [])
+            # Identity, not ==: entitlements are dataclasses, and == would compare every line item.
+            if not listed or (listed[-1] is not ent and not any(e is ent for e in listed)):
+                listed.append(ent)
 
     def id_taken(self, value: str) -> bool:
         return value in self.entitlements or value in self.by_activation
@@ -308,7 +327,17 @@ def render_line_item(
                 "partNumber": li.product.part_number or None,
                 "quantity": li.quantity,
                 "licenseModel": model,
-            }
+            },
+            *(
+                {
+                    "productName": more.name,
+                    "productVersion": more.version,
+                    "partNumber": more.part_number or None,
+                    "quantity": li.quantity,
+                    "licenseModel": {"licenseModelName": more.license_model, **more_model},
+                }
+                for more, more_model in store.more_products.get(li.activation_id, [])
+            ),
         ],
         "attributes": render_attributes(li.attributes),
         "policies": li.policies,
@@ -509,6 +538,7 @@ class PlannedItem:
     parent_activation_id: str | None = None
     maintenance: bool = False
     failure: str | None = None  # why this item fails on its own (the others are made): its product is not deployed
+    more_products: list[tuple[SimProduct, dict[str, Any]]] = field(default_factory=list)  # product[1:], each with its model
 
 
 def read_id(body: Body, key: str) -> str | None:
@@ -520,8 +550,8 @@ def read_id(body: Body, key: str) -> str | None:
     return value
 
 
-def read_attributes(body: Body, key: str = "attributes", *, free_values: bool = False) -> dict[str, str]:
-    out: dict[str, str] = {}
+def read_attributes(body: Body, key: str = "attributes", *, free_values: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     items = body.objects(key)
     names = [item.text("name", required=True) for item in items]
     body.apply(key, names, r.attribute_names_unique)
@@ -531,7 +561,8 @@ def read_attributes(body: Body, key: str = "attributes", *, free_values: bool = 
             item.text("type")
             out[name] = value if isinstance(value, str) else json.dumps(value)
         else:
-            out[name] = item.text("value") or ""
+            value = item.obj.get("value")
+            out[name] = "" if value is None else item.apply("value", value, r.attribute_value)
     return out
 
 
@@ -543,13 +574,10 @@ def read_dates(body: Body) -> tuple[str, str | None]:
     return start, expiry
 
 
-def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) -> PlannedItem:
-    cat = catalogue(store.world)
-    activation_id = read_id(item, "activationId")
-    products = item.objects("product", required=True, min_items=1)
-    if len(products) > 1:
-        raise item.problem("product", "a line item holds exactly one product")
-    p = products[0]
+def read_product(cat: Any, p: Body) -> tuple[SimProduct, dict[str, Any], str | None]:
+    """One entry of a line item's `product`: the catalogue's product, its licenseModel as given (licenseModelName
+    "(string, required)" when a licenseModel is given: …/lineitem/postlineitems.md), and why it fails the line item
+    (not deployed) or None."""
     name = p.text("productName", required=True)
     version = p.text("productVersion", required=True)
     product = cat.product(name, version)
@@ -562,10 +590,26 @@ def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) ->
     model: dict[str, Any] = {}
     lm = p.object("licenseModel")
     if lm is not None:
-        for key in ("licenseModelName", "issuer", "serialNumber", "vendorString", "notice"):
+        model["licenseModelName"] = lm.text("licenseModelName", required=True)
+        for key in ("issuer", "serialNumber", "vendorString", "notice"):
             value = lm.text(key)
             if value is not None:
                 model[key] = value
+    return product, model, failure
+
+
+def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) -> PlannedItem:
+    cat = catalogue(store.world)
+    activation_id = read_id(item, "activationId")
+    entries = item.objects("product", required=True, min_items=1)
+    read = [read_product(cat, p) for p in entries]
+    seen: set[tuple[str, str]] = set()
+    for index, (product, _, _) in enumerate(read):
+        if (product.name, product.version) in seen:
+            raise FieldProblem(f"{item.at('product')}[{index}]", f"{product.name} {product.version} is given twice")
+        seen.add((product.name, product.version))
+    product, model, _ = read[0]
+    failure = next((f for _, _, f in read if f), None)
     quantity = item.number("quantity", default=1, rule=r.int32(0))
     per_copy = item.number("quantityPerCopy", default=1, rule=r.int32(1))
     start, expiry = read_dates(item)
@@ -584,6 +628,7 @@ def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) ->
         auto_deploy=item.flag("autoDeploy"),
         attributes=read_attributes(item),
         failure=failure,
+        more_products=[(p, m) for p, m, _ in read[1:]],
     )
 
 
@@ -629,6 +674,8 @@ def add_items(
         )
         if plan.license_model:
             store.license_models[activation_id] = plan.license_model
+        if plan.more_products:
+            store.more_products[activation_id] = plan.more_products
         ent.line_items.append(li)
         store.index_item(ent, li)
         ids.append(activation_id)

@@ -411,7 +411,13 @@ def id_agrees_with_autogenerate(value: str | None, auto_generate: bool | None, k
 
 
 def line_item_term(start: str | None, expiry: str | None, permanent: bool) -> None:
-    """A permanent line item has no expiryDate; any other needs one, not before its startDate."""
+    """A permanent line item has no expiryDate; any other needs one, not before its startDate.
+
+    The REST pages leave expiryDate optional (a permanent item has none); the same backend's SOAP type says "If
+    isPermanent is false, set term or expirationDate"
+    (https://docs.revenera.com/fno_CURRENT/soapapi/CT-EntitlementOrderService-tns_expirationTermsDataType.htm), and a
+    REST line item has no term.
+    """
     if permanent and expiry:
         raise FieldProblem("expiryDate", "must not be given for a permanent line item (isPermanent is true)")
     if not permanent and not expiry:
@@ -448,9 +454,26 @@ def attribute_names_unique(names: Sequence[str]) -> None:
         seen.add(name.lower())
 
 
-def mandatory_attributes_present(given: Mapping[str, str], definitions: Iterable[AttributeDefinition], applies_to: str) -> None:
+def attribute_value(value: Any) -> Any:
+    """A custom attribute's value as its type wants it: text (a date as yyyy/MM/dd), a number, or a list of texts
+    ("value (object)", …/maintenancelineitem/postmaintenancelineitems.md; CreateEntitlementInput's "Single Text …
+    Multi-valued text … Date … Number: 12345", https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/CreateEntitlementInput.md)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, list)):
+        raise ValueError("must be a text, a number or a list of texts")
+    if isinstance(value, list) and not all(isinstance(x, str) for x in value):
+        raise ValueError("a multi-valued attribute is a list of texts")
+    return value
+
+
+def _filled(value: Any) -> bool:
+    if isinstance(value, list):
+        return any(_filled(x) for x in value)
+    return bool(str(value).strip()) if value is not None else False
+
+
+def mandatory_attributes_present(given: Mapping[str, Any], definitions: Iterable[AttributeDefinition], applies_to: str) -> None:
     """Every mandatory attribute of the tenant for `applies_to` has a non-blank value (FieldProblem `[NAME]`)."""
-    present = {name.lower() for name, value in given.items() if str(value).strip()}
+    present = {name.lower() for name, value in given.items() if _filled(value)}
     for definition in definitions:
         if definition.applies_to == applies_to and definition.mandatory and definition.name.lower() not in present:
             raise FieldProblem(

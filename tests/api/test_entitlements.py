@@ -35,6 +35,7 @@ from flextui.api.entitlements import (
 from flextui.api.errors import ApiError, Conflict, Invalid, NotFound, ReadOnly
 from flextui.api.http import RetryPolicy, Service, Session
 from flextui.api.tolerant import unreadable
+from flextui.render.entitlements import line_item_row
 from flextui.sim.app import create_app
 from flextui.sim.dialects import speaking
 from flextui.sim.products import catalogue
@@ -376,6 +377,27 @@ async def test_create_flow(svc: EntitlementsService, world: World) -> None:
     assert items.items[1].order_type == "UPGRADE_ORDER" and items.items[1].parent_activation_id == "ACT-FLOW-1"
     assert items.items[1].policies["returns"]["policyTermUnit"] == "Days"
     assert items.items[2].maintenance and items.items[2].product.product_name == "Gold Support"  # type: ignore[union-attr]
+
+
+async def test_several_products_and_typed_attribute_values_go_out_and_come_back(wire: Any) -> None:
+    """A line item's `product` is a list and an attribute's value is "(object)" (text, a number, a list of texts):
+    `Attribute.value: str` refused 12345 and ["a", "b"], and a second product was refused."""
+    received, svc = wire
+    two = [line_item()["product"][0], {"productName": "Nova Gateway", "productVersion": "2022.4"}]
+    values = [{"name": "Seats", "value": 12345}, {"name": "Sites", "value": ["Berlin", "Paris"]}]
+    item = LineItemCreate.model_validate(line_item(activationId="ACT-TWO-2", product=two, attributes=values))
+    await svc.add_line_items("ENT-100001", [item])
+    sent = received.to("POST", "/line-items")[-1].body["lineItems"][0]
+    assert [p["productName"] for p in sent["product"]] == ["Flex Designer", "Nova Gateway"] and sent["attributes"] == values
+    (read,) = (await svc.line_items("ENT-100001", LineItemFilter(activation_id="ACT-TWO-2"))).items
+    assert unreadable(read) is None and [p.product_name for p in read.products] == ["Flex Designer", "Nova Gateway"]
+    assert [(a.name, a.value) for a in read.attributes] == [("Seats", 12345), ("Sites", ["Berlin", "Paris"])]
+    row = line_item_row(read)
+    assert (row["product"], row["version"]) == ("Flex Designer; Nova Gateway", "2022.4; 2022.4")
+    assert row["attributes"] == "Seats=12345; Sites=Berlin, Paris"
+    # a licenseModel given needs its name ("licenseModelName (string, required)", …/lineitem/postlineitems.md)
+    nameless = line_item(product=[{**two[0], "licenseModel": {"issuer": "FlexDemo"}}])
+    assert "product[0].licenseModel.licenseModelName" in refused(LineItemCreate, nameless)
 
 
 async def test_the_documented_maintenance_sample_goes_out_and_is_made(wire: Any, world: World) -> None:

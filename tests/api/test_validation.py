@@ -228,8 +228,12 @@ def test_account_and_user_rules() -> None:
     bad(v.check_locale, "en-us")
     assert v.check_user_status("active") == "Active"
     bad(v.check_user_status, "Suspended")
-    assert v.check_phone("+1 (512) 555-0100 x12") == "+1 (512) 555-0100 x12"
-    bad(v.check_phone, "call me")
+    # no documented pattern: any one line of printable text with the number's digits (≤64 characters)
+    for good in ("+1 (512) 555-0100 x12", "+1 555 010 ext. 7", "Tel. 030/1234-5", "+44 20 7946 0958 (office)"):
+        assert v.check_phone(good) == good
+    bad(v.check_phone, "call me", "digits")
+    bad(v.check_phone, "+1 555\n010", "printable")
+    bad(v.check_phone, "1" * 65, "at most 64")
 
 
 def test_user_name_rules() -> None:

@@ -108,7 +108,18 @@ BAD_ENTITLEMENTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ),
     ("product-missing", _set("lineItems.0.product", DELETE), "lineItems[0].product"),
     ("product-empty", _set("lineItems.0.product", []), "lineItems[0].product"),
-    ("two-products", _set("lineItems.0.product", [dict(PRODUCT), dict(PRODUCT)]), "lineItems[0].product"),
+    ("same-product-twice", _set("lineItems.0.product", [dict(PRODUCT), dict(PRODUCT)]), "lineItems[0].product[1]"),
+    (
+        "license-model-without-its-name",  # licenseModelName is "(string, required)" when a licenseModel is given
+        _set("lineItems.0.product.0.licenseModel", {"issuer": "FlexDemo"}),
+        "lineItems[0].product[0].licenseModel.licenseModelName",
+    ),
+    (
+        "attribute-value-an-object",
+        _set("lineItems.0.attributes", [{"name": "Tier", "value": {"level": 2}}]),
+        "lineItems[0].attributes[0].value",
+    ),
+    ("attribute-value-a-boolean", _set("attributes", [{"name": "Region", "value": True}]), "attributes[0].value"),
     ("product-name-missing", _set("lineItems.0.product.0.productName", DELETE), "lineItems[0].product[0].productName"),
     ("product-version-missing", _set("lineItems.0.product.0.productVersion", DELETE), "lineItems[0].product[0].productVersion"),
     ("quantity-negative", _set("lineItems.0.quantity", -1), "lineItems[0].quantity"),
@@ -907,6 +918,22 @@ async def test_a_partial_failure_is_said_under_create_status_only(world: World) 
         assert await api.ok("POST", "/entitlement/ENT-100001/line-items", 201, json={"lineItems": [line_item()]}) == {"status": "SUCCESS"}
     finally:
         await api.aclose()
+
+
+async def test_a_line_item_of_several_products_and_attribute_values_of_every_type(api: Api, world: World) -> None:
+    """`product` is a list ("Use the entitledProducts element to specify one or more products", WSEntOderSpecifyProd.htm)
+    and an attribute's value is text, a number or a list of texts ("value (object)"): each kept and answered as given."""
+    two = [dict(PRODUCT), {"productName": "Nova Gateway", "productVersion": "2022.4", "licenseModel": {"licenseModelName": "Floating"}}]
+    values = [{"name": "Seats", "value": 12345}, {"name": "Sites", "value": ["Berlin", "Paris"]}, {"name": "Until", "value": "2027/12/31"}]
+    body = {"lineItems": [line_item(activationId="ACT-TWO-1", product=two, attributes=values)]}
+    await api.ok("POST", "/entitlement/ENT-100001/line-items", 201, json=body)
+    shown = (await api.ok("GET", "/entitlement/ENT-100001/line-items", params={"activationId": "ACT-TWO-1"}))["lineItems"][0]
+    assert [(p["productName"], p["licenseModel"]["licenseModelName"]) for p in shown["products"]] == [
+        ("Flex Designer", world.entitlements["ENT-100001"].line_items[-1].product.license_model),
+        ("Nova Gateway", "Floating"),
+    ]
+    assert shown["attributes"] == values
+    assert "ENT-100001" in await api.ids(product="Nova Gateway", version="2022.4"), "found by either product"
 
 
 async def test_fixed_clock_dates(api: Api, world: World) -> None:

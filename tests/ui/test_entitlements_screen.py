@@ -788,6 +788,28 @@ async def test_expired_and_expiring_line_items_are_marked_whatever_form_their_da
         await until(pilot, lambda: f"{li.start_date} → 2026-11-10" in detail(app))
 
 
+async def test_a_line_item_of_two_products_and_list_and_number_attributes_shows_them_all() -> None:
+    """A line item may entitle several products, and an attribute's value may be a number or a list of texts: the
+    label named only the first product, and a list showed as Python's `['Berlin', 'Paris']`."""
+    app = build_app(start=["entitlements", ACME])
+    world = world_of(app)
+    li = world.entitlements["ENT-100001"].line_items[0]
+    nova = next(p for p in world.products if (p.name, p.version) == ("Nova Gateway", "2022.4"))
+    entitlement_store(world).more_products[li.activation_id] = [(nova, {"licenseModelName": "Floating"})]
+    li.attributes.update({"Seats": 12345, "Sites": ["Berlin", "Paris"]})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await expand(pilot, "E:ENT-100001")
+        label = str(screen(app).node_index[f"L:{li.activation_id}"].label)
+        assert f"{li.product.name} {li.product.version} +1 product" in label, label
+        await expand(pilot, f"L:{li.activation_id}")
+        assert any("Nova Gateway 2022.4" in text for text in child_text(app, f"L:{li.activation_id}"))
+        s = screen(app)
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await until(pilot, lambda: "Berlin, Paris" in detail(app))
+        assert "12345" in detail(app) and "['Berlin'" not in detail(app) and "Nova Gateway 2022.4" in detail(app)
+
+
 def offered(s: EntitlementsScreen) -> set[str]:
     return {b.binding.action for b in s.active_bindings.values() if b.enabled}
 

@@ -32,7 +32,7 @@ from flextui.api.errors import ApiError, ReadOnly
 from flextui.api.products import MaintenanceProduct, Product, ProductsService
 from flextui.api.users import AccountFilter
 from flextui.api.validation import MAX_LIMIT
-from flextui.render.entitlements import changes_said, policies_text
+from flextui.render.entitlements import attributes_text, changes_said, policies_text
 from flextui.render.words import plural
 from flextui.ui.screens.entitlements.accounts import LOOKUP_PAUSE_S
 from flextui.ui.screens.entitlements.nodes import Item
@@ -705,9 +705,7 @@ class EntitlementForms:
                 "Attributes",
                 placeholder="Name=value; Name=value",
                 errors=(f"{p}.attributes",),
-                hint=("now " + "; ".join(f"{a.name}={a.value}" for a in li.attributes))
-                if li.attributes
-                else "set or add line item attributes",
+                hint=("now " + attributes_text(li.attributes)) if li.attributes else "set or add line item attributes",
             ),
         ]
 

@@ -704,6 +704,8 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             label.append("maint. ", style="italic")
         if product is not None:
             label.append(clean(f"{product.product_name or '?'} {product.product_version or ''}".strip()))
+            if len(li.products) > 1:
+                label.append(f" +{plural(len(li.products) - 1, 'product')}", style="dim")
         if li.quantity is not None:
             label.append(f" ×{li.quantity}")
         label.append_text(self._term(li))
