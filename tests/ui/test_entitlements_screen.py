@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC
 from typing import Any
 
@@ -10,6 +11,7 @@ from textual.widgets import Input, Select, Switch, TextArea
 
 from flextui.api.entitlements import EntitlementsService
 from flextui.api.errors import ServerError
+from flextui.api.users import UsersService
 from flextui.config import Settings
 from flextui.sim.dialects import speaking
 from flextui.sim.entitlements import entitlement_store
@@ -808,6 +810,29 @@ async def test_a_line_item_of_two_products_and_list_and_number_attributes_shows_
         s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
         await until(pilot, lambda: "Berlin, Paris" in detail(app))
         assert "12345" in detail(app) and "['Berlin'" not in detail(app) and "Nova Gateway 2022.4" in detail(app)
+
+
+async def test_accounts_are_asked_for_without_a_sort_and_each_page_is_sorted_here(monkeypatch: Any) -> None:
+    """GET /accounts documents accountId, accountName, accountType[], rootAccountOnly, page and limit
+    (…/account/getaccountsbyfilterandpagination.md): `sort_by=accountName` went out all the same, which a strict
+    server may refuse. Nothing undocumented is sent; the accounts of a page are put in name order here, and the
+    pager says the order is a page's when there are several."""
+    original = UsersService.accounts_page
+
+    async def backwards(self: Any, *args: Any, **kwargs: Any) -> Any:  # a server of another order
+        async for page in original(self, *args, **kwargs):
+            yield dataclasses.replace(page, items=list(reversed(page.items)))
+
+    monkeypatch.setattr(UsersService, "accounts_page", backwards)
+    app = build_app(start=["entitlements"])
+    app.ctx.settings.page_size = 5
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        asked = last_request(app, "GET", "/accounts")
+        assert "sort_by" not in asked.url and "sort_order" not in asked.url, asked.url
+        names = [str(node.label) for node in screen(app).tree.root.children]
+        assert len(names) == 5 and names == sorted(names, key=str.casefold), names
+        assert "page 1 of" in pager(app) and "each page sorted by name" in pager(app)
 
 
 def offered(s: EntitlementsScreen) -> set[str]:
