@@ -19,18 +19,28 @@ after a mutation, list again with `force=True`.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, PlainSerializer, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
 
 from flextui.api import validation as v
 from flextui.api.errors import ApiError
 from flextui.api.http import Service, Session, answered
 from flextui.api.listing import Listing, freshest, records_page
 from flextui.api.paging import Page, Pager
-from flextui.api.timestamps import lenient_timestamp
+from flextui.api.timestamps import lenient_day, lenient_timestamp
 from flextui.api.tolerant import Record, one_record, parse_record, says_failure
 from flextui.api.validation import DEFAULT_LIMIT, FIRST_PAGE, MAX_LIMIT, DateText, FieldProblem, IdText, NonBlank, errors_by_field
 
@@ -64,6 +74,8 @@ __all__ = [
     "LineItem",
     "ResponseItem",
     "MutationResult",
+    "ItemsFailed",
+    "item_labels",
     "EntitlementsService",
 ]
 
@@ -111,14 +123,21 @@ _Response = Record
 
 
 class Attribute(_Request):
-    """A custom attribute (name and string value)."""
+    """A custom attribute: its name and a value as its type wants it: text, a number, a list of texts for a
+    multi-valued one, a date as yyyy/MM/dd ("value (object)",
+    https://fnoapi.redocly.app/apis/rest/fno_api_modernization/maintenancelineitem/postmaintenancelineitems.md;
+    CreateEntitlementInput's "Single Text: "EMEA" … Multi-valued text … Date: "YYYY/MM/DD" … Number: 12345",
+    https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/CreateEntitlementInput.md). The forms send text."""
 
     name: NonBlank
-    value: str = ""
+    value: Annotated[Any, AfterValidator(v.check_attribute_value)] = ""
 
 
 class LicenseModelRef(_Request):
-    license_model_name: str | None = Field(None, alias="licenseModelName")
+    """A line item product's license model: "licenseModel.licenseModelName (string, required)" when a license model is
+    given (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/lineitem/postlineitems.md)."""
+
+    license_model_name: NonBlank = Field(alias="licenseModelName")
     issuer: str | None = None
     serial_number: str | None = Field(None, alias="serialNumber")
     vendor_string: str | None = Field(None, alias="vendorString")
@@ -126,7 +145,13 @@ class LicenseModelRef(_Request):
 
 
 class ProductRef(_Request):
-    """The product a line item grants: name and version (both required), optional license model."""
+    """The product a line item grants: name and version (both required), optional license model.
+
+    A line item's `product` is a list ("List of products entitled by this line item", …/lineitem/postlineitems.md;
+    "Use the entitledProducts element to specify one or more products",
+    https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/WSEntOderSpecifyProd.htm):
+    `LineItemCreate` sends one or more, none twice; the forms send one a line item.
+    """
 
     product_name: NonBlank = Field(alias="productName")
     product_version: NonBlank = Field(alias="productVersion")
@@ -152,7 +177,11 @@ def _attribute_names(attributes: Sequence[Attribute | PropertyAttribute]) -> Non
 
 
 def _line_item_rules(item: LineItemCreate | MaintenanceLineItemCreate) -> None:
-    """The rules a new line item and a new maintenance line item share: given ID, term, attribute names."""
+    """The rules a new line item and a new maintenance line item share: given ID, term, attribute names.
+
+    autoGenerate is always sent, `not activationId` unless the caller said (`validation.auto_generate_for`).
+    """
+    item.auto_generate = v.auto_generate_for(item.activation_id, item.auto_generate)
     v.check_given_id(item.activation_id, item.auto_generate, "activationId")
     v.check_term(item.start_date, item.expiry_date, item.is_permanent)
     _attribute_names(item.attributes)
@@ -162,7 +191,7 @@ class LineItemCreate(_Request):
     """One line item of POST /entitlement or POST /entitlement/{id}/line-items."""
 
     activation_id: IdText | None = Field(None, alias="activationId")
-    auto_generate: bool = Field(False, alias="autoGenerate")
+    auto_generate: bool | None = Field(None, alias="autoGenerate")
     product: list[ProductRef] = Field(alias="product")
     quantity: Quantity = 1
     quantity_per_copy: PerCopy = Field(1, alias="quantityPerCopy")
@@ -181,9 +210,14 @@ class LineItemCreate(_Request):
 
     @field_validator("product")
     @classmethod
-    def _one_product(cls, value: list[ProductRef]) -> list[ProductRef]:
-        if len(value) != 1:
-            raise ValueError("a line item holds exactly one product" if value else "is required: give the product name and version")
+    def _products(cls, value: list[ProductRef]) -> list[ProductRef]:
+        if not value:
+            raise ValueError("is required: give the product name and version")
+        seen: set[tuple[str, str]] = set()
+        for i, ref in enumerate(value):
+            if (ref.product_name, ref.product_version) in seen:
+                raise FieldProblem(f"[{i}]", f"{ref.product_name} {ref.product_version} is given twice")
+            seen.add((ref.product_name, ref.product_version))
         return value
 
     @model_validator(mode="after")
@@ -196,7 +230,7 @@ class EntitlementCreate(_Request):
     """The body of POST /entitlement."""
 
     entitlement_id: IdText | None = Field(None, alias="entitlementId")
-    auto_generate: bool = Field(False, alias="autoGenerate")
+    auto_generate: bool | None = Field(None, alias="autoGenerate")
     description: Description = ""
     allow_portal_login: bool = Field(False, alias="allowPortalLogin")
     ship_to_email: ShipToEmail = Field("", alias="shipToEmail")
@@ -221,6 +255,7 @@ class EntitlementCreate(_Request):
 
     @model_validator(mode="after")
     def _rules(self) -> EntitlementCreate:
+        self.auto_generate = v.auto_generate_for(self.entitlement_id, self.auto_generate)  # always sent: its pages cited there
         v.check_given_id(self.entitlement_id, self.auto_generate, "entitlementId")
         v.check_auto_deploy_status(self.auto_deploy, self.status)
         _attribute_names(self.attributes)
@@ -365,31 +400,25 @@ class AdditionalProperties(_Request):
 
 
 class MaintenanceProductRef(_Request):
-    """A maintenance product: name and version, or its part number."""
+    """A maintenance product: its name and version (both required) and, optionally, its part number.
 
-    maintenance_product_name: str | None = Field(None, alias="maintenanceProductName")
-    maintenance_product_version: str | None = Field(None, alias="maintenanceProductVersion")
+    "maintenanceProductName (string, required) … maintenanceProductVersion (string, required) … partNumber (string)
+    Part number associated with maintenance product", and the page's sample sends all three
+    (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/maintenancelineitem/postmaintenancelineitems.md).
+    """
+
+    maintenance_product_name: NonBlank = Field(alias="maintenanceProductName")
+    maintenance_product_version: NonBlank = Field(alias="maintenanceProductVersion")
     part_number: v.PartNumberText | None = Field(None, alias="partNumber")
 
-    _blank = field_validator("maintenance_product_name", "maintenance_product_version", "part_number", mode="before")(
-        classmethod(lambda cls, x: _blank_to_none(x))
-    )
-
-    @model_validator(mode="after")
-    def _named(self) -> MaintenanceProductRef:
-        if not ((self.maintenance_product_name and self.maintenance_product_version) or self.part_number):
-            raise FieldProblem("maintenanceProductName", "give the maintenance product's name and version, or its part number")
-        if self.part_number and (self.maintenance_product_name or self.maintenance_product_version):
-            # the docs name the product one way or the other; both, and a service may use one and drop the other
-            raise FieldProblem("partNumber", "a part number instead of the name and version, not both")
-        return self
+    _blank = field_validator("part_number", mode="before")(classmethod(lambda cls, x: _blank_to_none(x)))
 
 
 class MaintenanceLineItemCreate(_Request):
     """One item of POST /entitlement/{id}/maintenance-line-items."""
 
     activation_id: IdText | None = Field(None, alias="activationId")
-    auto_generate: bool = Field(False, alias="autoGenerate")
+    auto_generate: bool | None = Field(None, alias="autoGenerate")
     maintenance_product: MaintenanceProductRef = Field(alias="maintenanceProduct")
     parent_activation_id: str | None = Field(None, alias="parentActivationId")
     quantity: Quantity = 1
@@ -536,6 +565,10 @@ class LineItemProduct(_Response):
 
 
 class LineItem(_Response):
+    """A line item as listed. `start_date` and `expiry_date` are read in any form a service writes a date (YYYY-MM-DD,
+    an ISO 8601 date-time such as Spring's `2025-01-01T00:00:00.000+00:00`, epoch milliseconds: notes §5, §6) and
+    kept as the day, YYYY-MM-DD; a value that is no date is kept as its text (`starts`/`expires` are then None)."""
+
     activation_id: str = Field(alias="activationId")
     entitlement_id: str | None = Field(None, alias="entitlementId")
     state: str | None = Field(None, validation_alias=AliasChoices("lineItemState", "lineItemStatus", "status"))
@@ -558,6 +591,22 @@ class LineItem(_Response):
     def _listed(cls, value: Any) -> Any:
         return [value] if isinstance(value, dict) else value or []
 
+    @field_validator("start_date", "expiry_date", mode="before")
+    @classmethod
+    def _day(cls, value: Any) -> Any:
+        if value is None or value == "":
+            return None
+        day = lenient_day(value)
+        return day.isoformat() if day is not None else str(value)
+
+    @property
+    def starts(self) -> date | None:
+        return lenient_day(self.start_date)
+
+    @property
+    def expires(self) -> date | None:
+        return lenient_day(self.expiry_date)
+
     @field_validator("policies", mode="before")
     @classmethod
     def _policies(cls, value: Any) -> Any:
@@ -569,13 +618,50 @@ class LineItem(_Response):
 
 
 class ResponseItem(_Response):
+    """One item's result in a mutation's answer: `{activationId, errorMsg, status}` (GraphQL LineItemResponseItem and
+    LineItemResult, https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/LineItemResponseItem); `index` is the
+    request item's position when the answer gives it (the `{index, result}` form)."""
+
     activation_id: str | None = Field(None, alias="activationId")
     status: str | None = None
-    error_msg: str | None = Field(None, alias="errorMsg")
+    error_msg: str | None = Field(None, validation_alias=AliasChoices("errorMsg", "errorMessage"))
+    index: int | None = None
+
+    @property
+    def failed(self) -> bool:
+        return says_failure(self.status) or (bool(self.error_msg) and not self.status)
+
+
+def _response_entries(response: Any) -> list[ResponseItem]:
+    """The per-item results in `response`: LineItemGraphQLResponse's `[{index, result: LineItemResult}]` ("List of
+    line item creation results", https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/LineItemResult), or a
+    map of activation ID to result (`{"ACT-1": {"status": …}}`, the additional-properties answer as seed 002 gives
+    it: "response (map of names to objects)")."""
+    out: list[ResponseItem] = []
+    if isinstance(response, list):
+        for position, entry in enumerate(response):
+            if not isinstance(entry, dict):
+                continue
+            result: dict[str, Any] = entry["result"] if isinstance(entry.get("result"), dict) else entry
+            index = entry.get("index")
+            item = parse_record(ResponseItem, {key: val for key, val in result.items() if key != "index"})
+            item.index = index if isinstance(index, int) and not isinstance(index, bool) else position
+            out.append(item)
+    elif isinstance(response, dict):
+        for key, value in response.items():
+            if isinstance(value, dict):
+                out.append(parse_record(ResponseItem, {**value, "activationId": key}))
+    return out
 
 
 class MutationResult(_Response):
-    """What a mutation answered: status, the IDs it touched, per-item results."""
+    """What a mutation answered: status, the IDs it touched, per-item results.
+
+    Per-item results come as `responseItems` (LineItemResponse) or as `response` (LineItemGraphQLResponse's list of
+    `{index, result}`, or the properties answer's map by activation ID): `items` reads either. `failed` are the
+    items whose status says failure, each with the server's errorMsg; `done` the others. `activation_ids`, when the
+    answer has none, are the done items' IDs.
+    """
 
     status: str | None = None
     message: str | None = None
@@ -584,11 +670,48 @@ class MutationResult(_Response):
     response_items: list[ResponseItem] = Field(default_factory=list, alias="responseItems")
     entitlement: Entitlement | None = None
     policies: dict[str, Any] | None = None
-    response: dict[str, Any] | None = None
+    response: dict[str, Any] | list[Any] | None = None
+    _failures: list[str] = PrivateAttr(default_factory=list)
+
+    @property
+    def failures(self) -> list[str]:
+        """Each failed item named, with the server's errorMsg (set by `mutation_result`, which raised `ItemsFailed`)."""
+        return self._failures
+
+    @model_validator(mode="after")
+    def _ids_from_items(self) -> MutationResult:
+        if not self.activation_ids:
+            self.activation_ids = [i.activation_id for i in self.done if i.activation_id]
+        return self
+
+    @property
+    def items(self) -> list[ResponseItem]:
+        return self.response_items or _response_entries(self.response)
 
     @property
     def failed(self) -> list[ResponseItem]:
-        return [item for item in self.response_items if says_failure(item.status)]
+        return [item for item in self.items if item.failed]
+
+    @property
+    def done(self) -> list[ResponseItem]:
+        return [item for item in self.items if not item.failed]
+
+    def response_for(self, activation_id: str) -> dict[str, Any]:
+        """What the `response` map says of one activation ID ({} when it says nothing, or is the list form)."""
+        found = self.response.get(activation_id) if isinstance(self.response, dict) else None
+        return found if isinstance(found, dict) else {}
+
+
+class ItemsFailed(ApiError):
+    """A mutation's answer says items failed: `failures` names each ("line item 2 (Flex Lens 2024.2): Product … is
+    not deployed"), `result` is the whole answer (`result.done`: what was done). `partial`: something was done
+    all the same (some items, or the entitlement itself), so sending the same request again would repeat it."""
+
+    def __init__(self, message: str, *, result: MutationResult, failures: list[str], partial: bool) -> None:
+        super().__init__(message)
+        self.result = result
+        self.failures = failures
+        self.partial = partial
 
 
 def _check_paging(page: int, limit: int) -> None:
@@ -596,12 +719,68 @@ def _check_paging(page: int, limit: int) -> None:
     v.check_limit(limit)
 
 
-def mutation_result(raw: Any, what: str) -> MutationResult:
-    """A mutation's answer, which the docs show only as `{status}`: success unless it says otherwise."""
+def item_labels(items: Sequence[LineItemCreate | MaintenanceLineItemCreate], noun: str = "line item") -> list[str]:
+    """How each item of a request is named in a failure: its activation ID, else its place and product."""
+    labels = []
+    for i, item in enumerate(items):
+        if item.activation_id:
+            labels.append(item.activation_id)
+            continue
+        if isinstance(item, LineItemCreate):
+            product = item.product[0] if item.product else None
+            what = f"{product.product_name} {product.product_version}" if product else ""
+            if len(item.product) > 1:
+                what += f" and {len(item.product) - 1} more"
+        else:
+            mp = item.maintenance_product
+            what = f"{mp.maintenance_product_name} {mp.maintenance_product_version}"
+        labels.append(f"{noun} {i + 1}" + (f" ({what})" if what else ""))
+    return labels
+
+
+def _failure_text(item: ResponseItem, position: int, labels: Sequence[str], count: int) -> str:
+    index = item.index if item.index is not None else (position if count == len(labels) else None)
+    if index is not None and 0 <= index < len(labels):
+        label = labels[index]
+        if item.activation_id and item.activation_id not in label:
+            label += f" ({item.activation_id})"
+    else:
+        label = item.activation_id or "an item"
+    return f"{label}: {item.error_msg or item.status or 'failed'}"
+
+
+def mutation_result(raw: Any, what: str, labels: Sequence[str] = (), *, made: bool = False) -> MutationResult:
+    """A mutation's answer, which the docs show only as `{status}`: success unless it says otherwise.
+
+    A status of failure with no per-item results raises `ApiError`. Per-item results (`MutationResult.items`) with
+    any failure, or beside a status of failure, raise `ItemsFailed` naming every failed item with its errorMsg
+    (`labels`: how the request's items are named, by position), `partial` when some were done or `made` (the
+    answer names the entitlement it created): a partial success is never returned as a success.
+    """
     result = parse_record(MutationResult, raw if isinstance(raw, dict) else {})
-    if says_failure(result.status) and not result.response_items:
-        raise ApiError(f"{what}: the server answered {result.status}" + (f": {result.message}" if result.message else ""))
-    return result
+    items = result.items
+    if says_failure(result.status) and not items:
+        said = f"the server answered {result.status}" + (f": {result.message}" if result.message else "")
+        if "partial" in str(result.status).lower():  # some done, which is not said (SOAP's PARTIAL_FAILURE, no items)
+            result._failures = [f"{said}, naming no item"]
+            raise ItemsFailed(f"{what}: {said}, naming no item: some were done", result=result, failures=result._failures, partial=True)
+        raise ApiError(f"{what}: {said}")
+    failed = result.failed
+    if not failed and not says_failure(result.status):
+        return result
+    failures = [_failure_text(item, position, labels, len(items)) for position, item in enumerate(items) if item.failed]
+    if not failures:  # a status of failure whose items all say success: which failed is not said
+        failures = [f"the server answered {result.status}" + (f": {result.message}" if result.message else "") + ", naming no item"]
+    done = [i.activation_id or "an item" for i in result.done]
+    partial = bool(done) or made
+    count = f"{len(failed)} of {len(items)}" if failed else "some"
+    message = f"{what}: {count} failed: " + "; ".join(failures)
+    if done:
+        message += f" (done: {', '.join(done)})"
+    elif made:
+        message += " (the entitlement was created all the same)"
+    result._failures = failures
+    raise ItemsFailed(message, result=result, failures=failures, partial=partial)
 
 
 class EntitlementsService:
@@ -704,28 +883,33 @@ class EntitlementsService:
 
     # -- mutations --
 
+    # Each raises `ItemsFailed` when the answer says an item failed (`mutation_result`): check `.partial` for what was
+    # done all the same.
+
     async def create(self, spec: EntitlementCreate) -> MutationResult:
         self.session.check_writable("creating an entitlement")
         raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", "/v1/entitlement", json_body=spec.body())
-        return mutation_result(raw, "creating the entitlement")
+        made = isinstance(raw, dict) and bool(raw.get("entitlementId")) and not says_failure(raw.get("status"))
+        return mutation_result(raw, "creating the entitlement", item_labels(spec.line_items), made=made)
 
     async def add_line_items(self, entitlement_id: str, items: Sequence[LineItemCreate]) -> MutationResult:
         self.session.check_writable(f"adding line items to {entitlement_id}")
         body = LineItemsCreate.model_validate({"lineItems": list(items)}).body()
         raw = await self.session.send_json(Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "line-items"), json_body=body)
-        return mutation_result(raw, f"adding line items to {entitlement_id}")
+        return mutation_result(raw, f"adding line items to {entitlement_id}", item_labels(items))
 
     async def set_policies(self, entitlement_id: str, activation_id: str, policies: LineItemPolicies) -> MutationResult:
         self.session.check_writable(f"changing the policies of {activation_id}")
         path = self._path(entitlement_id, "line-items", activation_id, "policies")
         raw = await self.session.send_json(Service.ENTITLEMENTS, "PATCH", path, json_body=policies.body())
-        return mutation_result(raw, f"changing the policies of {activation_id}")
+        return mutation_result(raw, f"changing the policies of {activation_id}", [activation_id])
 
     async def update_properties(self, entitlement_id: str, update: AdditionalProperties) -> MutationResult:
         self.session.check_writable(f"updating line item properties of {entitlement_id}")
         path = self._path(entitlement_id, "additional-properties")
         raw = await self.session.send_json(Service.ENTITLEMENTS, "PATCH", path, json_body=update.body())
-        return mutation_result(raw, f"updating line item properties of {entitlement_id}")
+        labels = [li.activation_id for li in update.line_items]
+        return mutation_result(raw, f"updating line item properties of {entitlement_id}", labels)
 
     async def add_maintenance_line_items(self, entitlement_id: str, items: Sequence[MaintenanceLineItemCreate]) -> MutationResult:
         self.session.check_writable(f"adding maintenance line items to {entitlement_id}")
@@ -733,4 +917,4 @@ class EntitlementsService:
         raw = await self.session.send_json(
             Service.ENTITLEMENTS, "POST", self._path(entitlement_id, "maintenance-line-items"), json_body=body
         )
-        return mutation_result(raw, f"adding maintenance line items to {entitlement_id}")
+        return mutation_result(raw, f"adding maintenance line items to {entitlement_id}", item_labels(items, "maintenance item"))

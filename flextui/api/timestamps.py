@@ -164,6 +164,49 @@ def lenient_timestamp(value: Any) -> datetime | None:
         return None
 
 
+# "2025-01-01", "2025/01/01" (the attributes' yyyy/MM/dd), or the day of an ISO date-time as written.
+_DAY_FIRST = re.compile(r"^(?P<y>\d{4})(?P<sep>[-/])(?P<m>\d{2})(?P=sep)(?P<d>\d{2})(?P<rest>[T ].*)?$", re.ASCII)
+
+
+def parse_day(value: Any) -> date | None:
+    """The calendar day a date field holds, in any form a service writes one; None for null or empty.
+
+    The beta APIs document their dates as YYYY-MM-DD, and also use ISO 8601 and epoch milliseconds (notes §5, §6): a
+    Spring service writes a `Date` as `2025-01-01T00:00:00.000+00:00` (Jackson's default) or as epoch milliseconds.
+    A date-time written with its offset is the day as written (the server's own calendar day, not the day in UTC);
+    epoch milliseconds, Java's forms and other numbers are the day in UTC (`parse_timestamp`). Raises
+    `TimestampError` (a ValueError) for anything else.
+    """
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        match = _DAY_FIRST.match(text)
+        if match:
+            if match["rest"] and (match["sep"] != "-" or parse_timestamp(text) is None):
+                raise TimestampError(f"not a known date form: {value!r}")
+            try:
+                return date(int(match["y"]), int(match["m"]), int(match["d"]))
+            except ValueError:
+                raise TimestampError(f"not a calendar date: {value!r}") from None
+    moment = parse_timestamp(value)
+    return moment.date() if moment is not None else None
+
+
+def lenient_day(value: Any) -> date | None:
+    """`parse_day`, but None for an unreadable value (one bad field must not lose a record)."""
+    try:
+        return parse_day(value)
+    except (TimestampError, ValueError, OverflowError, OSError):
+        return None
+
+
 # -- writing (the simulator speaks these forms) -------------------------------------
 
 

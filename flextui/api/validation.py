@@ -201,7 +201,12 @@ SORT_ORDERS = ("asc", "desc")
 # -- entitlements ---------------------------------------------------------------------
 
 ID_MAX_LENGTH = 255
-ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|;"
+# The vendor's pattern for entitlementId and activationId, `^(?!\s*$)(?!.*['"&%^()#@!~/<>`{}=|]).*$`
+# (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/lineitem/postlineitems.md, …/postentitlement.md and
+# …/maintenancelineitem/postmaintenancelineitems.md): no `;`. Seed 002 lists the same characters in the same order and
+# then "; unique across…": that `;` is the separator its rules are written with, not a character of the list (nor
+# is it in SOAP createSimpleEntitlement's list of invalid characters). So `ENT;1` is an ID.
+ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|"
 DESCRIPTION_MAX = 2000
 SHIP_TO_MAX = 1000
 SHIP_TO_ADDRESS_RE = re.compile(r"^$|^[ a-zA-Z0-9_-]+$")
@@ -279,14 +284,36 @@ def policy_term_unit(value: object) -> str | None:
     return next((unit for unit in POLICY_TERM_UNITS if unit.lower() == text), None)
 
 
+def auto_generate_for(value: str | None, auto_generate: bool | None) -> bool:
+    """The autoGenerate to send with an entitlement or activation ID: as the caller said, else `not value`.
+
+    "If you specify the entitlement ID here, then the autoGenerate flag must be set to false"
+    (https://fnoapi.redocly.app/apis/rest/fno_api_modernization/entitlement/postentitlement.md), and "autoGenerate is
+    true or false. If you specify false, it means you need to pass the ID value" (the same backend's SOAP
+    createSimpleEntitlement, https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm):
+    an ID given goes with false, none with true. Left out, the service's default is not documented (a Java
+    `boolean` would read it as false, and then ask for the ID): so it is always sent.
+    """
+    return (not value) if auto_generate is None else auto_generate
+
+
 def check_given_id(value: str | None, auto_generate: bool, key: str) -> None:
-    """An ID given by the caller requires autoGenerate false (FieldProblem on autoGenerate)."""
+    """An ID given requires autoGenerate false (FieldProblem on autoGenerate); autoGenerate false requires an ID
+    (FieldProblem on the ID's `key`): `auto_generate_for` cites the pages."""
     if value and auto_generate:
         raise FieldProblem("autoGenerate", f"must be false when {key} is given")
+    if not value and not auto_generate:
+        raise FieldProblem(key, "is required when autoGenerate is false (leave it empty with autoGenerate true to have it generated)")
 
 
 def check_term(start: str | None, expiry: str | None, permanent: bool) -> None:
-    """A line item's dates: permanent items have no expiryDate, others need one, not before startDate."""
+    """A line item's dates: permanent items have no expiryDate, others need one, not before startDate.
+
+    The REST pages mark expiryDate optional (it is, for a permanent item: "A permanent line item has no expiration
+    date"); the same backend's SOAP types say "If isPermanent is false, set term or expirationDate"
+    (https://docs.revenera.com/fno_CURRENT/soapapi/CT-EntitlementOrderService-tns_expirationTermsDataType.htm), and the
+    REST and GraphQL line items have no term: so a line item that is not permanent needs its expiryDate.
+    """
     if permanent and expiry:
         raise FieldProblem("expiryDate", "must not be given for a permanent line item (isPermanent is true)")
     if not permanent and not expiry:
@@ -307,6 +334,17 @@ def check_auto_deploy_status(auto_deploy: bool, status: str | None) -> None:
     """autoDeploy deploys: a status other than deployed contradicts it (FieldProblem on status)."""
     if auto_deploy and status not in (None, "DEPLOYED"):
         raise FieldProblem("status", "must be deployed (or left out) when autoDeploy is true")
+
+
+def check_attribute_value(value: Any) -> Any:
+    """A custom attribute's value: text (a date as yyyy/MM/dd), a number, or a list of texts (a multi-valued one):
+    "value (object)" (…/maintenancelineitem/postmaintenancelineitems.md), "Single Text: "EMEA" … Multi-valued text …
+    Date: "YYYY/MM/DD" … Number: 12345" (https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/CreateEntitlementInput.md)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, list)):
+        raise ValueError("must be a text, a number or a list of texts")
+    if isinstance(value, list) and not all(isinstance(x, str) for x in value):
+        raise ValueError("a multi-valued attribute is a list of texts")
+    return value
 
 
 def check_attribute_names(names: Sequence[str]) -> None:
@@ -432,7 +470,7 @@ ADDRESS_MAX = 255
 COUNTRY_RE = re.compile(r"^[A-Za-z]{2}$")
 TIMEZONE_RE = re.compile(r"^GMT[+-](\d{1,2})(\.\d{1,2})?(DST[01])?$", re.ASCII)
 LOCALE_RE = re.compile(r"^[a-z]{2}(_[A-Z]{2})?$")
-PHONE_RE = re.compile(r"^[0-9 +().\-/x]*$")
+PHONE_MAX = 64
 
 
 def check_account_type(value: str) -> str:
@@ -462,9 +500,13 @@ def check_locale(value: str) -> str:
 
 
 def check_phone(value: str) -> str:
-    check_max_length(value, 64)
-    if not PHONE_RE.match(value):
-        raise ValueError("may contain only digits, spaces and + ( ) . - / x")
+    """A phone or fax number: no documented pattern (postuser.md gives none), so any printable text of at most 64
+    characters that holds a digit ("+1 555 010 ext. 7", "Tel. 030/1234-5"); "call me" is a note, not a number."""
+    check_max_length(value, PHONE_MAX)
+    if not value.isprintable():
+        raise ValueError("must be one line of printable characters")
+    if not any("0" <= ch <= "9" for ch in value):
+        raise ValueError("must hold the number's digits")
     return value
 
 

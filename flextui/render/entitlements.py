@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -9,9 +10,30 @@ from flextui.api.entitlements import Entitlement, LineItem
 from flextui.render.words import iso
 
 
+def attribute_value_text(value: Any) -> str:
+    """A custom attribute's value as text: a value is text, a number or a list of texts (a multi-valued attribute,
+    shown `a, b`), whatever else a server sends as its JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return ", ".join(attribute_value_text(x) for x in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return str(value)
+
+
 def attributes_text(attributes: Iterable[Any]) -> str:
-    """`Region=APAC; SalesOrder=SO-1`: name=value pairs in one flat cell."""
-    return "; ".join(f"{a.name}={'' if a.value is None else a.value}" for a in attributes)
+    """`Region=APAC; SalesOrder=SO-1; Seats=12345; Sites=Berlin, Paris`: name=value pairs in one flat cell."""
+    return "; ".join(f"{a.name}={attribute_value_text(a.value)}" for a in attributes)
+
+
+def _each(values: list[Any]) -> Any:
+    """One product's value as it is; several products' values joined by `; ` in the order of the products."""
+    if len(values) == 1:
+        return values[0]
+    return "; ".join("" if x is None else str(x) for x in values) if values else None
 
 
 def policies_text(policies: dict[str, Any]) -> str:
@@ -52,15 +74,15 @@ def entitlement_row(ent: Entitlement) -> dict[str, Any]:
 
 
 def line_item_row(li: LineItem, entitlement_id: str | None = None) -> dict[str, Any]:
-    product = li.product
-    model = product.license_model if product else None
+    """A line item as a flat row; a line item of several products names each (`P; Q`, versions `1; 2` in the same order)."""
+    products = li.products
     return {
         "activation_id": li.activation_id,
         "entitlement_id": li.entitlement_id or entitlement_id,
-        "product": product.product_name if product else None,
-        "version": product.product_version if product else None,
-        "part_number": product.part_number if product else None,
-        "license_model": model.license_model_name if model else None,
+        "product": _each([p.product_name for p in products]),
+        "version": _each([p.product_version for p in products]),
+        "part_number": _each([p.part_number for p in products]),
+        "license_model": _each([p.license_model.license_model_name if p.license_model else None for p in products]),
         "quantity": li.quantity,
         "quantity_per_copy": li.quantity_per_copy,
         "start_date": li.start_date,

@@ -52,6 +52,8 @@ DIALECTS: dict[str, str] = {
     "mask-partial": 'masked token fields keep part of the value ("cus***@acme-robotics.example", "<masked>") instead of "****"',
     "entitlements-bare-array": "GET /entitlements answers a bare JSON array",
     "entitlements-data-envelope": 'GET /entitlements answers {"data": [...]}',
+    "line-item-dates-datetime": "line items answer startDate and expiryDate as date-times, 2025-01-01T00:00:00.000+00:00 (Spring's Jackson)",
+    "line-item-dates-epoch": "line items answer startDate and expiryDate as epoch milliseconds (Jackson writing dates as timestamps)",
     "project-detail-openapi": "registry project detail answers the OpenAPI sample's form (artifacts first, no downloadPackageId)",
     "users-no-username": "user records have no userName field",
     # registry
@@ -87,6 +89,7 @@ DEFAULT: frozenset[str] = STRICT
 
 EXCLUSIVE: tuple[frozenset[str], ...] = (
     frozenset({"entitlements-bare-array", "entitlements-data-envelope"}),
+    frozenset({"line-item-dates-datetime", "line-item-dates-epoch"}),
     frozenset({"links-every-page", "links-none"}),
     frozenset({"op-list-map", "op-list-notation"}),
     frozenset({"zero-based", "page-zero-is-first"}),

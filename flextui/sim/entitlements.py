@@ -38,16 +38,44 @@ Choices where the seed and the notes are silent, so a client must cope:
   …, "responseItems": [{"activationId", "status", "errorMsg"}]}` (201 for
   creations, 200 for PATCHes); the additional-properties PATCH adds
   `activationIds` and `response` (activation ID → result). A whole request
-  is checked before anything changes: one bad item refuses all.
+  is checked before anything changes: one bad item refuses all, except
+  for what fails an item on its own: a product (or maintenance product)
+  of the catalogue that is not deployed ("There must be deployed products
+  and license models", SOAP createSimpleEntitlement,
+  https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm).
+  That item's response item says `FAILURE` with an errorMsg, the others
+  are made, and the answer's status is SOAP's word for it:
+  `PARTIAL_FAILURE` (201) when some were made, `FAILURE` (200, nothing
+  made: no entitlement either) when none were; under `create-status-only`
+  the answer is that status alone, never SUCCESS.
 - Errors: 400 naming the field by path (`lineItems[0].startDate`) for
   broken rules and unknown products/accounts; 409 for an ID already used
   by an entitlement or a line item (or twice in one request); 404 for an
   unknown entitlement or line item; 403 when a customer user mutates.
   Customer users see only their own account's entitlements.
-- An ID left out (or empty) is generated, whatever autoGenerate says; an ID
-  given with autoGenerate true is a 400 naming autoGenerate.
-- A line item holds exactly one product (`product` has one entry) and
-  needs an expiryDate unless isPermanent is true.
+- An ID left out (or empty) is generated when autoGenerate is true or left
+  out; with autoGenerate false it is a 400 naming the ID ("If you specify
+  false, it means you need to pass the ID value": the same backend's SOAP
+  createSimpleEntitlement,
+  https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm).
+  An ID given with autoGenerate true is a 400 naming autoGenerate.
+- A line item holds one or more products (`product`, "List of products
+  entitled by this line item"; "Use the entitledProducts element to specify
+  one or more products",
+  https://docs.revenera.com/fno_CURRENT/webservicesintegration/Content/helplibrary/WSEntOderSpecifyProd.htm),
+  none of them twice; the world's line item keeps the first (reports and
+  the registry read it), the store the others, and the list shows them all.
+  A licenseModel given needs its licenseModelName ("(string, required)",
+  …/lineitem/postlineitems.md). A line item needs an expiryDate unless
+  isPermanent is true ("If isPermanent is false, set term or
+  expirationDate": the same backend's SOAP type,
+  https://docs.revenera.com/fno_CURRENT/soapapi/CT-EntitlementOrderService-tns_expirationTermsDataType.htm;
+  the REST line item has no term).
+- Custom attribute values are text, a number or a list of texts ("value
+  (object)": …/maintenancelineitem/postmaintenancelineitems.md; "Single
+  Text … Multi-valued text … Date: "YYYY/MM/DD" … Number: 12345",
+  https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/CreateEntitlementInput.md),
+  kept and answered as given; true/false or an object is a 400.
 - Custom attributes are the tenant's (`World.attribute_definitions`): a
   mandatory one (by default `REGION`, after the vendor's example `REGION` =
   `EMEA`) missing or blank on a new entitlement is a 400 whose message and
@@ -70,10 +98,14 @@ Choices where the seed and the notes are silent, so a client must cope:
   duration and unit together}, extraActivations ≥ 0 and three booleans; at
   least one field; merged into the line item's policies.
 - Maintenance line items: body `{"maintenanceLineItems": [...]}` (or
-  `lineItems`), each with maintenanceProduct {maintenanceProductName +
-  maintenanceProductVersion, or partNumber} naming a maintenance product of
-  the catalogue, an optional parentActivationId (a non-maintenance line
-  item of the same entitlement), and the line item date/ID rules.
+  `lineItems`), each with maintenanceProduct {maintenanceProductName and
+  maintenanceProductVersion, both "(string, required)", and an optional
+  partNumber, which must then be one of that product's: the page's sample
+  sends all three,
+  https://fnoapi.redocly.app/apis/rest/fno_api_modernization/maintenancelineitem/postmaintenancelineitems.md}
+  naming a maintenance product of the catalogue, an optional
+  parentActivationId (a non-maintenance line item of the same
+  entitlement), and the line item date/ID rules.
 
 Dialects (beta.py has what the three beta services share)
 - `entitlements-bare-array`: GET /entitlements answers a bare JSON array of
@@ -96,6 +128,12 @@ Dialects (beta.py has what the three beta services share)
   https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/PolicyInput.md)
 - `null-collections` (app.py): empty accounts, attributes, lineItems and
   products arrays are `null`.
+- `line-item-dates-datetime`, `line-item-dates-epoch`: a line item's
+  startDate and expiryDate as a Spring service writes a `Date`: Jackson's
+  default date-time `2025-01-01T00:00:00.000+00:00`, or epoch milliseconds
+  (UTC midnight). The docs give YYYY-MM-DD, and the beta APIs use ISO 8601
+  and epoch milliseconds too (notes §5, §6); GraphQL's LineItem types them
+  only as String (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/LineItemResult).
 """
 
 from __future__ import annotations
@@ -113,8 +151,8 @@ from flextui.sim.beta import beta_errors, caller_of, created, list_query, page_f
 from flextui.sim.common import SimError, dialects_of, json_response, world_of
 from flextui.sim.products import catalogue
 from flextui.sim.rules import Body, FieldProblem
+from flextui.sim.timefmt import day_start_ms, parse_ymd
 from flextui.sim.timefmt import iso as iso_string
-from flextui.sim.timefmt import parse_ymd
 from flextui.sim.world import SimAccount, SimEntitlement, SimLineItem, SimProduct, SimUser, World
 
 MOUNT = "/entitlements-api/v1"
@@ -134,6 +172,9 @@ class EntitlementStore:
         self.accounts: dict[str, list[dict[str, Any]]] = {}  # entitlement id → accounts as given at creation
         self.details: dict[str, dict[str, Any]] = {}  # entitlement id → emailTemplateVariation etc.
         self.license_models: dict[str, dict[str, Any]] = {}  # activation id → licenseModel as given
+        # activation id → the line item's further products (product[1:]) with their licenseModels: the world's line
+        # items hold one product, which reports and the registry read
+        self.more_products: dict[str, list[tuple[SimProduct, dict[str, Any]]]] = {}
         self.rng = world.rng("entitlements.generated")
         self.next_entitlement = 100000 + len(self.entitlements)
         self.next_activation = 1
@@ -151,10 +192,11 @@ class EntitlementStore:
 
     def index_item(self, ent: SimEntitlement, li: SimLineItem) -> None:
         self.by_activation[li.activation_id] = (ent, li)
-        listed = self.by_product.setdefault((li.product.name, li.product.version), [])
-        # Identity, not ==: entitlements are dataclasses, and == would compare every line item.
-        if not listed or (listed[-1] is not ent and not any(e is ent for e in listed)):
-            listed.append(ent)
+        for product in [li.product, *(p for p, _ in self.more_products.get(li.activation_id, []))]:
+            listed = self.by_product.setdefault((product.name, product.version), [])
+            # Identity, not ==: entitlements are dataclasses, and == would compare every line item.
+            if not listed or (listed[-1] is not ent and not any(e is ent for e in listed)):
+                listed.append(ent)
 
     def id_taken(self, value: str) -> bool:
         return value in self.entitlements or value in self.by_activation
@@ -250,7 +292,21 @@ def _duration_days(li: SimLineItem) -> int | None:
     return (parse_ymd(li.expiry_date) - parse_ymd(li.start_date)).days
 
 
-def render_line_item(store: EntitlementStore, ent: SimEntitlement, li: SimLineItem) -> dict[str, Any]:
+def line_item_day(day: str | None, dialects: frozenset[str] | set[str]) -> str | int | None:
+    """A line item's date as the dialect writes it: YYYY-MM-DD (documented), Spring's Jackson date-time
+    (`line-item-dates-datetime`) or epoch milliseconds at UTC midnight (`line-item-dates-epoch`)."""
+    if day is None:
+        return None
+    if "line-item-dates-epoch" in dialects:
+        return day_start_ms(parse_ymd(day))
+    if "line-item-dates-datetime" in dialects:
+        return f"{day}T00:00:00.000+00:00"
+    return day
+
+
+def render_line_item(
+    store: EntitlementStore, ent: SimEntitlement, li: SimLineItem, dialects: frozenset[str] | set[str] = frozenset()
+) -> dict[str, Any]:
     model = {"licenseModelName": li.product.license_model}
     model.update(store.license_models.get(li.activation_id, {}))
     return {
@@ -259,8 +315,8 @@ def render_line_item(store: EntitlementStore, ent: SimEntitlement, li: SimLineIt
         "lineItemState": li.state,
         "orderType": li.order_type,
         "permanent": li.expiry_date is None,
-        "startDate": li.start_date,
-        "expiryDate": li.expiry_date,
+        "startDate": line_item_day(li.start_date, dialects),
+        "expiryDate": line_item_day(li.expiry_date, dialects),
         "duration": _duration_days(li),
         "quantity": li.quantity,
         "quantityPerCopy": li.quantity_per_copy,
@@ -271,7 +327,17 @@ def render_line_item(store: EntitlementStore, ent: SimEntitlement, li: SimLineIt
                 "partNumber": li.product.part_number or None,
                 "quantity": li.quantity,
                 "licenseModel": model,
-            }
+            },
+            *(
+                {
+                    "productName": more.name,
+                    "productVersion": more.version,
+                    "partNumber": more.part_number or None,
+                    "quantity": li.quantity,
+                    "licenseModel": {"licenseModelName": more.license_model, **more_model},
+                }
+                for more, more_model in store.more_products.get(li.activation_id, [])
+            ),
         ],
         "attributes": render_attributes(li.attributes),
         "policies": li.policies,
@@ -283,6 +349,44 @@ def render_line_item(store: EntitlementStore, ent: SimEntitlement, li: SimLineIt
 
 def result_items(activation_ids: list[str]) -> list[dict[str, Any]]:
     return [{"activationId": a, "status": "success", "errorMsg": None} for a in activation_ids]
+
+
+def planned_results(planned: list[PlannedItem], ids: list[str | None]) -> list[dict[str, Any]]:
+    """One LineItemResponseItem `{activationId, status, errorMsg}` per planned item, in request order: a failed one
+    says FAILURE and why (its activationId is the one given, if any)."""
+    return [
+        {"activationId": plan.activation_id, "status": "FAILURE", "errorMsg": plan.failure}
+        if plan.failure
+        else {"activationId": made, "status": "success", "errorMsg": None}
+        for plan, made in zip(planned, ids)
+    ]
+
+
+def overall(planned: list[PlannedItem]) -> str:
+    """The answer's status as SOAP's StatusType words it when items failed: PARTIAL_FAILURE (some done) or FAILURE
+    (none), https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm."""
+    failed = sum(1 for plan in planned if plan.failure)
+    return "success" if not failed else ("FAILURE" if failed == len(planned) else "PARTIAL_FAILURE")
+
+
+def answer_items(request: Request, body: dict[str, Any], planned: list[PlannedItem]) -> Response:
+    """A create answer: `created` when every item was made; with failed items their status as it is (201 when some
+    were made, 200 when none), never SUCCESS, also under `create-status-only` (then only the status)."""
+    status = overall(planned)
+    if status == "success":
+        return created(request, body)
+    code = 200 if status == "FAILURE" else 201
+    if "create-status-only" in dialects_of(request):
+        return json_response({"status": status}, code)
+    return json_response({**body, "status": status}, code)
+
+
+def not_deployed(what: str, name: str, version: str, state: str) -> str | None:
+    """Why a line item of this product fails (None when it is deployed): "There must be deployed products and license
+    models" to entitle them (https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm)."""
+    if state.upper() == "DEPLOYED":
+        return None
+    return f"{what} {name} version {version} is not deployed (it is {state.lower()}): deploy it before entitling it"
 
 
 # -- listing ------------------------------------------------------------------------------------
@@ -407,7 +511,7 @@ async def list_line_items(request: Request) -> Response:
             "status": "success",
             "entitlementId": ent.entitlement_id,
             **page_fields(params, len(items)),
-            "lineItems": [render_line_item(store, ent, li) for li in params.take(items)],
+            "lineItems": [render_line_item(store, ent, li, dialects_of(request)) for li in params.take(items)],
         }
     )
 
@@ -433,17 +537,21 @@ class PlannedItem:
     attributes: dict[str, str] = field(default_factory=dict)
     parent_activation_id: str | None = None
     maintenance: bool = False
+    failure: str | None = None  # why this item fails on its own (the others are made): its product is not deployed
+    more_products: list[tuple[SimProduct, dict[str, Any]]] = field(default_factory=list)  # product[1:], each with its model
 
 
 def read_id(body: Body, key: str) -> str | None:
-    """An entitlement or activation ID (None when left out or empty); given IDs need autoGenerate false."""
+    """An entitlement or activation ID (None when left out or empty): given, autoGenerate must be false; autoGenerate
+    false, it must be given (`rules.id_agrees_with_autogenerate`)."""
     value = body.text(key, rule=r.entity_id, blank_is_none=True)
-    body.apply("", value, lambda x: r.given_id_needs_no_autogenerate(x, body.flag("autoGenerate"), key))
+    auto = body.flag("autoGenerate") if body.has("autoGenerate") else None
+    body.apply("", value, lambda x: r.id_agrees_with_autogenerate(x, auto, key))
     return value
 
 
-def read_attributes(body: Body, key: str = "attributes", *, free_values: bool = False) -> dict[str, str]:
-    out: dict[str, str] = {}
+def read_attributes(body: Body, key: str = "attributes", *, free_values: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     items = body.objects(key)
     names = [item.text("name", required=True) for item in items]
     body.apply(key, names, r.attribute_names_unique)
@@ -453,7 +561,8 @@ def read_attributes(body: Body, key: str = "attributes", *, free_values: bool = 
             item.text("type")
             out[name] = value if isinstance(value, str) else json.dumps(value)
         else:
-            out[name] = item.text("value") or ""
+            value = item.obj.get("value")
+            out[name] = "" if value is None else item.apply("value", value, r.attribute_value)
     return out
 
 
@@ -465,13 +574,10 @@ def read_dates(body: Body) -> tuple[str, str | None]:
     return start, expiry
 
 
-def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) -> PlannedItem:
-    cat = catalogue(store.world)
-    activation_id = read_id(item, "activationId")
-    products = item.objects("product", required=True, min_items=1)
-    if len(products) > 1:
-        raise item.problem("product", "a line item holds exactly one product")
-    p = products[0]
+def read_product(cat: Any, p: Body) -> tuple[SimProduct, dict[str, Any], str | None]:
+    """One entry of a line item's `product`: the catalogue's product, its licenseModel as given (licenseModelName
+    "(string, required)" when a licenseModel is given: …/lineitem/postlineitems.md), and why it fails the line item
+    (not deployed) or None."""
     name = p.text("productName", required=True)
     version = p.text("productVersion", required=True)
     product = cat.product(name, version)
@@ -479,13 +585,31 @@ def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) ->
         known = cat.versions_of(name)
         hint = f" (versions: {', '.join(known)})" if known else ""
         raise p.problem("productName", f"no product {name} version {version} in the catalogue{hint}")
+    listed = cat.products.get((name, version))
+    failure = not_deployed("Product", name, version, listed.state) if listed is not None else None
     model: dict[str, Any] = {}
     lm = p.object("licenseModel")
     if lm is not None:
-        for key in ("licenseModelName", "issuer", "serialNumber", "vendorString", "notice"):
+        model["licenseModelName"] = lm.text("licenseModelName", required=True)
+        for key in ("issuer", "serialNumber", "vendorString", "notice"):
             value = lm.text(key)
             if value is not None:
                 model[key] = value
+    return product, model, failure
+
+
+def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) -> PlannedItem:
+    cat = catalogue(store.world)
+    activation_id = read_id(item, "activationId")
+    entries = item.objects("product", required=True, min_items=1)
+    read = [read_product(cat, p) for p in entries]
+    seen: set[tuple[str, str]] = set()
+    for index, (product, _, _) in enumerate(read):
+        if (product.name, product.version) in seen:
+            raise FieldProblem(f"{item.at('product')}[{index}]", f"{product.name} {product.version} is given twice")
+        seen.add((product.name, product.version))
+    product, model, _ = read[0]
+    failure = next((f for _, _, f in read if f), None)
     quantity = item.number("quantity", default=1, rule=r.int32(0))
     per_copy = item.number("quantityPerCopy", default=1, rule=r.int32(1))
     start, expiry = read_dates(item)
@@ -503,6 +627,8 @@ def read_line_item(store: EntitlementStore, item: Body, strict: bool = False) ->
         state=item.text("lineItemStatus", rule=r.LINE_ITEM_STATUS.rule(strict), blank_is_none=True),
         auto_deploy=item.flag("autoDeploy"),
         attributes=read_attributes(item),
+        failure=failure,
+        more_products=[(p, m) for p, m, _ in read[1:]],
     )
 
 
@@ -519,10 +645,14 @@ def check_new_ids(store: EntitlementStore, named: list[tuple[str, str]]) -> None
 
 def add_items(
     store: EntitlementStore, ent: SimEntitlement, planned: list[PlannedItem], default_state: str, force_deploy: bool = False
-) -> list[str]:
+) -> list[str | None]:
+    """Make the planned items that do not fail; their activation IDs in request order (None for a failed one)."""
     now = store.world.now_ms()
-    ids = []
+    ids: list[str | None] = []
     for plan in planned:
+        if plan.failure:
+            ids.append(None)
+            continue
         activation_id = plan.activation_id or store.new_activation_id()
         if force_deploy or (plan.state is None and plan.auto_deploy):
             state = "DEPLOYED"
@@ -544,6 +674,8 @@ def add_items(
         )
         if plan.license_model:
             store.license_models[activation_id] = plan.license_model
+        if plan.more_products:
+            store.more_products[activation_id] = plan.more_products
         ent.line_items.append(li)
         store.index_item(ent, li)
         ids.append(activation_id)
@@ -597,6 +729,10 @@ async def create_entitlement(request: Request) -> Response:
     named = [("entitlementId", entitlement_id)] if entitlement_id else []
     named += [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id]
     check_new_ids(store, named)
+    if overall(planned) == "FAILURE":  # no line item can be made: no entitlement either (the docs advise against empty ones)
+        return answer_items(
+            request, {"message": "No line item could be created", "responseItems": planned_results(planned, [None] * len(planned))}, planned
+        )
 
     if not accounts:
         owner = store.default_account()
@@ -626,16 +762,18 @@ async def create_entitlement(request: Request) -> Response:
     store.entitlements[ent.entitlement_id] = ent
     store.index(ent)
     ids = add_items(store, ent, planned, ent_status, force_deploy=auto_deploy)
-    return created(
+    made = [i for i in ids if i]
+    return answer_items(
         request,
         {
             "status": "success",
             "message": "Entitlement created successfully",
             "entitlementId": ent.entitlement_id,
             "entitlement": render_entitlement(store, ent),
-            "activationIds": ids,
-            "responseItems": result_items(ids),
+            "activationIds": made,
+            "responseItems": planned_results(planned, ids),
         },
+        planned,
     )
 
 
@@ -655,15 +793,17 @@ async def add_line_items(request: Request) -> Response:
     planned = [read_line_item(store, item, strict) for item in body.objects("lineItems", required=True, min_items=1)]
     check_new_ids(store, [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id])
     ids = add_items(store, ent, planned, "DRAFT")
-    return created(
+    made = [i for i in ids if i]
+    return answer_items(
         request,
         {
             "status": "success",
-            "message": f"{len(ids)} line item{'s' if len(ids) != 1 else ''} created",
+            "message": f"{len(made)} line item{'s' if len(made) != 1 else ''} created",
             "entitlementId": ent.entitlement_id,
-            "activationIds": ids,
-            "responseItems": result_items(ids),
+            "activationIds": made,
+            "responseItems": planned_results(planned, ids),
         },
+        planned,
     )
 
 
@@ -835,18 +975,17 @@ async def add_maintenance_line_items(request: Request) -> Response:
         activation_id = read_id(item, "activationId")
         mp = item.object("maintenanceProduct", required=True)
         assert mp is not None
-        name = mp.text("maintenanceProductName", blank_is_none=True)
-        version = mp.text("maintenanceProductVersion", blank_is_none=True)
+        name = mp.text("maintenanceProductName", required=True)
+        version = mp.text("maintenanceProductVersion", required=True)
         part = mp.text("partNumber", blank_is_none=True, rule=r.part_number)
-        if not ((name and version) or part):
-            raise mp.problem("maintenanceProductName", "give maintenanceProductName and maintenanceProductVersion, or partNumber")
-        product = cat.maintenance_product(name, version, None if name and version else part)
+        product = cat.maintenance_product(name, version)
         if product is None:
-            what = f"{name} version {version}" if name and version else f"with part number {part!r}"
-            raise mp.problem("maintenanceProductName" if name and version else "partNumber", f"no maintenance product {what}")
-        if name and version and part and cat.maintenance_product(None, None, part) is not product:
-            # both ways of naming it, naming two things: refused, never one of them silently dropped
-            raise mp.problem("partNumber", f"part number {part!r} is not {name} version {version}: give one or the other")
+            raise mp.problem("maintenanceProductName", f"no maintenance product {name} version {version}")
+        if part and cat.maintenance_product(None, None, part) is not product:
+            # the part number names another product (or none): refused, never silently dropped
+            raise mp.problem("partNumber", f"part number {part!r} is not one of {name} version {version}")
+        listed = cat.maintenance.get((product.name, product.version))
+        failure = not_deployed("Maintenance product", product.name, product.version, listed.state) if listed is not None else None
         parent = item.text("parentActivationId", blank_is_none=True)
         if parent is not None:
             found = store.by_activation.get(parent)
@@ -869,19 +1008,22 @@ async def add_maintenance_line_items(request: Request) -> Response:
                 attributes=read_attributes(item),
                 parent_activation_id=parent,
                 maintenance=True,
+                failure=failure,
             )
         )
     check_new_ids(store, [(f"{p.path}.activationId", p.activation_id) for p in planned if p.activation_id])
     ids = add_items(store, ent, planned, "DRAFT")
-    return created(
+    made = [i for i in ids if i]
+    return answer_items(
         request,
         {
             "status": "success",
-            "message": f"{len(ids)} maintenance line item{'s' if len(ids) != 1 else ''} created",
+            "message": f"{len(made)} maintenance line item{'s' if len(made) != 1 else ''} created",
             "entitlementId": ent.entitlement_id,
-            "activationIds": ids,
-            "responseItems": result_items(ids),
+            "activationIds": made,
+            "responseItems": planned_results(planned, ids),
         },
+        planned,
     )
 
 

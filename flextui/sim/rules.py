@@ -366,7 +366,9 @@ SORT_ORDER = Choice(("asc", "desc"), store=str.lower)
 # -- entitlements (seed 002) ------------------------------------------------------------------
 
 ID_MAX = 255
-ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|;"  # the seed's list (the OpenAPI pattern omits `;`)
+# The OpenAPI pattern `^(?!\s*$)(?!.*['"&%^()#@!~/<>`{}=|]).*$` (…/lineitem/postlineitems.md,
+# …/entitlement/postentitlement.md): the seed lists the same characters, then "; unique across…" (its rule separator).
+ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|"
 DESCRIPTION_MAX = 2000
 SHIP_TO_MAX = 1000
 DEFAULT_ACCOUNT = "UNKNOWN_ORG_UNIT"  # "when omitted the entitlement belongs to the default account"
@@ -393,14 +395,29 @@ def ship_to_address(value: str) -> str:
     return value
 
 
-def given_id_needs_no_autogenerate(value: str | None, auto_generate: bool, key: str) -> None:
-    """Seed 002: "when given, autoGenerate must be false" (reported on autoGenerate)."""
+def id_agrees_with_autogenerate(value: str | None, auto_generate: bool | None, key: str) -> None:
+    """An entitlement or activation ID and autoGenerate: one or the other, never both, never neither.
+
+    Seed 002: "when given, autoGenerate must be false" (reported on autoGenerate); the same backend's SOAP
+    createSimpleEntitlement: "autoGenerate is true or false. If you specify false, it means you need to pass the ID
+    value" (https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm):
+    false with no ID is reported on the ID. autoGenerate left out (None) with no ID is generated (simulator's
+    choice: the REST pages give no default).
+    """
     if value and auto_generate:
         raise FieldProblem("autoGenerate", f"must be false when {key} is given")
+    if not value and auto_generate is False:
+        raise FieldProblem(key, "is required when autoGenerate is false: give the ID, or autoGenerate true to have one generated")
 
 
 def line_item_term(start: str | None, expiry: str | None, permanent: bool) -> None:
-    """A permanent line item has no expiryDate; any other needs one, not before its startDate."""
+    """A permanent line item has no expiryDate; any other needs one, not before its startDate.
+
+    The REST pages leave expiryDate optional (a permanent item has none); the same backend's SOAP type says "If
+    isPermanent is false, set term or expirationDate"
+    (https://docs.revenera.com/fno_CURRENT/soapapi/CT-EntitlementOrderService-tns_expirationTermsDataType.htm), and a
+    REST line item has no term.
+    """
     if permanent and expiry:
         raise FieldProblem("expiryDate", "must not be given for a permanent line item (isPermanent is true)")
     if not permanent and not expiry:
@@ -437,9 +454,26 @@ def attribute_names_unique(names: Sequence[str]) -> None:
         seen.add(name.lower())
 
 
-def mandatory_attributes_present(given: Mapping[str, str], definitions: Iterable[AttributeDefinition], applies_to: str) -> None:
+def attribute_value(value: Any) -> Any:
+    """A custom attribute's value as its type wants it: text (a date as yyyy/MM/dd), a number, or a list of texts
+    ("value (object)", …/maintenancelineitem/postmaintenancelineitems.md; CreateEntitlementInput's "Single Text …
+    Multi-valued text … Date … Number: 12345", https://fnoapi.redocly.app/apis/graphql/fno-schema/inputs/CreateEntitlementInput.md)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, list)):
+        raise ValueError("must be a text, a number or a list of texts")
+    if isinstance(value, list) and not all(isinstance(x, str) for x in value):
+        raise ValueError("a multi-valued attribute is a list of texts")
+    return value
+
+
+def _filled(value: Any) -> bool:
+    if isinstance(value, list):
+        return any(_filled(x) for x in value)
+    return bool(str(value).strip()) if value is not None else False
+
+
+def mandatory_attributes_present(given: Mapping[str, Any], definitions: Iterable[AttributeDefinition], applies_to: str) -> None:
     """Every mandatory attribute of the tenant for `applies_to` has a non-blank value (FieldProblem `[NAME]`)."""
-    present = {name.lower() for name, value in given.items() if str(value).strip()}
+    present = {name.lower() for name, value in given.items() if _filled(value)}
     for definition in definitions:
         if definition.applies_to == applies_to and definition.mandatory and definition.name.lower() not in present:
             raise FieldProblem(

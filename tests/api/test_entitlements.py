@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
+import httpx
 import pytest
 from pydantic import ValidationError
 
+from flextui.api.auth import Credentials
 from flextui.api.entitlements import (
     AdditionalProperties,
     EntitlementCreate,
     EntitlementFilter,
     EntitlementsService,
+    ItemsFailed,
     LineItem,
     LineItemCreate,
     LineItemFilter,
@@ -28,8 +32,13 @@ from flextui.api.entitlements import (
     MutationResult,
     PolicyTerm,
 )
-from flextui.api.errors import Conflict, Invalid, NotFound, ReadOnly
-from flextui.api.http import Service, Session
+from flextui.api.errors import ApiError, Conflict, Invalid, NotFound, ReadOnly
+from flextui.api.http import RetryPolicy, Service, Session
+from flextui.api.tolerant import unreadable
+from flextui.render.entitlements import line_item_row
+from flextui.sim.app import create_app
+from flextui.sim.dialects import speaking
+from flextui.sim.products import catalogue
 from flextui.sim.world import World
 
 from ..beta_fixtures import _beta_only, read_only_session, refused  # noqa: F401  (fixtures)
@@ -77,6 +86,7 @@ def test_client_refuses_what_the_simulator_refuses(case: str, change: Callable[[
     "good",
     [
         {"entitlementId": "E" * 255},
+        {"entitlementId": "ENT;1", "lineItems": [line_item(activationId="ACT;1")]},  # the vendor's pattern has no `;`
         {"shipToAddress": ""},
         {"status": "Obsolete"},
         {"status": "deployed", "autoDeploy": True},
@@ -160,29 +170,33 @@ def test_properties_model() -> None:
         assert field in refused(AdditionalProperties, body), (body, field)
 
 
+GOLD = {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"}
+
+
 def test_maintenance_model() -> None:
-    good = {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "startDate": "2026-01-01", "isPermanent": True}
+    """maintenanceProductName and maintenanceProductVersion are "(string, required)", partNumber optional, and the
+    page's sample sends all three (…/maintenancelineitem/postmaintenancelineitems.md): that sample was refused ("a
+    part number instead of the name and version, not both") and a part number alone was accepted."""
+    good = {"maintenanceProduct": dict(GOLD), "startDate": "2026-01-01", "isPermanent": True}
     MaintenanceLineItemCreate.model_validate(good)
-    MaintenanceLineItemCreate.model_validate(
-        {**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"}}
-    )
+    sample = MaintenanceLineItemCreate.model_validate({**good, "maintenanceProduct": {**GOLD, "partNumber": "MNT-GOLD-001"}})
+    assert sample.body()["maintenanceProduct"] == {**GOLD, "partNumber": "MNT-GOLD-001"}
     cases = [
-        ({**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support"}}, "maintenanceProduct.maintenanceProductName"),
+        ({**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support"}}, "maintenanceProduct.maintenanceProductVersion"),
+        ({**good, "maintenanceProduct": {"partNumber": "MNT-GOLD-001"}}, "maintenanceProduct.maintenanceProductName"),
+        ({**good, "maintenanceProduct": {**GOLD, "maintenanceProductName": " "}}, "maintenanceProduct.maintenanceProductName"),
+        ({**good, "maintenanceProduct": {**GOLD, "partNumber": "PN/1"}}, "maintenanceProduct.partNumber"),
         ({**good, "startDate": "2026-02-30"}, "startDate"),
         ({**good, "isPermanent": False}, "expiryDate"),
         ({**good, "activationId": "A@1"}, "activationId"),
         ({**good, "activationId": "A-1", "autoGenerate": True}, "autoGenerate"),
         ({**good, "quantity": -3}, "quantity"),
-        # named both ways: the form's "or part number" was sent beside the name, and a service dropped one silently
-        (
-            {**good, "maintenanceProduct": {"maintenanceProductName": "Gold Support", "partNumber": "PN-GOLD"}},
-            "maintenanceProduct.partNumber",
-        ),
     ]
     for body, field in cases:
         assert field in refused(MaintenanceLineItemCreate, body), (body, field)
-    said = refused(MaintenanceLineItemCreate, cases[0][0])["maintenanceProduct.maintenanceProductName"]
-    assert said == "give the maintenance product's name and version, or its part number", "words a form can show, not JSON names"
+    assert "maintenanceProduct.maintenanceProductVersion" in refused(
+        MaintenanceLineItemCreate, {**good, "maintenanceProduct": {"partNumber": "MNT-GOLD-001"}}
+    ), "a part number alone names neither"
 
 
 def test_filters() -> None:
@@ -219,6 +233,43 @@ def test_response_models_tolerate_other_shapes() -> None:
         {"status": "success", "responseItems": [{"activationId": "A", "status": "failed", "errorMsg": "no"}]}
     )
     assert [r.activation_id for r in result.failed] == ["A"]
+
+
+@pytest.mark.parametrize(
+    ("start", "expiry"),
+    [
+        ("2025-01-01", "2026-01-01"),
+        ("2025-01-01T00:00:00.000+00:00", "2026-01-01T00:00:00.000+00:00"),  # Spring's Jackson date-time
+        ("2025-01-01T23:30:00-05:00", "2026-01-01T00:00:00Z"),  # the day as written, not the day in UTC
+        (1735689600000, 1767225600000),  # epoch milliseconds, UTC midnight
+        ("1735689600000", "1767225600000"),
+    ],
+)
+def test_line_item_dates_in_any_form_are_their_day(start: Any, expiry: Any) -> None:
+    """Notes §5/§6: the beta APIs use YYYY-MM-DD, ISO 8601 and epoch milliseconds. A date-time did not parse on 3.11
+    (no expiry warning), and epoch milliseconds made the whole line item unreadable, losing both dates."""
+    item = LineItem.model_validate({"activationId": "A", "startDate": start, "expiryDate": expiry})
+    assert unreadable(item) is None
+    assert (item.start_date, item.expiry_date) == ("2025-01-01", "2026-01-01")
+    assert (item.starts, item.expires) == (date(2025, 1, 1), date(2026, 1, 1))
+
+
+def test_a_line_item_date_that_is_no_date_is_kept_as_text() -> None:
+    item = LineItem.model_validate({"activationId": "A", "startDate": "soon", "expiryDate": "2026-02-30"})
+    assert unreadable(item) is None and (item.start_date, item.expiry_date) == ("soon", "2026-02-30")
+    assert item.starts is None and item.expires is None
+
+
+@pytest.mark.parametrize("dialect", ["line-item-dates-datetime", "line-item-dates-epoch"])
+async def test_line_item_dates_read_from_every_dialect(world: World, dialect: str) -> None:
+    session = make_session(create_app(world, dialects=speaking(dialect)))
+    try:
+        page = await EntitlementsService(session).line_items("ENT-100000")
+    finally:
+        await session.aclose()
+    held = world.entitlements["ENT-100000"].line_items
+    assert [(li.start_date, li.expiry_date) for li in page.items] == [(li.start_date, li.expiry_date) for li in held]
+    assert all(unreadable(li) is None for li in page.items)
 
 
 # -- the service ----------------------------------------------------------------------------------------
@@ -313,7 +364,7 @@ async def test_create_flow(svc: EntitlementsService, world: World) -> None:
     assert updated.activation_ids == ["ACT-FLOW-2"] and updated.response and updated.response["ACT-FLOW-2"]["status"] == "success"
     maintenance = MaintenanceLineItemCreate.model_validate(
         {
-            "maintenanceProduct": {"partNumber": "MNT-GOLD-001"},
+            "maintenanceProduct": {**GOLD, "partNumber": "MNT-GOLD-001"},
             "parentActivationId": "ACT-FLOW-1",
             "startDate": "2026-11-01",
             "expiryDate": "2027-11-01",
@@ -326,6 +377,38 @@ async def test_create_flow(svc: EntitlementsService, world: World) -> None:
     assert items.items[1].order_type == "UPGRADE_ORDER" and items.items[1].parent_activation_id == "ACT-FLOW-1"
     assert items.items[1].policies["returns"]["policyTermUnit"] == "Days"
     assert items.items[2].maintenance and items.items[2].product.product_name == "Gold Support"  # type: ignore[union-attr]
+
+
+async def test_several_products_and_typed_attribute_values_go_out_and_come_back(wire: Any) -> None:
+    """A line item's `product` is a list and an attribute's value is "(object)" (text, a number, a list of texts):
+    `Attribute.value: str` refused 12345 and ["a", "b"], and a second product was refused."""
+    received, svc = wire
+    two = [line_item()["product"][0], {"productName": "Nova Gateway", "productVersion": "2022.4"}]
+    values = [{"name": "Seats", "value": 12345}, {"name": "Sites", "value": ["Berlin", "Paris"]}]
+    item = LineItemCreate.model_validate(line_item(activationId="ACT-TWO-2", product=two, attributes=values))
+    await svc.add_line_items("ENT-100001", [item])
+    sent = received.to("POST", "/line-items")[-1].body["lineItems"][0]
+    assert [p["productName"] for p in sent["product"]] == ["Flex Designer", "Nova Gateway"] and sent["attributes"] == values
+    (read,) = (await svc.line_items("ENT-100001", LineItemFilter(activation_id="ACT-TWO-2"))).items
+    assert unreadable(read) is None and [p.product_name for p in read.products] == ["Flex Designer", "Nova Gateway"]
+    assert [(a.name, a.value) for a in read.attributes] == [("Seats", 12345), ("Sites", ["Berlin", "Paris"])]
+    row = line_item_row(read)
+    assert (row["product"], row["version"]) == ("Flex Designer; Nova Gateway", "2022.4; 2022.4")
+    assert row["attributes"] == "Seats=12345; Sites=Berlin, Paris"
+    # a licenseModel given needs its name ("licenseModelName (string, required)", …/lineitem/postlineitems.md)
+    nameless = line_item(product=[{**two[0], "licenseModel": {"issuer": "FlexDemo"}}])
+    assert "product[0].licenseModel.licenseModelName" in refused(LineItemCreate, nameless)
+
+
+async def test_the_documented_maintenance_sample_goes_out_and_is_made(wire: Any, world: World) -> None:
+    """The page's sample names the maintenance product by name, version and part number: all three go out as given."""
+    received, svc = wire
+    item = {"maintenanceProduct": {**GOLD, "partNumber": "MNT-GOLD-001"}, "startDate": "2026-11-01", "expiryDate": "2027-11-01"}
+    result = await svc.add_maintenance_line_items("ENT-100002", [MaintenanceLineItemCreate.model_validate(item)])
+    sent = received.to("POST", "/maintenance-line-items")[-1].body["maintenanceLineItems"][0]
+    assert sent["maintenanceProduct"] == {**GOLD, "partNumber": "MNT-GOLD-001"}
+    made = world.entitlements["ENT-100002"].line_items[-1]
+    assert [made.activation_id] == result.activation_ids and made.product.name == "Gold Support" and made.maintenance
 
 
 # -- the words on the wire ------------------------------------------------------------------------------
@@ -355,6 +438,34 @@ async def test_policy_term_units_go_out_in_the_documented_spelling(wire: Any, wo
         arrived = received.to("PATCH", f"/line-items/{activation}/policies")[-1]
         assert arrived.body == {"returns": {"allowedCount": 1, "policyTermDuration": 2, "policyTermUnit": sent}}, typed
         assert answer.policies is not None and answer.policies["returns"]["policyTermUnit"] == sent
+
+
+async def test_auto_generate_goes_out_true_without_an_id_and_false_with_one(wire: Any, world: World) -> None:
+    """A blank ID went out with `"autoGenerate": false` and no ID: "If you specify false, it means you need to pass the
+    ID value" (https://docs.revenera.com/fno_CURRENT/soapapi/ME-EntitlementOrderService-createSimpleEntitlement.htm).
+    Now autoGenerate is `not id` on the entitlement and on every (maintenance) line item, and the simulator refuses
+    false without an ID."""
+    received, svc = wire
+    await svc.create(EntitlementCreate.model_validate(entitlement(lineItems=[line_item(), line_item(activationId="ACT-AG-1")])))
+    body = received.to("POST", "/v1/entitlement")[-1].body
+    assert body["autoGenerate"] is True and "entitlementId" not in body
+    assert [(li.get("activationId"), li["autoGenerate"]) for li in body["lineItems"]] == [(None, True), ("ACT-AG-1", False)]
+    await svc.create(EntitlementCreate.model_validate(entitlement(entitlementId="ENT-AG-1")))
+    assert received.to("POST", "/v1/entitlement")[-1].body["autoGenerate"] is False
+    await svc.add_line_items("ENT-AG-1", [LineItemCreate.model_validate(line_item())])
+    assert received.to("POST", "/ENT-AG-1/line-items")[-1].body["lineItems"][0]["autoGenerate"] is True
+    maintenance = {
+        "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"},
+        "startDate": "2026-11-01",
+        "isPermanent": True,
+    }
+    await svc.add_maintenance_line_items("ENT-AG-1", [MaintenanceLineItemCreate.model_validate(maintenance)])
+    assert received.to("POST", "/maintenance-line-items")[-1].body["maintenanceLineItems"][0]["autoGenerate"] is True
+    assert len(world.entitlements["ENT-AG-1"].line_items) == 3
+    # false with no ID: refused before sending, on the ID's field, as the simulator refuses it
+    assert "lineItems[0].activationId" in refused(EntitlementCreate, entitlement(lineItems=[line_item(autoGenerate=False)]))
+    assert "entitlementId" in refused(EntitlementCreate, entitlement(autoGenerate=False))
+    assert "activationId" in refused(MaintenanceLineItemCreate, {**maintenance, "autoGenerate": False})
 
 
 async def test_status_filters_go_out_as_the_words_documented(wire: Any, world: World) -> None:
@@ -400,11 +511,7 @@ async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
         svc.update_properties("ENT-100000", AdditionalProperties(lineItems=[LineItemProperties(activationId="A", deploy=True)])),
         svc.add_maintenance_line_items(
             "ENT-100000",
-            [
-                MaintenanceLineItemCreate.model_validate(
-                    {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}, "startDate": "2026-01-01", "isPermanent": True}
-                )
-            ],
+            [MaintenanceLineItemCreate.model_validate({"maintenanceProduct": GOLD, "startDate": "2026-01-01", "isPermanent": True})],
         ),
     ]
     for call in calls:
@@ -414,3 +521,119 @@ async def test_read_only_profile_sends_nothing(read_only: Session) -> None:
     read_only.page_bases.learn(Service.ENTITLEMENTS, 1)  # known; detecting it is tested with the dialects
     page = await svc.list()  # reads still work
     assert page.items and read_only.requests_sent == 1
+
+
+# -- per-item results: every documented form, every failure said ------------------------------------------
+
+
+def answering(body: Any, status: int = 201) -> EntitlementsService:
+    """The service on a fake transport that answers every request with `body` (JSON) and `status`."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, json=body)
+
+    session = Session(
+        "https://fno.example",
+        credentials=Credentials("ops@acme.example", "pw", "rna_fake_token_0123456789"),
+        user="ops@acme.example",
+        transport=httpx.MockTransport(handler),
+        retry=RetryPolicy(attempts=1),
+    )
+    return EntitlementsService(session)
+
+
+NOT_DEPLOYED = "Product P version 1 is not deployed"
+
+
+async def test_a_failed_response_item_is_a_failure_naming_it() -> None:
+    """LineItemResponse `{"responseItems": [{activationId, errorMsg, status}]}`
+    (https://fnoapi.redocly.app/apis/graphql/fno-schema/objects/LineItemResponseItem): an item whose status says
+    FAILURE was returned as success ("0 line items added to ENT-1")."""
+    svc = answering({"responseItems": [{"activationId": "ACT-1", "status": "FAILURE", "errorMsg": NOT_DEPLOYED}]})
+    with pytest.raises(ItemsFailed) as failed:
+        await svc.add_line_items("ENT-1", [LineItemCreate.model_validate(line_item(activationId="ACT-1"))])
+    assert not failed.value.partial, "nothing was done: the form keeps what was typed"
+    assert failed.value.failures == [f"ACT-1: {NOT_DEPLOYED}"]
+    assert NOT_DEPLOYED in str(failed.value) and "1 of 1 failed" in str(failed.value)
+
+
+async def test_a_partial_failure_is_never_a_success() -> None:
+    svc = answering(
+        {
+            "status": "PARTIAL_FAILURE",
+            "responseItems": [
+                {"activationId": "ACT-9", "status": "SUCCESS"},
+                {"activationId": None, "status": "FAILURE", "errorMsg": NOT_DEPLOYED},
+            ],
+        }
+    )
+    items = [LineItemCreate.model_validate(line_item()), LineItemCreate.model_validate(line_item())]
+    with pytest.raises(ItemsFailed) as failed:
+        await svc.add_line_items("ENT-1", items)
+    assert failed.value.partial, "ACT-9 was made: sending the same items again would make it twice"
+    result = failed.value.result
+    assert result.activation_ids == ["ACT-9"], "the IDs made, from responseItems (no activationIds in the answer)"
+    assert result.failures == [f"line item 2 (Flex Designer 2022.4): {NOT_DEPLOYED}"], "named by its place: it has no ID"
+    assert "(done: ACT-9)" in str(failed.value)
+
+
+async def test_the_response_list_of_index_and_result_is_read() -> None:
+    """LineItemGraphQLResponse `{"response": [LineItemResultEntry]}` (the same page): a list in `response`, typed as a
+    map, made the whole answer unreadable and the failure was lost."""
+    svc = answering(
+        {
+            "response": [
+                {"index": 1, "result": {"activationId": "ACT-B", "status": "SUCCESS", "errorMsg": None}},
+                {"index": 0, "result": {"activationId": None, "status": "FAILURE", "errorMsg": NOT_DEPLOYED}},
+            ]
+        }
+    )
+    spec = EntitlementCreate.model_validate(entitlement(lineItems=[line_item(), line_item(activationId="ACT-B")]))
+    with pytest.raises(ItemsFailed) as failed:
+        await svc.create(spec)
+    result = failed.value.result
+    assert unreadable(result) is None and result.activation_ids == ["ACT-B"]
+    assert result.failures == [f"line item 1 (Flex Designer 2022.4): {NOT_DEPLOYED}"], "named by the index the answer gives"
+    # every item done, in that form: a success with its IDs
+    done = await answering({"response": [{"index": 0, "result": {"activationId": "ACT-C", "status": "SUCCESS"}}]}).add_line_items(
+        "ENT-1", [LineItemCreate.model_validate(line_item())]
+    )
+    assert done.activation_ids == ["ACT-C"] and not done.failed
+
+
+async def test_a_partial_failure_status_without_items_is_not_a_success() -> None:
+    svc = answering({"status": "PARTIAL_FAILURE"})
+    with pytest.raises(ItemsFailed) as failed:
+        await svc.add_line_items("ENT-1", [LineItemCreate.model_validate(line_item())])
+    assert failed.value.partial and "PARTIAL_FAILURE" in str(failed.value)
+    with pytest.raises(ApiError) as refused_all:
+        await answering({"status": "FAILURE", "message": "nope"}).add_line_items("ENT-1", [LineItemCreate.model_validate(line_item())])
+    assert "FAILURE: nope" in str(refused_all.value) and not isinstance(refused_all.value, ItemsFailed)
+    ok = await answering({"status": "SUCCESS"}).add_line_items("ENT-1", [LineItemCreate.model_validate(line_item())])
+    assert ok.status == "SUCCESS" and not ok.failed, "the documented {status} answer is still a success"
+
+
+async def test_the_simulator_fails_an_item_whose_product_is_not_deployed(wire: Any, world: World) -> None:
+    """ "There must be deployed products and license models" (SOAP createSimpleEntitlement): the simulator fails that
+    item on its own, makes the others, and says PARTIAL_FAILURE; with none made, FAILURE and nothing created."""
+    received, svc = wire
+    draft = next(p for p in catalogue(world).products.values() if p.state != "DEPLOYED").sim
+    bad = line_item(product=[{"productName": draft.name, "productVersion": draft.version}])
+    ent = world.entitlements["ENT-100001"]
+    before = len(ent.line_items)
+    items = [LineItemCreate.model_validate(line_item(activationId="ACT-PF-1")), LineItemCreate.model_validate(bad)]
+    with pytest.raises(ItemsFailed) as failed:
+        await svc.add_line_items("ENT-100001", items)
+    assert failed.value.partial and failed.value.result.activation_ids == ["ACT-PF-1"]
+    assert [li.activation_id for li in ent.line_items[before:]] == ["ACT-PF-1"]
+    (failure,) = failed.value.failures
+    assert failure.startswith(f"line item 2 ({draft.name} {draft.version}): Product {draft.name} version {draft.version} is not deployed")
+    count = len(world.entitlements)
+    with pytest.raises(ItemsFailed) as none_made:
+        await svc.create(EntitlementCreate.model_validate(entitlement(lineItems=[bad])))
+    assert not none_made.value.partial and len(world.entitlements) == count, "no entitlement without its line items"
+    made = EntitlementCreate.model_validate(entitlement(lineItems=[line_item(), bad]))
+    with pytest.raises(ItemsFailed) as partly:
+        await svc.create(made)
+    assert partly.value.partial and len(world.entitlements) == count + 1
+    assert len(world.entitlements[partly.value.result.entitlement_id or ""].line_items) == 1

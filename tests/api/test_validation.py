@@ -30,12 +30,12 @@ def bad(rule: Any, value: Any, fragment: str = "") -> str:
 # -- IDs, text, enums -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", ["ENT-1", "a", "E" * 255, " leading space", "under_score.dot:colon*star+plus$dollar?[x],y"])
+@pytest.mark.parametrize("value", ["ENT-1", "a", "E" * 255, " leading space", "under_score.dot:colon*star+plus$dollar?[x],y", "ENT;1"])
 def test_good_ids(value: str) -> None:
     assert v.check_id(value) == value
 
 
-@pytest.mark.parametrize("char", list("'\"&%^()#@!~/<>`{}=|;"))
+@pytest.mark.parametrize("char", list("'\"&%^()#@!~/<>`{}=|"))  # the vendor's pattern: no `;`
 def test_every_forbidden_id_character(char: str) -> None:
     assert char in v.ID_FORBIDDEN
     message = bad(v.check_id, f"ENT{char}1", "must not contain")
@@ -154,6 +154,11 @@ def test_cross_field_entitlement_rules() -> None:
     with pytest.raises(FieldProblem) as info:
         v.check_given_id("ENT-1", True, "entitlementId")
     assert info.value.field == "autoGenerate"
+    with pytest.raises(FieldProblem) as none:  # "If you specify false, it means you need to pass the ID value"
+        v.check_given_id(None, False, "entitlementId")
+    assert none.value.field == "entitlementId"
+    assert [v.auto_generate_for(x, None) for x in (None, "", "ENT-1")] == [True, True, False]
+    assert v.auto_generate_for(None, False) is False, "what the caller said is kept (and then checked)"
     v.check_auto_deploy_status(True, "DEPLOYED")
     v.check_auto_deploy_status(False, "DRAFT")
     with pytest.raises(FieldProblem, match="autoDeploy"):
@@ -223,8 +228,12 @@ def test_account_and_user_rules() -> None:
     bad(v.check_locale, "en-us")
     assert v.check_user_status("active") == "Active"
     bad(v.check_user_status, "Suspended")
-    assert v.check_phone("+1 (512) 555-0100 x12") == "+1 (512) 555-0100 x12"
-    bad(v.check_phone, "call me")
+    # no documented pattern: any one line of printable text with the number's digits (≤64 characters)
+    for good in ("+1 (512) 555-0100 x12", "+1 555 010 ext. 7", "Tel. 030/1234-5", "+44 20 7946 0958 (office)"):
+        assert v.check_phone(good) == good
+    bad(v.check_phone, "call me", "digits")
+    bad(v.check_phone, "+1 555\n010", "printable")
+    bad(v.check_phone, "1" * 65, "at most 64")
 
 
 def test_user_name_rules() -> None:

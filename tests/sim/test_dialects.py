@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -377,6 +378,29 @@ async def _entitlements_data_envelope(default: Sim, dialect: Sim) -> None:
     assert "entitlements" in await default.json("GET", f"{ENTITLEMENTS}/entitlements")
     body = await dialect.json("GET", f"{ENTITLEMENTS}/entitlements", params={"limit": 5})
     assert set(body) == {"data"} and [e["entitlementId"] for e in body["data"]] == await ids(default, limit=5)
+
+
+async def _line_item_dates(sim: Sim) -> list[tuple[Any, Any]]:
+    body = await sim.json("GET", f"{ENTITLEMENTS}/entitlement/ENT-100000/line-items")
+    return [(li["startDate"], li["expiryDate"]) for li in body["lineItems"]]
+
+
+@check("line-item-dates-datetime")
+async def _line_item_dates_datetime(default: Sim, dialect: Sim) -> None:
+    documented = await _line_item_dates(default)
+    assert any(expiry for _, expiry in documented), "an item with an expiry date, to see it written"
+    assert await _line_item_dates(dialect) == [
+        (f"{start}T00:00:00.000+00:00", expiry and f"{expiry}T00:00:00.000+00:00") for start, expiry in documented
+    ]
+
+
+@check("line-item-dates-epoch")
+async def _line_item_dates_epoch(default: Sim, dialect: Sim) -> None:
+    def ms(day: str | None) -> int | None:
+        return None if day is None else int(datetime.fromisoformat(day).replace(tzinfo=UTC).timestamp() * 1000)
+
+    documented = await _line_item_dates(default)
+    assert await _line_item_dates(dialect) == [(ms(start), ms(expiry)) for start, expiry in documented]
 
 
 @check("project-detail-openapi")

@@ -19,6 +19,7 @@ import pytest
 
 from flextui.sim.app import SIM_BASE_URL, create_app, in_process_transport
 from flextui.sim.entitlements import entitlement_store
+from flextui.sim.products import catalogue
 from flextui.sim.world import ADMIN, CUSTOMER, World
 
 from ..beta_fixtures import _beta_only  # noqa: F401  (fixtures)
@@ -65,6 +66,8 @@ BAD_ENTITLEMENTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("id-too-long", _set("entitlementId", "E" * 256), "entitlementId"),
     ("id-only-whitespace", _set("entitlementId", "   "), "entitlementId"),
     ("id-with-autogenerate", lambda b: b.update(entitlementId="ENT-NEW-1", autoGenerate=True), "autoGenerate"),
+    # "If you specify false, it means you need to pass the ID value" (SOAP createSimpleEntitlement, the same backend)
+    ("autogenerate-false-without-id", lambda b: b.update(entitlementId="", autoGenerate=False), "entitlementId"),
     ("description-too-long", _set("description", "d" * 2001), "description"),
     ("ship-to-email-too-long", _set("shipToEmail", "e" * 1001), "shipToEmail"),
     ("ship-to-address-characters", _set("shipToAddress", "12 Main St. #4"), "shipToAddress"),
@@ -94,13 +97,29 @@ BAD_ENTITLEMENTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
         "lineItems[0].autoGenerate",
     ),
     (
+        "activation-autogenerate-false-without-id",
+        lambda b: b["lineItems"][0].update(autoGenerate=False),
+        "lineItems[0].activationId",
+    ),
+    (
         "activation-id-twice",
         lambda b: b.update(lineItems=[line_item(activationId="ACT-X"), line_item(activationId="ACT-X")]),
         "lineItems[1].activationId",
     ),
     ("product-missing", _set("lineItems.0.product", DELETE), "lineItems[0].product"),
     ("product-empty", _set("lineItems.0.product", []), "lineItems[0].product"),
-    ("two-products", _set("lineItems.0.product", [dict(PRODUCT), dict(PRODUCT)]), "lineItems[0].product"),
+    ("same-product-twice", _set("lineItems.0.product", [dict(PRODUCT), dict(PRODUCT)]), "lineItems[0].product[1]"),
+    (
+        "license-model-without-its-name",  # licenseModelName is "(string, required)" when a licenseModel is given
+        _set("lineItems.0.product.0.licenseModel", {"issuer": "FlexDemo"}),
+        "lineItems[0].product[0].licenseModel.licenseModelName",
+    ),
+    (
+        "attribute-value-an-object",
+        _set("lineItems.0.attributes", [{"name": "Tier", "value": {"level": 2}}]),
+        "lineItems[0].attributes[0].value",
+    ),
+    ("attribute-value-a-boolean", _set("attributes", [{"name": "Region", "value": True}]), "attributes[0].value"),
     ("product-name-missing", _set("lineItems.0.product.0.productName", DELETE), "lineItems[0].product[0].productName"),
     ("product-version-missing", _set("lineItems.0.product.0.productVersion", DELETE), "lineItems[0].product[0].productVersion"),
     ("quantity-negative", _set("lineItems.0.quantity", -1), "lineItems[0].quantity"),
@@ -128,8 +147,9 @@ BAD_ENTITLEMENTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
 SIM_STATUS = {"activation-id-twice": 409}
 # The service names a missing mandatory custom attribute by the tenant's definition (Spring's keyed-entry path).
 SIM_FIELD = {"mandatory-attribute-missing": "attributes[REGION]", "mandatory-attribute-blank": "attributes[REGION]"}
-# The seed's characters an entitlement or activation ID must not contain.
-ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|;"
+# The characters an entitlement or activation ID must not contain: the vendor's pattern
+# `^(?!\s*$)(?!.*['"&%^()#@!~/<>`{}=|]).*$`; the seed lists the same and then "; unique across…" (its rule separator).
+ID_FORBIDDEN = "'\"&%^()#@!~/<>`{}=|"
 
 # Bodies only the server can refuse (it knows the catalogue, the accounts and the IDs in use).
 SERVER_ONLY: list[tuple[str, Callable[[dict[str, Any]], None], int, str]] = [
@@ -547,7 +567,7 @@ async def test_auto_generate_and_empty_ids_generate(api: Api, world: World) -> N
     assert all(x not in ("", None) for x in (a["entitlementId"], b["entitlementId"], *b["activationIds"]))
 
 
-@pytest.mark.parametrize("good", ["E" * 255, "ent id with spaces", "ENT_1-2.3:4*5+6$7?8[9],a", "x"])
+@pytest.mark.parametrize("good", ["E" * 255, "ent id with spaces", "ENT_1-2.3:4*5+6$7?8[9],a", "x", "ENT;1"])
 async def test_good_ids(api: Api, good: str) -> None:
     result = await api.ok(
         "POST", "/entitlement", 201, json=entitlement(entitlementId=good, lineItems=[line_item(activationId=f"A-{good[:250]}")])
@@ -772,7 +792,16 @@ async def test_maintenance_line_items(api: Api, world: World) -> None:
                 "expiryDate": "2027-11-01",
                 "activationId": "MNT-ACT-1",
             },
-            {"maintenanceProduct": {"partNumber": "MNT-SILVER-001"}, "startDate": "2026-11-01", "isPermanent": True, "autoDeploy": True},
+            {  # the page's sample names it by name, version and part number
+                "maintenanceProduct": {
+                    "maintenanceProductName": "Silver Support",
+                    "maintenanceProductVersion": "1.0",
+                    "partNumber": "MNT-SILVER-001",
+                },
+                "startDate": "2026-11-01",
+                "isPermanent": True,
+                "autoDeploy": True,
+            },
         ]
     }
     result = await api.ok("POST", "/entitlement/ENT-100002/maintenance-line-items", 201, json=body)
@@ -792,8 +821,17 @@ async def test_maintenance_line_items(api: Api, world: World) -> None:
             400,
             "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName",
         ),
-        ({"maintenanceProduct": {"partNumber": "PN-NONE"}}, 400, "maintenanceLineItems[0].maintenanceProduct.partNumber"),
-        (  # named both ways, naming two things (or none): refused, not the part number dropped
+        (  # name and version are "(string, required)": a part number alone names neither
+            {"maintenanceProduct": {"partNumber": "MNT-GOLD-001"}},
+            400,
+            "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName",
+        ),
+        (
+            {"maintenanceProduct": {"maintenanceProductName": "Gold Support", "partNumber": "MNT-GOLD-001"}},
+            400,
+            "maintenanceLineItems[0].maintenanceProduct.maintenanceProductVersion",
+        ),
+        (  # a part number that is not the product's (or no one's): refused, not dropped
             {"maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0", "partNumber": "PN-GOLD"}},
             400,
             "maintenanceLineItems[0].maintenanceProduct.partNumber",
@@ -810,7 +848,7 @@ async def test_maintenance_line_items(api: Api, world: World) -> None:
             "maintenanceLineItems[0].maintenanceProduct.partNumber",
         ),
         (
-            {"maintenanceProduct": {"maintenanceProductName": "Gold Support"}},
+            {"maintenanceProduct": {"maintenanceProductVersion": "1.0", "partNumber": "MNT-GOLD-001"}},
             400,
             "maintenanceLineItems[0].maintenanceProduct.maintenanceProductName",
         ),
@@ -833,6 +871,69 @@ async def test_bad_maintenance_line_items(api: Api, world: World, item: dict[str
         "POST", "/entitlement/ENT-100002/maintenance-line-items", status, field, json={"maintenanceLineItems": [{**good, **item}]}
     )
     assert len(world.entitlements["ENT-100002"].line_items) == n
+
+
+async def test_an_item_whose_product_is_not_deployed_fails_on_its_own(api: Api, world: World) -> None:
+    """ "There must be deployed products and license models" (SOAP createSimpleEntitlement): such an item's response item
+    says FAILURE with an errorMsg, the others are made, the status is PARTIAL_FAILURE (FAILURE when none are)."""
+    draft = next(p for p in catalogue(world).products.values() if p.state != "DEPLOYED").sim
+    bad = line_item(product=[{"productName": draft.name, "productVersion": draft.version}])
+    ent = world.entitlements["ENT-100001"]
+    before = len(ent.line_items)
+    body = await api.ok("POST", "/entitlement/ENT-100001/line-items", 201, json={"lineItems": [line_item(activationId="ACT-D-1"), bad]})
+    assert body["status"] == "PARTIAL_FAILURE" and body["activationIds"] == ["ACT-D-1"]
+    ok, failed = body["responseItems"]
+    assert ok == {"activationId": "ACT-D-1", "status": "success", "errorMsg": None}
+    assert failed["status"] == "FAILURE" and failed["activationId"] is None
+    assert f"Product {draft.name} version {draft.version} is not deployed" in failed["errorMsg"]
+    assert [li.activation_id for li in ent.line_items[before:]] == ["ACT-D-1"]
+    count = len(world.entitlements)
+    none = await api.ok("POST", "/entitlement", 200, json=entitlement(lineItems=[bad]))
+    assert none["status"] == "FAILURE" and none["responseItems"][0]["status"] == "FAILURE" and "entitlementId" not in none
+    assert len(world.entitlements) == count, "no entitlement is made without a line item"
+    gold = catalogue(world).maintenance[("Gold Support", "1.0")]
+    gold.state = "DRAFT"
+    item = {
+        "maintenanceProduct": {"maintenanceProductName": "Gold Support", "maintenanceProductVersion": "1.0"},
+        "startDate": "2026-11-01",
+        "isPermanent": True,
+        "activationId": "MNT-D-1",
+    }
+    refused = await api.ok("POST", "/entitlement/ENT-100001/maintenance-line-items", 200, json={"maintenanceLineItems": [item]})
+    assert refused["status"] == "FAILURE" and refused["responseItems"][0]["activationId"] == "MNT-D-1"
+    assert "Maintenance product Gold Support version 1.0 is not deployed" in refused["responseItems"][0]["errorMsg"]
+
+
+async def test_a_partial_failure_is_said_under_create_status_only(world: World) -> None:
+    """The documented `{status}` answer: never SUCCESS when an item failed."""
+    app = create_app(world, dialects=["create-status-only"])
+    api = Api(app)
+    try:
+        draft = next(p for p in catalogue(world).products.values() if p.state != "DEPLOYED").sim
+        bad = line_item(product=[{"productName": draft.name, "productVersion": draft.version}])
+        assert await api.ok("POST", "/entitlement/ENT-100001/line-items", 201, json={"lineItems": [line_item(), bad]}) == {
+            "status": "PARTIAL_FAILURE"
+        }
+        assert await api.ok("POST", "/entitlement/ENT-100001/line-items", 200, json={"lineItems": [bad]}) == {"status": "FAILURE"}
+        assert await api.ok("POST", "/entitlement/ENT-100001/line-items", 201, json={"lineItems": [line_item()]}) == {"status": "SUCCESS"}
+    finally:
+        await api.aclose()
+
+
+async def test_a_line_item_of_several_products_and_attribute_values_of_every_type(api: Api, world: World) -> None:
+    """`product` is a list ("Use the entitledProducts element to specify one or more products", WSEntOderSpecifyProd.htm)
+    and an attribute's value is text, a number or a list of texts ("value (object)"): each kept and answered as given."""
+    two = [dict(PRODUCT), {"productName": "Nova Gateway", "productVersion": "2022.4", "licenseModel": {"licenseModelName": "Floating"}}]
+    values = [{"name": "Seats", "value": 12345}, {"name": "Sites", "value": ["Berlin", "Paris"]}, {"name": "Until", "value": "2027/12/31"}]
+    body = {"lineItems": [line_item(activationId="ACT-TWO-1", product=two, attributes=values)]}
+    await api.ok("POST", "/entitlement/ENT-100001/line-items", 201, json=body)
+    shown = (await api.ok("GET", "/entitlement/ENT-100001/line-items", params={"activationId": "ACT-TWO-1"}))["lineItems"][0]
+    assert [(p["productName"], p["licenseModel"]["licenseModelName"]) for p in shown["products"]] == [
+        ("Flex Designer", world.entitlements["ENT-100001"].line_items[-1].product.license_model),
+        ("Nova Gateway", "Floating"),
+    ]
+    assert shown["attributes"] == values
+    assert "ENT-100001" in await api.ids(product="Nova Gateway", version="2022.4"), "found by either product"
 
 
 async def test_fixed_clock_dates(api: Api, world: World) -> None:

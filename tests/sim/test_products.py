@@ -374,7 +374,8 @@ async def test_product_documented_names_are_taken(api: Api, world: World) -> Non
 
 
 async def test_created_product_can_be_entitled(api: Api) -> None:
-    await api.ok("POST", "/products", 201, json=product())
+    # deployed: "There must be deployed products" to entitle (SOAP createSimpleEntitlement; a draft one fails its line item)
+    await api.ok("POST", "/products", 201, json=product(autoDeploy=True))
     body = {
         "lineItems": [
             {"product": [{"productName": "Quartz Modeler", "productVersion": "1.0"}], "startDate": "2026-01-01", "isPermanent": True}
@@ -412,7 +413,8 @@ async def test_create_maintenance(api: Api, world: World) -> None:
     )
     # It can be used for maintenance line items right away.
     ent = next(iter(world.entitlements))
-    item = {"maintenanceProduct": {"partNumber": "MNT-BRONZE-1"}, "startDate": "2026-11-01", "isPermanent": True}
+    bronze = {"maintenanceProductName": "Bronze Support", "maintenanceProductVersion": "1.0", "partNumber": "MNT-BRONZE-1"}
+    item = {"maintenanceProduct": bronze, "startDate": "2026-11-01", "isPermanent": True}
     await api.ok("POST", f"/entitlements-api/v1/entitlement/{ent}/maintenance-line-items", 201, json={"maintenanceLineItems": [item]})
 
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC
 from typing import Any
 
+import pytest
 from textual.widgets import Input, Select, Switch, TextArea
 
 from flextui.api.entitlements import EntitlementsService
 from flextui.api.errors import ServerError
+from flextui.api.users import UsersService
 from flextui.config import Settings
+from flextui.sim.dialects import speaking
 from flextui.sim.entitlements import entitlement_store
 from flextui.ui.screens.entitlements.tree import EntitlementsScreen, parse_argument
 from flextui.ui.screens.products import ProductsScreen
@@ -449,6 +453,10 @@ async def test_create_entitlement_with_two_line_items_end_to_end() -> None:
         assert [li.product.name for li in ent.line_items] == ["Nova Gateway", "Flex Canvas"]
         assert ent.line_items[1].activation_id == "ACT-UI-2" and ent.line_items[1].expiry_date is None
         assert ent.attributes == {"Region": "EMEA", "SalesOrder": "SO-1"}
+        body = last_request(app, "POST", "/v1/entitlement").request_body
+        # "empty: generated" goes out as autoGenerate true; an ID typed, as false (it went out false with no ID)
+        assert body["autoGenerate"] is True and "entitlementId" not in body
+        assert [(li.get("activationId"), li["autoGenerate"]) for li in body["lineItems"]] == [(None, True), ("ACT-UI-2", False)]
         assert any("created with 2 line items" in str(n.message) for n in app._notifications)
         assert f"E:{ent.entitlement_id}" in child_keys(app, f"A:{ACME}")
         assert s.tree.cursor_node.data.key == f"E:{ent.entitlement_id}"
@@ -690,6 +698,143 @@ async def test_line_item_changes_add_policies_properties_maintenance() -> None:
         added = world_of(app).entitlements["ENT-100002"].line_items[-1]
         assert added.maintenance and added.parent_activation_id == li.activation_id and added.product.name == "Gold Support"
         assert "maint." in str(s.node_index[f"L:{added.activation_id}"].label)
+
+
+async def test_a_line_item_the_server_fails_is_said_with_its_reason_and_never_as_a_success() -> None:
+    """Per-item failures in a create answer were ignored ("0 line items added to ENT-1"). A product not deployed
+    fails its line item on the simulator ("There must be deployed products", SOAP createSimpleEntitlement): what
+    was added and what failed, with the server's words, are said as an error; when nothing was added the form
+    stays open, saying why, with everything typed."""
+    app = build_app(start=["entitlements", ACME])
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        s = screen(app)
+        await expand(pilot, "E:ENT-100001")
+        ent = world_of(app).entitlements["ENT-100001"]
+        before = len(ent.line_items)
+        await pilot.press("a")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SectionedForm)
+        await fill(pilot, {"li0-productName": "Flex Lens", "li0-productVersion": "2024.2", "li0-isPermanent": True})
+        await until(pilot, lambda: "not deployed" in hint(app, "li0-productVersion"))  # the catalogue says so before sending
+        assert await requests_to_save(pilot) == 1 and app.screen is form, "nothing was added: the form stays"
+        said = str(form.query_one("#form-error").render())
+        assert "1 of 1 failed" in said and "Product Flex Lens version 2024.2 is not deployed" in said, said
+        assert len(ent.line_items) == before
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        await fill(pilot, {"li1-productName": "Nova Gateway", "li1-productVersion": "2022.4", "li1-isPermanent": True})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), "one was added: sending the form again would add it twice"
+        added = ent.line_items[before:]
+        assert [li.product.name for li in added] == ["Nova Gateway"]
+        errors_said = [str(n.message) for n in app._notifications if n.severity == "error"]
+        expected = (
+            f"1 line item added to ENT-100001: {added[0].activation_id}; but 1 line item failed: "
+            "line item 1 (Flex Lens 2024.2): Product Flex Lens version 2024.2 is not deployed"
+        )
+        assert any(m.startswith(expected) for m in errors_said), errors_said
+        assert not any("added to ENT-100001" in str(n.message) for n in app._notifications if n.severity != "error")
+        await until(pilot, lambda: f"L:{added[0].activation_id}" in child_keys(app, "E:ENT-100001"))
+        assert s.tree.cursor_node.data.key == f"L:{added[0].activation_id}"
+
+
+async def test_the_maintenance_form_needs_name_and_version_and_takes_a_part_number_beside_them() -> None:
+    """maintenanceProductName and maintenanceProductVersion are "(string, required)", partNumber optional, and the
+    page's sample sends all three (…/maintenancelineitem/postmaintenancelineitems.md). The form invited a part
+    number "instead of name and version", sent it alone (the service needs the name and version), and refused the
+    documented sample."""
+    app = build_app(start=["entitlements", ACME])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await expand(pilot, "E:ENT-100002")
+        await pilot.press("m")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SectionedForm)
+        assert "instead" not in str(form.query_one("#field-mi0-partNumber", Input).placeholder)
+        await fill(pilot, {"mi0-partNumber": "MNT-GOLD-001", "mi0-isPermanent": True})
+        assert await requests_to_save(pilot) == 0 and app.screen is form, "a part number alone is refused before sending"
+        assert {"mi0-name", "mi0-version"} <= set(errors(app)), errors(app)
+        await fill(pilot, {"mi0-name": "Gold Support", "mi0-version": "1.0"})
+        await until(pilot, lambda: "MNT-GOLD-001" in hint(app, "mi0-partNumber"))  # the product's part numbers, from the catalogue
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), str(form.query_one("#form-error").render())
+        body = last_request(app, "POST", "/maintenance-line-items").request_body
+        assert body["maintenanceLineItems"][0]["maintenanceProduct"] == {
+            "maintenanceProductName": "Gold Support",
+            "maintenanceProductVersion": "1.0",
+            "partNumber": "MNT-GOLD-001",
+        }
+        assert world_of(app).entitlements["ENT-100002"].line_items[-1].product.name == "Gold Support"
+
+
+@pytest.mark.parametrize("dialect", [None, "line-item-dates-datetime", "line-item-dates-epoch"])
+async def test_expired_and_expiring_line_items_are_marked_whatever_form_their_dates_take(dialect: str | None) -> None:
+    """An expiry written as Spring's `2025-08-15T00:00:00.000+00:00` showed "until …" with no warning (3.11's
+    `date.fromisoformat` refuses it), and epoch milliseconds made the line item unreadable: notes §5/§6 say the
+    beta APIs use ISO 8601 and epoch milliseconds too. Each is the day it names, marked as the plain date is."""
+    app = build_app(start=["entitlements", ACME], dialects=speaking(dialect) if dialect else None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await expand(pilot, "E:ENT-100001")
+        await expand(pilot, "E:ENT-100002")
+        soon, later = child_text(app, "E:ENT-100001")
+        (gone,) = child_text(app, "E:ENT-100002")
+        assert "⚠ expires in 8d (2026-11-10)" in soon and "until 2027-01-09" in later, (soon, later)
+        assert "expired 2025-08-15" in gone, gone
+        li = world_of(app).entitlements["ENT-100001"].line_items[0]
+        s = screen(app)
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await until(pilot, lambda: f"{li.start_date} → 2026-11-10" in detail(app))
+
+
+async def test_a_line_item_of_two_products_and_list_and_number_attributes_shows_them_all() -> None:
+    """A line item may entitle several products, and an attribute's value may be a number or a list of texts: the
+    label named only the first product, and a list showed as Python's `['Berlin', 'Paris']`."""
+    app = build_app(start=["entitlements", ACME])
+    world = world_of(app)
+    li = world.entitlements["ENT-100001"].line_items[0]
+    nova = next(p for p in world.products if (p.name, p.version) == ("Nova Gateway", "2022.4"))
+    entitlement_store(world).more_products[li.activation_id] = [(nova, {"licenseModelName": "Floating"})]
+    li.attributes.update({"Seats": 12345, "Sites": ["Berlin", "Paris"]})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await expand(pilot, "E:ENT-100001")
+        label = str(screen(app).node_index[f"L:{li.activation_id}"].label)
+        assert f"{li.product.name} {li.product.version} +1 product" in label, label
+        await expand(pilot, f"L:{li.activation_id}")
+        assert any("Nova Gateway 2022.4" in text for text in child_text(app, f"L:{li.activation_id}"))
+        s = screen(app)
+        s.tree.move_cursor(s.node_index[f"L:{li.activation_id}"])
+        await until(pilot, lambda: "Berlin, Paris" in detail(app))
+        assert "12345" in detail(app) and "['Berlin'" not in detail(app) and "Nova Gateway 2022.4" in detail(app)
+
+
+async def test_accounts_are_asked_for_without_a_sort_and_each_page_is_sorted_here(monkeypatch: Any) -> None:
+    """GET /accounts documents accountId, accountName, accountType[], rootAccountOnly, page and limit
+    (…/account/getaccountsbyfilterandpagination.md): `sort_by=accountName` went out all the same, which a strict
+    server may refuse. Nothing undocumented is sent; the accounts of a page are put in name order here, and the
+    pager says the order is a page's when there are several."""
+    original = UsersService.accounts_page
+
+    async def backwards(self: Any, *args: Any, **kwargs: Any) -> Any:  # a server of another order
+        async for page in original(self, *args, **kwargs):
+            yield dataclasses.replace(page, items=list(reversed(page.items)))
+
+    monkeypatch.setattr(UsersService, "accounts_page", backwards)
+    app = build_app(start=["entitlements"])
+    app.ctx.settings.page_size = 5
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        asked = last_request(app, "GET", "/accounts")
+        assert "sort_by" not in asked.url and "sort_order" not in asked.url, asked.url
+        names = [str(node.label) for node in screen(app).tree.root.children]
+        assert len(names) == 5 and names == sorted(names, key=str.casefold), names
+        assert "page 1 of" in pager(app) and "each page sorted by name" in pager(app)
 
 
 def offered(s: EntitlementsScreen) -> set[str]:

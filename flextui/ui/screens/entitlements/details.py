@@ -9,6 +9,7 @@ from flextui.api.entitlements import (
     LineItem,
     LineItemProduct,
 )
+from flextui.render.entitlements import attribute_value_text
 from flextui.ui.widgets.record import Body, when, yes_no
 
 
@@ -32,7 +33,7 @@ def entitlement_detail(ent: Entitlement, now_ms: int, items: list[LineItem] | No
             states[(li.state or "?").lower()] = states.get((li.state or "?").lower(), 0) + 1
         b.line("  by state", ", ".join(f"{n} {s}" for s, n in sorted(states.items())))
     if ent.attributes:
-        b.section("Attributes").pairs((a.name, a.value) for a in ent.attributes)
+        b.section("Attributes").pairs((a.name, attribute_value_text(a.value)) for a in ent.attributes)
     return b
 
 
@@ -87,7 +88,7 @@ def line_item_detail(
     else:
         b.note(f"  none set ({policies_key} sets them)" if policies_key else "  none set")
     if li.attributes:
-        b.section("Attributes").pairs((a.name, a.value) for a in li.attributes)
+        b.section("Attributes").pairs((a.name, attribute_value_text(a.value)) for a in li.attributes)
     return b
 
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -162,6 +163,11 @@ class TreeFilters:
             return False
         day = created.astimezone(UTC).date().isoformat()
         return (not self.created_from or day >= self.created_from) and (not self.created_to or day <= self.created_to)
+
+
+def by_name(roots: Iterable[Root]) -> list[Root]:
+    """Accounts by name (else ID), ignoring case, numbers in their order."""
+    return sorted(roots, key=lambda r: (natural_key(r.name or r.account_id), natural_key(r.account_id)))
 
 
 def account_lookup(value: str) -> list[tuple[str, str]]:
@@ -427,7 +433,9 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
         order = account_lookup(self.filters.account) or [("", "")]
         for index, (key, value) in enumerate(order):
             last = index == len(order) - 1
-            query: dict[str, Any] = {"accountType": list(v.LISTED_ACCOUNT_TYPES), "sort_by": "accountName"}
+            # GET /accounts documents accountId, accountName, accountType[], rootAccountOnly, page and limit
+            # (…/account/getaccountsbyfilterandpagination.md): no sort, so none is sent; each page is sorted here.
+            query: dict[str, Any] = {"accountType": list(v.LISTED_ACCOUNT_TYPES)}
             if key:
                 query[key] = value
             shown = False
@@ -440,7 +448,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                 self.served, self.whole, self.served_entitlements = page.size, page.whole, self.filters.on_entitlements
                 if page.whole:
                     self.page = 1  # every page is the whole list: that is the one page
-                self.roots = [Root(a.account_id, a.account_name, a.account_type, account=a) for a in page.items]
+                self.roots = by_name([Root(a.account_id, a.account_name, a.account_type, account=a) for a in page.items])
                 self.hidden_by_date = 0
                 if len(self.roots) == 1:
                     self._auto_expand = self.roots[0].account_id  # one account: show what it holds at once
@@ -508,7 +516,7 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
                     account_id, owner.account_name if owner else None, owner.account_type if owner else None, ref=owner
                 )
             children.setdefault(account_id, []).append(ent)
-        self.roots = sorted(roots.values(), key=lambda r: ((r.name or r.account_id).lower(), r.account_id))
+        self.roots = by_name(roots.values())
         self.ent_children = children
         self.ent_total = {k: len(x) for k, x in children.items()}
         self.hidden_by_date = hidden
@@ -705,6 +713,8 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             label.append("maint. ", style="italic")
         if product is not None:
             label.append(clean(f"{product.product_name or '?'} {product.product_version or ''}".strip()))
+            if len(li.products) > 1:
+                label.append(f" +{plural(len(li.products) - 1, 'product')}", style="dim")
         if li.quantity is not None:
             label.append(f" ×{li.quantity}")
         label.append_text(self._term(li))
@@ -715,9 +725,8 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             return Text(" · permanent", style="dim")
         if not li.expiry_date:
             return Text("")
-        try:
-            expiry = date.fromisoformat(li.expiry_date)
-        except ValueError:
+        expiry = li.expires  # whatever form the server wrote it in (a date-time, epoch milliseconds)
+        if expiry is None:
             return Text(f" · until {clean(li.expiry_date)}")
         today = datetime.fromtimestamp(self.ctx.now_ms() / 1000, tz=UTC).date()
         days = (expiry - today).days
@@ -753,6 +762,8 @@ class EntitlementsScreen(EntitlementForms, AreaScreen):
             first = (self.page - 1) * size + 1 if total else 0
             last = min(self.page * size, total)
             parts = [f"accounts {first}–{last} of {total:,}" + (f" matching {f.account!r}" if f.account else "")]
+            if pages > 1:  # the service sorts nothing (its list takes no sort): each page is in name order, not the whole
+                parts.append("each page sorted by name")
         parts.append(f"page {self.page} of {pages}")
         parts += served_notes(self.whole, self.served, self.asked_size, self.total)
         if pages > 1:
