@@ -580,6 +580,16 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
         self.app.push_screen(FormScreen("Search tokens", fields, build, send, submit_label="Search"), done)
 
+    def user_listed(self) -> str | None:
+        """The other user whose tokens are listed, for a new token's "For user": the User filter as applied (never text
+        typed there without enter), or a search's exact user (not a `*` pattern); None for the signed-in user's own (an
+        IMPERSONATED token acts as someone else; a NORMAL one is the caller's, its field hidden when the profile names
+        the user) or when no one user is listed."""
+        user = (self.search.username if self.search is not None else self.applied_user) or ""
+        if not user or "*" in user or user.casefold() == (self.ctx.user or "").casefold():
+            return None
+        return user
+
     def action_create(self) -> None:
         from flextui.ui.widgets.forms import FieldSpec, FormScreen
 
@@ -591,6 +601,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             FieldSpec(
                 "username",
                 "For user (e-mail)",
+                value=self.user_listed() or "",
                 # A NORMAL token's user is the caller, sent as `username` (`TokenCreate`); asked only when the profile names no user.
                 visible_when=lambda v: v.get("tokenType") == "IMPERSONATED" or not self.ctx.user,
                 hint="the user the token acts as" if self.ctx.user else "IMPERSONATED: the user it acts as; NORMAL: yours",
