@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import Input, Label, Select, TextArea
 
 from flextui.sim.tokens import token_store
@@ -14,7 +15,7 @@ from flextui.ui.widgets.dialogs import ConfirmScreen, MessageScreen, ValueScreen
 from flextui.ui.widgets.forms import FormScreen
 from flextui.ui.widgets.table import ResourceTable
 from tests.conftest import FIXED_NOW_MS
-from tests.ui.conftest import build_app, raw_json_over, screen_of, settle, until, world_of
+from tests.ui.conftest import build_app, burst, raw_json_over, screen_of, settle, until, world_of
 
 
 def table(app: Any) -> ResourceTable:
@@ -70,7 +71,9 @@ async def test_the_expiring_count_of_one_page_of_several_says_so() -> None:
                 await pilot.press("right_square_bracket")
                 await settle(pilot)
                 soon = sum(1 for t in screen.tokens if t.expires_within(now, 7))
-            assert f"⚠ {soon}{here} expiring within 7 days" in pager(app), pager(app)
+            # of a page of several, said as of this page ("⚠ 3 expiring within 7 days on this page", or with the
+            # page's other notes: "on this page: ⚠ 3 expiring within 7 days, ⊘ 1 masked")
+            assert f"⚠ {soon} expiring within 7 days" in pager(app) and ("on this page" in pager(app)) == bool(here), pager(app)
 
 
 async def test_expiring_soon_is_marked_and_expired_is_hidden() -> None:
@@ -147,9 +150,11 @@ async def test_create_on_a_profile_that_names_no_user_asks_for_the_user() -> Non
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         app.ctx.user = app.ctx.session.user = None  # as a token-only profile without `user = …`
+        await burst(pilot, "f", "end", "ctrl+u", "enter")  # …which lists no one's tokens until a user is given
         await pilot.press("n")
         assert isinstance(app.screen, FormScreen)
         assert app.screen.query_one("#row-username").display, "asked for NORMAL tokens when the profile names no user"
+        assert app.screen.query_one("#field-username", Input).value == "", "no user listed: none given"
         await fill(pilot, "tokenName", "no-user-profile")
         await pilot.click("#form-submit")
         await settle(pilot)
@@ -161,6 +166,62 @@ async def test_create_on_a_profile_that_names_no_user_asks_for_the_user() -> Non
         assert isinstance(app.screen, ValueScreen)
         sent = [x.request_body for x in app.ctx.session.trace.exchanges if x.method == "POST" and x.url.endswith("/uar/v1/token")]
         assert sent[-1]["username"] == ADMIN[0] and "no-user-profile" in token_store(world_of(app)).by_name
+
+
+async def test_a_new_tokens_user_is_the_user_whose_tokens_are_listed() -> None:
+    """The list filtered to a customer's tokens, `n` then IMPERSONATED: "For user (e-mail)" was empty, to be typed
+    again. It is the user the list is filtered by as applied; the signed-in user's own list gives none (an
+    IMPERSONATED token acts as someone else)."""
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await screen_of(pilot, TokensScreen)
+        await pilot.press("n")
+        await fill(pilot, "tokenType", "IMPERSONATED")
+        assert app.screen.query_one("#field-username", Input).value == "", "my own tokens listed: no one to act as"
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await screen_of(pilot, TokensScreen)
+        await burst(pilot, "f", "end", "ctrl+u", *CUSTOMER[0], "enter")
+        assert screen.applied_user == CUSTOMER[0]
+        await pilot.press("n")
+        assert isinstance(app.screen, FormScreen)
+        assert not app.screen.query_one("#row-username").display, "NORMAL: the signed-in user's, not asked"
+        await fill(pilot, "tokenType", "IMPERSONATED")
+        assert app.screen.query_one("#row-username").display
+        assert app.screen.query_one("#field-username", Input).value == CUSTOMER[0]
+        await fill(pilot, "tokenName", "support-prefilled")
+        await fill(pilot, "tokenDescription", "Support case 7")
+        await pilot.click("#form-submit")
+        await settle(pilot)
+        assert isinstance(app.screen, ValueScreen)
+        token = token_store(world_of(app)).by_name["support-prefilled"]
+        assert token.token_type == "IMPERSONATED" and token.username == CUSTOMER[0]
+
+
+@pytest.mark.parametrize(("user", "prefilled"), [(CUSTOMER[0], CUSTOMER[0]), ("cust*", "")])
+async def test_a_new_tokens_user_is_a_searchs_exact_user_not_its_pattern(user: str, prefilled: str) -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await screen_of(pilot, TokensScreen)
+        await pilot.press("s")
+        await fill(pilot, "username", user)
+        await pilot.click("#form-submit")
+        await until(pilot, lambda: app.screen is screen and screen.search is not None and screen.search.username == user)
+        await pilot.press("n")
+        await fill(pilot, "tokenType", "IMPERSONATED")
+        assert app.screen.query_one("#field-username", Input).value == prefilled
+
+
+async def test_a_new_normal_tokens_user_is_the_one_listed_when_the_profile_names_none() -> None:
+    app = build_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await screen_of(pilot, TokensScreen)
+        app.ctx.user = app.ctx.session.user = None  # as a token-only profile without `user = …`
+        await burst(pilot, "f", "end", "ctrl+u", *CUSTOMER[0], "enter")
+        assert screen.applied_user == CUSTOMER[0]
+        await pilot.press("n")
+        assert isinstance(app.screen, FormScreen)
+        assert app.screen.query_one("#row-username").display and app.screen.query_one("#field-username", Input).value == CUSTOMER[0]
 
 
 async def test_create_validates_inline_before_any_request() -> None:

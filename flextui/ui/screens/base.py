@@ -73,6 +73,20 @@ def sort_words(words: list[str]) -> tuple[str, bool]:
     return " ".join(w for w in words if w.casefold() not in _DOWN + _UP), descending
 
 
+def sorted_here(table: ResourceTable, many_pages: bool) -> list[str]:
+    """["sorted"] when `:sort` has sorted the page shown of a list of several: the services' lists have no sort, so
+    the rows of the other pages are not among them (each page is sorted as it is shown). The header names the column
+    ("Name ▼"); on a list of one page every row is sorted, and there is nothing more to say."""
+    return ["sorted"] if many_pages and table.sort_spec is not None else []
+
+
+def on_this_page(notes: list[str]) -> str:
+    """What a pager line says of the rows of the page shown, said once as of this page (so "4 inactive" is not read as
+    of the total beside it): "4 inactive on this page", "on this page: sorted, 4 inactive" (at 80 columns a second
+    "on this page" pushed the line past the width)."""
+    return f"{notes[0]} on this page" if len(notes) == 1 else "on this page: " + ", ".join(notes)
+
+
 def filters_key(prefix: str) -> Binding:
     """`f`, the README's "filters: to the filter fields", as a screen binds it: under its own id (`<prefix>.filters`,
     remappable in [keys]), to `AreaScreen.action_focus_filters`."""
@@ -264,8 +278,9 @@ class AreaScreen(SafeDispatch, Screen[None]):
         else:
             flex_app(self).report_unexpected(error, doing=doing)
 
-    def rows_sorted(self) -> None:
-        """A list here was sorted by `:sort` (its header marks the column): a pager that names the order says it too."""
+    def rows_sorted(self, table: ResourceTable) -> None:
+        """`table`, a list here, was sorted by `:sort` (its header marks the column): its pager says so when only the
+        page shown is sorted (`sorted_here`), or names the order."""
 
     def sort_by_words(self, words: list[str]) -> None:
         """`:sort COLUMN [desc]` (`:sort` alone: the server's order again) on the list in front: a grid sorts all its
@@ -291,7 +306,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
             return
         if not name:
             table.sort_on(None)
-            self.rows_sorted()
+            self.rows_sorted(table)
             self.app.notify("In the server's order again", markup=False)
             return
         key = table.column_key(name)
@@ -299,7 +314,7 @@ class AreaScreen(SafeDispatch, Screen[None]):
             self.app.notify(f"No column {name!r}: " + ", ".join(c.title for c in table.spec), severity="error", markup=False)
             return
         table.sort_on(key, descending)
-        self.rows_sorted()
+        self.rows_sorted(table)
         title = next(c.title for c in table.spec if c.key == key)
         self.app.notify(
             f"Sorted the {len(table.visible_rows):,} rows loaded by {title}{' (descending)' if descending else ''}: "

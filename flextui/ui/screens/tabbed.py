@@ -42,7 +42,7 @@ from flextui.api.tolerant import raw_of, unreadable
 from flextui.query import parse_filters
 from flextui.render.text import clean, json_dumps
 from flextui.render.words import plural
-from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key
+from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key, on_this_page, sorted_here
 from flextui.ui.screens.everypage import EverySearch
 from flextui.ui.widgets.bars import TitleBar, toolbar
 from flextui.ui.widgets.record import RecordScreen, state_style
@@ -345,9 +345,14 @@ class TabbedListScreen(AreaScreen):
     def _shown(self, tab: str, page: Page[Any], table: ResourceTable) -> None:
         """After a page's rows are in its table (e.g. to place the cursor)."""
 
-    def pager_notes(self, tab: str) -> list[str]:
-        """Extra parts of the pager line, after the count."""
+    def page_notes(self, tab: str) -> list[str]:
+        """What the pager line says of the rows of the page shown ("4 inactive"), after the count: said "on this page"."""
         return []
+
+    def rows_sorted(self, table: ResourceTable) -> None:
+        tab = str(table.id or "").removesuffix("-table")
+        if tab in self.states:
+            self._update_pager(tab)
 
     def _update_pager(self, tab: str) -> None:
         every = self.searches[tab].note()
@@ -359,10 +364,13 @@ class TabbedListScreen(AreaScreen):
         pages = self.pages_of(tab) or 1
         noun = self.list_tabs[tab].noun
         nouns = noun + ("s" if total != 1 and not noun.endswith("s") else "")
-        parts = [f"page {state.page} of {pages}", f"{total:,} {nouns}", *self.paging_notes(tab), *self.pager_notes(tab)]
+        table = self.table(tab)
+        here = [*sorted_here(table, pages > 1 or state.page > 1), *self.page_notes(tab)]
+        parts = [f"page {state.page} of {pages}", f"{total:,} {nouns}", *self.paging_notes(tab)]
+        if here:
+            parts.append(on_this_page(here))
         if pages > 1:
             parts.append("] next · [ prev")
-        table = self.table(tab)
         if table.filter_text:
             parts.append(f"/{table.filter_text}: {len(table.visible_rows)} of {plural(len(state.items or []), 'row')}")
             if note := self.searches[tab].page_filter_note():

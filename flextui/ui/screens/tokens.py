@@ -46,7 +46,7 @@ from flextui.ui.hidden_keys import RefusedChoices
 from flextui.ui.keyhint import bound_key
 from flextui.ui.keyhint import hint as keyhint
 from flextui.ui.keys import FlexModal
-from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key
+from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key, on_this_page, sorted_here
 from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.screens.pages_ahead import Ahead
 from flextui.ui.widgets.table import ResourceTable
@@ -299,17 +299,22 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             parts = [f"page {self.page + 1} of {pages}", plural(total, "token")]
             parts += served_notes(self.whole, self.served, self.page_size, self.total)
             one_page = pages == 1
-        here = "" if one_page else " on this page"  # the rows shown: not to be read as of the total beside them
-        if soon:
-            parts.append(f"⚠ {soon}{here} expiring within {days:g} days")
-        if masked:
-            parts.append(f"⊘ {masked}{here} masked")
         table = self.query_one(ResourceTable)
+        here = sorted_here(table, not one_page)
+        if soon:
+            here.append(f"⚠ {soon} expiring within {days:g} days")
+        if masked:
+            here.append(f"⊘ {masked} masked")
+        if here:  # the rows shown: of a page of several, not to be read as of the total beside them
+            parts += here if one_page else [on_this_page(here)]
         if table.filter_text:
             parts.append(f"filter {table.filter_text!r}: {plural(len(table.visible_rows), 'row')}")
             if self.many_pages():
                 parts.append(self.page_filter_note())
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
+
+    def rows_sorted(self, table: ResourceTable) -> None:
+        self._update_pager()
 
     def _search_text(self) -> str:
         assert self.search is not None
@@ -575,6 +580,16 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
         self.app.push_screen(FormScreen("Search tokens", fields, build, send, submit_label="Search"), done)
 
+    def user_listed(self) -> str | None:
+        """The other user whose tokens are listed, for a new token's "For user": the User filter as applied (never text
+        typed there without enter), or a search's exact user (not a `*` pattern); None for the signed-in user's own (an
+        IMPERSONATED token acts as someone else; a NORMAL one is the caller's, its field hidden when the profile names
+        the user) or when no one user is listed."""
+        user = (self.search.username if self.search is not None else self.applied_user) or ""
+        if not user or "*" in user or user.casefold() == (self.ctx.user or "").casefold():
+            return None
+        return user
+
     def action_create(self) -> None:
         from flextui.ui.widgets.forms import FieldSpec, FormScreen
 
@@ -586,6 +601,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
             FieldSpec(
                 "username",
                 "For user (e-mail)",
+                value=self.user_listed() or "",
                 # A NORMAL token's user is the caller, sent as `username` (`TokenCreate`); asked only when the profile names no user.
                 visible_when=lambda v: v.get("tokenType") == "IMPERSONATED" or not self.ctx.user,
                 hint="the user the token acts as" if self.ctx.user else "IMPERSONATED: the user it acts as; NORMAL: yours",

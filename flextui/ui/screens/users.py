@@ -155,9 +155,9 @@ class UsersScreen(TabbedListScreen):
         if tab == "accounts":
             self.account_names = sorted({a.account_name for a in page.items if a.account_name} | set(self.account_names))
 
-    def pager_notes(self, tab: str) -> list[str]:
+    def page_notes(self, tab: str) -> list[str]:
         inactive = sum(1 for u in self.states[tab].items or [] if isinstance(u, User) and not u.active) if tab == "users" else 0
-        return [f"{inactive} inactive on this page"] if inactive else []
+        return [f"{inactive} inactive"] if inactive else []
 
     # -- detail and jumps -----------------------------------------------------------------------------
 

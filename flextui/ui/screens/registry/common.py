@@ -118,10 +118,13 @@ def filter_note(table: ResourceTable, counted: str = "shown") -> str:
     return f"filter {table.filter_text!r}: {len(table.visible_rows)} {counted}"
 
 
-def sorted_note(table: ResourceTable, server_order: str = "") -> str:
-    """The order the rows are in: `:sort`'s (the rows loaded), else the server's (`server_order`, "" when unsaid)."""
+def sorted_note(table: ResourceTable, many_pages: bool, server_order: str = "") -> str:
+    """The order the rows are in: `:sort`'s, else the server's (`server_order`, "" when unsaid). `:sort` sorts the
+    rows loaded: of a list of several pages, the page shown (the registry has no sort), and the note says so."""
     title = table.sort_title()
-    return f"sorted by {title} (the rows loaded)" if title else server_order
+    if not title:
+        return server_order
+    return f"sorted by {title}" + (" on this page" if many_pages else "")
 
 
 class RegistryMixin:
@@ -325,12 +328,12 @@ class PagedRegistryScreen(EveryPageSearch, RegistryMixin, AreaScreen):
         self.query_one("#pager", Label).update(Text(clean(" · ".join(parts))))
 
     def pager_notes(self, table: ResourceTable) -> list[str]:
-        order = [note] if (note := sorted_note(table)) else []
+        order = [note] if (note := sorted_note(table, self.many_pages())) else []
         if not table.filter_text:
             return order
         return [*order, filter_note(table), *([self.page_filter_note()] if self.many_pages() else [])]
 
-    def rows_sorted(self) -> None:
+    def rows_sorted(self, table: ResourceTable) -> None:
         self._update_pager()
 
     def apply_filter(self, text: str) -> None:

@@ -43,7 +43,7 @@ from flextui.ui.hidden_keys import RefusedChoices
 from flextui.ui.keyhint import bound_key
 from flextui.ui.keyhint import hint as keyhint
 from flextui.ui.keys import FlexModal
-from flextui.ui.screens.base import NOT_LOADED, AreaScreen
+from flextui.ui.screens.base import NOT_LOADED, AreaScreen, on_this_page, sorted_here
 from flextui.ui.screens.pages_ahead import Ahead
 from flextui.ui.screens.registry.common import (
     PagedRegistryScreen,
@@ -121,7 +121,7 @@ class ProjectsScreen(PagedRegistryScreen):
         return cell(row.get(key))
 
     def pager_notes(self, table: ResourceTable) -> list[str]:
-        parts = [sorted_note(table, "sorted by name")]
+        parts = [sorted_note(table, self.many_pages(), "sorted by name")]
         if table.filter_text:
             parts.append(
                 filter_note(table, f"of {len(self.projects)}" + (" on this page · enter searches every page" if self.many_pages() else ""))
@@ -579,6 +579,8 @@ class ProjectScreen(RegistryMixin, AreaScreen):
             notes = served_notes(self.members_whole, self.member_served, self.member_page_size, self.member_total)
             if self.member_total is None and not self.members_whole:
                 notes += ahead.notes(self.member_page)
+            if here := sorted_here(table, self.many_member_pages()):
+                notes.append(on_this_page(here))
             text = " · ".join([text, *notes])
             text += " · producers with the download-package permission, then entitled customers"
         if table.filter_text:
@@ -594,6 +596,17 @@ class ProjectScreen(RegistryMixin, AreaScreen):
         self._load_members(force=False)
         self.query_one("#members-table", ResourceTable).focus()
         return True
+
+    def many_member_pages(self) -> bool:
+        """Whether the members listed have more than the page shown (so a `:sort` sorts part of them)."""
+        if self.member_user or self.members_whole:
+            return False
+        if self.member_total is not None:
+            return self.member_total > len(self.members) or self.member_page > 1
+        return self.member_page > 1 or self.member_ahead.more is not False
+
+    def rows_sorted(self, table: ResourceTable) -> None:
+        self._update_pagers()
 
     def page_position(self) -> tuple[int, int | None] | None:
         """The members tab's (page, last page or None), counted from 1 (`:page N`); the other tabs have one page."""
