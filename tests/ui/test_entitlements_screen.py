@@ -741,6 +741,32 @@ async def test_a_line_item_the_server_fails_is_said_with_its_reason_and_never_as
         assert s.tree.cursor_node.data.key == f"L:{added[0].activation_id}"
 
 
+async def test_a_partial_failure_said_only_by_its_status_is_said_as_such() -> None:
+    """The documented `{status}` answer (`create-status-only`): PARTIAL_FAILURE with no items was a plain error in
+    the form (which stayed open to send the done ones again), or would have read "0 line items added"."""
+    app = build_app(start=["entitlements", ACME], dialects=speaking("create-status-only"))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await expand(pilot, "E:ENT-100001")
+        ent = world_of(app).entitlements["ENT-100001"]
+        before = len(ent.line_items)
+        await pilot.press("a")
+        await settle(pilot)
+        await fill(pilot, {"li0-productName": "Nova Gateway", "li0-productVersion": "2022.4", "li0-isPermanent": True})
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        await fill(pilot, {"li1-productName": "Flex Lens", "li1-productVersion": "2024.2", "li1-isPermanent": True})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EntitlementsScreen), "some were done: the form is not left to send them again"
+        assert len(ent.line_items) == before + 1
+        said = [str(n.message) for n in app._notifications if n.severity == "error"]
+        expected = "Adding 2 line items to ENT-100001: the server answered PARTIAL_FAILURE, naming no item: some of it was done"
+        assert any(m.startswith(expected) for m in said), said
+        assert not any("added to ENT-100001" in str(n.message) for n in app._notifications), "never said as a success"
+        await until(pilot, lambda: f"L:{ent.line_items[-1].activation_id}" in child_keys(app, "E:ENT-100001"))
+
+
 async def test_the_maintenance_form_needs_name_and_version_and_takes_a_part_number_beside_them() -> None:
     """maintenanceProductName and maintenanceProductVersion are "(string, required)", partNumber optional, and the
     page's sample sends all three (…/maintenancelineitem/postmaintenancelineitems.md). The form invited a part
