@@ -27,6 +27,7 @@ from textual.widgets import Input, TextArea
 from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
 
 from flextui.render.text import clean
+from flextui.ui.later import while_alive
 from flextui.ui.widgets.table import ResourceTable, RowChange
 
 MIN_SECONDS = 2.0
@@ -115,7 +116,7 @@ class Watcher:
         self.failures = 0
         self._failed_now = False
         self._error = ""
-        self._timer = screen.set_interval(seconds, self.tick, name="watch")
+        self._timer = screen.set_interval(seconds, while_alive(screen, self.tick), name="watch")
         self._show("")
 
     @property

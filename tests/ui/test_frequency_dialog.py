@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from flextui.ui.screens.reports.tools import BAR_WIDTH, BLOCKS, FREQUENCY_ROWS, FrequencyScreen
+from flextui.ui.widgets.commandbar import FilterBar
 from flextui.ui.widgets.grid import DataGrid
 from tests.ui.conftest import build_app, settle, until
 from tests.ui.test_reports_screen import grid, move_to_column, results
@@ -76,3 +79,31 @@ def test_a_share_that_rounds_to_nothing_is_not_written_as_none() -> None:
     from flextui.ui.screens.reports.tools import share_text
 
     assert [share_text(p) for p in (100.0, 12.345, 0.05, 0.0005, 0.0)] == ["100.0%", "12.3%", "0.1%", "<0.1%", "0.0%"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_value_chosen_in_the_frequency_table_shows_as_a_labelled_filter(size: tuple[int, int]) -> None:
+    """`F`, enter on RETURN: the filter in force showed as a bare `fulfillmentType=RETURN` at column 0 above the status
+    line; it reads as the app's other filter lines do, labelled and a cell in from the edge, as the count line is."""
+    app = build_app(start=["report", "fulfillment"])
+    async with app.run_test(size=size) as pilot:
+        await results(pilot)
+        dialog = await frequency_of(pilot, "fulfillmentType")
+        values = [r["value"] for r in shown_rows(dialog)]
+        dialog.query_one(DataGrid).move_cursor(row=values.index("RETURN"))
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, FrequencyScreen))
+        await settle(pilot)
+        bar = app.screen.query_one(FilterBar)
+        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        assert bar.display and not bar.has_focus and grid(app).has_focus
+        shown = lines[bar.region.y]
+        count = lines[app.screen.query_one("#rr-count").region.y]
+        assert shown.startswith(" filter: fulfillmentType=RETURN"), shown
+        assert count.startswith(" ") and not count.startswith("  "), "the count line's padding: one cell, as the filter's"
+        assert "filter" in count, count
+        await pilot.press("slash")
+        await until(pilot, lambda: bar.has_focus)
+        await pilot.pause()
+        shown = [strip.text for strip in app.screen._compositor.render_strips()][bar.region.y]
+        assert shown.startswith(" fulfillmentType=RETURN"), "typed in: the field as it is, a cell in from the edge"

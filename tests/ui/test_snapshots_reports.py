@@ -87,6 +87,19 @@ async def _stats_done(pilot: Any) -> None:
     await until(pilot, done)
 
 
+async def _choose_return(pilot: Any) -> None:
+    """In the frequency table: enter on RETURN (the results filtered to it, the filter shown above the status line)."""
+    from flextui.ui.screens.reports.tools import FrequencyScreen
+    from flextui.ui.widgets.grid import DataGrid
+
+    dialog = pilot.app.screen
+    assert isinstance(dialog, FrequencyScreen)
+    dialog.query_one(DataGrid).move_cursor(row=[r.value for r in dialog.rows].index("RETURN"))
+    await pilot.press("enter")
+    await until(pilot, lambda: not isinstance(pilot.app.screen, FrequencyScreen))
+    await settle(pilot)
+
+
 def _at(name: str) -> Callable[[Any], Awaitable[None]]:
     async def step(pilot: Any) -> None:
         await _column(pilot, name)
@@ -123,6 +136,11 @@ class TestResults:
     @pytest.mark.parametrize("size", SIZES, ids=IDS)
     def test_frequency_of_few_values(self, snap_compare: Any, size: tuple[int, int]) -> None:
         run = _run(_results, _at("status"), _press("F"))
+        assert snap_compare(build_app(start=["reports", "fulfillment"]), terminal_size=size, run_before=run)
+
+    @pytest.mark.parametrize("size", SIZES, ids=IDS)
+    def test_a_value_chosen_in_the_frequency_table(self, snap_compare: Any, size: tuple[int, int]) -> None:
+        run = _run(_results, _at("fulfillmentType"), _press("F"), _choose_return)
         assert snap_compare(build_app(start=["reports", "fulfillment"]), terminal_size=size, run_before=run)
 
     @pytest.mark.parametrize("size", SIZES, ids=IDS)

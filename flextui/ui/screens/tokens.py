@@ -46,6 +46,7 @@ from flextui.ui.hidden_keys import RefusedChoices
 from flextui.ui.keyhint import bound_key
 from flextui.ui.keyhint import hint as keyhint
 from flextui.ui.keys import FlexModal
+from flextui.ui.later import after_refresh
 from flextui.ui.screens.base import NOT_LOADED, NOT_REFRESHED, AreaScreen, filters_key, on_this_page, sorted_here
 from flextui.ui.screens.everypage import EveryPageSearch
 from flextui.ui.screens.pages_ahead import Ahead
@@ -167,7 +168,7 @@ class TokensScreen(EveryPageSearch, AreaScreen):
 
     def on_mount(self) -> None:
         if self.opened_on is not None:  # once laid out (the signed-in user's e-mail, the usual start, is left as it is)
-            self.call_after_refresh(self._show_starts)
+            after_refresh(self, self._show_starts)  # (not once the screen is gone: its fields are too)
         self.query_one(ResourceTable).focus()
         self.load_page()
 

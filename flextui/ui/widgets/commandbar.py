@@ -8,16 +8,19 @@ from the kinds registry; the filter bar filters the screen's rows as you type
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
+from textual.strip import Strip
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
 from textual.widgets import Input
 
 from flextui import kinds
+from flextui.render.text import clean
 from flextui.ui.safety import SafeDispatch
 
 EXTRA_COMMANDS = ["theme ", "help", "quit", "refresh", "clip"]
@@ -33,6 +36,8 @@ class _Bar(SafeDispatch, Input):
 
     DEFAULT_CSS = """
     _Bar { display: none; height: 1; padding: 0 1; background: $boost; }
+    /* (a compact Input has no padding: its text stood at the screen's edge, not a cell in as every line above it) */
+    _Bar.-textual-compact { padding: 0 1; }
     _Bar.-open { display: block; }
     """
 
@@ -104,6 +109,12 @@ class FilterBar(_Bar):
 
     BINDINGS = [Binding("escape", "clear", "Clear filter", id="filterbar.clear")]
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = Input.COMPONENT_CLASSES | {"filterbar--label"}
+    DEFAULT_CSS = """
+    FilterBar > .filterbar--label { color: $text-muted; }
+    """
+    LABEL = "filter: "
+
     class FilterChanged(Message):
         """The filter text changed ("" = no filter)."""
 
@@ -125,6 +136,21 @@ class FilterBar(_Bar):
     def applied(self) -> str:
         """The filter in force ("" = none): the bar stays open, unfocused, while one is."""
         return self.value if self.has_class("-open") else ""
+
+    def render_line(self, y: int) -> Strip:
+        """Typed in: the field. Left with a filter in force (enter, or one a screen applied: a value chosen in a
+        frequency table): that filter, labelled as the app's other filter lines are ("filter: fulfillmentType=RETURN"),
+        not a bare value; its end cut with "…" when it is longer than the line."""
+        if self.has_focus or not self.value:
+            return super().render_line(y)
+        width = self.scrollable_content_region.width
+        if y != 0 or width <= 0:
+            return Strip.blank(self.size.width, self.rich_style)
+        line = Text(self.LABEL, style=self.get_component_rich_style("filterbar--label"), no_wrap=True, overflow="ellipsis", end="")
+        line.append(clean(self.value))
+        line.truncate(width, overflow="ellipsis")
+        strip = Strip(line.render(self.app.console)).extend_cell_length(width)
+        return strip.apply_style(self.rich_style)
 
     def show_applied(self, text: str) -> None:
         """Show `text` as the filter in force ("" hides the bar), the focus left where it is: a tabbed screen's tabs

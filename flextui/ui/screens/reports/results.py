@@ -354,7 +354,7 @@ class ReportResultsScreen(AreaScreen):
         )
         self._asked_at = time.monotonic()
         if self._waiting_timer is None:
-            self._waiting_timer = self.set_interval(1.0, self._waiting_tick)
+            self._waiting_timer = self.set_interval(1.0, while_alive(self, self._waiting_tick))
         self._show_progress()
 
     _asked_at = 0.0
@@ -1073,7 +1073,7 @@ class ReportResultsScreen(AreaScreen):
         self._exporter = app.run_worker(
             job, thread=True, group="report-export", name="report-export", description=f"exporting to {request.path}"
         )
-        self._export_timer = self.set_interval(0.1, self._export_tick)
+        self._export_timer = self.set_interval(0.1, while_alive(self, self._export_tick))
         self._export_label()
         self._export_keys_changed()
 
