@@ -63,3 +63,14 @@ def test_the_shared_list_imports_nothing_of_flextui() -> None:
     imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     imported += [alias.name for n in ast.walk(tree) if isinstance(n, ast.Import) for alias in n.names]
     assert [name for name in imported if name.startswith("flextui")] == []
+
+
+def test_a_name_spelt_in_json_escapes_is_not_missed_by_the_byte_scan() -> None:
+    """`"p\\u0061ssword"` is `password` once decoded: the scan cannot see it, so the exact scrub must run."""
+    import json as _json
+
+    from flextui.api.cache import scrub_secrets
+
+    body = b'{"data": [{"user": {"p\\u0061ssword": "hunter2"}}]}'
+    assert may_hold_secrets(body)
+    assert "hunter2" not in _json.dumps(scrub_secrets(_json.loads(body)))
