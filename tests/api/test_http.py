@@ -168,30 +168,29 @@ async def test_503_retry_after_is_honoured_too(plain: Session, faults: FaultPlan
     assert plain.requests_sent == 2
 
 
-async def test_429_retry_after_is_capped(sim_app: Any, faults: FaultPlan) -> None:
+async def _waits_with_a_cap_of_50_ms(sim_app: Any, faults: FaultPlan, **fault: Any) -> list[float | None]:
+    """The pauses before each retry of a listing whose first answer is a 429 (`fault`), the wait capped at 0.05 s."""
     session = make_session(sim_app, retry=RetryPolicy(attempts=2, backoff=0.001, max_retry_after=0.05))
-    faults.add(LIST_FAULT, status=429, times=1, retry_after=30)
+    faults.add(LIST_FAULT, status=429, times=1, **fault)
     events: list[RequestEvent] = []
     session.listeners.append(events.append)
     try:
         assert await list_admin(session)
     finally:
         await session.aclose()
-    waits = [e.elapsed for e in events if e.phase == "wait"]
+    return [e.elapsed for e in events if e.phase == "wait"]
+
+
+async def test_429_retry_after_is_capped(sim_app: Any, faults: FaultPlan) -> None:
+    waits = await _waits_with_a_cap_of_50_ms(sim_app, faults, retry_after=30)
     assert waits and all(w is not None and w <= 0.05 for w in waits), f"the 30 s Retry-After was capped: {waits}"
 
 
 async def test_429_retry_after_as_an_http_date_is_honoured(sim_app: Any, faults: FaultPlan) -> None:
     """RFC 9110's other form: a date 30 s after the answer's Date header is a 30 s wait (capped here)."""
-    session = make_session(sim_app, retry=RetryPolicy(attempts=2, backoff=0.001, max_retry_after=0.05))
-    faults.add(LIST_FAULT, status=429, times=1, retry_after=30, retry_date=True)
-    events: list[RequestEvent] = []
-    session.listeners.append(events.append)
-    try:
-        assert await list_admin(session)
-    finally:
-        await session.aclose()
-    assert [e.elapsed for e in events if e.phase == "wait"] == [0.05], "the date's 30 s, capped: not the backoff"
+    assert await _waits_with_a_cap_of_50_ms(sim_app, faults, retry_after=30, retry_date=True) == [0.05], (
+        "the date's 30 s, capped: not the backoff"
+    )
 
 
 @pytest.mark.parametrize(
